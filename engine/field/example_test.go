@@ -1,0 +1,21 @@
+package field_test
+
+import (
+	"fmt"
+
+	"github.com/crdlab/crdlab/engine/field"
+)
+
+func ExampleInvalid() {
+	p := field.NewPath("spec").Child("replicas")
+	err := field.Invalid(p, int64(15), "spec.replicas in body should be less than or equal to 10")
+	fmt.Println(err)
+	// Output: spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10
+}
+
+func ExampleErrorList_ToAggregate() {
+	p := field.NewPath("spec")
+	errs := field.ErrorList{field.Required(p.Child("image"), ""), field.Forbidden(p.Child("x"), "may not be set")}
+	fmt.Println(errs.ToAggregate())
+	// Output: [spec.image: Required value, spec.x: Forbidden: may not be set]
+}
