@@ -14,7 +14,7 @@ func TestPathStringRendersNamesAndSubscripts(t *testing.T) {
 		{NewPath("spec", "replicas"), "spec.replicas"},
 		{NewPath("spec").Child("containers").Index(0).Child("env").Key("FOO"), "spec.containers[0].env[FOO]"},
 		{NewPath("spec").Child("a", "b"), "spec.a.b"},
-		{NewPath("").Index(2), "[2]"},
+		{NewPath("").Index(2), "[][2]"}, // upstream renders an empty root as "[]"
 		{nil, "<nil>"},
 	}
 	for _, tt := range tests {
