@@ -258,15 +258,47 @@ func (s JSON) MarshalJSON() ([]byte, error) {
 }
 
 // Value decodes the raw bytes the way upstream's v1-to-internal conversion
-// does (encoding/json into interface{}: numbers become float64). An absent
-// or null value is nil.
+// does (k8s.io/apimachinery/pkg/util/json.Unmarshal, which preserves
+// integers: integral numbers that fit become int64, other numbers float64).
+// An absent or null value is nil.
 func (s *JSON) Value() (interface{}, error) {
 	if s == nil || len(s.Raw) == 0 || bytes.Equal(s.Raw, nullLiteral) {
 		return nil, nil
 	}
+	dec := json.NewDecoder(bytes.NewReader(s.Raw))
+	dec.UseNumber()
 	var v interface{}
-	if err := json.Unmarshal(s.Raw, &v); err != nil {
+	if err := dec.Decode(&v); err != nil {
 		return nil, err
+	}
+	return convertNumbers(v)
+}
+
+// convertNumbers replaces json.Number by int64 when the number parses as
+// one, float64 otherwise (upstream's convertNumber).
+func convertNumbers(v interface{}) (interface{}, error) {
+	switch t := v.(type) {
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i, nil
+		}
+		return t.Float64()
+	case map[string]interface{}:
+		for k, e := range t {
+			c, err := convertNumbers(e)
+			if err != nil {
+				return nil, err
+			}
+			t[k] = c
+		}
+	case []interface{}:
+		for i, e := range t {
+			c, err := convertNumbers(e)
+			if err != nil {
+				return nil, err
+			}
+			t[i] = c
+		}
 	}
 	return v, nil
 }

@@ -1,0 +1,174 @@
+// crdlab for JavaScript: validate Kubernetes custom resources against their
+// CustomResourceDefinition exactly as kube-apiserver does, in Node (>= 20)
+// and in browsers, through crdlab's WebAssembly module (see wasm/ABI.md).
+import { makeWasi, WasiExit } from './wasi.js';
+
+export const ABI_VERSION = 1;
+
+/** An error returned by the module (or a failure to reach it). */
+export class CrdlabError extends Error {
+  constructor(code, message) {
+    super(`${code}: ${message}`);
+    this.name = 'CrdlabError';
+    this.code = code;
+    this.detail = message;
+  }
+}
+
+const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
+
+async function moduleFrom(source) {
+  if (source instanceof WebAssembly.Module) return source;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
+  if (typeof Response !== 'undefined' && source instanceof Response) {
+    return WebAssembly.compile(await source.arrayBuffer());
+  }
+  let url = source;
+  if (url === undefined) url = new URL('../crdlab.wasm', import.meta.url);
+  if (isNode) {
+    const { readFile } = await import('node:fs/promises');
+    const { fileURLToPath } = await import('node:url');
+    const path = url instanceof URL ? fileURLToPath(url) : (String(url).startsWith('file:') ? fileURLToPath(url) : String(url));
+    return WebAssembly.compile(await readFile(path));
+  }
+  const resp = await fetch(url);
+  if (!resp.ok) throw new CrdlabError('Load', `fetching ${url}: HTTP ${resp.status}`);
+  if (WebAssembly.compileStreaming && (resp.headers.get('content-type') || '').includes('application/wasm')) {
+    return WebAssembly.compileStreaming(resp);
+  }
+  return WebAssembly.compile(await resp.arrayBuffer());
+}
+
+/**
+ * Loads the module. `source` may be a URL or path, bytes, a Response or a
+ * compiled WebAssembly.Module; by default the crdlab.wasm shipped beside
+ * this package.
+ */
+export async function load(source, options = {}) {
+  const mod = await moduleFrom(source);
+  return new Crdlab(mod, options);
+}
+
+class Instance {
+  constructor(mod, options) {
+    let memory;
+    const wasi = makeWasi(() => memory, options);
+    this.instance = new WebAssembly.Instance(mod, { wasi_snapshot_preview1: wasi });
+    memory = this.instance.exports.memory;
+    this.memory = memory;
+    this.exports = this.instance.exports;
+    this.exports._initialize();
+    const v = this.exports.crdlab_abi_version();
+    if (v !== ABI_VERSION) throw new CrdlabError('Load', `module ABI version ${v}, this package speaks ${ABI_VERSION}`);
+    this.encoder = new TextEncoder();
+    this.decoder = new TextDecoder();
+  }
+
+  call(request) {
+    const body = this.encoder.encode(JSON.stringify(request));
+    const ptr = this.exports.crdlab_malloc(body.length);
+    new Uint8Array(this.memory.buffer, ptr, body.length).set(body);
+    let packed;
+    try {
+      packed = this.exports.crdlab_call(ptr, body.length);
+    } finally {
+      this.exports.crdlab_free(ptr);
+    }
+    const p = Number(BigInt.asUintN(64, packed) >> 32n);
+    const n = Number(BigInt.asUintN(32, packed));
+    const text = this.decoder.decode(new Uint8Array(this.memory.buffer, p, n));
+    this.exports.crdlab_free(p);
+    const env = JSON.parse(text);
+    if (!env.ok) throw new CrdlabError(env.error?.code ?? 'Panic', env.error?.message ?? 'error response without error');
+    return env.result;
+  }
+}
+
+/** A loaded crdlab module. */
+export class Crdlab {
+  constructor(mod, options) {
+    this.module = mod;
+    this.options = options;
+    this.inst = new Instance(mod, options);
+  }
+
+  call(request) {
+    try {
+      return this.inst.call(request);
+    } catch (e) {
+      if (e instanceof CrdlabError) throw e;
+      // A trap (should never happen) leaves the instance unusable: replace it.
+      this.inst = new Instance(this.module, this.options);
+      for (const crd of this.live) crd.handle = undefined;
+      if (e instanceof WasiExit) throw new CrdlabError('Trap', e.message);
+      throw new CrdlabError('Trap', String(e && e.message ? e.message : e));
+    }
+  }
+
+  get live() {
+    if (!this._live) this._live = new Set();
+    return this._live;
+  }
+
+  /** The module's ABI and engine versions. */
+  version() {
+    return this.call({ op: 'version' });
+  }
+
+  /** Validates a CRD: `{errors, warnings}` as `crdlab lint -o json` prints under "crd". */
+  lint(crd) {
+    return this.call({ op: 'lint', crd: text(crd) }).crd;
+  }
+
+  /** Compiles a CRD once, for many validations. */
+  compile(crd) {
+    const src = text(crd);
+    const res = this.call({ op: 'compile', crd: src });
+    const c = new CompiledCRD(this, src, res);
+    this.live.add(c);
+    return c;
+  }
+}
+
+/** A CRD compiled in the module. */
+export class CompiledCRD {
+  constructor(owner, src, res) {
+    this.owner = owner;
+    this.src = src;
+    this.handle = res.handle;
+    this.report = res.crd;
+    this.versions = res.versions;
+  }
+
+  get errors() { return this.report.errors; }
+  get warnings() { return this.report.warnings; }
+
+  /**
+   * Validates one object (YAML or JSON text, or a plain object). Returns the
+   * document `crdlab validate -o json` prints: `{crd, object}`.
+   */
+  validate(object, { old, version, subresource, fieldValidation } = {}) {
+    if (this.disposed) throw new CrdlabError('Invalid', 'CRD was disposed');
+    if (this.handle === undefined) this.handle = this.owner.call({ op: 'compile', crd: this.src }).handle;
+    const req = { op: 'validate', handle: this.handle, object: text(object) };
+    if (old !== undefined && old !== null) req.old = text(old);
+    if (version) req.version = version;
+    if (subresource) req.subresource = subresource;
+    if (fieldValidation) req.fieldValidation = fieldValidation;
+    return this.owner.call(req);
+  }
+
+  /** Releases the compiled CRD inside the module. */
+  dispose() {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.owner.live.delete(this);
+    if (this.handle !== undefined) this.owner.call({ op: 'free', handle: this.handle });
+  }
+}
+
+function text(v) {
+  if (typeof v === 'string') return v;
+  if (v instanceof Uint8Array) return new TextDecoder().decode(v);
+  return JSON.stringify(v);
+}

@@ -1,0 +1,120 @@
+// Shared test cases: run by node.test.js in Node and by browser.js inside
+// headless Chromium. Each case takes a loaded module and returns a value
+// that both environments must produce identically; `check` asserts its meaning.
+
+export const crontabCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.stable.example.com
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names:
+    plural: crontabs
+    singular: crontab
+    kind: CronTab
+    shortNames: [ct]
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              cronSpec:
+                type: string
+                pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'
+              image:
+                type: string
+              replicas:
+                type: integer
+                minimum: 1
+                maximum: 10
+                default: 1
+`;
+
+const obj = (spec, extra = '') => `apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: my-new-cron-object
+${extra}spec:
+${spec}`;
+
+export const cases = [
+  {
+    name: 'version reports ABI 1',
+    run: (m) => m.version().abi,
+    check: (t, v) => t.equal(v, 1),
+  },
+  {
+    name: 'valid CRD lints clean',
+    run: (m) => m.lint(crontabCRD),
+    check: (t, r) => { t.deepEqual(r.errors, []); },
+  },
+  {
+    name: 'valid object passes and is defaulted',
+    run: (m) => m.compile(crontabCRD).validate(obj('  cronSpec: "* * * * */5"\n  image: my-awesome-cron-image\n')),
+    check: (t, r) => {
+      t.deepEqual(r.object.errors, []);
+      t.equal(r.object.result.spec.replicas, 1);
+    },
+  },
+  {
+    name: 'invalid object reports upstream errors',
+    run: (m) => m.compile(crontabCRD).validate(obj('  cronSpec: "* * * *"\n  image: my-awesome-cron-image\n  replicas: 15\n')),
+    check: (t, r) => {
+      const fields = r.object.errors.map((e) => e.field);
+      t.ok(fields.includes('spec.replicas'), JSON.stringify(r.object.errors));
+      t.ok(fields.includes('spec.cronSpec'), JSON.stringify(r.object.errors));
+      const rep = r.object.errors.find((e) => e.field === 'spec.replicas');
+      t.equal(rep.message, 'spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10');
+    },
+  },
+  {
+    name: 'unknown field is a strict decoding error',
+    run: (m) => m.compile(crontabCRD).validate(obj('  cronSpec: "* * * * */5"\n  color: red\n')),
+    check: (t, r) => { t.match(r.object.decodeError, /unknown field "spec.color"/); },
+  },
+  {
+    name: 'unknown field is pruned with a warning under Warn',
+    run: (m) => m.compile(crontabCRD).validate(obj('  cronSpec: "* * * * */5"\n  color: red\n'), { fieldValidation: 'Warn' }),
+    check: (t, r) => {
+      t.deepEqual(r.object.pruned, ['spec.color']);
+      t.equal(r.object.result.spec.color, undefined);
+      t.ok(r.object.warnings.some((w) => w.includes('spec.color')), JSON.stringify(r.object.warnings));
+    },
+  },
+  {
+    name: 'update of a valid object',
+    run: (m) => m.compile(crontabCRD).validate(obj('  replicas: 3\n'), { old: obj('  replicas: 2\n') }),
+    check: (t, r) => { t.deepEqual(r.object.errors, []); },
+  },
+  {
+    name: 'an undecodable CRD is a DecodeError',
+    run: (m) => { try { m.compile('kind: [unclosed'); return 'no error'; } catch (e) { return e.code; } },
+    check: (t, code) => t.equal(code, 'DecodeError'),
+  },
+  {
+    name: 'malformed object JSON is reported, not thrown',
+    run: (m) => m.compile(crontabCRD).validate('{"apiVersion": '),
+    check: (t, r) => t.ok(r.object.decodeError && r.object.decodeError.length > 0, JSON.stringify(r.object)),
+  },
+  {
+    name: 'a validation after dispose is refused',
+    run: (m) => { const c = m.compile(crontabCRD); c.dispose(); try { c.validate(obj('  replicas: 3\n')); return 'no error'; } catch (e) { return e.code; } },
+    check: (t, code) => t.equal(code, 'Invalid'),
+  },
+  {
+    name: 'deeply nested input returns an error, the module survives',
+    run: (m) => {
+      const deep = '['.repeat(10000) + ']'.repeat(10000);
+      const r = m.compile(crontabCRD).validate(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"x"},"spec":{"image":${deep}}}`);
+      return { failed: r.object.decodeError !== undefined || r.object.errors.length > 0, after: m.version().abi };
+    },
+    check: (t, v) => { t.ok(v.failed); t.equal(v.after, 1); },
+  },
+];

@@ -1,0 +1,334 @@
+// Command crdlab validates CustomResourceDefinitions and custom resources
+// offline, exactly as kube-apiserver 1.37 would (see package
+// github.com/crdlab/crdlab/engine).
+//
+//	crdlab validate --crd FILE [--old FILE] [--version V] [--subresource status]
+//	                [--field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
+//	crdlab lint [-o text|json] CRD...
+//	crdlab version
+//
+// OBJECT and CRD are YAML or JSON files, directories (their *.yaml, *.yml
+// and *.json files, not recursively) or "-" for stdin; multi-document YAML
+// and kind: List are expanded. Exit status: 0 valid, 1 invalid, 2 usage or
+// I/O error.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/engine/crd"
+)
+
+// Version is the crdlab version, set at link time with
+// -ldflags "-X main.Version=...".
+var Version = "dev"
+
+const (
+	exitValid   = 0
+	exitInvalid = 1
+	exitUsage   = 2
+)
+
+const usage = `crdlab validates CustomResourceDefinitions and custom resources offline,
+as kube-apiserver 1.37 does.
+
+Usage:
+  crdlab validate --crd FILE [--old FILE] [--version V] [--subresource status]
+                  [--field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
+  crdlab lint [-o text|json] CRD...
+  crdlab version
+
+OBJECT and CRD are YAML/JSON files, directories or - (stdin).
+Exit status: 0 valid, 1 invalid, 2 usage or I/O error.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is the whole CLI, testable: it returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "validate":
+		return runValidate(args[1:], stdin, stdout, stderr)
+	case "lint":
+		return runLint(args[1:], stdin, stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintf(stdout, "crdlab %s (Kubernetes 1.37, k8s.io/apiextensions-apiserver v0.37.2)\n", Version)
+		return exitValid
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitValid
+	default:
+		fmt.Fprintf(stderr, "crdlab: unknown command %q\n\n%s", args[0], usage)
+		return exitUsage
+	}
+}
+
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("crdlab "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+func checkOutput(o string, stderr io.Writer) bool {
+	if o != "text" && o != "json" {
+		fmt.Fprintf(stderr, "crdlab: -o must be text or json, not %q\n", o)
+		return false
+	}
+	return true
+}
+
+func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("validate", stderr)
+	crdFile := fs.String("crd", "", "the CustomResourceDefinition `FILE` (YAML or JSON; - for stdin)")
+	oldFile := fs.String("old", "", "the stored object `FILE`: validate an update instead of a create")
+	version := fs.String("version", "", "the served `VERSION` the request is sent to (default: the object's apiVersion)")
+	subresource := fs.String("subresource", "", "\"status\" to validate a status update (needs --old)")
+	fieldValidation := fs.String("field-validation", "Strict", "Strict, Warn or Ignore (unknown and duplicate fields)")
+	output := fs.String("o", "text", "output format: text or json")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if !checkOutput(*output, stderr) {
+		return exitUsage
+	}
+	if *crdFile == "" {
+		fmt.Fprintln(stderr, "crdlab validate: --crd is required")
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "crdlab validate: no objects given (files, directories or -)")
+		return exitUsage
+	}
+	switch engine.FieldValidation(*fieldValidation) {
+	case engine.Strict, engine.Warn, engine.Ignore:
+	default:
+		fmt.Fprintf(stderr, "crdlab validate: --field-validation must be Strict, Warn or Ignore, not %q\n", *fieldValidation)
+		return exitUsage
+	}
+	if *subresource != "" && *subresource != "status" {
+		fmt.Fprintf(stderr, "crdlab validate: --subresource must be status, not %q\n", *subresource)
+		return exitUsage
+	}
+	if *subresource == "status" && *oldFile == "" {
+		fmt.Fprintln(stderr, "crdlab validate: --subresource status needs --old (a status update)")
+		return exitUsage
+	}
+
+	compiled, code := compileFile(*crdFile, stdin, stderr)
+	if compiled == nil {
+		return code
+	}
+	opts := engine.ValidateOptions{Version: *version, Subresource: *subresource, FieldValidation: engine.FieldValidation(*fieldValidation)}
+	if *oldFile != "" {
+		data, err := readFile(*oldFile, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "crdlab: %v\n", err)
+			return exitUsage
+		}
+		docs, err := splitDocuments(*oldFile, data)
+		if err != nil || len(docs) != 1 {
+			fmt.Fprintf(stderr, "crdlab: %s: --old must hold exactly one object\n", *oldFile)
+			return exitUsage
+		}
+		opts.Old = docs[0].data
+	}
+	docs, err := readInputs(fs.Args(), stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "crdlab: %v\n", err)
+		return exitUsage
+	}
+	docs = skipCRDs(docs)
+	if len(docs) == 0 {
+		fmt.Fprintln(stderr, "crdlab validate: no objects found in the inputs")
+		return exitUsage
+	}
+
+	def := compiled.Definition()
+	status := exitValid
+	if len(compiled.Errors()) > 0 {
+		status = exitInvalid
+		if *output == "json" {
+			for range docs {
+				if err := writeJSON(stdout, engine.NewReport(compiled, nil)); err != nil {
+					return exitUsage
+				}
+			}
+			return status
+		}
+		printCRD(compiled, stdout, stderr)
+		return status
+	}
+	for _, d := range docs {
+		res, err := compiled.Validate(d.data, opts)
+		if err != nil {
+			fmt.Fprintf(stderr, "crdlab: %s: %v\n", d.where(), err)
+			return exitUsage
+		}
+		if !res.Valid() {
+			status = exitInvalid
+		}
+		if *output == "json" {
+			if err := writeJSON(stdout, engine.NewReport(compiled, res)); err != nil {
+				return exitUsage
+			}
+			continue
+		}
+		printResult(def, d, res, opts.Old != nil, stdout, stderr)
+	}
+	return status
+}
+
+// skipCRDs drops CustomResourceDefinition documents (so that a directory
+// holding the CRD and its objects can be validated as a whole).
+func skipCRDs(docs []document) []document {
+	out := docs[:0]
+	for _, d := range docs {
+		apiVersion, kind := docKind(d.data)
+		if kind == crd.Kind && strings.HasPrefix(apiVersion, crd.Group+"/") {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// compileFile reads and compiles exactly one CRD; on failure it prints the
+// error and returns exitUsage.
+func compileFile(name string, stdin io.Reader, stderr io.Writer) (*engine.CRD, int) {
+	data, err := readFile(name, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "crdlab: %v\n", err)
+		return nil, exitUsage
+	}
+	defs, err := crd.Decode(data, name)
+	if err != nil {
+		fmt.Fprintf(stderr, "crdlab: %v\n", err)
+		return nil, exitUsage
+	}
+	if len(defs) != 1 {
+		fmt.Fprintf(stderr, "crdlab: %s: expected exactly one CustomResourceDefinition, found %d\n", name, len(defs))
+		return nil, exitUsage
+	}
+	return engine.CompileCRD(defs[0]), exitValid
+}
+
+func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("lint", stderr)
+	output := fs.String("o", "text", "output format: text or json")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if !checkOutput(*output, stderr) {
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "crdlab lint: no CRDs given (files, directories or -)")
+		return exitUsage
+	}
+	docs, err := readInputs(fs.Args(), stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "crdlab: %v\n", err)
+		return exitUsage
+	}
+	if len(docs) == 0 {
+		fmt.Fprintln(stderr, "crdlab lint: no CustomResourceDefinitions found in the inputs")
+		return exitUsage
+	}
+	status := exitValid
+	for _, d := range docs {
+		def, err := crd.DecodeOne(d.data, d.source)
+		if err != nil {
+			fmt.Fprintf(stderr, "crdlab: %s\n", relocate(err, d))
+			return exitUsage
+		}
+		compiled := engine.CompileCRD(def)
+		if len(compiled.Errors()) > 0 {
+			status = exitInvalid
+		}
+		if *output == "json" {
+			if err := writeJSON(stdout, struct {
+				CRD engine.CRDReport `json:"crd"`
+			}{engine.NewReport(compiled, nil).CRD}); err != nil {
+				return exitUsage
+			}
+			continue
+		}
+		printCRD(compiled, stdout, stderr)
+	}
+	return status
+}
+
+// relocate shifts a CRD decoding error's line by the document's first line.
+func relocate(err error, d document) string {
+	var de *crd.DecodeError
+	if errors.As(err, &de) && de.Line > 0 && d.line > 1 {
+		shifted := *de
+		shifted.Line += d.line - 1
+		return shifted.Error()
+	}
+	return err.Error()
+}
+
+func writeJSON(w io.Writer, v interface{}) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// printCRD prints a CRD's outcome as kubectl create --dry-run=server would.
+func printCRD(c *engine.CRD, stdout, stderr io.Writer) {
+	for _, w := range c.Warnings() {
+		fmt.Fprintf(stderr, "Warning: %s\n", w)
+	}
+	name := c.Definition().Metadata.Name
+	if errs := c.Errors(); len(errs) > 0 {
+		fmt.Fprint(stderr, engine.InvalidMessage(crd.Kind, name, errs))
+		return
+	}
+	fmt.Fprintf(stdout, "customresourcedefinition.apiextensions.k8s.io/%s created (dry run)\n", name)
+}
+
+// printResult prints one object's outcome as kubectl does: warnings,
+// then the error or a success line.
+func printResult(def *crd.CustomResourceDefinition, d document, res *engine.Result, update bool, stdout, stderr io.Writer) {
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "Warning: %s\n", w)
+	}
+	verb, errVerb := "created", "creating"
+	if update {
+		verb, errVerb = "configured", "updating"
+	}
+	if res.DecodeError != "" {
+		fmt.Fprintf(stderr, "Error from server (BadRequest): error when %s %q: %s\n", errVerb, d.where(), res.DecodeError)
+		return
+	}
+	name := objectName(res.Object)
+	if len(res.Errors) > 0 {
+		fmt.Fprint(stderr, engine.InvalidMessage(def.Spec.Names.Kind, name, res.Errors))
+		return
+	}
+	fmt.Fprintf(stdout, "%s.%s/%s %s (dry run)\n", strings.ToLower(def.Spec.Names.Kind), def.Spec.Group, name, verb)
+}
+
+func objectName(obj interface{}) string {
+	m, _ := obj.(map[string]interface{})
+	meta, _ := m["metadata"].(map[string]interface{})
+	name, _ := meta["name"].(string)
+	return name
+}

@@ -1,0 +1,101 @@
+package conformance
+
+import (
+	"flag"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var dump = flag.Bool("dump", false, "print the upstream (and crdlab) report of every case")
+
+// tally counts the outcomes of one test's subtests and prints a summary.
+type tally struct {
+	mu                     sync.Mutex
+	passed, failed, skipped int
+	skips                  map[string][]string // reason -> subtests
+}
+
+func (t *tally) skip(name, reason string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.skips == nil {
+		t.skips = map[string][]string{}
+	}
+	t.skipped++
+	t.skips[reason] = append(t.skips[reason], name)
+}
+
+func (t *tally) result(ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if ok {
+		t.passed++
+	} else {
+		t.failed++
+	}
+}
+
+func (t *tally) print(what string) {
+	fmt.Printf("conformance %s: %d passed, %d failed, %d skipped\n", what, t.passed, t.failed, t.skipped)
+	reasons := make([]string, 0, len(t.skips))
+	for r := range t.skips {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	for _, r := range reasons {
+		fmt.Printf("  skipped (%s): %d: %s\n", r, len(t.skips[r]), strings.Join(t.skips[r], ", "))
+	}
+}
+
+// celSkip is the reason given for every CEL-dependent case.
+const celSkip = "CEL: issue 3"
+
+// TestCases runs every case of testdata/cases through upstream and crdlab.
+// Subtests are named <file>/<case>, so `-run 'TestCases/crontab/'` works.
+func TestCases(t *testing.T) {
+	cases, err := LoadCases("testdata/cases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatal("no cases")
+	}
+	var tl tally
+	for _, c := range cases {
+		c := c
+		skipped := false
+		ok := t.Run(c.ID, func(t *testing.T) {
+			up := RunUpstream(c.Request)
+			if *dump {
+				t.Logf("upstream: err=%v\n%s", up.Err, pretty(up.Report))
+			}
+			if probs := CheckExpect(c.Expect, up.Upstream, up.Err); len(probs) > 0 {
+				t.Errorf("the case does not test what it says (%s):\n  %s", c.Description, strings.Join(probs, "\n  "))
+			}
+			switch {
+			case c.CEL:
+				skipped = true
+				tl.skip(c.ID, celSkip)
+				t.Skip(celSkip)
+			case c.Skip != "":
+				skipped = true
+				tl.skip(c.ID, c.Skip)
+				t.Skip(c.Skip)
+			}
+			cl := RunCrdlab(c.Request)
+			if *dump {
+				t.Logf("crdlab: err=%v\n%s", cl.Err, pretty(cl.Report))
+			}
+			if d := Compare(up, cl); d != "" {
+				t.Errorf("%s\n%s", c.Description, d)
+			}
+		})
+		if !skipped {
+			tl.result(ok)
+		}
+	}
+	tl.print(fmt.Sprintf("cases (%d)", len(cases)))
+}

@@ -1,0 +1,512 @@
+package conformance
+
+// Differential tests of engine/openapi against upstream's
+// k8s.io/apiextensions-apiserver/pkg/apiserver/validation on random
+// schema/value pairs: create validation (ValidateCustomResource), update
+// validation with ratcheting (ValidateCustomResourceUpdate), defaults-path
+// validation from the structural schema, and GetUnrecognizedFormats.
+// Upstream iterates Go maps, so the order of errors between sibling map
+// entries is random there: lists are compared as sorted multisets, and in
+// exact order when every object in schema and value has at most one key.
+// Run: cd conformance && go test -run OpenAPI ./...
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"sort"
+	"strings"
+	"testing"
+
+	apiextensions "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	upschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	upvalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apiserver/pkg/cel/environment"
+	upfield "k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+
+	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/engine/openapi"
+	"github.com/crdlab/crdlab/engine/schema"
+)
+
+type upField = upfield.Error
+
+var oaPropNames = []string{"a", "b", "c", "spec", "kind", "apiVersion"}
+
+var oaPatterns = []string{"^a", "^[a-z]+$", "b", "(", "^x.*y$", "^\\d+$"}
+
+var oaFormats = []string{"", "", "", "date", "date-time", "duration", "uuid", "uuid4", "hostname", "email", "ipv4", "ipv6", "cidr",
+	"mac", "uri", "byte", "int32", "int64", "float", "double", "k8s-short-name", "k8s-long-name", "bsonobjectid", "isbn",
+	"creditcard", "ssn", "hexcolor", "rgbcolor", "password", "bogus", "uint32", "datetime"}
+
+type oaGen struct {
+	r *rand.Rand
+	// singleKey restricts schemas and values to at most one key per object,
+	// making upstream's order deterministic.
+	singleKey bool
+}
+
+func (g *oaGen) chance(p float64) bool { return g.r.Float64() < p }
+
+func (g *oaGen) pick(l []string) string { return l[g.r.Intn(len(l))] }
+
+func (g *oaGen) num() float64 {
+	switch g.r.Intn(6) {
+	case 0:
+		return float64(g.r.Intn(10))
+	case 1:
+		return float64(g.r.Intn(10)) + 0.5
+	case 2:
+		return -float64(g.r.Intn(5))
+	case 3:
+		return 3e9
+	case 4:
+		return 0.25
+	default:
+		return float64(g.r.Intn(100))
+	}
+}
+
+func (g *oaGen) scalarEnumValue(typ string) interface{} {
+	switch typ {
+	case "string":
+		return g.pick([]string{"x", "y", "A", "2"})
+	case "integer", "number":
+		return float64(g.r.Intn(4))
+	case "boolean":
+		return g.chance(0.5)
+	}
+	return g.pick([]string{"x", "y"})
+}
+
+func (g *oaGen) schema(depth int, nested bool) map[string]interface{} {
+	s := map[string]interface{}{}
+	types := []string{"object", "array", "string", "integer", "number", "boolean", ""}
+	if depth <= 0 {
+		types = []string{"string", "integer", "number", "boolean", ""}
+	}
+	typ := g.pick(types)
+	if nested && g.chance(0.5) {
+		typ = ""
+	}
+	if typ != "" {
+		s["type"] = typ
+	}
+	if !nested && g.chance(0.1) {
+		s["nullable"] = true
+	}
+	if !nested && typ == "" && g.chance(0.1) {
+		s["x-kubernetes-int-or-string"] = true
+	}
+	if g.chance(0.25) {
+		s["format"] = g.pick(oaFormats)
+	}
+	if typ == "string" || typ == "" {
+		if g.chance(0.2) {
+			s["maxLength"] = g.r.Intn(5)
+		}
+		if g.chance(0.2) {
+			s["minLength"] = g.r.Intn(3)
+		}
+		if g.chance(0.2) {
+			s["pattern"] = g.pick(oaPatterns)
+		}
+	}
+	if typ == "integer" || typ == "number" || typ == "" {
+		if g.chance(0.2) {
+			s["maximum"] = g.num()
+			s["exclusiveMaximum"] = g.chance(0.3)
+		}
+		if g.chance(0.2) {
+			s["minimum"] = g.num()
+			s["exclusiveMinimum"] = g.chance(0.3)
+		}
+		if g.chance(0.15) {
+			s["multipleOf"] = g.num()
+		}
+	}
+	if g.chance(0.1) && typ != "object" && typ != "array" {
+		n := 1 + g.r.Intn(3)
+		var e []interface{}
+		for i := 0; i < n; i++ {
+			e = append(e, g.scalarEnumValue(typ))
+		}
+		s["enum"] = e
+	}
+	if (typ == "array" || (typ == "" && g.chance(0.1))) && depth > 0 {
+		if g.chance(0.8) {
+			s["items"] = g.schema(depth-1, nested)
+		}
+		if g.chance(0.2) {
+			s["minItems"] = g.r.Intn(3)
+		}
+		if g.chance(0.2) {
+			s["maxItems"] = g.r.Intn(3)
+		}
+		if g.chance(0.15) {
+			s["uniqueItems"] = true
+		}
+		if !nested && g.chance(0.3) {
+			s["x-kubernetes-list-type"] = "map"
+			s["x-kubernetes-list-map-keys"] = []string{"a"}
+			s["items"] = map[string]interface{}{"type": "object", "properties": map[string]interface{}{
+				"a": map[string]interface{}{"type": "string"},
+				"b": g.schema(depth-1, false),
+			}}
+			if g.chance(0.3) {
+				s["x-kubernetes-list-map-keys"] = []string{"a", "b"}
+			}
+		}
+	}
+	if (typ == "object" || (typ == "" && g.chance(0.1))) && depth > 0 {
+		nprops := g.r.Intn(4)
+		if g.singleKey && nprops > 1 {
+			nprops = 1
+		}
+		props := map[string]interface{}{}
+		for i := 0; i < nprops; i++ {
+			props[g.pick(oaPropNames)] = g.schema(depth-1, nested)
+		}
+		if len(props) > 0 {
+			s["properties"] = props
+		}
+		if g.chance(0.3) {
+			var req []string
+			for i := 0; i < 1+g.r.Intn(2); i++ {
+				req = append(req, g.pick(oaPropNames))
+			}
+			s["required"] = req
+		}
+		if g.chance(0.15) {
+			s["minProperties"] = g.r.Intn(3)
+		}
+		if g.chance(0.15) {
+			s["maxProperties"] = g.r.Intn(3)
+		}
+		if len(props) == 0 && g.chance(0.4) {
+			s["additionalProperties"] = g.schema(depth-1, nested)
+		} else if g.chance(0.1) {
+			s["additionalProperties"] = false
+		}
+		if !nested && g.chance(0.1) {
+			s["x-kubernetes-preserve-unknown-fields"] = true
+		}
+	}
+	if depth > 0 && g.chance(0.15) {
+		kw := g.pick([]string{"allOf", "anyOf", "oneOf"})
+		var l []interface{}
+		for i := 0; i < 1+g.r.Intn(3); i++ {
+			l = append(l, g.schema(depth-1, true))
+		}
+		s[kw] = l
+	}
+	if depth > 0 && g.chance(0.05) {
+		s["not"] = g.schema(depth-1, true)
+	}
+	return s
+}
+
+func (g *oaGen) value(s map[string]interface{}, depth int) interface{} {
+	typ, _ := s["type"].(string)
+	if g.chance(0.15) || typ == "" {
+		typ = g.pick([]string{"object", "array", "string", "integer", "number", "boolean", "null"})
+	}
+	if depth <= 0 && (typ == "object" || typ == "array") {
+		typ = "string"
+	}
+	if e, ok := s["enum"].([]interface{}); ok && g.chance(0.5) {
+		v := e[g.r.Intn(len(e))]
+		if f, ok := v.(float64); ok {
+			return int64(f)
+		}
+		return v
+	}
+	switch typ {
+	case "object":
+		m := map[string]interface{}{}
+		props, _ := s["properties"].(map[string]interface{})
+		n := g.r.Intn(4)
+		if g.singleKey && n > 1 {
+			n = 1
+		}
+		for i := 0; i < n; i++ {
+			k := g.pick(oaPropNames)
+			if g.chance(0.2) {
+				k = g.pick([]string{"x", "xy", "123", "b1"})
+			}
+			ps, _ := props[k].(map[string]interface{})
+			if ps == nil {
+				ps, _ = s["additionalProperties"].(map[string]interface{})
+			}
+			if ps == nil {
+				ps = map[string]interface{}{}
+			}
+			m[k] = g.value(ps, depth-1)
+		}
+		return m
+	case "array":
+		items, _ := s["items"].(map[string]interface{})
+		if items == nil {
+			items = map[string]interface{}{}
+		}
+		var l []interface{}
+		for i := 0; i < g.r.Intn(4); i++ {
+			l = append(l, g.value(items, depth-1))
+		}
+		if l == nil {
+			l = []interface{}{}
+		}
+		return l
+	case "string":
+		return g.pick([]string{"", "a", "abc", "ab1", "x-y", "2020-01-02", "2020-01-02T03:04:05Z", "1h", "3 days",
+			"550e8400-e29b-41d4-a716-446655440000", "foo.example.com", "a@b.c", "1.2.3.4", "::1", "10.0.0.0/8",
+			"01:23:45:67:89:ab", "http://x/y", "aGVsbG8=", "507f1f77bcf86cd799439011", "#fff", "rgb(1,2,3)",
+			"123-45-6789", "4111111111111111", "0321751043", "ÄÖü", "xy", "123", "Abc", "1e3"})
+	case "integer":
+		return int64(g.pick([]string{"0", "1", "2", "3", "5", "7", "100", "-3", "3000000000"})[0]-'0') + int64(g.r.Intn(3))*int64(g.r.Intn(2)*2999999999)
+	case "number":
+		return g.pick2f()
+	case "boolean":
+		return g.chance(0.5)
+	}
+	return nil
+}
+
+func (g *oaGen) pick2f() interface{} {
+	fs := []float64{0.5, 1.5, 2.25, -0.5, 3.4e38 * 10, 1e-7}
+	return fs[g.r.Intn(len(fs))]
+}
+
+// mutate returns a modified deep copy of v (for update tests).
+func (g *oaGen) mutate(v interface{}) interface{} {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		out := map[string]interface{}{}
+		for k, e := range t {
+			if g.chance(0.15) {
+				continue
+			}
+			out[k] = g.mutate(e)
+		}
+		if g.chance(0.1) && (!g.singleKey || len(out) == 0) {
+			out[g.pick(oaPropNames)] = g.pick([]string{"z", "1h"})
+		}
+		return out
+	case []interface{}:
+		out := []interface{}{}
+		for _, e := range t {
+			if g.chance(0.1) {
+				continue
+			}
+			out = append(out, g.mutate(e))
+		}
+		if g.chance(0.2) && len(out) > 1 {
+			out[0], out[1] = out[1], out[0]
+		}
+		return out
+	case string:
+		if g.chance(0.2) {
+			return t + "q"
+		}
+	case int64:
+		if g.chance(0.2) {
+			return t + 1
+		}
+	}
+	return v
+}
+
+func oaUpstreamValidator(t *testing.T, js []byte) (upvalidation.SchemaValidator, *apiextensions.JSONSchemaProps) {
+	t.Helper()
+	var v1 apiextensionsv1.JSONSchemaProps
+	if err := json.Unmarshal(js, &v1); err != nil {
+		t.Fatalf("upstream schema: %v", err)
+	}
+	var internal apiextensions.JSONSchemaProps
+	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(&v1, &internal, nil); err != nil {
+		t.Fatalf("convert: %v", err)
+	}
+	v, _, err := upvalidation.NewSchemaValidator(&internal)
+	if err != nil {
+		t.Fatalf("upstream validator: %v", err)
+	}
+	return v, &internal
+}
+
+func oaOurValidator(t *testing.T, js []byte) (*openapi.Validator, *crd.JSONSchemaProps) {
+	t.Helper()
+	var p crd.JSONSchemaProps
+	if err := json.Unmarshal(js, &p); err != nil {
+		t.Fatalf("our schema: %v", err)
+	}
+	v, err := openapi.NewSchemaValidator(&p)
+	if err != nil {
+		t.Fatalf("our validator: %v", err)
+	}
+	return v, &p
+}
+
+func oaRender[E interface{ Error() string }](list []E, typ func(E) string) []string {
+	out := make([]string, 0, len(list))
+	for _, e := range list {
+		out = append(out, typ(e)+"|"+e.Error())
+	}
+	return out
+}
+
+func oaOurs(l field.ErrorList) []string {
+	return oaRender(l, func(e *field.Error) string { return string(e.Type) })
+}
+
+func oaSorted(l []string) []string {
+	c := append([]string(nil), l...)
+	sort.Strings(c)
+	return c
+}
+
+func oaCompare(t *testing.T, what string, js []byte, obj, old interface{}, up, ours []string, exact bool) bool {
+	t.Helper()
+	a, b := up, ours
+	if !exact {
+		a, b = oaSorted(up), oaSorted(ours)
+	}
+	if strings.Join(a, "\n") == strings.Join(b, "\n") {
+		return true
+	}
+	ob, _ := json.Marshal(obj)
+	oldb, _ := json.Marshal(old)
+	t.Errorf("%s differs (exact order: %v)\nschema: %s\nobject: %s\nold: %s\nupstream:\n  %s\nours:\n  %s", what, exact, js, ob, oldb,
+		strings.Join(up, "\n  "), strings.Join(ours, "\n  "))
+	return false
+}
+
+func oaCases(t *testing.T, seed int64, n int, singleKey bool, run func(g *oaGen, js []byte, s map[string]interface{}) bool) {
+	g := &oaGen{r: rand.New(rand.NewSource(seed)), singleKey: singleKey}
+	failures := 0
+	for i := 0; i < n && failures < 5; i++ {
+		s := g.schema(3, false)
+		js, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !run(g, js, s) {
+			failures++
+		}
+	}
+}
+
+func oaPanicSafe(f func()) (panicked interface{}) {
+	defer func() { panicked = recover() }()
+	f()
+	return nil
+}
+
+func TestOpenAPIDifferentialCreate(t *testing.T) {
+	for _, single := range []bool{true, false} {
+		single := single
+		t.Run(fmt.Sprintf("singleKey=%v", single), func(t *testing.T) {
+			oaCases(t, 1, 4000, single, func(g *oaGen, js []byte, s map[string]interface{}) bool {
+				upV, _ := oaUpstreamValidator(t, js)
+				ourV, _ := oaOurValidator(t, js)
+				for j := 0; j < 4; j++ {
+					obj := g.value(s, 3)
+					var up []string
+					if p := oaPanicSafe(func() {
+						up = oaRender(upvalidation.ValidateCustomResource(nil, obj, upV), func(e *upField) string { return string(e.Type) })
+					}); p != nil {
+						continue // upstream panics (e.g. additionalItems bug): nothing to compare
+					}
+					ours := oaOurs(ourV.Validate(nil, obj))
+					if !oaCompare(t, "create", js, obj, nil, up, ours, single) {
+						return false
+					}
+				}
+				return true
+			})
+		})
+	}
+}
+
+func TestOpenAPIDifferentialUpdate(t *testing.T) {
+	for _, single := range []bool{true, false} {
+		single := single
+		t.Run(fmt.Sprintf("singleKey=%v", single), func(t *testing.T) {
+			oaCases(t, 2, 3000, single, func(g *oaGen, js []byte, s map[string]interface{}) bool {
+				upV, _ := oaUpstreamValidator(t, js)
+				ourV, _ := oaOurValidator(t, js)
+				for j := 0; j < 4; j++ {
+					old := g.value(s, 3)
+					obj := g.mutate(old)
+					if g.chance(0.3) {
+						obj = g.value(s, 3)
+					}
+					var up []string
+					if p := oaPanicSafe(func() {
+						up = oaRender(upvalidation.ValidateCustomResourceUpdate(nil, obj, old, upV, upvalidation.WithRatcheting(nil)), func(e *upField) string { return string(e.Type) })
+					}); p != nil {
+						continue
+					}
+					ours := oaOurs(ourV.ValidateUpdate(nil, obj, old))
+					if !oaCompare(t, "update", js, obj, old, up, ours, single) {
+						return false
+					}
+				}
+				return true
+			})
+		})
+	}
+}
+
+func TestOpenAPIDifferentialStructural(t *testing.T) {
+	oaCases(t, 3, 3000, true, func(g *oaGen, js []byte, s map[string]interface{}) bool {
+		_, internal := oaUpstreamValidator(t, js)
+		upSS, err := upschema.NewStructural(internal)
+		if err != nil {
+			return true // not structural: the defaults path never sees it
+		}
+		var p crd.JSONSchemaProps
+		if err := json.Unmarshal(js, &p); err != nil {
+			t.Fatal(err)
+		}
+		ourSS, err := schema.NewStructural(&p)
+		if err != nil {
+			t.Errorf("our structural conversion failed for %s: %v", js, err)
+			return false
+		}
+		upV := upvalidation.NewSchemaValidatorFromOpenAPI(upSS.ToKubeOpenAPI())
+		ourV := openapi.NewValidatorFromStructural(ourSS)
+		for j := 0; j < 4; j++ {
+			obj := g.value(s, 3)
+			var up []string
+			if p := oaPanicSafe(func() {
+				up = oaRender(upvalidation.ValidateCustomResource(nil, obj, upV), func(e *upField) string { return string(e.Type) })
+			}); p != nil {
+				continue
+			}
+			ours := oaOurs(ourV.Validate(nil, obj))
+			if !oaCompare(t, "structural", js, obj, nil, up, ours, true) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+func TestOpenAPIDifferentialUnrecognizedFormats(t *testing.T) {
+	ver := environment.DefaultCompatibilityVersion()
+	for _, typ := range []string{"", "string", "integer", "number", "boolean", "object", "array"} {
+		for _, f := range oaFormats {
+			if f == "" {
+				continue
+			}
+			up := upvalidation.GetUnrecognizedFormats(&spec.Schema{SchemaProps: spec.SchemaProps{Format: f, Type: []string{typ}}}, ver)
+			ours := openapi.GetUnrecognizedFormats(&crd.JSONSchemaProps{Type: typ, Format: f})
+			if fmt.Sprint(up) != fmt.Sprint(ours) {
+				t.Errorf("type %q format %q: upstream %v, ours %v", typ, f, up, ours)
+			}
+		}
+	}
+}

@@ -1,0 +1,216 @@
+// Package upstream is the differential suite's oracle: it runs a
+// CustomResourceDefinition and a custom resource through the functions
+// kube-apiserver 1.37 calls (k8s.io/apiextensions-apiserver v0.37.2,
+// k8s.io/apiserver v0.37.2), in the same order, and renders the outcome in
+// the JSON shape of crdlab's engine.Report.
+//
+// CRD side (a create of the CRD, as `kubectl create` sends it, i.e. with
+// fieldValidation=Strict): YAML→JSON with sigs.k8s.io/yaml, strict JSON
+// decoding into apiextensions.k8s.io/v1 through a versioning codec (so the v1
+// defaults, SetObjectDefaults_CustomResourceDefinition, are applied),
+// conversion to the internal version, then the CRD registry strategy
+// (pkg/registry/customresourcedefinition): PrepareForCreate,
+// rest.ValidateCreate (strategy.Validate, then ObjectMeta validation) and
+// WarningsOnCreate.
+//
+// Object side: see object.go. Where the handler's glue is unexported
+// (pkg/apiserver/customresource_handler.go), it is reimplemented here with a
+// comment naming the upstream function mirrored.
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"sigs.k8s.io/yaml"
+)
+
+// Report has exactly the JSON shape of crdlab's engine.Report.
+type Report struct {
+	CRD    CRDReport     `json:"crd"`
+	Object *ObjectReport `json:"object"`
+}
+
+// CRDReport is the outcome of creating the CRD.
+type CRDReport struct {
+	Errors   []ErrorReport `json:"errors"`
+	Warnings []string      `json:"warnings"`
+}
+
+// ObjectReport is the outcome of one request for a custom resource.
+type ObjectReport struct {
+	Result      interface{}   `json:"result"`
+	Pruned      []string      `json:"pruned"`
+	DecodeError string        `json:"decodeError,omitempty"`
+	Errors      []ErrorReport `json:"errors"`
+	Warnings    []string      `json:"warnings"`
+}
+
+// ErrorReport is one field.Error; Message is its Error().
+type ErrorReport struct {
+	Type    string `json:"type"`
+	Field   string `json:"field"`
+	Detail  string `json:"detail"`
+	Message string `json:"message"`
+}
+
+// Request is one differential input.
+type Request struct {
+	// CRD is the CustomResourceDefinition, YAML or JSON.
+	CRD []byte
+	// Object is the request body (JSON, as kubectl sends it); nil means only
+	// the CRD is checked.
+	Object []byte
+	// Old is the stored object; when set the request is an update.
+	Old []byte
+	// Version is the served version addressed; "" means the object's
+	// apiVersion version if the CRD serves it, else the storage version.
+	Version string
+	// Subresource is "" or "status".
+	Subresource string
+	// FieldValidation is Strict (default, as kubectl), Warn or Ignore.
+	FieldValidation string
+}
+
+// scheme mirrors pkg/apiserver/apiserver.go's Scheme (init): the
+// apiextensions types, metav1 options at v1 and the unversioned types.
+var scheme = func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	install.Install(s)
+	metav1.AddToGroupVersion(s, schema.GroupVersion{Group: "", Version: "v1"})
+	s.AddUnversionedTypes(schema.GroupVersion{Group: "", Version: "v1"},
+		&metav1.Status{}, &metav1.WatchEvent{}, &metav1.APIVersions{},
+		&metav1.APIGroupList{}, &metav1.APIGroup{}, &metav1.APIResourceList{})
+	return s
+}()
+
+var codecs = serializer.NewCodecFactory(scheme, serializer.EnableStrict)
+
+// DecodeCRD decodes one CRD document as the API server does for a strict
+// (kubectl default) create request. The error is a decoding failure.
+func DecodeCRD(data []byte) (*apiextensionsv1.CustomResourceDefinition, error) {
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("yaml: %v", err)
+	}
+	info, ok := runtime.SerializerInfoForMediaType(codecs.SupportedMediaTypes(), runtime.ContentTypeJSON)
+	if !ok {
+		return nil, fmt.Errorf("no JSON serializer")
+	}
+	dec := codecs.DecoderToVersion(info.StrictSerializer, apiextensionsv1.SchemeGroupVersion)
+	obj, _, err := dec.Decode(js, nil, &apiextensionsv1.CustomResourceDefinition{})
+	if err != nil {
+		return nil, err
+	}
+	out, ok := obj.(*apiextensionsv1.CustomResourceDefinition)
+	if !ok {
+		return nil, fmt.Errorf("decoded %T, not a CustomResourceDefinition", obj)
+	}
+	return out, nil
+}
+
+// CompiledCRD is a CRD after the create path.
+type CompiledCRD struct {
+	V1       *apiextensionsv1.CustomResourceDefinition // after PrepareForCreate, as stored
+	Internal *apiextensions.CustomResourceDefinition
+	Errors   field.ErrorList
+	Warnings []string
+}
+
+// CreateCRD runs the CRD create path: PrepareForCreate, rest.ValidateCreate,
+// WarningsOnCreate (rest.BeforeCreate's order).
+func CreateCRD(v1crd *apiextensionsv1.CustomResourceDefinition) (c *CompiledCRD, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("upstream panicked on the CRD: %v", r)
+		}
+	}()
+	internal := &apiextensions.CustomResourceDefinition{}
+	if err := scheme.Convert(v1crd.DeepCopy(), internal, nil); err != nil {
+		return nil, fmt.Errorf("converting to internal: %v", err)
+	}
+	ctx := genericapirequest.WithNamespace(context.Background(), "")
+	strategy := customresourcedefinition.NewStrategy(scheme)
+	// The create handler wipes the system fields (rest.WipeObjectMetaSystemFields)
+	// and the store fills them (FillObjectMetaSystemFields) before BeforeCreate.
+	rest.WipeObjectMetaSystemFields(&internal.ObjectMeta)
+	strategy.PrepareForCreate(ctx, internal)
+	errs := rest.ValidateCreate(ctx, internal, strategy)
+	var warnings []string
+	if len(errs) == 0 {
+		warnings = strategy.WarningsOnCreate(ctx, internal)
+	}
+	out := &apiextensionsv1.CustomResourceDefinition{}
+	if err := scheme.Convert(internal.DeepCopy(), out, nil); err != nil {
+		return nil, fmt.Errorf("converting back to v1: %v", err)
+	}
+	return &CompiledCRD{V1: out, Internal: internal, Errors: errs, Warnings: warnings}, nil
+}
+
+// Run produces the report of one request. The error is a CRD decoding
+// failure (crdlab's Compile error) or a misuse of the request.
+func Run(req Request) (*Report, error) {
+	v1crd, err := DecodeCRD(req.CRD)
+	if err != nil {
+		return nil, err
+	}
+	c, err := CreateCRD(v1crd)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{CRD: CRDReport{Errors: errorReports(c.Errors), Warnings: nonNil(c.Warnings)}}
+	if len(c.Errors) > 0 || req.Object == nil {
+		return rep, nil
+	}
+	srv, err := newServer(c.V1)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := srv.request(req)
+	if err != nil {
+		return nil, err
+	}
+	rep.Object = obj
+	return rep, nil
+}
+
+func errorReports(errs field.ErrorList) []ErrorReport {
+	out := make([]ErrorReport, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, ErrorReport{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Message: e.Error()})
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// Normalize turns any report (ours or crdlab's) into plain decoded JSON so
+// that the two can be compared value by value.
+func Normalize(v interface{}) (interface{}, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out interface{}
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

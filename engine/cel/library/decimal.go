@@ -1,0 +1,137 @@
+package library
+
+import "math/big"
+
+// decimal is an arbitrary-precision decimal number unscaled × 10^-scale, with
+// the semantics of gopkg.in/inf.v0's Dec that k8s.io/apimachinery's
+// resource.Quantity relies on (scale is "upside down": positive scale means
+// digits after the decimal point).
+type decimal struct {
+	unscaled big.Int
+	scale    int32
+}
+
+var bigTenInt = big.NewInt(10)
+
+func pow10Big(n int32) *big.Int {
+	return new(big.Int).Exp(bigTenInt, big.NewInt(int64(n)), nil)
+}
+
+func newDecimal(unscaled int64, scale int32) *decimal {
+	d := &decimal{scale: scale}
+	d.unscaled.SetInt64(unscaled)
+	return d
+}
+
+func (d *decimal) copy() *decimal {
+	c := &decimal{scale: d.scale}
+	c.unscaled.Set(&d.unscaled)
+	return c
+}
+
+func (d *decimal) sign() int { return d.unscaled.Sign() }
+
+// rescaled returns d with a scale of at least s (only ever increases the scale,
+// as inf's upscale).
+func (d *decimal) rescaled(s int32) *decimal {
+	if s <= d.scale {
+		return d
+	}
+	c := &decimal{scale: s}
+	c.unscaled.Mul(&d.unscaled, pow10Big(s-d.scale))
+	return c
+}
+
+func upscaleDecimals(a, b *decimal) (*decimal, *decimal) {
+	switch {
+	case a.scale == b.scale:
+		return a, b
+	case a.scale > b.scale:
+		return a, b.rescaled(a.scale)
+	default:
+		return a.rescaled(b.scale), b
+	}
+}
+
+func (d *decimal) cmp(o *decimal) int {
+	a, b := upscaleDecimals(d, o)
+	return a.unscaled.Cmp(&b.unscaled)
+}
+
+// add sets d = x + y (inf.Dec.Add).
+func (d *decimal) add(x, y *decimal) *decimal {
+	a, b := upscaleDecimals(x, y)
+	var r big.Int
+	r.Add(&a.unscaled, &b.unscaled)
+	d.scale = a.scale
+	d.unscaled.Set(&r)
+	return d
+}
+
+// sub sets d = x - y (inf.Dec.Sub).
+func (d *decimal) sub(x, y *decimal) *decimal {
+	a, b := upscaleDecimals(x, y)
+	var r big.Int
+	r.Sub(&a.unscaled, &b.unscaled)
+	d.scale = a.scale
+	d.unscaled.Set(&r)
+	return d
+}
+
+func (d *decimal) neg() { d.unscaled.Neg(&d.unscaled) }
+
+// roundUp returns d rounded to scale s, away from zero (inf.RoundUp).
+func (d *decimal) roundUp(s int32) *decimal {
+	r := &decimal{scale: s}
+	if s >= d.scale {
+		r.unscaled.Mul(&d.unscaled, pow10Big(s-d.scale))
+		return r
+	}
+	var rem big.Int
+	r.unscaled.QuoRem(&d.unscaled, pow10Big(d.scale-s), &rem)
+	if rem.Sign() != 0 {
+		r.unscaled.Add(&r.unscaled, big.NewInt(int64(rem.Sign())))
+	}
+	return r
+}
+
+// setString parses the syntax accepted by inf.Dec.SetString: an optional sign,
+// digits with at most one decimal point, at least one digit.
+func parseDecimal(s string) (*decimal, bool) {
+	unscaled := make([]byte, 0, len(s))
+	dp, dg := -1, -1
+	i := 0
+	for ; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '+' || ch == '-':
+			if len(unscaled) > 0 || dp >= 0 {
+				return nil, false
+			}
+		case ch == '.':
+			if dp >= 0 {
+				return nil, false
+			}
+			dp = len(unscaled)
+			continue
+		case ch >= '0' && ch <= '9':
+			if dg == -1 {
+				dg = len(unscaled)
+			}
+		default:
+			return nil, false
+		}
+		unscaled = append(unscaled, ch)
+	}
+	if dg == -1 {
+		return nil, false
+	}
+	d := &decimal{}
+	if dp >= 0 {
+		d.scale = int32(len(unscaled) - dp)
+	}
+	if _, ok := d.unscaled.SetString(string(unscaled), 10); !ok {
+		return nil, false
+	}
+	return d, true
+}

@@ -1,0 +1,148 @@
+package library
+
+import (
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
+	"github.com/google/cel-go/ext"
+	"github.com/google/cel-go/interpreter"
+)
+
+// DefaultCompatibilityMinor is the minor version of
+// environment.DefaultCompatibilityVersion() in apiserver v0.37.2: the binary
+// version is 1.37 and its minimum compatibility version is 1.36.
+const DefaultCompatibilityMinor = 36
+
+// storedMinor stands for upstream's StoredExpressions environment, built at
+// version MaxUint.MaxUint: every option not yet removed.
+const storedMinor = ^uint(0)
+
+// versioned is environment.VersionedOptions (major version 1 implied).
+type versioned struct {
+	introduced uint // minor version
+	removed    uint // minor version, 0 = never
+	env        func() []cel.EnvOption
+	prog       func() []cel.ProgramOption
+}
+
+// baseOptions mirrors environment/base.go's baseOpts (v0.37.2), in order.
+var baseOptions = []versioned{
+	{introduced: 0, env: func() []cel.EnvOption {
+		return []cel.EnvOption{
+			cel.HomogeneousAggregateLiterals(),
+			cel.EagerlyValidateDeclarations(true),
+			cel.DefaultUTCTimeZone(true),
+			URLs(),
+			Regex(),
+			// has() costs 0, as before cel-go v0.17.7
+			cel.CostEstimatorOptions(checker.PresenceTestHasCost(false)),
+		}
+	}, prog: func() []cel.ProgramOption {
+		return []cel.ProgramOption{
+			cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost),
+			cel.CostLimit(PerCallLimit),
+			cel.CostTrackerOptions(interpreter.PresenceTestHasCost(false)),
+		}
+	}},
+	{introduced: 0, removed: 37, env: func() []cel.EnvOption { return []cel.EnvOption{Lists(0)} }},
+	{introduced: 27, env: func() []cel.EnvOption { return []cel.EnvOption{Authz()} }},
+	{introduced: 28, env: func() []cel.EnvOption {
+		return []cel.EnvOption{cel.CrossTypeNumericComparisons(true), cel.OptionalTypes(), QuantityLib()}
+	}},
+	{introduced: 29, env: func() []cel.EnvOption {
+		return []cel.EnvOption{cel.ASTValidators(
+			cel.ValidateDurationLiterals(),
+			cel.ValidateTimestampLiterals(),
+			cel.ValidateRegexLiterals(),
+			cel.ValidateHomogeneousAggregateLiterals(),
+		)}
+	}},
+	{introduced: 0, removed: 29, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Strings(ext.StringsVersion(0))} }},
+	{introduced: 29, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Strings(ext.StringsVersion(2))} }},
+	{introduced: 29, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Sets()} }},
+	{introduced: 30, env: func() []cel.EnvOption { return []cel.EnvOption{IPLib(), CIDRLib()} }},
+	{introduced: 31, env: func() []cel.EnvOption { return []cel.EnvOption{FormatLib()} }},
+	{introduced: 31, env: func() []cel.EnvOption { return []cel.EnvOption{AuthzSelectors()} }},
+	{introduced: 32, env: func() []cel.EnvOption { return []cel.EnvOption{ext.TwoVarComprehensions()} }},
+	{introduced: 33, env: func() []cel.EnvOption { return []cel.EnvOption{SemverLib(1)} }},
+	{introduced: 34, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Lists(ext.ListsVersion(3))} }},
+	{introduced: 37, env: func() []cel.EnvOption { return []cel.EnvOption{Lists(1)} }},
+	// StrictCostOpt: runtime costs of the extended libraries
+	{introduced: 0, prog: func() []cel.ProgramOption {
+		return []cel.ProgramOption{cel.CostTracking(&CostEstimator{})}
+	}},
+}
+
+// optionsAt returns the env and program options enabled at compatibility
+// version 1.<minor>, as environment.filterAndBuildOpts selects them.
+func optionsAt(minor uint) ([]cel.EnvOption, []cel.ProgramOption) {
+	var env []cel.EnvOption
+	var prog []cel.ProgramOption
+	for _, o := range baseOptions {
+		if minor < o.introduced || (o.removed != 0 && minor >= o.removed) {
+			continue
+		}
+		if o.env != nil {
+			env = append(env, o.env()...)
+		}
+		if o.prog != nil {
+			prog = append(prog, o.prog()...)
+		}
+	}
+	return env, prog
+}
+
+// EnvOptions returns the options upstream's base environment adds (on top of
+// cel.NewEnv's standard library) for new expressions at compatibility version
+// 1.36, in upstream's order. Program options are not included: pass
+// ProgramOptions() to Program, or use BaseLib, which carries both as upstream's
+// EnvSet does.
+func EnvOptions() []cel.EnvOption {
+	env, _ := optionsAt(DefaultCompatibilityMinor)
+	return env
+}
+
+// EnvOptionsAt is EnvOptions at compatibility version 1.<minor>.
+func EnvOptionsAt(minor uint) []cel.EnvOption {
+	env, _ := optionsAt(minor)
+	return env
+}
+
+// StoredEnvOptions returns the options of upstream's StoredExpressions base
+// environment (every option introduced and not removed, i.e. including the
+// 1.37 lists library version 1 with includes).
+func StoredEnvOptions() []cel.EnvOption {
+	env, _ := optionsAt(storedMinor)
+	return env
+}
+
+// ProgramOptions returns the program options of the base environment:
+// EvalOptions(OptOptimize, OptTrackCost), CostLimit(1,000,000),
+// CostTrackerOptions(PresenceTestHasCost(false)) and
+// CostTracking(&CostEstimator{}). They are the same at every version.
+func ProgramOptions() []cel.ProgramOption {
+	_, prog := optionsAt(DefaultCompatibilityMinor)
+	return prog
+}
+
+// baseLoader is environment.envLoader: one library carrying both lists.
+type baseLoader struct {
+	env  []cel.EnvOption
+	prog []cel.ProgramOption
+}
+
+func (b *baseLoader) CompileOptions() []cel.EnvOption     { return b.env }
+func (b *baseLoader) ProgramOptions() []cel.ProgramOption { return b.prog }
+
+// BaseLib returns the base environment at compatibility 1.36 as a single
+// option that also attaches the program options to every Program, exactly as
+// upstream's EnvSet extends cel.NewEnv().
+func BaseLib() cel.EnvOption {
+	env, prog := optionsAt(DefaultCompatibilityMinor)
+	return cel.Lib(&baseLoader{env: env, prog: prog})
+}
+
+// StoredBaseLib is BaseLib for the StoredExpressions environment.
+func StoredBaseLib() cel.EnvOption {
+	env, prog := optionsAt(storedMinor)
+	return cel.Lib(&baseLoader{env: env, prog: prog})
+}

@@ -1,0 +1,136 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestDecodeJSONValues(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want interface{}
+	}{
+		{"integers are int64", `{"a":5,"b":-0,"c":9223372036854775807}`, map[string]interface{}{"a": int64(5), "b": int64(0), "c": int64(9223372036854775807)}},
+		{"non-integers and overflowing integers are float64", `{"a":1.0,"b":1e3,"c":9223372036854775808}`, map[string]interface{}{"a": 1.0, "b": 1000.0, "c": 9223372036854775808.0}},
+		{"escapes and unicode", `{"a":"\u00e9\n\"","é":"ü"}`, map[string]interface{}{"a": "é\n\"", "é": "ü"}},
+		{"nested lists and literals", `{"a":[true,false,null,[],{}]}`, map[string]interface{}{"a": []interface{}{true, false, nil, []interface{}{}, map[string]interface{}{}}}},
+		{"last duplicate wins", `{"a":1,"a":2}`, map[string]interface{}{"a": int64(2)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _, err := decodeJSON([]byte(tt.in), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("got %#v\nwant %#v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDecodeJSONStrictErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"root duplicate", `{"a":1,"a":2}`, []string{`duplicate field "a"`}},
+		{"nested duplicate has a dotted path", `{"spec":{"x":{"y":1,"y":2}}}`, []string{`duplicate field "spec.x.y"`}},
+		{"list index in the path", `{"l":[{},{"k":1,"k":1}]}`, []string{`duplicate field "l[1].k"`}},
+		{"repeated duplicates are reported once", `{"a":1,"a":2,"a":3}`, []string{`duplicate field "a"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errs, err := decodeJSON([]byte(tt.in), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []string{}
+			for _, e := range errs {
+				got = append(got, e.Error())
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("got %q want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDecodeJSONCapsStrictErrorsAt100(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := 0; i < 150; i++ {
+		fmt.Fprintf(&b, `"k%d":1,"k%d":2,`, i, i)
+	}
+	b.WriteString(`"z":0}`)
+	_, errs, err := decodeJSON([]byte(b.String()), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(errs) != maxStrictErrors {
+		t.Fatalf("got %d strict errors, want %d", len(errs), maxStrictErrors)
+	}
+}
+
+func TestDecodeJSONNotStrictRecordsNothing(t *testing.T) {
+	_, errs, err := decodeJSON([]byte(`{"a":1,"a":2}`), false)
+	if err != nil || len(errs) != 0 {
+		t.Fatalf("errs=%v err=%v", errs, err)
+	}
+}
+
+func TestDecodeJSONOutOfRangeNumber(t *testing.T) {
+	_, _, err := decodeJSON([]byte(`{"a":1e400}`), true)
+	if err == nil || err.Error() != "json: cannot unmarshal number 1e400 into Go value of type float64" {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestDecodeJSONAgreesWithEncodingJSON(t *testing.T) {
+	inputs := []string{`{"a":[1,2.5,"x",{"b":null}]}`, `{"\ud83d\ude00":"\t"}`, `{}`, `{"a":"\u0000"}`}
+	for _, in := range inputs {
+		got, _, err := decodeJSON([]byte(in), false)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		var want interface{}
+		if err := json.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatal(err)
+		}
+		gb, _ := json.Marshal(got)
+		wb, _ := json.Marshal(want)
+		if string(gb) != string(wb) {
+			t.Errorf("%s: got %s want %s", in, gb, wb)
+		}
+	}
+}
+
+func FuzzDecodeJSON(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `{"a":[1,{"b":2,"b":3}]}`, `{"a":"\u00e9"}`, `[1]`, `{`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		got, _, err := decodeJSON(data, true)
+		if err != nil {
+			if strings.HasPrefix(err.Error(), "json: cannot unmarshal number") {
+				return
+			}
+			t.Fatalf("valid JSON %q: %v", data, err)
+		}
+		var want interface{}
+		_ = json.Unmarshal(data, &want)
+		gb, _ := json.Marshal(got)
+		wb, _ := json.Marshal(want)
+		if string(gb) != string(wb) {
+			t.Fatalf("%q: got %s want %s", data, gb, wb)
+		}
+	})
+}

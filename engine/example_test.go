@@ -1,0 +1,115 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/crdlab/crdlab/engine"
+)
+
+func mustRead(name string) []byte {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// Compile a CRD and validate an object against it: the errors are exactly
+// the ones kube-apiserver returns.
+func ExampleCompile() {
+	c, err := engine.Compile(mustRead("../examples/crontab-crd.yaml"))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("CRD errors:", len(c.Errors()))
+	res, err := c.Validate(mustRead("../examples/invalid.yaml"), engine.ValidateOptions{})
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range res.Errors {
+		fmt.Println(e.Error())
+	}
+	// Output:
+	// CRD errors: 0
+	// spec.cronSpec: Invalid value: "* * * *": spec.cronSpec in body should match '^(\d+|\*)(/\d+)?(\s+(\d+|\*)(/\d+)?){4}$'
+	// spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10
+}
+
+// Validate returns the object as the API server would store it: unknown
+// fields pruned (with fieldValidation Ignore), defaults applied.
+func ExampleCRD_Validate() {
+	c, _ := engine.Compile(mustRead("../examples/crontab-crd.yaml"))
+	res, _ := c.Validate([]byte(`
+apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: defaulted
+spec:
+  image: nginx
+  color: blue
+`), engine.ValidateOptions{FieldValidation: engine.Ignore})
+	spec := res.Object.(map[string]interface{})["spec"]
+	b, _ := json.Marshal(spec)
+	fmt.Println(string(b))
+	fmt.Println("pruned:", res.Pruned)
+	// Output:
+	// {"cronSpec":"5 0 * * *","image":"nginx","replicas":1}
+	// pruned: [spec.color]
+}
+
+// With fieldValidation Strict (the default, as kubectl), unknown fields fail
+// the request while decoding.
+func ExampleValidator_Validate() {
+	c, _ := engine.Compile(mustRead("../examples/crontab-crd.yaml"))
+	v, _ := c.Validator("v1")
+	res, _ := v.Validate(mustRead("../examples/unknown-field.yaml"), engine.ValidateOptions{})
+	fmt.Println(res.DecodeError)
+	// Output:
+	// CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.color"
+}
+
+// NewReport is the JSON document `crdlab validate -o json` prints.
+func ExampleNewReport() {
+	c, _ := engine.Compile(mustRead("../examples/crontab-crd.yaml"))
+	res, _ := c.Validate(mustRead("../examples/valid.yaml"), engine.ValidateOptions{})
+	b, _ := json.MarshalIndent(engine.NewReport(c, res), "", "  ")
+	fmt.Println(string(b))
+	// Output:
+	// {
+	//   "crd": {
+	//     "errors": [],
+	//     "warnings": []
+	//   },
+	//   "object": {
+	//     "result": {
+	//       "apiVersion": "stable.example.com/v1",
+	//       "kind": "CronTab",
+	//       "metadata": {
+	//         "generation": 1,
+	//         "name": "my-new-cron-object",
+	//         "namespace": "default"
+	//       },
+	//       "spec": {
+	//         "cronSpec": "* * * * */5",
+	//         "image": "my-awesome-cron-image",
+	//         "replicas": 3
+	//       }
+	//     },
+	//     "pruned": [],
+	//     "errors": [],
+	//     "warnings": []
+	//   }
+	// }
+}
+
+// InvalidMessage renders errors as kubectl prints them (several errors
+// become "* " bullets).
+func ExampleInvalidMessage() {
+	c, _ := engine.Compile(mustRead("../examples/crontab-crd.yaml"))
+	res, _ := c.Validate([]byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"x"},"spec":{"replicas":0}}`), engine.ValidateOptions{})
+	fmt.Print(engine.InvalidMessage("CronTab", "x", res.Errors))
+	// Output:
+	// The CronTab "x" is invalid: spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1
+}

@@ -1,0 +1,118 @@
+package openapi
+
+import (
+	"strings"
+
+	"github.com/crdlab/crdlab/engine/field"
+)
+
+// errCode classifies an error as kube-openapi's errors.Validation codes do;
+// codePlain marks the errors that are not *errors.Validation (composite
+// messages of allOf/anyOf/oneOf/not/dependencies, number range checks),
+// which upstream reports as Invalid at the root path with an empty value.
+type errCode uint8
+
+const (
+	codePlain errCode = iota
+	codeInvalidType
+	codeRequired
+	codeTooLong
+	codeTooShort
+	codePattern
+	codeEnum
+	codeMultipleOf
+	codeMax
+	codeMin
+	codeUnique
+	codeMaxItems
+	codeMinItems
+	codeTooFewProperties
+	codeTooManyProperties
+	codeUnallowedProperty
+	codeMultipleOfMustBePositive
+)
+
+// vErr is one kube-openapi validation error.
+type vErr struct {
+	code   errCode
+	name   string      // the error's Name (a kube-openapi path such as "spec.items[0]")
+	value  interface{} // the error's Value
+	hasVal bool        // whether Value was set (nil values are rendered as "")
+	valid  int64       // the error's Valid limit (TooLong, MaxItems, TooManyProperties)
+	enum   *node       // the node whose enum failed
+	msg    string
+}
+
+// result mirrors kube-openapi's validate.Result: errors de-duplicated by
+// message, and the match count used to rank anyOf/oneOf alternatives.
+type result struct {
+	errs  []*vErr
+	match int
+}
+
+func (r *result) add(e *vErr) {
+	for _, x := range r.errs {
+		if x.msg == e.msg {
+			return
+		}
+	}
+	r.errs = append(r.errs, e)
+}
+
+func (r *result) merge(o *result) {
+	for _, e := range o.errs {
+		r.add(e)
+	}
+	r.match += o.match
+}
+
+// keepImportant is kube-openapi's keepRelevantErrors: errors whose message
+// starts with "IMPORTANT!" survive, as plain errors without the prefix.
+func (r *result) keepImportant(into *result) {
+	for _, e := range r.errs {
+		if strings.HasPrefix(e.msg, "IMPORTANT!") {
+			into.add(&vErr{code: codePlain, msg: strings.TrimPrefix(e.msg, "IMPORTANT!")})
+		}
+	}
+}
+
+// toFieldErrors is upstream's kubeOpenAPIResultToFieldErrors.
+func toFieldErrors(fldPath *field.Path, errs []*vErr) field.ErrorList {
+	if len(errs) == 0 {
+		return nil
+	}
+	out := make(field.ErrorList, 0, len(errs))
+	for _, e := range errs {
+		if e.code == codePlain {
+			out = append(out, field.Invalid(fldPath, "", e.msg))
+			continue
+		}
+		p := fldPath
+		if len(e.name) > 0 && e.name != "." {
+			p = p.Child(strings.TrimPrefix(e.name, "."))
+		}
+		var value interface{} = ""
+		if e.hasVal && e.value != nil {
+			value = e.value
+		}
+		switch e.code {
+		case codeRequired:
+			out = append(out, field.Required(p, ""))
+		case codeEnum:
+			out = append(out, field.NotSupported(p, e.value, e.enum.enumStrings))
+		case codeTooLong:
+			out = append(out, field.TooLong(p, "", int(e.valid)))
+		case codeMaxItems, codeTooManyProperties:
+			actual := int64(-1)
+			if i, ok := e.value.(int64); ok {
+				actual = i
+			}
+			out = append(out, field.TooMany(p, int(actual), int(e.valid)))
+		case codeInvalidType:
+			out = append(out, field.TypeInvalid(p, value, e.msg))
+		default:
+			out = append(out, field.Invalid(p, value, e.msg))
+		}
+	}
+	return out
+}

@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crdlab/crdlab/engine/field"
+)
+
+// Report is the JSON document `crdlab validate -o json` prints per object.
+type Report struct {
+	CRD    CRDReport     `json:"crd"`
+	Object *ObjectReport `json:"object"`
+}
+
+// CRDReport holds the CRD's validation outcome.
+type CRDReport struct {
+	Errors   []ErrorReport `json:"errors"`
+	Warnings []string      `json:"warnings"`
+}
+
+// ObjectReport holds one object's validation outcome.
+type ObjectReport struct {
+	Result      interface{}   `json:"result"`
+	Pruned      []string      `json:"pruned"`
+	DecodeError string        `json:"decodeError,omitempty"`
+	Errors      []ErrorReport `json:"errors"`
+	Warnings    []string      `json:"warnings"`
+}
+
+// ErrorReport is one field.Error.
+type ErrorReport struct {
+	Type    string `json:"type"`
+	Field   string `json:"field"`
+	Detail  string `json:"detail"`
+	Message string `json:"message"` // err.Error()
+}
+
+// NewReport builds the report of a CRD and, when r is not nil, of one
+// object validated against it. Slices are never nil.
+func NewReport(c *CRD, r *Result) *Report {
+	rep := &Report{CRD: CRDReport{Errors: errorReports(c.Errors()), Warnings: nonNil(c.Warnings())}}
+	if r != nil {
+		rep.Object = &ObjectReport{
+			Result:      r.Object,
+			Pruned:      nonNil(r.Pruned),
+			DecodeError: r.DecodeError,
+			Errors:      errorReports(r.Errors),
+			Warnings:    nonNil(r.Warnings),
+		}
+	}
+	return rep
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func errorReports(errs field.ErrorList) []ErrorReport {
+	out := make([]ErrorReport, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, ErrorReport{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Message: e.Error()})
+	}
+	return out
+}
+
+// InvalidMessage renders errors as kubectl prints an Invalid status error
+// (the API server's errors.NewInvalid, then kubectl's MultilineError over
+// the status causes "<field>: <ErrorBody>"):
+//
+//	The CronTab "x" is invalid: spec.replicas: Invalid value: ...
+//
+// or, for several errors, a "* " bullet per error on its own line. The result
+// ends with a newline.
+func InvalidMessage(kind, name string, errs field.ErrorList) string {
+	prefix := fmt.Sprintf("The %s %q is invalid", kind, name)
+	switch len(errs) {
+	case 0:
+		return prefix + "\n"
+	case 1:
+		return prefix + ": " + causeMessage(errs[0]) + "\n"
+	}
+	var b strings.Builder
+	b.WriteString(prefix + ": \n")
+	for _, e := range errs {
+		b.WriteString("* " + causeMessage(e) + "\n")
+	}
+	return b.String()
+}
+
+// causeMessage mirrors kubectl's statusCausesToAggrError: "<field>: <message>".
+func causeMessage(e *field.Error) string {
+	return fmt.Sprintf("%s: %s", e.Field, e.ErrorBody())
+}

@@ -1,0 +1,47 @@
+package schema
+
+import (
+	"strconv"
+	"strings"
+)
+
+// UnknownFieldPathOptions tracks the paths of unknown fields while an object
+// is walked (pruning, ObjectMeta coercion), as upstream's options.go.
+type UnknownFieldPathOptions struct {
+	// TrackUnknownFieldPaths turns the tracking on.
+	TrackUnknownFieldPaths bool
+	// ParentPath is the path of the current node, built while walking.
+	ParentPath []string
+	// UnknownFieldPaths are the recorded paths, e.g. "spec.foo[1].bar".
+	UnknownFieldPaths []string
+}
+
+// RecordUnknownField records the path of field below the current node.
+func (o *UnknownFieldPathOptions) RecordUnknownField(field string) {
+	if !o.TrackUnknownFieldPaths {
+		return
+	}
+	l := len(o.ParentPath)
+	o.AppendKey(field)
+	o.UnknownFieldPaths = append(o.UnknownFieldPaths, strings.Join(o.ParentPath, ""))
+	o.ParentPath = o.ParentPath[:l]
+}
+
+// AppendKey descends into the field key.
+func (o *UnknownFieldPathOptions) AppendKey(key string) {
+	if !o.TrackUnknownFieldPaths {
+		return
+	}
+	if len(o.ParentPath) > 0 {
+		o.ParentPath = append(o.ParentPath, ".")
+	}
+	o.ParentPath = append(o.ParentPath, key)
+}
+
+// AppendIndex descends into the list index.
+func (o *UnknownFieldPathOptions) AppendIndex(index int) {
+	if !o.TrackUnknownFieldPaths {
+		return
+	}
+	o.ParentPath = append(o.ParentPath, "[", strconv.Itoa(index), "]")
+}

@@ -1,0 +1,311 @@
+// Package names holds the name and label validators of Kubernetes, with
+// upstream's exact messages: k8s.io/apimachinery/pkg/util/validation
+// (IsDNS1123Label, IsDNS1123Subdomain, IsDNS1035Label: lengths reported in
+// "characters"), k8s.io/apimachinery/pkg/api/validate/content (label keys
+// and values, path segments: lengths reported in "bytes") and the
+// ValidateNameFunc helpers of k8s.io/apimachinery/pkg/api/validation.
+//
+// Every Is* function returns nil when the value is valid and otherwise a list
+// of messages, in upstream's order.
+package names
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/crdlab/crdlab/engine/field"
+)
+
+// Length limits, from k8s.io/apimachinery/pkg/util/validation and
+// k8s.io/apimachinery/pkg/api/validate/content.
+const (
+	// DNS1123LabelMaxLength is a label's max length in DNS (RFC 1123).
+	DNS1123LabelMaxLength = 63
+	// DNS1123SubdomainMaxLength is a subdomain's max length in DNS (RFC 1123).
+	DNS1123SubdomainMaxLength = 253
+	// DNS1035LabelMaxLength is a label's max length in DNS (RFC 1035).
+	DNS1035LabelMaxLength = 63
+	// LabelValueMaxLength is the max length of a label value (content.LabelValueMaxLength).
+	LabelValueMaxLength = 63
+	// labelKeyMaxLength is the max length of the name part of a label key.
+	labelKeyMaxLength = 63
+)
+
+const (
+	dns1123LabelFmt          = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+	dns1123LabelErrMsg       = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character"
+	dns1123SubdomainFmt      = dns1123LabelFmt + "(\\." + dns1123LabelFmt + ")*"
+	dns1123SubdomainErrorMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
+	dns1035LabelFmt          = "[a-z]([-a-z0-9]*[a-z0-9])?"
+	dns1035LabelErrMsg       = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character"
+
+	labelKeyCharFmt    = "[A-Za-z0-9]"
+	labelKeyExtCharFmt = "[-A-Za-z0-9_.]"
+	labelKeyFmt        = "(" + labelKeyCharFmt + labelKeyExtCharFmt + "*)?" + labelKeyCharFmt
+	labelKeyErrMsg     = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+	labelValueFmt      = "(" + labelKeyFmt + ")?"
+	labelValueErrMsg   = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+
+	cIdentifierFmt   = "[A-Za-z_][A-Za-z0-9_]*"
+	identifierErrMsg = "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_'"
+)
+
+var (
+	dns1123LabelRegexp     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
+	dns1123SubdomainRegexp = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
+	dns1035LabelRegexp     = regexp.MustCompile("^" + dns1035LabelFmt + "$")
+	labelKeyRegexp         = regexp.MustCompile("^" + labelKeyFmt + "$")
+	labelValueRegexp       = regexp.MustCompile("^" + labelValueFmt + "$")
+	cIdentifierRegexp      = regexp.MustCompile("^" + cIdentifierFmt + "$")
+)
+
+// MaxLenError is util/validation's "too long" message (in characters).
+func MaxLenError(length int) string {
+	return fmt.Sprintf("must be no more than %d characters", length)
+}
+
+// MaxLenBytesError is api/validate/content's "too long" message (in bytes).
+func MaxLenBytesError(length int) string {
+	return fmt.Sprintf("must be no more than %d bytes", length)
+}
+
+// EmptyError is the "must not be empty" message.
+func EmptyError() string { return "must be non-empty" }
+
+// RegexError explains a failed regular expression match, with examples.
+func RegexError(msg, re string, examples ...string) string {
+	if len(examples) == 0 {
+		return msg + " (regex used for validation is '" + re + "')"
+	}
+	var b strings.Builder
+	b.WriteString(msg)
+	b.WriteString(" (e.g. ")
+	for i, ex := range examples {
+		if i > 0 {
+			b.WriteString(" or ")
+		}
+		b.WriteString("'" + ex + "', ")
+	}
+	b.WriteString("regex used for validation is '" + re + "')")
+	return b.String()
+}
+
+func isDNS1123Label(value string, maxLen func(int) string) []string {
+	var errs []string
+	if len(value) > DNS1123LabelMaxLength {
+		errs = append(errs, maxLen(DNS1123LabelMaxLength))
+	}
+	if !dns1123LabelRegexp.MatchString(value) {
+		if dns1123SubdomainRegexp.MatchString(value) {
+			// a valid subdomain but not a label: the length was checked, so it has dots
+			errs = append(errs, "must not contain dots")
+		} else {
+			errs = append(errs, RegexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc"))
+		}
+	}
+	return errs
+}
+
+func isDNS1123Subdomain(value string, maxLen func(int) string) []string {
+	var errs []string
+	if len(value) > DNS1123SubdomainMaxLength {
+		errs = append(errs, maxLen(DNS1123SubdomainMaxLength))
+	}
+	if !dns1123SubdomainRegexp.MatchString(value) {
+		errs = append(errs, RegexError(dns1123SubdomainErrorMsg, dns1123SubdomainFmt, "example.com"))
+	}
+	return errs
+}
+
+// IsDNS1123Label tests for a DNS (RFC 1123) label (util/validation).
+func IsDNS1123Label(value string) []string { return isDNS1123Label(value, MaxLenError) }
+
+// IsDNS1123Subdomain tests for a DNS (RFC 1123) subdomain (util/validation).
+func IsDNS1123Subdomain(value string) []string { return isDNS1123Subdomain(value, MaxLenError) }
+
+// IsDNS1123LabelContent is api/validate/content's IsDNS1123Label (length in bytes).
+func IsDNS1123LabelContent(value string) []string { return isDNS1123Label(value, MaxLenBytesError) }
+
+// IsDNS1123SubdomainContent is api/validate/content's IsDNS1123Subdomain (length in bytes).
+func IsDNS1123SubdomainContent(value string) []string {
+	return isDNS1123Subdomain(value, MaxLenBytesError)
+}
+
+// IsDNS1035Label tests for a DNS (RFC 1035) label (util/validation).
+func IsDNS1035Label(value string) []string {
+	var errs []string
+	if len(value) > DNS1035LabelMaxLength {
+		errs = append(errs, MaxLenError(DNS1035LabelMaxLength))
+	}
+	if !dns1035LabelRegexp.MatchString(value) {
+		errs = append(errs, RegexError(dns1035LabelErrMsg, dns1035LabelFmt, "my-name", "abc-123"))
+	}
+	return errs
+}
+
+// IsQualifiedName tests for a label key / qualified name: an optional DNS
+// subdomain prefix and '/', then a name (content.IsLabelKey).
+func IsQualifiedName(value string) []string {
+	var errs []string
+	parts := strings.Split(value, "/")
+	var name string
+	switch len(parts) {
+	case 1:
+		name = parts[0]
+	case 2:
+		prefix := parts[0]
+		name = parts[1]
+		if len(prefix) == 0 {
+			errs = append(errs, "prefix part "+EmptyError())
+		} else if msgs := IsDNS1123SubdomainContent(prefix); len(msgs) != 0 {
+			for _, m := range msgs {
+				errs = append(errs, "prefix part "+m)
+			}
+		}
+	default:
+		return append(errs, "a valid label key "+RegexError(labelKeyErrMsg, labelKeyFmt, "MyName", "my.name", "123-abc")+
+			" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
+	}
+	if len(name) == 0 {
+		errs = append(errs, "name part "+EmptyError())
+	} else if len(name) > labelKeyMaxLength {
+		errs = append(errs, "name part "+MaxLenBytesError(labelKeyMaxLength))
+	}
+	if !labelKeyRegexp.MatchString(name) {
+		errs = append(errs, "name part "+RegexError(labelKeyErrMsg, labelKeyFmt, "MyName", "my.name", "123-abc"))
+	}
+	return errs
+}
+
+// IsLabelKey is IsQualifiedName under content's name.
+func IsLabelKey(value string) []string { return IsQualifiedName(value) }
+
+// IsValidLabelValue tests for a label value (content.IsLabelValue).
+func IsValidLabelValue(value string) []string {
+	var errs []string
+	if len(value) > LabelValueMaxLength {
+		errs = append(errs, MaxLenBytesError(LabelValueMaxLength))
+	}
+	if !labelValueRegexp.MatchString(value) {
+		errs = append(errs, RegexError(labelValueErrMsg, labelValueFmt, "MyValue", "my_value", "12345"))
+	}
+	return errs
+}
+
+// IsCIdentifier tests for a C identifier (format only, no length).
+func IsCIdentifier(value string) []string {
+	if !cIdentifierRegexp.MatchString(value) {
+		return []string{RegexError(identifierErrMsg, cIdentifierFmt, "my_name", "MY_NAME", "MyName")}
+	}
+	return nil
+}
+
+// IsPathSegmentName tests that name can be safely encoded as a URL path segment.
+func IsPathSegmentName(name string) []string {
+	for _, illegal := range []string{".", ".."} {
+		if name == illegal {
+			return []string{fmt.Sprintf(`may not be '%s'`, illegal)}
+		}
+	}
+	return IsPathSegmentPrefix(name)
+}
+
+// IsPathSegmentPrefix tests that name can prefix a path segment name.
+func IsPathSegmentPrefix(name string) []string {
+	var errs []string
+	for _, illegal := range []string{"/", "%"} {
+		if strings.Contains(name, illegal) {
+			errs = append(errs, fmt.Sprintf(`may not contain '%s'`, illegal))
+		}
+	}
+	return errs
+}
+
+// ValidateNameFunc validates a name; prefix is true for a generateName that
+// will have characters appended (api/validation.ValidateNameFunc).
+type ValidateNameFunc func(name string, prefix bool) []string
+
+// MaskTrailingDash replaces a trailing dash of a name longer than one
+// character, as upstream does for generateName prefixes. Upstream drops
+// the last two characters and appends "a"; this reproduces it.
+func MaskTrailingDash(name string) string {
+	if len(name) > 1 && strings.HasSuffix(name, "-") {
+		return name[:len(name)-2] + "a"
+	}
+	return name
+}
+
+// NameIsDNSSubdomain is a ValidateNameFunc for names that must be a DNS subdomain.
+func NameIsDNSSubdomain(name string, prefix bool) []string {
+	if prefix {
+		name = MaskTrailingDash(name)
+	}
+	return IsDNS1123Subdomain(name)
+}
+
+// NameIsDNSLabel is a ValidateNameFunc for names that must be a DNS 1123 label.
+func NameIsDNSLabel(name string, prefix bool) []string {
+	if prefix {
+		name = MaskTrailingDash(name)
+	}
+	return IsDNS1123Label(name)
+}
+
+// NameIsDNS1035Label is a ValidateNameFunc for names that must be a DNS 1035 label.
+func NameIsDNS1035Label(name string, prefix bool) []string {
+	if prefix {
+		name = MaskTrailingDash(name)
+	}
+	return IsDNS1035Label(name)
+}
+
+// ValidateNamespaceName validates a namespace name (a DNS 1123 label).
+func ValidateNamespaceName(name string, prefix bool) []string { return NameIsDNSLabel(name, prefix) }
+
+// ValidatePathSegmentName is the ValidateNameFunc the generic registry uses
+// for every object's name and generateName.
+func ValidatePathSegmentName(name string, prefix bool) []string {
+	if prefix {
+		return IsPathSegmentPrefix(name)
+	}
+	return IsPathSegmentName(name)
+}
+
+// IsFullyQualifiedName checks that name is a DNS subdomain with at least
+// three dot-separated segments (util/validation.IsFullyQualifiedName).
+func IsFullyQualifiedName(fldPath *field.Path, name string) field.ErrorList {
+	var errs field.ErrorList
+	if len(name) == 0 {
+		return append(errs, field.Required(fldPath, ""))
+	}
+	if msgs := IsDNS1123Subdomain(name); len(msgs) > 0 {
+		return append(errs, field.Invalid(fldPath, name, strings.Join(msgs, ",")))
+	}
+	if len(strings.Split(name, ".")) < 3 {
+		return append(errs, field.Invalid(fldPath, name, "should be a domain with at least three segments separated by dots"))
+	}
+	return errs
+}
+
+// IsFullyQualifiedDomainName checks that name (a trailing dot allowed) is a
+// DNS subdomain with at least two segments, each a DNS label.
+func IsFullyQualifiedDomainName(fldPath *field.Path, name string) field.ErrorList {
+	var errs field.ErrorList
+	if len(name) == 0 {
+		return append(errs, field.Required(fldPath, ""))
+	}
+	name = strings.TrimSuffix(name, ".")
+	if msgs := IsDNS1123Subdomain(name); len(msgs) > 0 {
+		return append(errs, field.Invalid(fldPath, name, strings.Join(msgs, ",")))
+	}
+	if len(strings.Split(name, ".")) < 2 {
+		return append(errs, field.Invalid(fldPath, name, "should be a domain with at least two segments separated by dots"))
+	}
+	for _, label := range strings.Split(name, ".") {
+		if msgs := IsDNS1123Label(label); len(msgs) > 0 {
+			return append(errs, field.Invalid(fldPath, label, strings.Join(msgs, ",")))
+		}
+	}
+	return errs
+}

@@ -1,0 +1,151 @@
+// The playground: edits in, crdlab's WebAssembly engine, results out.
+import { load } from './crdlab/index.js';
+
+const $ = (id) => document.getElementById(id);
+
+const sampleCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.stable.example.com
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names:
+    plural: crontabs
+    singular: crontab
+    kind: CronTab
+    shortNames: [ct]
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: "self.replicas <= 5 || self.image.startsWith('registry.example.com/')"
+              message: "more than 5 replicas need an image from registry.example.com"
+            properties:
+              cronSpec:
+                type: string
+                pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'
+              image:
+                type: string
+              replicas:
+                type: integer
+                minimum: 1
+                maximum: 10
+                default: 1
+`;
+const sampleObject = `apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: my-new-cron-object
+spec:
+  cronSpec: "* * * *"
+  image: my-awesome-cron-image
+  replicas: 15
+  color: blue
+`;
+
+const params = new URLSearchParams(location.hash.slice(1));
+$('crd').value = params.get('crd') ?? sampleCRD;
+$('object').value = params.get('object') ?? sampleObject;
+$('old').value = params.get('old') ?? '';
+
+let engine;
+let compiled;
+let compiledSrc;
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function list(items, cls) {
+  const ul = el('ul');
+  for (const it of items) ul.appendChild(el('li', cls, it));
+  return ul;
+}
+
+function showReport(box, rep, okText) {
+  box.replaceChildren();
+  if (rep.errors.length === 0) box.appendChild(el('div', 'ok', okText));
+  else box.appendChild(list(rep.errors.map((e) => e.message), 'err'));
+  if (rep.warnings.length) box.appendChild(list(rep.warnings.map((w) => `Warning: ${w}`), 'warn'));
+}
+
+function run() {
+  if (!engine) return;
+  const crdBox = $('crdResult');
+  const objBox = $('objectResult');
+  try {
+    if (compiledSrc !== $('crd').value) {
+      compiled?.dispose();
+      compiled = engine.compile($('crd').value);
+      compiledSrc = $('crd').value;
+      const sel = $('version');
+      const cur = sel.value;
+      sel.replaceChildren(new Option('(from apiVersion)', ''));
+      for (const v of compiled.versions) sel.appendChild(new Option(v, v));
+      sel.value = compiled.versions.includes(cur) ? cur : '';
+    }
+  } catch (e) {
+    compiled = undefined;
+    compiledSrc = undefined;
+    crdBox.replaceChildren(el('div', 'err', e.detail ?? String(e)));
+    objBox.replaceChildren();
+    $('final').textContent = '';
+    return;
+  }
+  showReport(crdBox, compiled.report, 'The CRD is valid.');
+  if (compiled.errors.length) {
+    objBox.replaceChildren(el('div', 'warn', 'Fix the CRD first: the API server would not serve it.'));
+    $('final').textContent = '';
+    return;
+  }
+  const opts = { fieldValidation: $('fieldValidation').value, subresource: $('subresource').value, version: $('version').value };
+  if ($('old').value.trim()) opts.old = $('old').value;
+  let rep;
+  try {
+    rep = compiled.validate($('object').value, opts);
+  } catch (e) {
+    objBox.replaceChildren(el('div', 'err', e.detail ?? String(e)));
+    return;
+  }
+  const o = rep.object;
+  if (o.decodeError) {
+    objBox.replaceChildren(el('div', 'err', o.decodeError));
+  } else {
+    showReport(objBox, o, opts.old ? 'The update would be accepted.' : 'The object would be accepted.');
+    if (o.pruned.length) objBox.appendChild(el('div', 'pruned', `pruned: ${o.pruned.join(', ')}`));
+  }
+  $('final').textContent = o.result === null || o.result === undefined ? '' : JSON.stringify(o.result, null, 2);
+  history.replaceState(null, '', '#' + new URLSearchParams({ crd: $('crd').value, object: $('object').value, ...(opts.old ? { old: opts.old } : {}) }));
+}
+
+let timer;
+for (const id of ['crd', 'object', 'old', 'fieldValidation', 'subresource', 'version']) {
+  $(id).addEventListener('input', () => {
+    if (!$('live').checked) return;
+    clearTimeout(timer);
+    timer = setTimeout(run, 250);
+  });
+}
+$('run').addEventListener('click', run);
+
+const t0 = performance.now();
+load(new URL('./crdlab.wasm', import.meta.url)).then((m) => {
+  engine = m;
+  const v = m.version();
+  $('status').textContent = `engine ${v.engine} (ABI ${v.abi}) ready in ${Math.round(performance.now() - t0)} ms`;
+  $('run').disabled = false;
+  run();
+}, (e) => {
+  $('status').textContent = `could not load the engine: ${e.message}`;
+});
