@@ -1,5 +1,10 @@
 package conformance
 
+import (
+	"fmt"
+	"strings"
+)
+
 var celCases = []celCase{
 	{
 		name: "scalar rules, messages, reasons, fieldPath",
@@ -152,3 +157,56 @@ var celCases = []celCase{
 		},
 	},
 }
+
+func init() {
+	// An object whose rules together exceed the per-object runtime budget.
+	ints := make([]string, 300)
+	for i := range ints {
+		ints[i] = fmt.Sprint(i)
+	}
+	item := `{"l":[` + strings.Join(ints, ",") + `]}`
+	items := make([]string, 30)
+	for i := range items {
+		items[i] = item
+	}
+	celCases = append(celCases, celCase{
+		name: "per-object runtime budget exhausted",
+		schema: `{"type":"object","properties":{"items":{"type":"array","items":{"type":"object",
+			"properties":{"l":{"type":"array","items":{"type":"integer"}}},
+			"x-kubernetes-validations":[{"rule":"self.l.all(a, self.l.all(b, a + b >= 0))"}]}}}}`,
+		objects: [][]string{{`{"items":[` + strings.Join(items, ",") + `]}`}},
+	})
+}
+
+var celLibraryCases = []celCase{
+	{
+		name: "kubernetes libraries",
+		schema: `{"type":"object","properties":{"spec":{"type":"object","properties":{
+			"q":{"type":"string","maxLength":20},"u":{"type":"string"},"s":{"type":"string","maxLength":64},
+			"ip":{"type":"string"},"cidr":{"type":"string"},"l":{"type":"array","maxItems":50,"items":{"type":"integer"}},
+			"names":{"type":"array","items":{"type":"string","maxLength":63},"maxItems":10},"v":{"type":"string"}},
+			"x-kubernetes-validations":[
+				{"rule":"quantity(self.q).isLessThan(quantity('1Gi'))","messageExpression":"'quantity ' + self.q + ' too large'"},
+				{"rule":"isURL(self.u) && url(self.u).getScheme() == 'https'"},
+				{"rule":"self.s.find('[0-9]+') == '12'"},
+				{"rule":"self.s.findAll('[a-z]').size() < 3"},
+				{"rule":"self.l.isSorted() && self.l.sum() < 100"},
+				{"rule":"ip(self.ip).family() == 4"},
+				{"rule":"cidr(self.cidr).containsIP(self.ip)"},
+				{"rule":"!format.dns1123Label().validate(self.s).hasValue()","messageExpression":"format.dns1123Label().validate(self.s).value().join(', ')"},
+				{"rule":"self.names.all(n, n.lowerAscii() == n)"},
+				{"rule":"sets.contains(self.l, [1, 2])"},
+				{"rule":"isSemver(self.v) && semver(self.v).isGreaterThan(semver('1.0.0'))"},
+				{"rule":"self.l.indexOf(3) >= 0"},
+				{"rule":"self.names.map(n, n + '-x').exists(n, n == 'a-x')"},
+				{"rule":"self.names.sortBy(n, n)[0] == 'a'"}
+			]}}}`,
+		objects: [][]string{
+			{`{"spec":{"q":"500Mi","u":"https://example.com/x","s":"ab12","ip":"10.0.0.1","cidr":"10.0.0.0/8","l":[1,2,3],"names":["a","b"],"v":"1.2.3"}}`},
+			{`{"spec":{"q":"2Gi","u":"ftp://x","s":"AB-12x","ip":"::1","cidr":"10.0.0.0/8","l":[3,1,200],"names":["Q"],"v":"0.1.0"}}`},
+			{`{"spec":{"q":"bad","u":"not a url","s":"xyz","ip":"nope","cidr":"1.2.3.4","l":[],"names":[],"v":"x"}}`},
+		},
+	},
+}
+
+func init() { celCases = append(celCases, celLibraryCases...) }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -218,6 +219,9 @@ func TestCELDifferential(t *testing.T) {
 			up := upstreamStructural(t, tc.schema)
 			ours := ourStructural(t, tc.schema)
 			upRep, ourRep := upstreamCompileReport(up), ourCompileReport(ours)
+			if os.Getenv("CEL_DUMP") != "" {
+				t.Logf("compile:\n%s", strings.Join(upRep, "\n"))
+			}
 			if strings.Join(upRep, "\n") != strings.Join(ourRep, "\n") {
 				t.Errorf("compile results differ\nupstream:\n%s\nours:\n%s", strings.Join(upRep, "\n"), strings.Join(ourRep, "\n"))
 			}
@@ -258,6 +262,9 @@ func TestCELDifferential(t *testing.T) {
 				a, b = sortedErrs(a), sortedErrs(b)
 				if strings.Join(a, "\n") != strings.Join(b, "\n") {
 					t.Errorf("object %d: errors differ\nupstream:\n%s\nours:\n%s", i, strings.Join(a, "\n"), strings.Join(b, "\n"))
+				}
+				if os.Getenv("CEL_DUMP") != "" {
+					t.Logf("object %d: remaining %d\n%s\ncosts %v\nwarnings %v", i, upRem, strings.Join(a, "\n"), rep.Costs, rec.warnings)
 				}
 				if upRem != ourRem {
 					t.Errorf("object %d: remaining budget upstream %d ours %d", i, upRem, ourRem)

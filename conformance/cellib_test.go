@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand"
 	"os"
 	"reflect"
 	"sort"
@@ -10,10 +11,12 @@ import (
 	"testing"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 
+	crdlablibrary "github.com/crdlab/crdlab/engine/cel/library"
 	"k8s.io/apiserver/pkg/cel/environment"
 	k8slibrary "k8s.io/apiserver/pkg/cel/library"
 )
@@ -65,12 +68,28 @@ func celLibUpstreamRow(t *testing.T, envSet *environment.EnvSet, expr string) ce
 		row.Stored = true
 		env = envSet.StoredExpressionsEnv()
 	}
+	var vars any = cel.NoVars()
+	var sizes checker.CostEstimator
+	if strings.HasPrefix(src, "vars:") {
+		src = strings.TrimPrefix(src, "vars:")
+		var err error
+		env, err = env.Extend(
+			cel.Variable("str", cel.StringType),
+			cel.Variable("strs", cel.ListType(cel.StringType)),
+			cel.Variable("ints", cel.ListType(cel.IntType)),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vars = map[string]any{"str": "hello world", "strs": []string{"a", "bb", "ccc"}, "ints": []int64{3, 1, 2}}
+		sizes = celLibVarSizes{}
+	}
 	ast, iss := env.Compile(src)
 	if iss.Err() != nil {
 		row.CompileError = iss.Err().Error()
 		return row
 	}
-	est, err := env.EstimateCost(ast, &k8slibrary.CostEstimator{})
+	est, err := env.EstimateCost(ast, &k8slibrary.CostEstimator{SizeEstimator: sizes})
 	if err != nil {
 		t.Fatalf("%s: estimate: %v", expr, err)
 	}
@@ -80,7 +99,7 @@ func celLibUpstreamRow(t *testing.T, envSet *environment.EnvSet, expr string) ce
 		row.CompileError = "program: " + err.Error()
 		return row
 	}
-	val, det, err := prg.Eval(cel.NoVars())
+	val, det, err := prg.Eval(vars)
 	if err != nil {
 		row.Result = "error(" + err.Error() + ")"
 	} else {
@@ -90,6 +109,20 @@ func celLibUpstreamRow(t *testing.T, envSet *environment.EnvSet, expr string) ce
 		row.Runtime = *det.ActualCost()
 	}
 	return row
+}
+
+// celLibVarSizes mirrors varSizes in engine/cel/library/golden_test.go.
+type celLibVarSizes struct{}
+
+func (celLibVarSizes) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
+	if len(n.Path()) > 0 {
+		return &checker.SizeEstimate{Min: 0, Max: 20}
+	}
+	return nil
+}
+
+func (celLibVarSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
+	return nil
 }
 
 // celLibRender is a copy of renderVal in engine/cel/library/render_test.go.
@@ -143,3 +176,99 @@ func celLibRender(v ref.Val) string {
 	}
 	return fmt.Sprintf("%s%s(%v)", ptr, name, v.Value())
 }
+
+// celLibEvalBoth evaluates expr in upstream's base environment and in
+// crdlab's (library.BaseLib) and returns both rendered rows.
+func celLibEvalBoth(t *testing.T, upEnv, ourEnv *cel.Env, expr string) (string, string) {
+	run := func(env *cel.Env, est checker.CostEstimator) string {
+		ast, iss := env.Compile(expr)
+		if iss.Err() != nil {
+			return "compile: " + iss.Err().Error()
+		}
+		ce, err := env.EstimateCost(ast, est)
+		if err != nil {
+			return "estimate: " + err.Error()
+		}
+		prg, err := env.Program(ast)
+		if err != nil {
+			return "program: " + err.Error()
+		}
+		val, det, err := prg.Eval(cel.NoVars())
+		res := ""
+		if err != nil {
+			res = "error(" + err.Error() + ")"
+		} else {
+			res = celLibRender(val)
+		}
+		return fmt.Sprintf("%s static=[%d,%d] runtime=%d", res, ce.Min, ce.Max, *det.ActualCost())
+	}
+	return run(upEnv, &k8slibrary.CostEstimator{}), run(ourEnv, &crdlablibrary.CostEstimator{})
+}
+
+// TestCelLibRandomDifferential feeds generated strings (fixed seed) to the
+// parsers and validators that crdlab reimplements (quantity, semver, named
+// formats, IP/CIDR) and compares every result and cost with upstream.
+func TestCelLibRandomDifferential(t *testing.T) {
+	upEnv := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()).NewExpressionsEnv()
+	ourEnv, err := cel.NewEnv(crdlablibrary.BaseLib())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rnd := rand.New(rand.NewSource(1))
+	gen := func(alphabet string, maxLen int) string {
+		n := rnd.Intn(maxLen + 1)
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[rnd.Intn(len(alphabet))]
+		}
+		return string(b)
+	}
+	quantities := []string{"0", "1", "-1", "1.5", "0.001", "123456789012345678", "9223372036854775807", "9223372036854775808",
+		"-9223372036854775808", "1e3", "1E-3", "100m", "1.25Ki", "1Mi", "1023Ki", "1024Ki", "5Gi", "0.5Gi", "1.000", "-0.0", "+.5",
+		"5.", "1e100", "1e-100", "12345678901234567890Ei", "1n", "1u", "0.1n", "1P", "1E", "2e-9", "1Ti", "1e+3", "8Ei", "7Ei",
+		"0.0000000001", "1000000000000000000000000000m", "999999999999999999", "1000000000000000000", "1.5Ei", "3Pi", "1023",
+		"1024", "-1024", "-1025Ki", "1e18", "1e19", "1e-9", "1e-10", "0.5", "2.5e3", "12e1", "1k", "1001m", ".", "-", "+", "e3", "1i"}
+	for i := 0; i < 300; i++ {
+		quantities = append(quantities, gen("0123456789.", 6)+gen("eEinumkKMGTP+-0123456789", 3))
+	}
+	var exprs []string
+	for i, q := range quantities {
+		qq := strconvQuote(q)
+		other := strconvQuote(quantities[(i*7+3)%len(quantities)])
+		exprs = append(exprs,
+			"quantity("+qq+")", "isQuantity("+qq+")", "quantity("+qq+").isInteger()", "quantity("+qq+").asInteger()",
+			"quantity("+qq+").asApproximateFloat()", "sign(quantity("+qq+"))",
+			"quantity("+qq+").add(quantity("+other+"))", "quantity("+qq+").sub(quantity("+other+"))",
+			"quantity("+qq+").add(7)", "quantity("+qq+").sub(-3)", "quantity("+qq+").compareTo(quantity("+other+"))",
+			"quantity("+qq+").add(quantity("+other+")).isInteger()", "quantity("+qq+").sub(quantity("+other+")).asApproximateFloat()",
+		)
+	}
+	for i := 0; i < 300; i++ {
+		s := strconvQuote(gen("0123456789.v-+a", 9))
+		o := strconvQuote(gen("0123456789.-a", 9))
+		exprs = append(exprs, "semver("+s+")", "semver("+s+", true)", "isSemver("+s+")", "isSemver("+s+", true)",
+			"semver("+s+", true).compareTo(semver("+o+", true))")
+	}
+	formats := []string{"dns1123Label", "dns1123Subdomain", "dns1035Label", "qualifiedName", "dns1123LabelPrefix",
+		"dns1123SubdomainPrefix", "dns1035LabelPrefix", "labelValue", "uri", "uuid", "byte", "date", "datetime"}
+	for i := 0; i < 400; i++ {
+		s := strconvQuote(gen("aZ0-._/:= +T", 12))
+		exprs = append(exprs, "format."+formats[i%len(formats)]+"().validate("+s+")")
+	}
+	exprs = append(exprs, `format.qualifiedName().validate("`+strings.Repeat("a", 254)+`/`+strings.Repeat("b", 64)+`")`,
+		`format.labelValue().validate("`+strings.Repeat("a", 64)+`")`, `format.dns1123Subdomain().validate("`+strings.Repeat("a", 254)+`")`,
+		`format.uuid().validate("123E4567e89b12d3a456426614174000")`, `format.datetime().validate("2020-01-01t10:00:00.5+01:00")`)
+	for i := 0; i < 200; i++ {
+		s := strconvQuote(gen("0123456789.:abcdef/%", 14))
+		exprs = append(exprs, "isIP("+s+")", "isCIDR("+s+")", "ip("+s+")", "cidr("+s+")", "ip.isCanonical("+s+")")
+	}
+	for _, e := range exprs {
+		up, ours := celLibEvalBoth(t, upEnv, ourEnv, e)
+		if up != ours {
+			t.Errorf("%s:\n upstream %s\n   crdlab %s", e, up, ours)
+		}
+	}
+	t.Logf("%d expressions compared", len(exprs))
+}
+
+func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }

@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/crdlab/crdlab/conformance/upstream"
@@ -56,11 +57,23 @@ func RunCrdlab(req upstream.Request) (out Outcome) {
 	return Outcome{Report: n, Err: err}
 }
 
+// upstreamReruns bounds how often the oracle is rerun to decide whether
+// upstream's own order is stable (see Compare).
+const upstreamReruns = 20
+
 // Compare returns "" when both outcomes agree, else a human-readable
-// difference: a unified-style diff (-upstream +crdlab) of the reports, or
-// the errors. Two errors agree (their messages are not compared: a CRD that
-// does not decode is reported with line numbers by crdlab).
-func Compare(up, cl Outcome) string {
+// difference: a diff (-upstream +crdlab) of the reports, or the errors. Two
+// errors agree (their messages are not compared: a CRD that does not decode
+// is reported with line numbers by crdlab).
+//
+// Order: upstream iterates Go maps (kube-openapi's object validator over
+// properties, pruning over object keys, ...), so the order of errors,
+// warnings and pruned paths between sibling map entries is random there.
+// When the reports differ only in the order of those lists, rerun (if not
+// nil) reruns the oracle up to upstreamReruns times: if upstream's own
+// order varies, the reports agree; if it never varies, the order is part
+// of the contract and the difference is reported.
+func Compare(up, cl Outcome, rerun func() Outcome) string {
 	switch {
 	case up.Err != nil && cl.Err != nil:
 		return ""
@@ -69,10 +82,73 @@ func Compare(up, cl Outcome) string {
 	case cl.Err != nil:
 		return fmt.Sprintf("crdlab failed: %v\nupstream reported:\n%s", cl.Err, pretty(up.Report))
 	}
-	if d := cmp.Diff(up.Report, cl.Report); d != "" {
-		return "report mismatch (-upstream +crdlab):\n" + d
+	d := cmp.Diff(up.Report, cl.Report)
+	if d == "" {
+		return ""
 	}
-	return ""
+	if cmp.Equal(Canonical(up.Report), Canonical(cl.Report)) {
+		if rerun != nil {
+			for i := 0; i < upstreamReruns; i++ {
+				again := rerun()
+				if again.Err == nil && !cmp.Equal(again.Report, up.Report) {
+					return "" // upstream's order is not deterministic here
+				}
+			}
+		}
+		return fmt.Sprintf("same elements, different order; upstream's order was stable over %d reruns (-upstream +crdlab):\n%s", upstreamReruns, d)
+	}
+	return "report mismatch (-upstream +crdlab):\n" + d
+}
+
+// Canonical returns a copy of a normalized report with its error, warning
+// and pruned lists sorted and the unknown fields of a strict decoding error
+// sorted: what is left once upstream's map-iteration order is taken out.
+func Canonical(v interface{}) interface{} {
+	v = canonCopy(v)
+	rep, ok := v.(map[string]interface{})
+	if !ok {
+		return v
+	}
+	for _, part := range []string{"crd", "object"} {
+		p, ok := rep[part].(map[string]interface{})
+		if !ok {
+			continue
+		}
+		for _, list := range []string{"errors", "warnings", "pruned"} {
+			if l, ok := p[list].([]interface{}); ok {
+				sort.SliceStable(l, func(i, j int) bool { return sortKey(l[i]) < sortKey(l[j]) })
+			}
+		}
+		if s, ok := p["decodeError"].(string); ok {
+			p["decodeError"] = canonStrict(s)
+		}
+	}
+	return rep
+}
+
+func canonCopy(v interface{}) interface{} {
+	b, _ := json.Marshal(v)
+	var out interface{}
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+func sortKey(v interface{}) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// canonStrict sorts the ", "-separated violations of "strict decoding
+// error: ..." (their order follows map iteration upstream).
+func canonStrict(s string) string {
+	const marker = "strict decoding error: "
+	i := strings.Index(s, marker)
+	if i < 0 {
+		return s
+	}
+	parts := strings.Split(s[i+len(marker):], ", ")
+	sort.Strings(parts)
+	return s[:i+len(marker)] + strings.Join(parts, ", ")
 }
 
 func pretty(v interface{}) string {

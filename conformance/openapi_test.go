@@ -14,7 +14,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -367,8 +369,17 @@ func oaSorted(l []string) []string {
 	return c
 }
 
+// oaStats counts compared cases with a non-empty upstream error list.
+var oaStats = map[string][2]int{}
+
 func oaCompare(t *testing.T, what string, js []byte, obj, old interface{}, up, ours []string, exact bool) bool {
 	t.Helper()
+	st := oaStats[what]
+	st[0]++
+	if len(up) > 0 {
+		st[1]++
+	}
+	oaStats[what] = st
 	a, b := up, ours
 	if !exact {
 		a, b = oaSorted(up), oaSorted(ours)
@@ -384,6 +395,14 @@ func oaCompare(t *testing.T, what string, js []byte, obj, old interface{}, up, o
 }
 
 func oaCases(t *testing.T, seed int64, n int, singleKey bool, run func(g *oaGen, js []byte, s map[string]interface{}) bool) {
+	if s := os.Getenv("OPENAPI_SEED"); s != "" {
+		v, _ := strconv.ParseInt(s, 10, 64)
+		seed += v
+	}
+	if s := os.Getenv("OPENAPI_CASES"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	defer func() { t.Logf("compared (total, with errors): %v", oaStats) }()
 	g := &oaGen{r: rand.New(rand.NewSource(seed)), singleKey: singleKey}
 	failures := 0
 	for i := 0; i < n && failures < 5; i++ {

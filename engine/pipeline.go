@@ -73,6 +73,10 @@ func (v *Validator) Version() string { return v.version }
 // results are reproducible.
 const GeneratedNameSuffix = "xxxxx"
 
+// StoredResourceVersion is the resourceVersion given to an old object that
+// has none (every stored object has one; an update must carry it).
+const StoredResourceVersion = "1"
+
 // maxGeneratedNameLength mirrors names.maxGeneratedNameLength (63 - 5).
 const maxGeneratedNameLength = 58
 
@@ -307,6 +311,12 @@ func (v *Validator) decodeStored(data []byte) (map[string]interface{}, error) {
 	}
 	if content.Group != v.shared.group || content.Version != v.version || content.Kind != v.shared.kind {
 		return nil, fmt.Errorf("apiVersion/kind %s, %s does not match %s/%s, %s", content.groupVersion(), content.Kind, v.shared.group, v.version, v.shared.kind)
+	}
+	// A stored object lives in the request's namespace and always has a
+	// resourceVersion.
+	v.ensureNamespace(obj)
+	if rv, _ := nestedStringNoErr(obj, "metadata", "resourceVersion"); rv == "" {
+		setNested(obj, StoredResourceVersion, "metadata", "resourceVersion")
 	}
 	return obj, nil
 }

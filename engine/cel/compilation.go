@@ -62,19 +62,22 @@ type CompilationResult struct {
 	NormalizedRuleFieldPath string
 }
 
-var (
-	baseEnvOnce sync.Once
-	baseEnv     *cel.Env
-	baseEnvErr  error
-)
+type baseEnvEntry struct {
+	once sync.Once
+	env  *cel.Env
+	err  error
+}
 
-// BaseEnv returns the shared base CEL environment (upstream's base EnvSet,
-// stored-expressions flavour), built once.
-func BaseEnv() (*cel.Env, error) {
-	baseEnvOnce.Do(func() {
-		baseEnv, baseEnvErr = cel.NewEnv(baseEnvOptions()...)
+var baseEnvs [2]baseEnvEntry
+
+// BaseEnv returns the shared base CEL environment of the given kind
+// (upstream's MustBaseEnvSet(DefaultCompatibilityVersion())), built once.
+func BaseEnv(kind EnvKind) (*cel.Env, error) {
+	e := &baseEnvs[kind]
+	e.once.Do(func() {
+		e.env, e.err = cel.NewEnv(baseEnvOptions(kind)...)
 	})
-	return baseEnv, baseEnvErr
+	return e.env, e.err
 }
 
 // ruleEnvs holds the environments of one schema node: self and oldSelf of
@@ -84,8 +87,8 @@ type ruleEnvs struct {
 	optionalOldSelf *cel.Env
 }
 
-func prepareEnvs(declType *DeclType) (*ruleEnvs, error) {
-	base, err := BaseEnv()
+func prepareEnvs(declType *DeclType, kind EnvKind) (*ruleEnvs, error) {
+	base, err := BaseEnv(kind)
 	if err != nil {
 		return nil, err
 	}
@@ -113,15 +116,22 @@ func prepareEnvs(declType *DeclType) (*ruleEnvs, error) {
 // Compile compiles the x-kubernetes-validations rules of s (not recursing
 // into its children) against declType, the DeclType of s, as upstream's
 // schema/cel.Compile does. perCallLimit is the runtime cost limit of each
-// program (PerCallLimit outside tests).
+// program (PerCallLimit outside tests). It uses the StoredExpressions
+// environment, as upstream's NewValidator does.
 func Compile(s *schema.Structural, declType *DeclType, perCallLimit uint64) ([]CompilationResult, error) {
+	return CompileWith(s, declType, perCallLimit, StoredExpressions)
+}
+
+// CompileWith is Compile in the environment of the given kind (CRD
+// validation on create compiles in NewExpressions).
+func CompileWith(s *schema.Structural, declType *DeclType, perCallLimit uint64, kind EnvKind) ([]CompilationResult, error) {
 	if len(s.XValidations) == 0 {
 		return nil, nil
 	}
 	if declType == nil {
 		return nil, errors.New("failed to convert to declType for CEL validation rules")
 	}
-	envs, err := prepareEnvs(declType)
+	envs, err := prepareEnvs(declType, kind)
 	if err != nil {
 		return nil, err
 	}
@@ -246,4 +256,9 @@ func (c *sizeEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstim
 // serialized size fits in a request.
 func maxCardinality(minSize int64) uint64 {
 	return uint64(MaxRequestSizeBytes / (minSize + 1))
+}
+
+// EstimateCallCost has no schema-specific call costs.
+func (c *sizeEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
+	return nil
 }

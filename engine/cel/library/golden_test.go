@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/costs.golden")
@@ -131,6 +133,45 @@ var goldenExprs = []string{
 	// base environment checks: undeclared and mistyped calls, literal validators
 	`duration("1x")`, `timestamp("bad")`, `"a".matches("(")`, `[1, "a"]`, `x.name()`, `"a".name("b")`,
 	`"x".check("y")`, `1.validate("x")`, `quantity(1)`, `url("https://a").getQuery().size()`,
+	// variables sized by a schema-like size estimator (every variable and its items: 0..20)
+	`vars:strs.isSorted()`, `vars:ints.sum()`, `vars:strs.indexOf("bb")`, `vars:strs.max()`, `vars:ints.min()`,
+	`vars:str.find("o+")`, `vars:str.findAll("[a-z]+", 1)`, `vars:url(str)`, `vars:isURL(str)`, `vars:quantity(str)`,
+	`vars:isQuantity(str)`, `vars:ip(str)`, `vars:isIP(str)`, `vars:ip.isCanonical(str)`, `vars:cidr(str)`, `vars:isCIDR(str)`,
+	`vars:cidr("10.0.0.0/8").containsIP(str)`, `vars:cidr("10.0.0.0/8").containsCIDR(str)`, `vars:semver(str)`,
+	`vars:isSemver(str, true)`, `vars:format.dns1123Label().validate(str)`, `vars:format.named(str)`,
+	`vars:str.lowerAscii()`, `vars:str.upperAscii()`, `vars:str.substring(1)`, `vars:str.trim()`,
+	`vars:str.replace("o", "00")`, `vars:str.replace(str, "")`, `vars:str.split(" ")`, `vars:str.split(" ", 1)`,
+	`vars:strs.join(", ")`, `vars:strs.join()`, `vars:strs.all(s, s.find("b") == "")`,
+	`vars:strs.exists(s, s == str)`, `vars:ints.indexOf(2)`, `vars:strs.lastIndexOf(str)`,
+}
+
+// varSizes is a stand-in for the CRD schema size estimator: every node with a
+// path (variables and their "@items") is 0..20 long.
+type varSizes struct{}
+
+func (varSizes) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
+	if len(n.Path()) > 0 {
+		return &checker.SizeEstimate{Min: 0, Max: 20}
+	}
+	return nil
+}
+
+func (varSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
+	return nil
+}
+
+var goldenVars = map[string]any{
+	"str":  "hello world",
+	"strs": []string{"a", "bb", "ccc"},
+	"ints": []int64{3, 1, 2},
+}
+
+func goldenVarDecls() []cel.EnvOption {
+	return []cel.EnvOption{
+		cel.Variable("str", cel.StringType),
+		cel.Variable("strs", cel.ListType(cel.StringType)),
+		cel.Variable("ints", cel.ListType(cel.IntType)),
+	}
 }
 
 func evalRow(t *testing.T, expr string) goldenRow {
@@ -143,7 +184,16 @@ func evalRow(t *testing.T, expr string) goldenRow {
 		row.Stored = true
 		opt = StoredBaseLib()
 	}
-	env, err := cel.NewEnv(opt)
+	var vars any = cel.NoVars()
+	var sizes checker.CostEstimator
+	opts := []cel.EnvOption{opt}
+	if strings.HasPrefix(src, "vars:") {
+		src = strings.TrimPrefix(src, "vars:")
+		opts = append(opts, goldenVarDecls()...)
+		vars = goldenVars
+		sizes = varSizes{}
+	}
+	env, err := cel.NewEnv(opts...)
 	if err != nil {
 		t.Fatalf("env: %v", err)
 	}
@@ -152,7 +202,7 @@ func evalRow(t *testing.T, expr string) goldenRow {
 		row.CompileError = iss.Err().Error()
 		return row
 	}
-	est, err := env.EstimateCost(ast, &CostEstimator{})
+	est, err := env.EstimateCost(ast, &CostEstimator{SizeEstimator: sizes})
 	if err != nil {
 		t.Fatalf("%s: estimate: %v", expr, err)
 	}
@@ -162,7 +212,7 @@ func evalRow(t *testing.T, expr string) goldenRow {
 		row.CompileError = "program: " + err.Error()
 		return row
 	}
-	val, det, err := prg.Eval(cel.NoVars())
+	val, det, err := prg.Eval(vars)
 	if err != nil {
 		row.Result = "error(" + err.Error() + ")"
 	} else {

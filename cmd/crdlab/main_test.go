@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// TestCLI runs the CLI on the examples and compares exit status, stdout and
+// stderr with testdata/<name>.golden.
+func TestCLI(t *testing.T) {
+	const crd = "../../examples/crontab-crd.yaml"
+	tests := []struct {
+		name  string
+		args  []string
+		stdin string
+		exit  int
+	}{
+		{"validate-valid-text", []string{"validate", "--crd", crd, "../../examples/valid.yaml"}, "", 0},
+		{"validate-invalid-text", []string{"validate", "--crd", crd, "../../examples/invalid.yaml"}, "", 1},
+		{"validate-examples-dir-text", []string{"validate", "--crd", crd, "../../examples/"}, "", 1},
+		{"validate-examples-dir-json", []string{"validate", "-o", "json", "--crd", crd, "../../examples/"}, "", 1},
+		{"validate-unknown-field-strict", []string{"validate", "--crd", crd, "../../examples/unknown-field.yaml"}, "", 1},
+		{"validate-unknown-field-warn", []string{"validate", "--field-validation", "Warn", "--crd", crd, "../../examples/unknown-field.yaml"}, "", 0},
+		{"validate-unknown-field-ignore-json", []string{"validate", "-o", "json", "--field-validation", "Ignore", "--crd", crd, "../../examples/unknown-field.yaml"}, "", 0},
+		{"validate-stdin-multidoc-and-list", []string{"validate", "--crd", crd, "-"}, multiDoc, 1},
+		{"validate-update-text", []string{"validate", "--crd", crd, "--old", "../../examples/valid.yaml", "testdata/update.yaml"}, "", 0},
+		{"lint-text", []string{"lint", crd}, "", 0},
+		{"lint-json", []string{"lint", "-o", "json", crd}, "", 0},
+		{"usage-no-args", nil, "", 2},
+		{"usage-unknown-command", []string{"frobnicate"}, "", 2},
+		{"usage-missing-crd", []string{"validate", "../../examples/valid.yaml"}, "", 2},
+		{"usage-bad-field-validation", []string{"validate", "--field-validation", "strict", "--crd", crd, "../../examples/valid.yaml"}, "", 2},
+		{"io-missing-object-file", []string{"validate", "--crd", crd, "testdata/does-not-exist.yaml"}, "", 2},
+		{"io-bad-crd", []string{"lint", "testdata/bad-crd.yaml"}, "", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			if code != tt.exit {
+				t.Errorf("exit status %d, want %d\nstderr: %s", code, tt.exit, stderr.String())
+			}
+			got := fmt.Sprintf("exit: %d\n--- stdout\n%s--- stderr\n%s", code, stdout.String(), stderr.String())
+			golden := filepath.Join("testdata", tt.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/crdlab -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("output differs from %s (go test ./cmd/crdlab -update rewrites it)\n--- got\n%s\n--- want\n%s", golden, got, want)
+			}
+		})
+	}
+}
+
+const multiDoc = `apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: first
+spec:
+  replicas: 2
+---
+# a comment-only document is skipped
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: stable.example.com/v1
+  kind: CronTab
+  metadata:
+    name: second
+  spec:
+    replicas: 20
+- apiVersion: stable.example.com/v1
+  kind: CronTab
+  metadata:
+    name: third
+`
+
+func TestVersionCommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"version"}, nil, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "crdlab dev") {
+		t.Fatalf("code=%d stdout=%q", code, stdout.String())
+	}
+}
+
+func TestSplitDocumentsLines(t *testing.T) {
+	docs, err := splitDocuments("f.yaml", []byte("a: 1\n---\n\n---  # c\nb: 2\nc: 3\n--- \nd: 4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range docs {
+		got = append(got, fmt.Sprintf("%d:%q", d.line, d.data))
+	}
+	want := []string{`1:"a: 1\n"`, `5:"b: 2\nc: 3\n"`, `8:"d: 4\n"`}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got %v want %v", got, want)
+	}
+}
