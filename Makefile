@@ -22,7 +22,7 @@ setup:
 
 build:
 	@mkdir -p bin
-	$(GO) build -trimpath -ldflags "-X main.Version=$(VERSION)" -o bin/crdlab ./cmd/crdlab
+	$(GO) build -trimpath -ldflags "-X github.com/crdlab/crdlab/engine.Version=$(VERSION)" -o bin/crdlab ./cmd/crdlab
 
 test:
 	$(GO) vet ./... && $(GO) test ./...

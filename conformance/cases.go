@@ -42,6 +42,10 @@ type Case struct {
 	// Patch is a list of JSON merge patches applied in order to the named
 	// CRD (handy to derive variants of a shared CRD).
 	Patch []interface{} `json:"patch"`
+	// Schema, when set, replaces the openAPIV3Schema of the CRD's first
+	// version; VersionPatch is a JSON merge patch applied to that version.
+	Schema       interface{} `json:"schema"`
+	VersionPatch interface{} `json:"versionPatch"`
 	// Object is the request body (marshalled to JSON); ObjectRaw is sent as is.
 	Object    interface{} `json:"object"`
 	ObjectRaw *string     `json:"objectRaw"`
@@ -139,6 +143,18 @@ func (c Case) request(crds map[string]interface{}) (upstream.Request, error) {
 		for _, p := range c.Patch {
 			def = mergePatch(def, p)
 		}
+		if c.Schema != nil || c.VersionPatch != nil {
+			v0, err := firstVersion(def)
+			if err != nil {
+				return req, err
+			}
+			if c.Schema != nil {
+				v0["schema"] = map[string]interface{}{"openAPIV3Schema": deepCopy(c.Schema)}
+			}
+			if c.VersionPatch != nil {
+				mergePatch(v0, deepCopy(c.VersionPatch))
+			}
+		}
 		b, err := json.Marshal(def)
 		if err != nil {
 			return req, err
@@ -154,6 +170,20 @@ func (c Case) request(crds map[string]interface{}) (upstream.Request, error) {
 	}
 	req.Version, req.Subresource, req.FieldValidation = c.Version, c.Subresource, c.FieldValidation
 	return req, nil
+}
+
+func firstVersion(def interface{}) (map[string]interface{}, error) {
+	m, _ := def.(map[string]interface{})
+	spec, _ := m["spec"].(map[string]interface{})
+	versions, _ := spec["versions"].([]interface{})
+	if len(versions) == 0 {
+		return nil, fmt.Errorf("schema/versionPatch need a CRD with spec.versions")
+	}
+	v0, ok := versions[0].(map[string]interface{})
+	if !ok {
+		return nil, fmt.Errorf("spec.versions[0] is not an object")
+	}
+	return v0, nil
 }
 
 func body(v interface{}, raw *string) ([]byte, error) {

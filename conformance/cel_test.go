@@ -40,11 +40,11 @@ type celCase struct {
 	objects [][]string
 }
 
-var selfTypeRE = regexp.MustCompile(`selfType\d+`)
+var celSelfTypeRE = regexp.MustCompile(`selfType\d+`)
 
-func normalize(s string) string { return selfTypeRE.ReplaceAllString(s, "selfType") }
+func celNormalize(s string) string { return celSelfTypeRE.ReplaceAllString(s, "selfType") }
 
-func upstreamStructural(t *testing.T, js string) *upschema.Structural {
+func celUpstreamStructural(t *testing.T, js string) *upschema.Structural {
 	t.Helper()
 	var v1 apiextensionsv1.JSONSchemaProps
 	if err := json.Unmarshal([]byte(js), &v1); err != nil {
@@ -61,7 +61,7 @@ func upstreamStructural(t *testing.T, js string) *upschema.Structural {
 	return ss
 }
 
-func ourStructural(t *testing.T, js string) *schema.Structural {
+func celOurStructural(t *testing.T, js string) *schema.Structural {
 	t.Helper()
 	var p crd.JSONSchemaProps
 	if err := json.Unmarshal([]byte(js), &p); err != nil {
@@ -74,7 +74,7 @@ func ourStructural(t *testing.T, js string) *schema.Structural {
 	return ss
 }
 
-func decodeObj(t *testing.T, s string) interface{} {
+func celDecode(t *testing.T, s string) interface{} {
 	t.Helper()
 	if s == "" {
 		return nil
@@ -86,7 +86,7 @@ func decodeObj(t *testing.T, s string) interface{} {
 	return v
 }
 
-func upstreamCompileReport(ss *upschema.Structural) []string {
+func celUpstreamCompileReport(ss *upschema.Structural) []string {
 	var out []string
 	var walk func(path string, s *upschema.Structural, dt *apiservercel.DeclType)
 	walk = func(path string, s *upschema.Structural, dt *apiservercel.DeclType) {
@@ -106,7 +106,7 @@ func upstreamCompileReport(ss *upschema.Structural) []string {
 				if r.MessageExpressionError != nil {
 					me = string(r.MessageExpressionError.Type) + ":" + r.MessageExpressionError.Detail
 				}
-				out = append(out, normalize(fmt.Sprintf("%s[%d] cost=%d card=%d old=%v msgcost=%d fp=%q err=%q msgerr=%q", path, i, r.MaxCost, r.MaxCardinality, r.UsesOldSelf, r.MessageExpressionMaxCost, r.NormalizedRuleFieldPath, e, me)))
+				out = append(out, celNormalize(fmt.Sprintf("%s[%d] cost=%d card=%d old=%v msgcost=%d fp=%q err=%q msgerr=%q", path, i, r.MaxCost, r.MaxCardinality, r.UsesOldSelf, r.MessageExpressionMaxCost, r.NormalizedRuleFieldPath, e, me)))
 			}
 		}
 		var elem *apiservercel.DeclType
@@ -145,7 +145,7 @@ func upstreamCompileReport(ss *upschema.Structural) []string {
 	return out
 }
 
-func ourCompileReport(ss *schema.Structural) []string {
+func celOurCompileReport(ss *schema.Structural) []string {
 	var out []string
 	var walk func(path string, s *schema.Structural, dt *cel.DeclType)
 	walk = func(path string, s *schema.Structural, dt *cel.DeclType) {
@@ -165,7 +165,7 @@ func ourCompileReport(ss *schema.Structural) []string {
 				if r.MessageExpressionError != nil {
 					me = string(r.MessageExpressionError.Type) + ":" + r.MessageExpressionError.Detail
 				}
-				out = append(out, normalize(fmt.Sprintf("%s[%d] cost=%d card=%d old=%v msgcost=%d fp=%q err=%q msgerr=%q", path, i, r.MaxCost, r.MaxCardinality, r.UsesOldSelf, r.MessageExpressionMaxCost, r.NormalizedRuleFieldPath, e, me)))
+				out = append(out, celNormalize(fmt.Sprintf("%s[%d] cost=%d card=%d old=%v msgcost=%d fp=%q err=%q msgerr=%q", path, i, r.MaxCost, r.MaxCardinality, r.UsesOldSelf, r.MessageExpressionMaxCost, r.NormalizedRuleFieldPath, e, me)))
 			}
 		}
 		var elem *cel.DeclType
@@ -204,11 +204,11 @@ func ourCompileReport(ss *schema.Structural) []string {
 	return out
 }
 
-type warnRecorder struct{ warnings []string }
+type celWarnRecorder struct{ warnings []string }
 
-func (w *warnRecorder) AddWarning(_, text string) { w.warnings = append(w.warnings, text) }
+func (w *celWarnRecorder) AddWarning(_, text string) { w.warnings = append(w.warnings, text) }
 
-func sortedErrs(list []string) []string {
+func celSorted(list []string) []string {
 	sort.Strings(list)
 	return list
 }
@@ -216,10 +216,10 @@ func sortedErrs(list []string) []string {
 func TestCELDifferential(t *testing.T) {
 	for _, tc := range celCases {
 		t.Run(tc.name, func(t *testing.T) {
-			up := upstreamStructural(t, tc.schema)
-			ours := ourStructural(t, tc.schema)
-			upRep, ourRep := upstreamCompileReport(up), ourCompileReport(ours)
-			if os.Getenv("CEL_DUMP") != "" {
+			up := celUpstreamStructural(t, tc.schema)
+			ours := celOurStructural(t, tc.schema)
+			upRep, ourRep := celUpstreamCompileReport(up), celOurCompileReport(ours)
+			if celVerbose() {
 				t.Logf("compile:\n%s", strings.Join(upRep, "\n"))
 			}
 			if strings.Join(upRep, "\n") != strings.Join(ourRep, "\n") {
@@ -236,16 +236,16 @@ func TestCELDifferential(t *testing.T) {
 					oldJS = o[1]
 				}
 				// upstream
-				rec := &warnRecorder{}
+				rec := &celWarnRecorder{}
 				ctx := warning.WithWarningRecorder(context.Background(), rec)
-				upNew, upOld := decodeObj(t, newJS), decodeObj(t, oldJS)
+				upNew, upOld := celDecode(t, newJS), celDecode(t, oldJS)
 				var upOpts []upcel.Option
 				if upOld != nil {
 					upOpts = append(upOpts, upcel.WithRatcheting(common.NewCorrelatedObject(upNew, upOld, &model.Structural{Structural: up})))
 				}
 				upErrs, upRem := upV.Validate(ctx, nil, up, upNew, upOld, celconfig.RuntimeCELCostBudget, upOpts...)
 				// ours
-				ourNew, ourOld := decodeObj(t, newJS), decodeObj(t, oldJS)
+				ourNew, ourOld := celDecode(t, newJS), celDecode(t, oldJS)
 				var ourOpts []cel.Option
 				if ourOld != nil {
 					ourOpts = append(ourOpts, cel.WithRatcheting(cel.NewCorrelatedObject(ourNew, ourOld, ours)))
@@ -253,23 +253,23 @@ func TestCELDifferential(t *testing.T) {
 				ourErrs, ourRem, rep := ourV.Validate(nil, ourNew, ourOld, cel.RuntimeCELCostBudget, ourOpts...)
 				var a, b []string
 				for _, e := range upErrs {
-					a = append(a, normalize(fmt.Sprintf("%s|%s", e.Type, e.Error())))
+					a = append(a, celNormalize(fmt.Sprintf("%s|%s", e.Type, e.Error())))
 				}
 				for _, e := range ourErrs {
-					b = append(b, normalize(fmt.Sprintf("%s|%s", e.Type, e.Error())))
+					b = append(b, celNormalize(fmt.Sprintf("%s|%s", e.Type, e.Error())))
 				}
 				// Upstream iterates maps in random order; compare as sets.
-				a, b = sortedErrs(a), sortedErrs(b)
+				a, b = celSorted(a), celSorted(b)
 				if strings.Join(a, "\n") != strings.Join(b, "\n") {
 					t.Errorf("object %d: errors differ\nupstream:\n%s\nours:\n%s", i, strings.Join(a, "\n"), strings.Join(b, "\n"))
 				}
-				if os.Getenv("CEL_DUMP") != "" {
+				if celVerbose() {
 					t.Logf("object %d: remaining %d\n%s\ncosts %v\nwarnings %v", i, upRem, strings.Join(a, "\n"), rep.Costs, rec.warnings)
 				}
 				if upRem != ourRem {
 					t.Errorf("object %d: remaining budget upstream %d ours %d", i, upRem, ourRem)
 				}
-				uw, ow := sortedErrs(rec.warnings), sortedErrs(append([]string(nil), rep.Warnings...))
+				uw, ow := celSorted(rec.warnings), celSorted(append([]string(nil), rep.Warnings...))
 				if strings.Join(uw, "\n") != strings.Join(ow, "\n") {
 					t.Errorf("object %d: warnings differ\nupstream:\n%s\nours:\n%s", i, strings.Join(uw, "\n"), strings.Join(ow, "\n"))
 				}
@@ -277,3 +277,7 @@ func TestCELDifferential(t *testing.T) {
 		})
 	}
 }
+
+// celVerbose reports whether CEL_DUMP is set: the tests then log what
+// upstream produced, to review the tables.
+func celVerbose() bool { return os.Getenv("CEL_DUMP") != "" }

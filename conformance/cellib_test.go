@@ -17,6 +17,7 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 
 	crdlablibrary "github.com/crdlab/crdlab/engine/cel/library"
+	k8sversion "k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/apiserver/pkg/cel/environment"
 	k8slibrary "k8s.io/apiserver/pkg/cel/library"
 )
@@ -77,11 +78,14 @@ func celLibUpstreamRow(t *testing.T, envSet *environment.EnvSet, expr string) ce
 			cel.Variable("str", cel.StringType),
 			cel.Variable("strs", cel.ListType(cel.StringType)),
 			cel.Variable("ints", cel.ListType(cel.IntType)),
+			cel.Variable("objs", cel.ListType(cel.MapType(cel.StringType, cel.IntType))),
+			cel.Variable("m", cel.MapType(cel.StringType, cel.StringType)),
 		)
 		if err != nil {
 			t.Fatal(err)
 		}
-		vars = map[string]any{"str": "hello world", "strs": []string{"a", "bb", "ccc"}, "ints": []int64{3, 1, 2}}
+		vars = map[string]any{"str": "hello world", "strs": []string{"a", "bb", "ccc"}, "ints": []int64{3, 1, 2},
+			"objs": []map[string]int64{{"a": 1}, {"a": 2}}, "m": map[string]string{"abc": "0123456789", "u": "https://example.com/x"}}
 		sizes = celLibVarSizes{}
 	}
 	ast, iss := env.Compile(src)
@@ -231,6 +235,10 @@ func TestCelLibRandomDifferential(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		quantities = append(quantities, gen("0123456789.", 6)+gen("eEinumkKMGTP+-0123456789", 3))
 	}
+	suffixes := []string{"", "m", "n", "k", "Ki", "Mi", "Ei", "e-5", "e20", "E3", "G"}
+	for i := 0; i < 150; i++ {
+		quantities = append(quantities, gen("-+", 1)+gen("0123456789", 25)+gen(".", 1)+gen("0123456789", 12)+suffixes[i%len(suffixes)])
+	}
 	var exprs []string
 	for i, q := range quantities {
 		qq := strconvQuote(q)
@@ -272,3 +280,31 @@ func TestCelLibRandomDifferential(t *testing.T) {
 }
 
 func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
+
+// TestCelLibVersionedEnvironments compiles probe expressions at every
+// compatibility version from 1.27 to 1.36 in upstream's base environment and
+// in crdlab's EnvOptionsAt, and requires the same compile verdicts and errors.
+func TestCelLibVersionedEnvironments(t *testing.T) {
+	probes := []string{
+		`[1].isSorted()`, `[1].includes(1)`, `"a".find("a")`, `url("https://a").getHost()`, `quantity("1").isInteger()`,
+		`optional.of(1).hasValue()`, `1 == 1.0`, `duration("1x")`, `"a".matches("(")`, `[1, "a"]`, `"abc".charAt(1)`,
+		`strings.quote("a")`, `sets.contains([1], [1])`, `isIP("1.2.3.4")`, `cidr("1.0.0.0/8").prefixLength()`,
+		`format.dns1123Label().validate("a")`, `[1].all(i, v, v > i)`, `semver("1.0.0").major()`, `semver("v1", true).major()`,
+		`[1].sortBy(x, x)`, `lists.range(2)`, `x.name()`, `"a".lowerAscii()`, `"%d".format([1])`, `"a".reverse()`,
+	}
+	for minor := uint(27); minor <= 36; minor++ {
+		upEnv := environment.MustBaseEnvSet(k8sversion.MajorMinor(1, minor)).NewExpressionsEnv()
+		ourEnv, err := cel.NewEnv(crdlablibrary.EnvOptionsAt(minor)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range probes {
+			_, upIss := upEnv.Compile(p)
+			_, ourIss := ourEnv.Compile(p)
+			up, ours := fmt.Sprint(upIss.Err()), fmt.Sprint(ourIss.Err())
+			if up != ours {
+				t.Errorf("1.%d %s:\n upstream %s\n   crdlab %s", minor, p, up, ours)
+			}
+		}
+	}
+}

@@ -23,10 +23,14 @@ import (
 	apiextensions "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	upschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
 	upvalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
-	"k8s.io/apiserver/pkg/cel/environment"
+	kjson "k8s.io/apimachinery/pkg/util/json"
 	upfield "k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/cel/common"
+	"k8s.io/apiserver/pkg/cel/environment"
 	"k8s.io/kube-openapi/pkg/validation/spec"
+	"k8s.io/kube-openapi/pkg/validation/strfmt"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
@@ -130,7 +134,9 @@ func (g *oaGen) schema(depth int, nested bool) map[string]interface{} {
 			s["multipleOf"] = g.num()
 		}
 	}
-	if g.chance(0.1) && typ != "object" && typ != "array" {
+	if g.chance(0.03) {
+		s["enum"] = []interface{}{map[string]interface{}{"a": 1}, []interface{}{"x"}, "x"}
+	} else if g.chance(0.1) && typ != "object" && typ != "array" {
 		n := 1 + g.r.Intn(3)
 		var e []interface{}
 		for i := 0; i < n; i++ {
@@ -141,6 +147,13 @@ func (g *oaGen) schema(depth int, nested bool) map[string]interface{} {
 	if (typ == "array" || (typ == "" && g.chance(0.1))) && depth > 0 {
 		if g.chance(0.8) {
 			s["items"] = g.schema(depth-1, nested)
+		} else if g.chance(0.3) {
+			s["items"] = []interface{}{g.schema(depth-1, nested), g.schema(depth-1, nested)}
+			if g.chance(0.5) {
+				s["additionalItems"] = g.chance(0.5)
+			} else {
+				s["additionalItems"] = g.schema(depth-1, nested)
+			}
 		}
 		if g.chance(0.2) {
 			s["minItems"] = g.r.Intn(3)
@@ -195,6 +208,26 @@ func (g *oaGen) schema(depth int, nested bool) map[string]interface{} {
 		}
 		if !nested && g.chance(0.1) {
 			s["x-kubernetes-preserve-unknown-fields"] = true
+		}
+		// keywords v1 CRDs forbid, kept for kube-openapi fidelity
+		if g.chance(0.08) {
+			pp := map[string]interface{}{}
+			for i := 0; i < 1+g.r.Intn(2); i++ {
+				pp[g.pick([]string{"^a", "^[a-z]+$", "b", "(", "^x"})] = g.schema(depth-1, nested)
+				if g.singleKey {
+					break
+				}
+			}
+			s["patternProperties"] = pp
+		}
+		if g.chance(0.05) {
+			deps := map[string]interface{}{}
+			if g.chance(0.5) {
+				deps[g.pick(oaPropNames)] = []string{g.pick(oaPropNames), g.pick(oaPropNames)}
+			} else {
+				deps[g.pick(oaPropNames)] = g.schema(depth-1, true)
+			}
+			s["dependencies"] = deps
 		}
 	}
 	if depth > 0 && g.chance(0.15) {
@@ -278,7 +311,7 @@ func (g *oaGen) value(s map[string]interface{}, depth int) interface{} {
 }
 
 func (g *oaGen) pick2f() interface{} {
-	fs := []float64{0.5, 1.5, 2.25, -0.5, 3.4e38 * 10, 1e-7}
+	fs := []float64{0.5, 1.5, 2.25, -0.5, 3.4e38 * 10, 1e-7, 2.0, 3e9}
 	return fs[g.r.Intn(len(fs))]
 }
 
@@ -454,8 +487,11 @@ func TestOpenAPIDifferentialUpdate(t *testing.T) {
 		single := single
 		t.Run(fmt.Sprintf("singleKey=%v", single), func(t *testing.T) {
 			oaCases(t, 2, 3000, single, func(g *oaGen, js []byte, s map[string]interface{}) bool {
-				upV, _ := oaUpstreamValidator(t, js)
+				upV, internal := oaUpstreamValidator(t, js)
 				ourV, _ := oaOurValidator(t, js)
+				// the CR strategy correlates over the structural schema when
+				// there is one
+				upSS, ssErr := upschema.NewStructural(internal)
 				for j := 0; j < 4; j++ {
 					old := g.value(s, 3)
 					obj := g.mutate(old)
@@ -464,11 +500,20 @@ func TestOpenAPIDifferentialUpdate(t *testing.T) {
 					}
 					var up []string
 					if p := oaPanicSafe(func() {
-						up = oaRender(upvalidation.ValidateCustomResourceUpdate(nil, obj, old, upV, upvalidation.WithRatcheting(nil)), func(e *upField) string { return string(e.Type) })
+						var correlation *common.CorrelatedObject
+						if ssErr == nil {
+							correlation = common.NewCorrelatedObject(obj, old, &model.Structural{Structural: upSS})
+						}
+						up = oaRender(upvalidation.ValidateCustomResourceUpdate(nil, obj, old, upV, upvalidation.WithRatcheting(correlation)), func(e *upField) string { return string(e.Type) })
 					}); p != nil {
 						continue
 					}
 					ours := oaOurs(ourV.ValidateUpdate(nil, obj, old))
+					if len(ours) < len(ourV.Validate(nil, obj)) {
+						st := oaStats["ratcheted"]
+						st[0]++
+						oaStats["ratcheted"] = st
+					}
 					if !oaCompare(t, "update", js, obj, old, up, ours, single) {
 						return false
 					}
@@ -527,5 +572,146 @@ func TestOpenAPIDifferentialUnrecognizedFormats(t *testing.T) {
 				t.Errorf("type %q format %q: upstream %v, ours %v", typ, f, up, ours)
 			}
 		}
+	}
+}
+
+var oaFormatCorpus = []string{
+	"", "a", "abc", "A", "-a", "a-", "a.b", "a..b", "foo.example.com", "xn--bcher-kva.example", "ex_ample.com", "localhost",
+	"1.2.3.4", "01.02.03.004", "256.1.1.1", "1.2.3", "::1", "::", "1::2::3", "fe80::1%eth0", "::ffff:1.2.3.4", "2001:db8::/32",
+	"10.0.0.0/8", "10.0.0.0/33", "010.0.0.0/8", "1.2.3.4/", "01:23:45:67:89:ab", "01-23-45-67-89-AB", "0123.4567.89ab",
+	"0123456789ab", "01:23:45:67:89", "01:23:45:67:89:ab:cd:ef", "01:23-45:67:89:ab",
+	"2020-01-02", "2020-13-02", "2020-02-30", "2020-01-02T03:04:05Z", "2020-01-02t03:04:05.123+01:00", "2020-01-02T24:00:00Z",
+	"2020-01-02 03:04:05Z", "2020-01-02T03:04:05", "1h", "1h30m", "3 days", "5 weeks", "10 sec", "2 hrs", "1 fortnight", "99999999999999999999 s", "-1h", "1.5h",
+	"550e8400-e29b-41d4-a716-446655440000", "550E8400E29B41D4A716446655440000", "550e8400-e29b-31d4-a716-446655440000",
+	"550e8400-e29b-51d4-a716-446655440000", "550e8400-e29b-41d4-c716-446655440000", "a@b.c", "A <a@b.c>", "a@", "@b",
+	"http://x/y", "/relative/path", "x:y", "mailto:a@b", "http://[::1]:80/", "://bad", "aGVsbG8=", "aGVsbG8", "aGVsbA==", "a+/=",
+	"507f1f77bcf86cd799439011", "507f1f77bcf86cd79943901", "zz7f1f77bcf86cd799439011", "#fff", "fff", "#ffff", "#GGG",
+	"rgb(1,2,3)", "rgb( 255 , 0 , 10 )", "rgb(256,0,0)", "123-45-6789", "123 45 6789", "123456789", "4111111111111111",
+	"4111-1111-1111-1111", "4111111111111112", "0321751043", "978-0321751041", "978 0 321 75104 1", "032175104X", "9780321751042",
+	"Ü", "münchen.de", "a.b.c.d.e.f", strings.Repeat("a", 63), strings.Repeat("a", 64), strings.Repeat("a.", 126) + "a", "abc-def.ghi",
+}
+
+func TestOpenAPIDifferentialFormatCheckers(t *testing.T) {
+	for _, name := range openapi.KnownFormats() {
+		check := openapi.LookupFormat(name)
+		if !strfmt.Default.ContainsName(name) {
+			t.Errorf("format %q is not in upstream's registry", name)
+			continue
+		}
+		for _, s := range oaFormatCorpus {
+			if up, ours := strfmt.Default.Validates(name, s), check(s); up != ours {
+				t.Errorf("format %q on %q: upstream %v, ours %v", name, s, up, ours)
+			}
+		}
+	}
+	for _, name := range []string{"int32", "int64", "float", "double", "date-time", "k8s-short-name", "ulid", "uint32", "binary"} {
+		ours := openapi.LookupFormat(name) != nil
+		if up := strfmt.Default.ContainsName(name); up != ours {
+			t.Errorf("registry membership of %q: upstream %v, ours %v", name, up, ours)
+		}
+	}
+}
+
+func oaBenchInputs(b *testing.B) ([]byte, interface{}) {
+	js, err := os.ReadFile("../engine/openapi/testdata/bench_schema.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ob, err := os.ReadFile("../engine/openapi/testdata/bench_object.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var obj interface{}
+	if err := kjson.Unmarshal(ob, &obj); err != nil {
+		b.Fatal(err)
+	}
+	return js, obj
+}
+
+func BenchmarkOpenAPIValidateUpstream(b *testing.B) {
+	js, obj := oaBenchInputs(b)
+	t := &testing.T{}
+	v, _ := oaUpstreamValidator(t, js)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		upvalidation.ValidateCustomResource(nil, obj, v)
+	}
+}
+
+func BenchmarkOpenAPIValidateOurs(b *testing.B) {
+	js, obj := oaBenchInputs(b)
+	t := &testing.T{}
+	v, _ := oaOurValidator(t, js)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		v.Validate(nil, obj)
+	}
+}
+
+func TestOpenAPIDifferentialFixed(t *testing.T) {
+	cases := []struct{ schema, obj, old string }{
+		{`{"type":"object","properties":{"IMPORTANT!x":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}`, `{"IMPORTANT!x":true}`, ``},
+		{`{"type":"object","properties":{"IMPORTANT!x":{"oneOf":[{"type":"object","properties":{"a":{"type":"string"}}}]}}}`, `{"IMPORTANT!x":{"a":1}}`, ``},
+		{`{"type":"object","properties":{"IMPORTANT!x":{"allOf":[{"type":"string"}]}}}`, `{"IMPORTANT!x":1}`, ``},
+		{`{"type":"integer","format":"int32","maximum":5}`, `3000000000.5`, ``},
+		{`{"type":"integer","format":"int32","multipleOf":0}`, `6`, ``},
+		{`{"multipleOf":-2}`, `6.5`, ``},
+		{`{"multipleOf":0.1}`, `0.3`, ``},
+		{`{"x-kubernetes-int-or-string":true,"maximum":1e20,"minimum":-1e20}`, `5`, ``},
+		{`{"type":"number","format":"float","maximum":1e39}`, `1e38`, ``},
+		{`{"enum":["A","B"]}`, `65`, ``},
+		{`{"enum":[{"a":1},[1,2]]}`, `{"a":1}`, ``},
+		{`{"enum":[{"a":1.5}]}`, `{"a":1.5}`, ``},
+		{`{"type":"array","uniqueItems":true}`, `[{"a":[1,2]},{"a":[1,2]}]`, ``},
+		{`{"type":"array","items":[{"type":"string"}],"additionalItems":false}`, `["a",1,2]`, ``},
+		{`{"type":"array","items":[{"type":"string"},{"type":"string"}],"additionalItems":{"type":"string"}}`, `["a","b",1,2,3]`, ``},
+		{`{"type":"null"}`, `null`, ``},
+		{`{"type":"string","nullable":true,"enum":["a"]}`, `null`, ``},
+		{`{"type":"object","properties":{"a":{"type":"string","nullable":true,"enum":["a"]}}}`, `{"a":null}`, ``},
+		{`{"type":"object","dependencies":{"a":["b","c"],"b":{"required":["z"]}}}`, `{"a":1,"b":2}`, ``},
+		{`{"type":"object","patternProperties":{"^a":{"type":"string"}},"additionalProperties":false}`, `{"ab":1,"b":2}`, ``},
+		{`{"type":"object","properties":{"ab":{"type":"string"}},"patternProperties":{"^a":{"maxLength":1}}}`, `{"ab":"xyz","ac":"xyz"}`, ``},
+		{`{"type":"object","required":["a"],"properties":{"a":{"type":"string","format":"date"}}}`, `{"a":"2020-13-01"}`, ``},
+		// ratcheting
+		{`{"type":"object","properties":{"l":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k","n"],"items":{"type":"object","properties":{"k":{"type":"string"},"n":{"type":"number"},"v":{"type":"string","maxLength":1}}}}}}`,
+			`{"l":[{"k":"a","n":1.5,"v":"xx"},{"k":"a","n":2,"v":"yy"}]}`, `{"l":[{"k":"a","n":2,"v":"yy"},{"k":"a","n":1.5,"v":"xx"}]}`},
+		{`{"type":"object","properties":{"l":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k"],"items":{"type":"object","properties":{"k":{"type":"string"},"v":{"type":"string","maxLength":1}}}}}}`,
+			`{"l":[{"k":"a","v":"xx"},{"k":"a","v":"yy"}]}`, `{"l":[{"k":"a","v":"yy"},{"k":"a","v":"xx"}]}`},
+		{`{"type":"object","properties":{"m":{"type":"object","maxProperties":1,"additionalProperties":{"type":"string","maxLength":1}}}}`,
+			`{"m":{"a":"xx","b":"yy"}}`, `{"m":{"a":"xx","b":"yy"}}`},
+		{`{"type":"object","properties":{"m":{"type":"object","maxProperties":1,"additionalProperties":{"type":"string","maxLength":1}}}}`,
+			`{"m":{"a":"xx","b":"yy","c":"z"}}`, `{"m":{"a":"xx","b":"yy"}}`},
+		{`{"type":"object","properties":{"kind":{"type":"string","maxLength":1},"spec":{"type":"object","properties":{"kind":{"type":"string","maxLength":1}}}}}`,
+			`{"kind":"xx","spec":{"kind":"xx"},"x":1}`, `{"kind":"xx","spec":{"kind":"xx"}}`},
+		{`{"type":"array","items":{"type":"string","maxLength":1}}`, `["xx"]`, `["xx"]`},
+		{`{"type":"string","maxLength":1}`, `"xx"`, `"xx"`},
+		{`{"nullable":true,"type":"object","properties":{"a":{"type":"string","maxLength":1}},"required":["b"]}`, `{"a":"xx"}`, `{"a":"xx","c":null}`},
+	}
+	for i, tc := range cases {
+		js := []byte(tc.schema)
+		upV, _ := oaUpstreamValidator(t, js)
+		ourV, _ := oaOurValidator(t, js)
+		var obj, old interface{}
+		if err := kjson.Unmarshal([]byte(tc.obj), &obj); err != nil {
+			t.Fatal(err)
+		}
+		var up []string
+		if tc.old == "" {
+			if p := oaPanicSafe(func() {
+				up = oaRender(upvalidation.ValidateCustomResource(nil, obj, upV), func(e *upField) string { return string(e.Type) })
+			}); p != nil {
+				t.Logf("case %d: upstream panics: %v", i, p)
+				continue
+			}
+			oaCompare(t, fmt.Sprintf("fixed create %d", i), js, obj, nil, up, oaOurs(ourV.Validate(nil, obj)), true)
+			continue
+		}
+		if err := kjson.Unmarshal([]byte(tc.old), &old); err != nil {
+			t.Fatal(err)
+		}
+		up = oaRender(upvalidation.ValidateCustomResourceUpdate(nil, obj, old, upV, upvalidation.WithRatcheting(nil)), func(e *upField) string { return string(e.Type) })
+		oaCompare(t, fmt.Sprintf("fixed update %d", i), js, obj, old, up, oaOurs(ourV.ValidateUpdate(nil, obj, old)), true)
 	}
 }

@@ -26,14 +26,22 @@ func (g gvk) groupVersion() string {
 	return g.Group + "/" + g.Version
 }
 
-// toJSON returns the JSON the API server receives for one object document:
-// JSON as is, YAML converted as kubectl does (sigs.k8s.io/yaml.YAMLToJSON).
+// toJSON returns the body the API server receives for one object document:
+// valid JSON as is (so duplicate fields reach the server), YAML converted as
+// kubectl does (sigs.k8s.io/yaml.YAMLToJSON), and a document that looks like
+// JSON but is neither valid JSON nor YAML as is (the server reports the JSON
+// syntax error).
 func toJSON(doc []byte) ([]byte, error) {
 	trimmed := bytes.TrimSpace(doc)
-	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+	looksJSON := len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[')
+	if looksJSON && json.Valid(trimmed) {
 		return trimmed, nil
 	}
-	return yaml.YAMLToJSON(doc)
+	js, err := yaml.YAMLToJSON(doc)
+	if err != nil && looksJSON {
+		return trimmed, nil
+	}
+	return js, err
 }
 
 // parseGroupVersion mirrors schema.ParseGroupVersion.

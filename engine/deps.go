@@ -11,7 +11,6 @@ import (
 	"github.com/crdlab/crdlab/engine/objectmeta"
 	"github.com/crdlab/crdlab/engine/prune"
 	"github.com/crdlab/crdlab/engine/schema"
-	"github.com/crdlab/crdlab/engine/validation/names"
 )
 
 // getObjectMeta stands for schemaobjectmeta.GetObjectMetaWithOptions.
@@ -73,51 +72,62 @@ func validateListSetsAndMaps(obj map[string]interface{}, s *schema.Structural) f
 }
 
 // validateObjectMetaCreate stands for the customResourceValidator's
-// validateObjectMetaDeclaratively (ValidateObjectMeta with
-// NameIsDNSSubdomain) when pathSegment is false, and for rest.ValidateCreate's
+// validateObjectMetaDeclaratively on create (ValidateObjectMeta with
+// NameIsDNSSubdomain) when registry is false, and for rest.ValidateCreate's
 // ValidateObjectMetaAccessor with validatePathSegment when it is true.
-func validateObjectMetaCreate(obj map[string]interface{}, namespaced, pathSegment bool) field.ErrorList {
-	m, errs := objectMetaOf(obj)
+func validateObjectMetaCreate(obj map[string]interface{}, namespaced, registry bool) field.ErrorList {
+	m, errs := objectmeta.FromCustomResource(obj)
 	if len(errs) > 0 {
 		return errs
 	}
-	nameFn := names.NameIsDNSSubdomain
-	if pathSegment {
-		nameFn = names.ValidatePathSegmentName
+	if registry {
+		return objectmeta.ValidateRegistryCreate(m, namespaced)
 	}
-	return objectmeta.ValidateObjectMeta(m, namespaced, nameFn, field.NewPath("metadata"))
+	return objectmeta.ValidateCustomResourceCreate(m, namespaced)
 }
 
-// validateObjectMetaUpdate stands for ValidateObjectMetaUpdate (the
-// validator's declarative variant and rest's validateCommonFields share it).
+// validateObjectMetaUpdate stands for the customResourceValidator's
+// validateObjectMetaUpdateDeclaratively (ValidateObjectMetaUpdate).
 func validateObjectMetaUpdate(obj, old map[string]interface{}) field.ErrorList {
-	m, errs := objectMetaOf(obj)
+	m, errs := objectmeta.FromCustomResource(obj)
 	if len(errs) > 0 {
 		return errs
 	}
-	o, errs := objectMetaOf(old)
+	o, errs := objectmeta.FromCustomResource(old)
 	if len(errs) > 0 {
 		return errs
 	}
-	return objectmeta.ValidateObjectMetaUpdate(m, o, field.NewPath("metadata"))
+	return objectmeta.ValidateCustomResourceUpdate(m, o)
 }
 
-// objectMetaOf mirrors the validator's getObjectMeta: an absent metadata is
-// an empty ObjectMeta, a malformed one an Invalid error.
-func objectMetaOf(obj map[string]interface{}) (*objectmeta.ObjectMeta, field.ErrorList) {
-	raw := obj["metadata"]
-	if raw == nil {
-		return &objectmeta.ObjectMeta{}, nil
+// validateCommonFields stands for rest's validateCommonFields:
+// ValidateObjectMetaAccessor (path-segment names) then
+// ValidateObjectMetaAccessorUpdate.
+func validateCommonFields(obj, old map[string]interface{}, namespaced bool) field.ErrorList {
+	m, errs := objectmeta.FromCustomResource(obj)
+	if len(errs) > 0 {
+		return errs
 	}
-	if _, ok := raw.(map[string]interface{}); !ok {
-		return nil, field.ErrorList{field.Invalid(field.NewPath("metadata"), raw, "expected map[string]interface{}, got "+typeName(raw))}
+	o, errs := objectmeta.FromCustomResource(old)
+	if len(errs) > 0 {
+		return errs
 	}
-	m, _, _, err := getObjectMeta(obj, false, false)
-	if err != nil {
-		return nil, field.ErrorList{field.Invalid(field.NewPath("metadata"), raw, err.Error())}
+	return objectmeta.ValidateRegistryUpdate(m, o, namespaced)
+}
+
+// finalizerWarnings stands for the strategy's generateWarningsFromObj
+// (WarningsOnCreate when old is nil, WarningsOnUpdate otherwise).
+func finalizerWarnings(obj, old map[string]interface{}) []string {
+	m, errs := objectmeta.FromCustomResource(obj)
+	if len(errs) > 0 {
+		return nil
 	}
-	if m == nil {
-		m = &objectmeta.ObjectMeta{}
+	if old == nil {
+		return objectmeta.WarningsOnCreate(m)
 	}
-	return m, nil
+	o, errs := objectmeta.FromCustomResource(old)
+	if len(errs) > 0 {
+		return nil
+	}
+	return objectmeta.WarningsOnUpdate(m, o)
 }

@@ -12,11 +12,13 @@
 // Validate mirrors the request path of a create, update or status update:
 // the handlers' decoding with fieldValidation Strict/Warn/Ignore (the
 // schemaCoercingDecoder: strict JSON decoding, ObjectMeta coercion, pruning,
-// dropping non-nullable nulls, defaulting), the group/version check, then
-// pkg/apiserver/registry rest.BeforeCreate/BeforeUpdate with the CR strategy
-// (pkg/registry/customresource strategy.go, validator.go,
+// dropping non-nullable nulls, defaulting), the group/version check, the
+// owner-reference deduplication, then k8s.io/apiserver's registry
+// (rest.BeforeCreate/BeforeUpdate, ValidateCreate/ValidateUpdate) with the CR
+// strategy (pkg/registry/customresource strategy.go, validator.go,
 // status_strategy.go): PrepareForCreate/PrepareForUpdate, Validate /
-// ValidateUpdate and the finalizer warnings.
+// ValidateUpdate and the finalizer warnings. The x-kubernetes-validations
+// (CEL) step has one slot, Validator.validateCEL in pipeline.go.
 //
 // What a cluster does that cannot be reproduced offline is documented on
 // Validate (server-set uid/creationTimestamp, managedFields, random

@@ -3,16 +3,12 @@ package engine
 import (
 	"fmt"
 	"strings"
-
-	"github.com/crdlab/crdlab/engine/validation/names"
 )
 
 // The helpers below mirror k8s.io/apimachinery's unstructured Nested*
 // accessors, including their error messages.
 
 func jsonPath(fields []string) string { return "." + strings.Join(fields, ".") }
-
-func typeName(v interface{}) string { return fmt.Sprintf("%T", v) }
 
 // nestedFieldNoCopy mirrors unstructured.NestedFieldNoCopy.
 func nestedFieldNoCopy(obj map[string]interface{}, fields ...string) (interface{}, bool, error) {
@@ -98,42 +94,56 @@ func removeNested(obj map[string]interface{}, fields ...string) {
 	delete(m, fields[len(fields)-1])
 }
 
-// stringSlice returns the strings of a string list field (metav1 accessors
-// ignore non-string items after coercion, which has already typed them).
-func stringSlice(obj map[string]interface{}, fields ...string) []string {
-	v, ok := nestedField(obj, fields...)
+// duplicateOwnerReferencesWarningFormat mirrors the handlers'
+// DuplicateOwnerReferencesWarningFormat.
+const duplicateOwnerReferencesWarningFormat = ".metadata.ownerReferences contains duplicate entries; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: %v"
+
+// ownerRefKey is what apiequality.Semantic compares in a metav1.OwnerReference.
+func ownerRefKey(m map[string]interface{}) string {
+	ptr := func(k string) string {
+		switch b := m[k].(type) {
+		case bool:
+			return fmt.Sprint(b)
+		default:
+			return "nil"
+		}
+	}
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	return fmt.Sprintf("%q %q %q %q %s %s", str("apiVersion"), str("kind"), str("name"), str("uid"), ptr("controller"), ptr("blockOwnerDeletion"))
+}
+
+// dedupOwnerReferences mirrors the create/update handlers'
+// dedupOwnerReferencesAndAddWarning: identical owner references are removed
+// (the first is kept) and a warning names the duplicate UIDs.
+func dedupOwnerReferences(obj map[string]interface{}) []string {
+	v, ok := nestedField(obj, "metadata", "ownerReferences")
 	if !ok {
 		return nil
 	}
-	l, _ := v.([]interface{})
-	out := make([]string, 0, len(l))
-	for _, x := range l {
-		if s, ok := x.(string); ok {
-			out = append(out, s)
+	refs, ok := v.([]interface{})
+	if !ok {
+		return nil
+	}
+	var kept []interface{}
+	var duplicates []string
+	seen := map[string]bool{}
+	for _, r := range refs {
+		m, ok := r.(map[string]interface{})
+		if !ok {
+			return nil // GetOwnerReferences gives up on malformed lists
 		}
-	}
-	return out
-}
-
-// standardFinalizers mirrors the CR validator's set.
-var standardFinalizers = map[string]bool{
-	"orphan":             true, // metav1.FinalizerOrphanDependents
-	"foregroundDeletion": true, // metav1.FinalizerDeleteDependents
-	"kubernetes":         true, // corev1.FinalizerKubernetes
-}
-
-// validateKubeFinalizerName mirrors the CR validator's function of the same name.
-func validateKubeFinalizerName(value, fldPath string) []string {
-	var out []string
-	for _, msg := range names.IsQualifiedName(value) {
-		out = append(out, fmt.Sprintf("%s: %q: %s", fldPath, value, msg))
-	}
-	if len(strings.Split(value, "/")) == 1 && !standardFinalizers[value] {
-		if strings.Contains(value, ".") {
-			out = append(out, fmt.Sprintf("%s: %q: prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers", fldPath, value))
-		} else {
-			out = append(out, fmt.Sprintf("%s: %q: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers", fldPath, value))
+		key := ownerRefKey(m)
+		if seen[key] {
+			uid, _ := m["uid"].(string)
+			duplicates = append(duplicates, uid)
+			continue
 		}
+		seen[key] = true
+		kept = append(kept, m)
 	}
-	return out
+	if len(duplicates) == 0 {
+		return nil
+	}
+	setNested(obj, kept, "metadata", "ownerReferences")
+	return []string{fmt.Sprintf(duplicateOwnerReferencesWarningFormat, strings.Join(duplicates, ", "))}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"sort"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -30,7 +29,8 @@ type Result struct {
 	// Object is the final object (pruned, coerced, defaulted, prepared) or
 	// nil if the request failed while decoding.
 	Object interface{}
-	// Pruned lists the unknown fields dropped while decoding, upstream's order.
+	// Pruned lists the unknown fields dropped while decoding, upstream's order
+	// (the paths of the "unknown field" errors; reported with Ignore too).
 	Pruned []string
 	// DecodeError is the API server's message when the request fails while
 	// decoding (strict unknown/duplicate fields, bad JSON, apiVersion/kind).
@@ -132,6 +132,7 @@ func (v *Validator) Validate(object []byte, opts ValidateOptions) (res *Result, 
 		return res, nil
 	}
 	v.ensureNamespace(obj)
+	res.Warnings = append(res.Warnings, dedupOwnerReferences(obj)...)
 	if old == nil {
 		v.create(obj, res)
 	} else {
@@ -183,7 +184,14 @@ func (v *Validator) decodeRequest(object []byte, fv FieldValidation, res *Result
 	obj, _ := val.(map[string]interface{})
 	content := contentGVK(obj)
 	if content.Kind == "" {
-		return fail(v.decodeError(&content, fmt.Errorf("Object 'Kind' is missing in '%s'", body), body))
+		// Strict decoding reports the content's (empty) kind; the non-strict
+		// path fails inside Unstructured.UnmarshalJSON and reports the
+		// kind interpreted with the endpoint's defaults.
+		g := &content
+		if !strict {
+			g = actual
+		}
+		return fail(v.decodeError(g, fmt.Errorf("Object 'Kind' is missing in '%s'", body), body))
 	}
 	unknown, err := v.coerce(obj, strict, false)
 	if err != nil {
@@ -565,14 +573,6 @@ func prepareStatusUpdate(obj, old map[string]interface{}) map[string]interface{}
 	return out
 }
 
-// validateCommonFields mirrors rest's validateCommonFields.
-func validateCommonFields(obj, old map[string]interface{}, namespaced bool) field.ErrorList {
-	var errs field.ErrorList
-	errs = append(errs, validateObjectMetaCreate(obj, namespaced, true)...)
-	errs = append(errs, validateObjectMetaUpdate(obj, old)...)
-	return errs
-}
-
 // strategyValidateUpdate mirrors customResourceStrategy.ValidateUpdate.
 func (v *Validator) strategyValidateUpdate(obj, old map[string]interface{}) field.ErrorList {
 	var errs field.ErrorList
@@ -671,28 +671,4 @@ func schemaHasRules(s *schema.Structural) bool {
 		}
 	}
 	return false
-}
-
-// finalizerWarnings mirrors generateWarningsFromObj: one or more warnings per
-// finalizer added by this request, in sorted order.
-func finalizerWarnings(obj, old map[string]interface{}) []string {
-	added := map[string]bool{}
-	for _, f := range stringSlice(obj, "metadata", "finalizers") {
-		added[f] = true
-	}
-	if old != nil {
-		for _, f := range stringSlice(old, "metadata", "finalizers") {
-			delete(added, f)
-		}
-	}
-	list := make([]string, 0, len(added))
-	for f := range added {
-		list = append(list, f)
-	}
-	sort.Strings(list)
-	var out []string
-	for _, f := range list {
-		out = append(out, validateKubeFinalizerName(f, "metadata.finalizers")...)
-	}
-	return out
 }

@@ -130,14 +130,27 @@ func TestValidatePipeline(t *testing.T) {
 		},
 		{
 			name:       "malformed JSON is reported as the API server's meta decoding error",
-			object:     `{"apiVersion":"example.com/v1",}`,
-			wantDecode: `the object provided is unrecognized (must be of type Widget): couldn't get version/kind; json parse error: invalid character '}' looking for beginning of object key string ({"apiVersion":"example.com/v1" ...)`,
+			object:     `{"apiVersion":"example.com/v1","kind":]}`,
+			wantDecode: `the object provided is unrecognized (must be of type Widget): couldn't get version/kind; json parse error: invalid character ']' looking for beginning of value ({"apiVersion":"example.com/v1" ...)`,
 			wantPruned: []string{}, wantErrors: []string{}, wantWarning: []string{},
 		},
 		{
 			name:       "missing kind",
 			object:     `{"apiVersion":"example.com/v1","metadata":{"name":"w"}}`,
 			wantDecode: `the object provided is unrecognized (must be of type Widget): Object 'Kind' is missing in '{"apiVersion":"example.com/v1","metadata":{"name":"w"}}' ({"apiVersion":"example.com/v1" ...)`,
+			wantPruned: []string{}, wantErrors: []string{}, wantWarning: []string{},
+		},
+		{
+			name:       "a flow-style YAML document is converted, not rejected as JSON",
+			object:     `{apiVersion: example.com/v1, kind: Widget, metadata: {name: w}}`,
+			wantObject: `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"generation":1,"name":"w","namespace":"default"}}`,
+			wantPruned: []string{}, wantErrors: []string{}, wantWarning: []string{},
+		},
+		{
+			name:       "missing kind with Ignore is reported with the endpoint's kind",
+			object:     `{"apiVersion":"example.com/v1","metadata":{"name":"w"}}`,
+			opts:       ValidateOptions{FieldValidation: Ignore},
+			wantDecode: `Widget in version "v1" cannot be handled as a Widget: Object 'Kind' is missing in '{"apiVersion":"example.com/v1","metadata":{"name":"w"}}'`,
 			wantPruned: []string{}, wantErrors: []string{}, wantWarning: []string{},
 		},
 		{
@@ -175,6 +188,14 @@ func TestValidatePipeline(t *testing.T) {
 			wantPruned:  []string{},
 			wantErrors:  []string{},
 			wantWarning: []string{`metadata.finalizers: "a": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers`, `metadata.finalizers: "b.example.com": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`},
+		},
+		{
+			name:        "identical owner references are deduplicated with a warning",
+			object:      `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","ownerReferences":[{"apiVersion":"v1","kind":"Pod","name":"p","uid":"u1"},{"apiVersion":"v1","kind":"Pod","name":"p","uid":"u1"},{"apiVersion":"v1","kind":"Pod","name":"q","uid":"u1"}]}}`,
+			wantObject:  `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"generation":1,"name":"w","namespace":"default","ownerReferences":[{"apiVersion":"v1","kind":"Pod","name":"p","uid":"u1"},{"apiVersion":"v1","kind":"Pod","name":"q","uid":"u1"}]}}`,
+			wantPruned:  []string{},
+			wantErrors:  []string{},
+			wantWarning: []string{".metadata.ownerReferences contains duplicate entries; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: u1"},
 		},
 		{
 			name:       "generateName gets the fixed suffix, an absent spec is not defaulted",

@@ -1,21 +1,25 @@
 // Package wasm runs crdlab's WebAssembly module (the GOOS=wasip1 reactor
-// built by `make wasm`) inside wazero, so that a Go program can validate
-// custom resources through exactly the module that browsers and other WASI
-// hosts run. It compiles the module once (optionally with an on-disk
-// compilation cache), keeps a pool of instances, is safe for concurrent use,
-// honours context cancellation and a memory limit, and replaces an instance
-// that trapped or was cancelled.
+// built by `make wasm`, see wasm/ABI.md) inside wazero, so that a Go program
+// can validate custom resources through exactly the module that browsers and
+// other WASI hosts run, with the same results as the native engine package
+// (github.com/crdlab/crdlab/engine), byte for byte.
 //
-// The request and response shapes are those of wasm/ABI.md; results decode
-// into the same types as the native engine's JSON reports.
+// A Runtime compiles the module once (optionally with an on-disk compilation
+// cache, so that later processes start warm), keeps a pool of instances, is
+// safe for concurrent use, honours context cancellation and a memory limit
+// per instance, and replaces an instance that trapped, ran out of memory or
+// was interrupted: the next call works.
 package wasm
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/tetratelabs/wazero"
@@ -29,6 +33,15 @@ const ABIVersion = 1
 // DefaultMemoryLimitPages caps each instance at 1 GiB (16,384 pages of 64 KiB).
 const DefaultMemoryLimitPages = 16384
 
+// recyclePages: an instance whose linear memory grew beyond 256 MiB (4,096
+// pages; e.g. after a huge request) is closed instead of going back to the
+// pool, since WebAssembly memory never shrinks.
+const recyclePages = 4096
+
+// stderrTail is how much of an instance's stderr is kept for trap messages
+// (the Go runtime prints its fatal error there before exiting).
+const stderrTail = 4096
+
 // Options configure a Runtime.
 type Options struct {
 	// Module holds the module bytes; if empty, ModulePath is read.
@@ -38,25 +51,33 @@ type Options struct {
 	// CacheDir, if set, keeps wazero's compiled code on disk so that later
 	// processes start warm.
 	CacheDir string
-	// MemoryLimitPages caps each instance's linear memory (64 KiB pages).
+	// MemoryLimitPages caps each instance's linear memory in 64 KiB pages
+	// (default DefaultMemoryLimitPages).
 	MemoryLimitPages uint32
 	// PoolSize is the most idle instances kept (default 4).
 	PoolSize int
+	// MaxInstances bounds the instances alive at once, hence the concurrent
+	// calls; further callers wait (or give up when their context ends).
+	// Default: GOMAXPROCS.
+	MaxInstances int
 }
 
-// Runtime is a compiled crdlab module with a pool of instances.
+// Runtime is a compiled crdlab module with a pool of instances. It is safe
+// for concurrent use.
 type Runtime struct {
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
 	cache    wazero.CompilationCache
 	pool     chan *instance
+	sem      chan struct{}
 	mu       sync.Mutex
 	nextID   uint64
+	closed   bool
 }
 
-// Error is an error response from the module (or a failure of the host to
-// reach it). Code is the ABI error code: BadRequest, DecodeError, NotFound,
-// Invalid, Panic, or Trap for an instance that died.
+// Error is an error response from the module, or a failure of the host to
+// reach it. Code is the ABI error code (BadRequest, DecodeError, NotFound,
+// Invalid, Panic), or Trap for an instance that died (it has been replaced).
 type Error struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
@@ -64,7 +85,7 @@ type Error struct {
 
 func (e *Error) Error() string { return "crdlab wasm: " + e.Code + ": " + e.Message }
 
-// New compiles the module and prepares the pool.
+// New compiles the module and starts a first instance.
 func New(ctx context.Context, opts Options) (*Runtime, error) {
 	mod := opts.Module
 	if len(mod) == 0 {
@@ -96,38 +117,51 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		cfg = cfg.WithCompilationCache(c)
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
+	fail := func(err error) (*Runtime, error) {
+		rt.Close(context.Background())
+		if cache != nil {
+			cache.Close(context.Background())
+		}
+		return nil, err
+	}
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
-		rt.Close(ctx)
-		return nil, fmt.Errorf("crdlab wasm: WASI: %w", err)
+		return fail(fmt.Errorf("crdlab wasm: WASI: %w", err))
 	}
 	compiled, err := rt.CompileModule(ctx, mod)
 	if err != nil {
-		rt.Close(ctx)
-		return nil, fmt.Errorf("crdlab wasm: compiling module: %w", err)
+		return fail(fmt.Errorf("crdlab wasm: compiling module: %w", err))
 	}
 	size := opts.PoolSize
 	if size <= 0 {
 		size = 4
 	}
-	r := &Runtime{rt: rt, compiled: compiled, cache: cache, pool: make(chan *instance, size)}
+	maxInst := opts.MaxInstances
+	if maxInst <= 0 {
+		maxInst = runtime.GOMAXPROCS(0)
+	}
+	if size > maxInst {
+		size = maxInst
+	}
+	r := &Runtime{rt: rt, compiled: compiled, cache: cache, pool: make(chan *instance, size), sem: make(chan struct{}, maxInst)}
 	// Check the ABI once, on a first instance that then joins the pool.
 	inst, err := r.newInstance(ctx)
 	if err != nil {
-		r.Close(ctx)
-		return nil, err
+		return fail(err)
 	}
 	v, err := inst.fn("crdlab_abi_version").Call(ctx)
 	if err != nil || len(v) != 1 || v[0] != ABIVersion {
-		inst.close(ctx)
-		r.Close(ctx)
-		return nil, fmt.Errorf("crdlab wasm: module ABI version %v, bindings speak %d", v, ABIVersion)
+		return fail(fmt.Errorf("crdlab wasm: module ABI version %v (%v), bindings speak %d", v, err, ABIVersion))
 	}
-	r.put(ctx, inst)
+	r.pool <- inst
 	return r, nil
 }
 
-// Close releases the runtime, its instances and the cache handle.
+// Close releases the runtime, its instances and the cache handle. Calls in
+// flight fail.
 func (r *Runtime) Close(ctx context.Context) error {
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
 	for {
 		select {
 		case inst := <-r.pool:
@@ -144,10 +178,29 @@ func (r *Runtime) Close(ctx context.Context) error {
 	return err
 }
 
+// Call sends one raw JSON request (wasm/ABI.md) and returns the module's raw
+// JSON response envelope {"ok":...}. It is the escape hatch for hosts that
+// build requests themselves; the error is only about reaching the module.
+func (r *Runtime) Call(ctx context.Context, request []byte) ([]byte, error) {
+	var out []byte
+	err := r.do(ctx, func(inst *instance) (bool, error) {
+		raw, broken, err := inst.roundTrip(ctx, request)
+		out = raw
+		return broken, err
+	})
+	return out, err
+}
+
 type instance struct {
 	mod     api.Module
-	handles map[uint64]uint32 // CRD id → handle inside this instance
+	handles map[uint64]instHandle // CRD id → handle inside this instance
 	fns     map[string]api.Function
+	stderr  *tailBuffer
+}
+
+type instHandle struct {
+	crd    *CRD
+	handle uint32
 }
 
 func (i *instance) fn(name string) api.Function {
@@ -162,67 +215,142 @@ func (i *instance) fn(name string) api.Function {
 func (i *instance) close(ctx context.Context) { _ = i.mod.Close(ctx) }
 
 func (r *Runtime) newInstance(ctx context.Context) (*instance, error) {
-	cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize")
+	stderr := &tailBuffer{}
+	cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").
+		WithStderr(stderr).WithSysWalltime().WithSysNanotime().WithRandSource(rand.Reader)
 	m, err := r.rt.InstantiateModule(ctx, r.compiled, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("crdlab wasm: instantiating module: %w", err)
 	}
-	return &instance{mod: m, handles: map[uint64]uint32{}, fns: map[string]api.Function{}}, nil
-}
-
-func (r *Runtime) get(ctx context.Context) (*instance, error) {
-	select {
-	case inst := <-r.pool:
-		return inst, nil
-	default:
-		return r.newInstance(ctx)
+	inst := &instance{mod: m, handles: map[uint64]instHandle{}, fns: map[string]api.Function{}, stderr: stderr}
+	for _, name := range []string{"crdlab_malloc", "crdlab_free", "crdlab_call", "crdlab_abi_version"} {
+		if inst.fn(name) == nil {
+			m.Close(ctx)
+			return nil, fmt.Errorf("crdlab wasm: module does not export %s: not a crdlab module", name)
+		}
 	}
+	return inst, nil
 }
 
-func (r *Runtime) put(ctx context.Context, inst *instance) {
+// do runs fn on an instance (pooled or new), waiting for a free slot when
+// MaxInstances are busy, and replaces the instance if it broke.
+func (r *Runtime) do(ctx context.Context, fn func(*instance) (bool, error)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	select {
+	case r.sem <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-r.sem }()
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if closed {
+		return &Error{Code: "Invalid", Message: "runtime is closed"}
+	}
+	var inst *instance
+	select {
+	case inst = <-r.pool:
+	default:
+		var err error
+		if inst, err = r.newInstance(ctx); err != nil {
+			return err
+		}
+	}
+	broken := inst.sweep(ctx)
+	var err error
+	if !broken {
+		broken, err = fn(inst)
+	}
+	if broken || inst.mod.Memory().Size() > recyclePages*65536 {
+		inst.close(context.Background())
+		return err
+	}
 	select {
 	case r.pool <- inst:
 	default:
-		inst.close(ctx)
+		inst.close(context.Background())
 	}
+	return err
+}
+
+// sweep frees, inside this instance, the handles of CRDs closed since.
+func (i *instance) sweep(ctx context.Context) (broken bool) {
+	for id, h := range i.handles {
+		if !h.crd.closed.Load() {
+			continue
+		}
+		delete(i.handles, id)
+		req, _ := json.Marshal(map[string]interface{}{"op": "free", "handle": h.handle})
+		if _, broken, _ := i.roundTrip(ctx, req); broken {
+			return true
+		}
+	}
+	return false
+}
+
+// roundTrip moves one request into the instance and its response out.
+// broken reports that the instance must be discarded.
+func (i *instance) roundTrip(ctx context.Context, body []byte) (resp []byte, broken bool, err error) {
+	res, err := i.fn("crdlab_malloc").Call(ctx, uint64(len(body)))
+	if err != nil {
+		return nil, true, i.trap(ctx, err)
+	}
+	ptr := uint32(res[0])
+	if !i.mod.Memory().Write(ptr, body) {
+		return nil, true, &Error{Code: "Trap", Message: "request does not fit the module's memory"}
+	}
+	res, err = i.fn("crdlab_call").Call(ctx, uint64(ptr), uint64(len(body)))
+	if err != nil {
+		return nil, true, i.trap(ctx, err)
+	}
+	if _, err := i.fn("crdlab_free").Call(ctx, uint64(ptr)); err != nil {
+		return nil, true, i.trap(ctx, err)
+	}
+	rp, rl := uint32(res[0]>>32), uint32(res[0])
+	raw, ok := i.mod.Memory().Read(rp, rl)
+	if !ok {
+		return nil, true, &Error{Code: "Trap", Message: "response out of the module's memory"}
+	}
+	resp = append([]byte(nil), raw...)
+	if _, err := i.fn("crdlab_free").Call(ctx, uint64(rp)); err != nil {
+		return nil, true, i.trap(ctx, err)
+	}
+	return resp, false, nil
+}
+
+// trap turns a failed call into the caller's error: the context's error
+// when it ended, else a Trap with the module's last stderr lines.
+func (i *instance) trap(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	msg := err.Error()
+	if tail := strings.TrimSpace(i.stderr.String()); tail != "" {
+		msg += "; module stderr: " + tail
+	}
+	return &Error{Code: "Trap", Message: msg}
 }
 
 // call sends one request to an instance and decodes the response's result
-// into out. A trap or cancellation discards the instance.
-func (r *Runtime) call(ctx context.Context, inst *instance, req interface{}, out interface{}) (broken bool, err error) {
+// into out (a *json.RawMessage keeps the result bytes untouched).
+func (i *instance) call(ctx context.Context, req interface{}, out interface{}) (broken bool, err error) {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return false, err
 	}
-	res, err := inst.fn("crdlab_malloc").Call(ctx, uint64(len(body)))
+	raw, broken, err := i.roundTrip(ctx, body)
 	if err != nil {
-		return true, &Error{Code: "Trap", Message: err.Error()}
-	}
-	ptr := uint32(res[0])
-	if !inst.mod.Memory().Write(ptr, body) {
-		return true, &Error{Code: "Trap", Message: "request does not fit the module's memory"}
-	}
-	res, err = inst.fn("crdlab_call").Call(ctx, uint64(ptr), uint64(len(body)))
-	_, _ = inst.fn("crdlab_free").Call(ctx, uint64(ptr))
-	if err != nil {
-		if ctx.Err() != nil {
-			return true, ctx.Err()
-		}
-		return true, &Error{Code: "Trap", Message: err.Error()}
-	}
-	rp, rl := uint32(res[0]>>32), uint32(res[0])
-	raw, ok := inst.mod.Memory().Read(rp, rl)
-	if !ok {
-		return true, &Error{Code: "Trap", Message: "response out of the module's memory"}
+		return broken, err
 	}
 	var env struct {
 		OK     bool            `json:"ok"`
 		Result json.RawMessage `json:"result"`
 		Error  *Error          `json:"error"`
 	}
-	err = json.Unmarshal(raw, &env)
-	_, _ = inst.fn("crdlab_free").Call(ctx, uint64(rp))
-	if err != nil {
+	if err := json.Unmarshal(raw, &env); err != nil {
 		return true, &Error{Code: "Trap", Message: "malformed response: " + err.Error()}
 	}
 	if !env.OK {
@@ -239,20 +367,24 @@ func (r *Runtime) call(ctx context.Context, inst *instance, req interface{}, out
 	return false, nil
 }
 
-// do runs fn on a pooled instance, replacing the instance if it broke.
-func (r *Runtime) do(ctx context.Context, fn func(*instance) (bool, error)) error {
-	if err := ctx.Err(); err != nil {
-		return err
+// tailBuffer keeps the last stderrTail bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > stderrTail {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-stderrTail:]...)
 	}
-	inst, err := r.get(ctx)
-	if err != nil {
-		return err
-	}
-	broken, err := fn(inst)
-	if broken {
-		inst.close(context.Background())
-	} else {
-		r.put(ctx, inst)
-	}
-	return err
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
 }

@@ -26,10 +26,6 @@ import (
 	"github.com/crdlab/crdlab/engine/crd"
 )
 
-// Version is the crdlab version, set at link time with
-// -ldflags "-X main.Version=...".
-var Version = "dev"
-
 const (
 	exitValid   = 0
 	exitInvalid = 1
@@ -65,7 +61,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "lint":
 		return runLint(args[1:], stdin, stdout, stderr)
 	case "version", "--version":
-		fmt.Fprintf(stdout, "crdlab %s (Kubernetes 1.37, k8s.io/apiextensions-apiserver v0.37.2)\n", Version)
+		fmt.Fprintf(stdout, "crdlab %s (Kubernetes 1.37, k8s.io/apiextensions-apiserver v0.37.2)\n", engine.Version)
 		return exitValid
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
@@ -205,6 +201,21 @@ func skipCRDs(docs []document) []document {
 	return out
 }
 
+// onlyCRDs keeps the CustomResourceDefinition documents, so that lint on a
+// directory holding a CRD and its objects checks the CRD only. Documents
+// without a kind are kept, so that their decoding error is reported.
+func onlyCRDs(docs []document) []document {
+	out := docs[:0]
+	for _, d := range docs {
+		apiVersion, kind := docKind(d.data)
+		if kind != "" && kind != "List" && !(kind == crd.Kind && strings.HasPrefix(apiVersion, crd.Group+"/")) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
 // compileFile reads and compiles exactly one CRD; on failure it prints the
 // error and returns exitUsage.
 func compileFile(name string, stdin io.Reader, stderr io.Writer) (*engine.CRD, int) {
@@ -243,6 +254,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "crdlab: %v\n", err)
 		return exitUsage
 	}
+	docs = onlyCRDs(docs)
 	if len(docs) == 0 {
 		fmt.Fprintln(stderr, "crdlab lint: no CustomResourceDefinitions found in the inputs")
 		return exitUsage

@@ -36,6 +36,13 @@ import (
 // names.SimpleNameGenerator (crdlab uses the same constant).
 const GeneratedNameSuffix = "xxxxx"
 
+// StoredResourceVersion is given to an old object without resourceVersion
+// (crdlab uses the same constant).
+const StoredResourceVersion = "1"
+
+// registryOptimisticLockErrorMsg mirrors genericregistry's OptimisticLockErrorMsg.
+const registryOptimisticLockErrorMsg = "the object has been modified; please apply your changes to the latest version and try again"
+
 // versionServing is what getOrCreateServingInfoFor keeps per version.
 type versionServing struct {
 	kind     schema.GroupVersionKind
@@ -362,9 +369,12 @@ func (s *server) coercer() coercer {
 // decodeStored decodes the old object as the storage codec does
 // (crdConversionRESTOptionsGetter: dropInvalidMetadata, repairGeneration).
 func (s *server) decodeStored(vs *versionServing, data []byte) (*unstructured.Unstructured, error) {
-	js, err := yaml.YAMLToJSON(data)
-	if err != nil {
-		return nil, err
+	js := data
+	if !looksLikeJSON(js) {
+		var err error
+		if js, err = yaml.YAMLToJSON(data); err != nil {
+			return nil, err
+		}
 	}
 	c := s.coercer()
 	c.dropInvalidMetadata = true
@@ -379,6 +389,10 @@ func (s *server) decodeStored(vs *versionServing, data []byte) (*unstructured.Un
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
 		return nil, fmt.Errorf("old object decoded as %T", obj)
+	}
+	// a stored object always has a resourceVersion.
+	if u.GetResourceVersion() == "" {
+		u.SetResourceVersion(StoredResourceVersion)
 	}
 	return u, nil
 }
@@ -436,10 +450,13 @@ func (s *server) request(req Request) (rep *ObjectReport, err error) {
 		}
 	}()
 
-	body, err := yaml.YAMLToJSON(req.Object)
-	if err != nil {
-		// the body is sent as-is; only YAML input that is not JSON is converted.
-		body = req.Object
+	// A JSON body is sent as is (the server sees duplicate fields); a YAML
+	// body is converted to JSON first, as kubectl does.
+	body := req.Object
+	if !looksLikeJSON(body) {
+		if js, err := yaml.YAMLToJSON(body); err == nil {
+			body = js
+		}
 	}
 	original := &unstructured.Unstructured{}
 	original.SetGroupVersionKind(vs.kind)
@@ -511,6 +528,16 @@ func (s *server) request(req Request) (rep *ObjectReport, err error) {
 			rep.DecodeError = err.Error()
 			return rep, nil
 		}
+		// genericregistry.Store.Update: an update without resourceVersion is
+		// unconditional (CRs allow it) and takes the stored one; a different
+		// one is a conflict.
+		if objectMeta.GetResourceVersion() == "" {
+			objectMeta.SetResourceVersion(old.GetResourceVersion())
+		} else if objectMeta.GetResourceVersion() != old.GetResourceVersion() {
+			gr := schema.GroupResource{Group: s.crd.Spec.Group, Resource: s.crd.Status.AcceptedNames.Plural}
+			rep.DecodeError = apierrors.NewConflict(gr, objectMeta.GetName(), errors.New(registryOptimisticLockErrorMsg)).Error()
+			return rep, nil
+		}
 		objectMeta.SetGeneration(old.GetGeneration())
 		strategy.PrepareForUpdate(ctx, u, old)
 		if len(objectMeta.GetUID()) == 0 {
@@ -560,4 +587,19 @@ func summarizeData(data []byte, maxLength int) string {
 		}
 		return fmt.Sprintf("%x", data)
 	}
+}
+
+// looksLikeJSON reports whether data starts, after white space, like a JSON
+// object or array.
+func looksLikeJSON(data []byte) bool {
+	for _, b := range data {
+		switch b {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{', '[':
+			return true
+		}
+		return false
+	}
+	return false
 }

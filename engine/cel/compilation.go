@@ -52,6 +52,8 @@ type CompilationResult struct {
 	UsesOldSelf bool
 	// MaxCost is the static worst-case cost of one evaluation.
 	MaxCost uint64
+	// MinCost is the static best-case cost (not kept by upstream; for cost reports).
+	MinCost uint64
 	// MaxCardinality is the worst-case number of evaluations per request.
 	MaxCardinality uint64
 	// MessageExpression is the compiled messageExpression, nil if absent or invalid.
@@ -186,6 +188,7 @@ func compileRule(s *schema.Structural, rule crd.ValidationRule, env *cel.Env, es
 		return
 	}
 	r.MaxCost = est.Max
+	r.MinCost = est.Min
 	r.MaxCardinality = maxCard
 	r.Program = prog
 	if rule.MessageExpression != "" {

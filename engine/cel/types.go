@@ -1,7 +1,6 @@
 package cel
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/google/cel-go/cel"
@@ -87,6 +86,15 @@ func newSimpleType(name string, celType *cel.Type, minSize int64) *DeclType {
 }
 
 var (
+	anyDeclType       = newSimpleType("any", cel.AnyType, 1)
+	bytesDeclType     = newSimpleType("bytes", cel.BytesType, minStringSize)
+	durationDeclType  = newSimpleType("duration", cel.DurationType, minDurationSizeJSON)
+	nullDeclType      = newSimpleType("null_type", cel.NullType, 4)
+	timestampDeclType = newSimpleType("timestamp", cel.TimestampType, jsonDateSize)
+	uintDeclType      = newSimpleType("uint", cel.UintType, 1)
+	listDeclType      = newListType(anyDeclType, noMaxLength)
+	mapDeclType       = newMapType(anyDeclType, anyDeclType, noMaxLength)
+
 	stringDeclType = newSimpleType("string", cel.StringType, minStringSize)
 	boolDeclType   = newSimpleType("bool", cel.BoolType, minBoolSize)
 	doubleDeclType = newSimpleType("double", cel.DoubleType, minNumberSize)
@@ -211,6 +219,20 @@ func (p *declTypeProvider) find(name string) (*DeclType, bool) {
 		return doubleDeclType, true
 	case "int":
 		return intDeclType, true
+	case "bytes":
+		return bytesDeclType, true
+	case "duration":
+		return durationDeclType, true
+	case "null_type":
+		return nullDeclType, true
+	case "timestamp":
+		return timestampDeclType, true
+	case "uint":
+		return uintDeclType, true
+	case "list":
+		return listDeclType, true
+	case "map":
+		return mapDeclType, true
 	}
 	return nil, false
 }
@@ -248,4 +270,3 @@ func (p *declTypeProvider) NewValue(typeName string, fields map[string]ref.Val) 
 
 func (p *declTypeProvider) NativeToValue(v any) ref.Val { return p.adapter.NativeToValue(v) }
 
-var _ = fmt.Sprintf

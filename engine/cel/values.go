@@ -71,9 +71,6 @@ func UnstructuredToVal(v interface{}, s *schema.Structural) ref.Val {
 			case "set":
 				return &unstructuredSetList{unstructuredList: list}
 			case "atomic", "":
-				if *s.XListType == "" {
-					return &list
-				}
 				return &list
 			default:
 				return types.NewErr("invalid x-kubernetes-list-type, expected 'map', 'set' or 'atomic' but got %s", *s.XListType)

@@ -132,22 +132,32 @@ func decodeDocument(doc document, filename string) ([]*CustomResourceDefinition,
 		doc.data = doc.data[3:]
 	}
 	var root yamlv3.Node
+	// goyaml.v3 only provides positions; what the API server receives is
+	// decided by sigs.k8s.io/yaml.YAMLToJSON (YAML 1.1, as kubectl). YAML
+	// and JSON both go through it: kubectl re-encodes every object it reads
+	// (JSON included) from decoded values, so e.g. 1.0 reaches the API
+	// server as 1.
+	var node *yamlv3.Node
 	if err := yamlv3.Unmarshal(doc.data, &root); err != nil {
-		return nil, yamlSyntaxError(err, doc.firstLine, filename)
-	}
-	if root.Kind == 0 || (root.Kind == yamlv3.DocumentNode && len(root.Content) == 0) {
-		return nil, nil // empty document (comments only)
-	}
-	node := &root
-	if node.Kind == yamlv3.DocumentNode {
-		node = node.Content[0]
-	}
-	if node.Kind == yamlv3.ScalarNode && node.Tag == "!!null" {
-		return nil, nil
+		if _, err2 := yaml.YAMLToJSON(doc.data); err2 != nil {
+			return nil, yamlSyntaxError(err, doc.firstLine, filename)
+		}
+		// accepted by kubectl's parser only: decode without positions
+	} else {
+		if root.Kind == 0 || (root.Kind == yamlv3.DocumentNode && len(root.Content) == 0) {
+			return nil, nil // empty document (comments only)
+		}
+		node = resolve(&root)
+		if node != nil && node.Kind == yamlv3.ScalarNode && node.Tag == "!!null" {
+			return nil, nil
+		}
 	}
 	jsonBytes, err := yaml.YAMLToJSON(doc.data)
 	if err != nil {
 		return nil, &DecodeError{File: filename, Line: doc.firstLine, Msg: err.Error()}
+	}
+	if bytes.Equal(bytes.TrimSpace(jsonBytes), []byte("null")) {
+		return nil, nil
 	}
 	d := &decoder{file: filename, lineOffset: doc.firstLine - 1}
 	var value interface{}
@@ -179,7 +189,7 @@ func (d *decoder) decodeList(obj map[string]interface{}, node *yamlv3.Node, apiV
 	if kind == "CustomResourceDefinitionList" && apiVersion != APIVersion {
 		return nil, d.errAt(d.valueNode(node, "apiVersion"), "apiVersion", fmt.Sprintf("unsupported apiVersion %q (expected %q)", apiVersion, APIVersion))
 	}
-	if err := d.checkDuplicates(node, ""); err != nil {
+	if err := d.checkDuplicates(node, "", false); err != nil {
 		return nil, err
 	}
 	for _, k := range sortedKeys(obj) {
@@ -335,7 +345,9 @@ func (d *decoder) indexNode(n *yamlv3.Node, i int) *yamlv3.Node {
 	return s.Content[i]
 }
 
-func (d *decoder) checkDuplicates(n *yamlv3.Node, path string) error {
+// checkDuplicates reports the second occurrence of a key in a mapping;
+// isMap selects the [key] path notation of maps over .field of structs.
+func (d *decoder) checkDuplicates(n *yamlv3.Node, path string, isMap bool) error {
 	m := resolve(n)
 	if m == nil || m.Kind != yamlv3.MappingNode {
 		return nil
@@ -344,7 +356,11 @@ func (d *decoder) checkDuplicates(n *yamlv3.Node, path string) error {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i].Value
 		if seen[k] {
-			e := d.errAt(m.Content[i], join(path, k), fmt.Sprintf("duplicate field %q", join(path, k)))
+			p := join(path, k)
+			if isMap {
+				p = path + keyPath(k)
+			}
+			e := d.errAt(m.Content[i], p, fmt.Sprintf("duplicate field %q", p))
 			e.pathInMsg = true
 			return e
 		}
@@ -418,7 +434,7 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 		if !ok {
 			return d.errAt(n, path, "expected object, got "+describe(v))
 		}
-		if err := d.checkDuplicates(n, path); err != nil {
+		if err := d.checkDuplicates(n, path, false); err != nil {
 			return err
 		}
 		fields := jsonFields(t)
@@ -440,7 +456,7 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 		if !ok {
 			return d.errAt(n, path, "expected object, got "+describe(v))
 		}
-		if err := d.checkDuplicates(n, path); err != nil {
+		if err := d.checkDuplicates(n, path, true); err != nil {
 			return err
 		}
 		for _, k := range d.orderedKeys(obj, n) {
@@ -490,7 +506,7 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 func (d *decoder) checkAnyDuplicates(v interface{}, n *yamlv3.Node, path string) error {
 	switch t := v.(type) {
 	case map[string]interface{}:
-		if err := d.checkDuplicates(n, path); err != nil {
+		if err := d.checkDuplicates(n, path, true); err != nil {
 			return err
 		}
 		for _, k := range d.orderedKeys(t, n) {

@@ -216,3 +216,20 @@ func TestDecodeYAML11KeysBecomeStrings(t *testing.T) {
 		t.Errorf("want a single property named \"false\", got %v", props)
 	}
 }
+
+func TestDecodeNumbersAsKubectlSendsThem(t *testing.T) {
+	// kubectl decodes JSON and YAML input into values and re-encodes them:
+	// 1.0 reaches the API server as 1, an integer.
+	in := `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"a.b.c"},"spec":{"group":"b.c","names":{"plural":"a","kind":"A"},"scope":"Cluster","versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"number","default":1.0}}}]}}`
+	y := strings.Replace(validCRD, "        type: object\n", "        type: number\n        default: 1.0\n", 1)
+	for name, data := range map[string]string{"a.json": in, "a.yaml": y} {
+		c, err := DecodeOne([]byte(data), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := c.Spec.Versions[0].Schema.OpenAPIV3Schema.Default.Value()
+		if _, ok := v.(int64); !ok {
+			t.Errorf("%s: default 1.0 decoded as %T, want int64", name, v)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package openapi
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -152,7 +151,7 @@ func fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
 	if in.Enum != nil {
 		n.enum = make([]interface{}, len(in.Enum))
 		for i := range in.Enum {
-			v, err := decodePreservingInts(in.Enum[i].Raw)
+			v, err := in.Enum[i].Value()
 			if err != nil {
 				return nil, fmt.Errorf("%s.enum[%d]: %v", orRoot(path), i, err)
 			}
@@ -330,50 +329,6 @@ func fromNested(v *schema.NestedValueValidation) *node {
 	applyGeneric(n, &v.ForbiddenGenerics)
 	n.finish()
 	return n
-}
-
-// decodePreservingInts decodes a raw JSON value as upstream's v1-to-internal
-// conversion does (k8s.io/apimachinery/pkg/util/json.Unmarshal): numbers
-// that parse as int64 become int64, the others float64. Empty or null raw
-// bytes are nil.
-func decodePreservingInts(raw []byte) (interface{}, error) {
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return nil, nil
-	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v interface{}
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	return convertNumbers(v)
-}
-
-func convertNumbers(v interface{}) (interface{}, error) {
-	switch t := v.(type) {
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i, nil
-		}
-		return t.Float64()
-	case map[string]interface{}:
-		for k, e := range t {
-			c, err := convertNumbers(e)
-			if err != nil {
-				return nil, err
-			}
-			t[k] = c
-		}
-	case []interface{}:
-		for i, e := range t {
-			c, err := convertNumbers(e)
-			if err != nil {
-				return nil, err
-			}
-			t[i] = c
-		}
-	}
-	return v, nil
 }
 
 // finish precomputes what validation needs from the keywords.

@@ -102,3 +102,12 @@ func ExampleIsDuration() {
 	// Output:
 	// true true false
 }
+
+func ExampleLookupFormat() {
+	check := openapi.LookupFormat("date-time")
+	fmt.Println(check("2024-01-02T03:04:05Z"), check("2024-01-02"))
+	fmt.Println(openapi.LookupFormat("int32") == nil) // not a string format of the registry
+	// Output:
+	// true false
+	// true
+}

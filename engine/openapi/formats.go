@@ -14,11 +14,11 @@ import (
 	"github.com/crdlab/crdlab/engine/crd"
 )
 
-// Formats is the registry of string formats kube-apiserver validates, keyed
+// formats is the registry of string formats kube-apiserver validates, keyed
 // by normalized name (dashes removed, as go-openapi's DefaultNameNormalizer
 // does): kube-openapi's strfmt.Default plus its Kubernetes extensions.
 // Each checker reports whether a string is valid for the format.
-var Formats = map[string]func(string) bool{
+var formats = map[string]func(string) bool{
 	"bsonobjectid": IsBSONObjectID,
 	"date":         IsDate,
 	"datetime":     IsDateTime,
@@ -56,7 +56,25 @@ func lookupFormat(format string) func(string) bool {
 	if format == "" {
 		return nil
 	}
-	return Formats[NormalizeFormat(format)]
+	return formats[NormalizeFormat(format)]
+}
+
+// LookupFormat returns the checker of a format of kube-openapi's registry
+// (strfmt.Default with the Kubernetes extensions), by name with or without
+// dashes ("date-time", "datetime"), or nil when the registry does not know
+// it (upstream then does not check the format at all).
+func LookupFormat(name string) func(string) bool {
+	return lookupFormat(name)
+}
+
+// KnownFormats lists the normalized names of the registry, sorted.
+func KnownFormats() []string {
+	names := make([]string, 0, len(formats))
+	for k := range formats {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // supportedStringFormats are the string formats CRD schemas may use at
@@ -227,6 +245,71 @@ func IsDateTime(str string) bool {
 	if len(str) < 4 {
 		return false
 	}
+	for i := 0; i < len(str); i++ {
+		if str[i] >= utf8RuneSelf {
+			return isDateTimeSlow(str)
+		}
+	}
+	// ASCII: split at the first two 't'/'T' without lowering a copy
+	first := indexT(str)
+	if first < 0 || !IsDate(str[:first]) {
+		return false
+	}
+	rest := str[first+1:]
+	if second := indexT(rest); second >= 0 {
+		rest = rest[:second]
+	}
+	return timeOfDayOK(rest)
+}
+
+const utf8RuneSelf = 0x80
+
+func indexT(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == 't' || s[i] == 'T' {
+			return i
+		}
+	}
+	return -1
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// timeOfDayOK matches (ASCII, case-insensitively for "z") the date-time
+// pattern ^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$
+// and checks hour <= 23, minute <= 59, second <= 59.
+func timeOfDayOK(s string) bool {
+	if len(s) < 9 || !isDigit(s[0]) || !isDigit(s[1]) || s[2] != ':' || !isDigit(s[3]) || !isDigit(s[4]) ||
+		s[5] != ':' || !isDigit(s[6]) || !isDigit(s[7]) {
+		return false
+	}
+	if !(s[:2] <= "23" && s[3:5] <= "59" && s[6:8] <= "59") {
+		return false
+	}
+	rest := s[8:]
+	if isZone(rest) {
+		return true
+	}
+	// optional fraction: any one character but a newline, then digits
+	if len(rest) < 2 || rest[0] == '\n' {
+		return false
+	}
+	i := 1
+	for i < len(rest) && isDigit(rest[i]) {
+		i++
+	}
+	return i > 1 && isZone(rest[i:])
+}
+
+func isZone(s string) bool {
+	if len(s) == 1 {
+		return s[0] == 'z' || s[0] == 'Z'
+	}
+	return len(s) == 6 && (s[0] == '+' || s[0] == '-') && isDigit(s[1]) && isDigit(s[2]) && s[3] == ':' &&
+		isDigit(s[4]) && isDigit(s[5])
+}
+
+func isDateTimeSlow(str string) bool {
 	s := strings.Split(strings.ToLower(str), "t")
 	if len(s) < 2 || !IsDate(s[0]) {
 		return false

@@ -23,7 +23,7 @@ func (v *Validator) Validate(fldPath *field.Path, obj interface{}) field.ErrorLi
 		return nil
 	}
 	var res result
-	validateNode(v.root, obj, nil, nil, &res)
+	validateNode(v.root, obj, newPath(), nil, &res)
 	return toFieldErrors(fldPath, res.errs)
 }
 
@@ -37,18 +37,28 @@ func (v *Validator) ValidateUpdate(fldPath *field.Path, obj, old interface{}) fi
 	}
 	var res result
 	c := &corr{old: old, new: obj, sch: v.root}
-	validateNode(v.root, obj, nil, c, &res)
+	validateNode(v.root, obj, newPath(), c, &res)
 	return toFieldErrors(fldPath, res.errs)
 }
 
-// vpath is a kube-openapi validator path ("spec.items[0]", ".key"), built
-// lazily: it is only rendered when an error is reported. A nil *vpath is
-// the root path "".
+// vpath is the kube-openapi validator path of the value being validated
+// ("spec.items[0]", ".key"): a stack of segments shared by the whole walk,
+// rendered only when an error is reported. No segments is the root path "".
 type vpath struct {
-	parent *vpath
-	name   string
-	index  int
-	kind   uint8
+	segs []seg
+	buf  [12]seg
+}
+
+func newPath() *vpath {
+	p := &vpath{}
+	p.segs = p.buf[:0]
+	return p
+}
+
+type seg struct {
+	kind  uint8
+	name  string
+	index int
 }
 
 const (
@@ -58,32 +68,35 @@ const (
 )
 
 func (p *vpath) String() string {
-	if p == nil {
+	if len(p.segs) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	p.write(&b)
+	for i, s := range p.segs {
+		switch s.kind {
+		case pathProp:
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.name)
+		case pathDot:
+			b.WriteByte('.')
+			b.WriteString(s.name)
+		case pathIndex:
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(s.index))
+			b.WriteByte(']')
+		}
+	}
 	return b.String()
 }
 
-func (p *vpath) write(b *strings.Builder) {
-	if p.parent != nil {
-		p.parent.write(b)
-	}
-	switch p.kind {
-	case pathProp:
-		if p.parent != nil {
-			b.WriteByte('.')
-		}
-		b.WriteString(p.name)
-	case pathDot:
-		b.WriteByte('.')
-		b.WriteString(p.name)
-	case pathIndex:
-		b.WriteByte('[')
-		b.WriteString(strconv.Itoa(p.index))
-		b.WriteByte(']')
-	}
+// validateChild validates a property, map entry or list item of the current
+// value: the path grows by one segment for the duration of the call.
+func validateChild(n *node, data interface{}, p *vpath, kind uint8, name string, index int, c *corr, res *result) {
+	p.segs = append(p.segs, seg{kind: kind, name: name, index: index})
+	validateNode(n, data, p, c, res)
+	p.segs = p.segs[:len(p.segs)-1]
 }
 
 // validateNode is kube-openapi's SchemaValidator.Validate for one schema
@@ -146,7 +159,7 @@ func validatePlain(n *node, data interface{}, p *vpath, c *corr, res *result) {
 		res.match++
 		if n.fmtCheck != nil {
 			if !n.fmtCheck(str) {
-				res.add(invalidTypeValue(p, n.format, str))
+				res.add(invalidType(p, n.format, str))
 			}
 			res.match++
 		}
@@ -172,10 +185,6 @@ func invalidType(p *vpath, typeName, got string) *vErr {
 	name := p.String()
 	return &vErr{code: codeInvalidType, name: name, value: got, hasVal: true,
 		msg: fmt.Sprintf("%s in %s must be of type %s: %q", name, in, typeName, got)}
-}
-
-func invalidTypeValue(p *vpath, typeName string, value string) *vErr {
-	return invalidType(p, typeName, value)
 }
 
 // schemaInfo is kube-openapi's typeValidator.schemaInfoForType for decoded JSON.
@@ -342,7 +351,7 @@ func validateSchemaProps(n *node, data interface{}, p *vpath, res *result) {
 				continue
 			}
 			if d.schema != nil {
-				validateNode(d.schema, data, &vpath{parent: p, name: d.key, kind: pathDot}, nil, res)
+				validateChild(d.schema, data, p, pathDot, d.key, 0, nil, res)
 				continue
 			}
 			for _, depKey := range d.property {
@@ -518,14 +527,14 @@ func validateSlice(n *node, arr []interface{}, p *vpath, c *corr, res *result) {
 	size := len(arr)
 	if n.items != nil {
 		for i := 0; i < size; i++ {
-			validateNode(n.items, arr[i], &vpath{parent: p, index: i, kind: pathIndex}, c.index(i), res)
+			validateChild(n.items, arr[i], p, pathIndex, "", i, c.index(i), res)
 		}
 	}
 	itemsSize := 0
 	if len(n.itemsTuple) > 0 {
 		itemsSize = len(n.itemsTuple)
 		for i := 0; i < itemsSize && i < size; i++ {
-			validateNode(n.itemsTuple[i], arr[i], &vpath{parent: p, index: i, kind: pathIndex}, c.index(i), res)
+			validateChild(n.itemsTuple[i], arr[i], p, pathIndex, "", i, c.index(i), res)
 		}
 	}
 	if n.additionalItems != nil && itemsSize < size {
@@ -536,7 +545,7 @@ func validateSlice(n *node, arr []interface{}, p *vpath, c *corr, res *result) {
 			// upstream's loop bound (size-itemsSize+1) is kept; indexes past
 			// the end, where upstream would panic, are skipped.
 			for i := itemsSize; i < size-itemsSize+1 && i < size; i++ {
-				validateNode(n.additionalItems.schema, arr[i], &vpath{parent: p, index: i, kind: pathIndex}, c.index(i), res)
+				validateChild(n.additionalItems.schema, arr[i], p, pathIndex, "", i, c.index(i), res)
 			}
 		}
 	}
@@ -595,33 +604,30 @@ func validateObject(n *node, m map[string]interface{}, p *vpath, c *corr, res *r
 
 	var keys []string
 	if n.additionalProps != nil && !n.additionalProps.allows {
-		keys = sortedMapKeys(m)
-		for _, k := range keys {
+		forEachKey(m, res, &keys, func(k string, _ interface{}) {
 			if _, regular := n.props[k]; regular {
-				continue
+				return
 			}
 			if n.matchesPattern(k) {
-				continue
+				return
 			}
 			name := p.String()
 			res.add(&vErr{code: codeUnallowedProperty, name: name, value: k, hasVal: true,
 				msg: fmt.Sprintf("%s.%s in %s is a forbidden property", name, k, in)})
-		}
+		})
 	} else if len(n.patternProps) > 0 || (n.additionalProps != nil && n.additionalProps.schema != nil) {
-		keys = sortedMapKeys(m)
-		for _, k := range keys {
-			v := m[k]
+		forEachKey(m, res, &keys, func(k string, v interface{}) {
 			_, regular := n.props[k]
 			matched := validatePatternProps(n, k, v, p, c, res)
 			if !regular && !matched && n.additionalProps != nil && n.additionalProps.schema != nil {
-				validateNode(n.additionalProps.schema, v, &vpath{parent: p, name: k, kind: pathDot}, childCorr(c, p, k), res)
+				validateChild(n.additionalProps.schema, v, p, pathDot, k, 0, childCorr(c, p, k), res)
 			}
-		}
+		})
 	}
 
 	for _, name := range n.propNames {
 		if v, ok := m[name]; ok {
-			validateNode(n.props[name], v, &vpath{parent: p, name: name, kind: pathProp}, childCorr(c, p, name), res)
+			validateChild(n.props[name], v, p, pathProp, name, 0, childCorr(c, p, name), res)
 		}
 	}
 
@@ -633,22 +639,43 @@ func validateObject(n *node, m map[string]interface{}, p *vpath, c *corr, res *r
 	}
 
 	if len(n.patternProps) > 0 {
-		if keys == nil {
-			keys = sortedMapKeys(m)
-		}
-		for _, k := range keys {
-			v := m[k]
+		forEachKey(m, res, &keys, func(k string, v interface{}) {
 			_, regular := n.props[k]
 			matched := validatePatternProps(n, k, v, p, c, res)
 			if !regular && matched {
 				for i := range n.patternProps {
 					pp := &n.patternProps[i]
 					if pp.re != nil && pp.re.MatchString(k) {
-						validateNode(pp.schema, v, &vpath{parent: p, name: k, kind: pathDot}, childCorr(c, p, k), res)
+						validateChild(pp.schema, v, p, pathDot, k, 0, childCorr(c, p, k), res)
 					}
 				}
 			}
+		})
+	}
+}
+
+// forEachKey calls f for every entry of m in sorted key order, the order
+// this package reports errors in. As f only appends to res, and the set of
+// errors it appends does not depend on the order, entries are first visited
+// in map order and only revisited sorted (after rolling res back) when that
+// visit reported errors: valid objects are never sorted.
+func forEachKey(m map[string]interface{}, res *result, keys *[]string, f func(k string, v interface{})) {
+	if *keys == nil {
+		start, match := len(res.errs), res.match
+		for k, v := range m {
+			f(k, v)
 		}
+		if len(res.errs) == start {
+			return
+		}
+		for i := start; i < len(res.errs); i++ {
+			res.errs[i] = nil
+		}
+		res.errs, res.match = res.errs[:start], match
+		*keys = sortedMapKeys(m)
+	}
+	for _, k := range *keys {
+		f(k, m[k])
 	}
 }
 
@@ -669,7 +696,7 @@ func validatePatternProps(n *node, k string, v interface{}, p *vpath, c *corr, r
 		pp := &n.patternProps[i]
 		if pp.re != nil && pp.re.MatchString(k) {
 			matched = true
-			validateNode(pp.schema, v, &vpath{parent: p, name: k, kind: pathDot}, childCorr(c, p, k), res)
+			validateChild(pp.schema, v, p, pathDot, k, 0, childCorr(c, p, k), res)
 		}
 	}
 	return matched
@@ -678,7 +705,7 @@ func validatePatternProps(n *node, k string, v interface{}, p *vpath, c *corr, r
 // childCorr is the ratcheting validator's SubPropertyValidator: apiVersion
 // and kind at the root are never ratcheted.
 func childCorr(c *corr, p *vpath, k string) *corr {
-	if c == nil || (p == nil && (k == "kind" || k == "apiVersion")) {
+	if c == nil || (len(p.segs) == 0 && (k == "kind" || k == "apiVersion")) {
 		return nil
 	}
 	return c.key(k)

@@ -309,3 +309,71 @@ func TestNilSchemaValidatesEverything(t *testing.T) {
 		t.Errorf("unexpected errors: %v", render(errs))
 	}
 }
+
+func TestValidatorIsSafeForConcurrentUse(t *testing.T) {
+	v := mustValidator(t, `{"type":"object","properties":{"l":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k"],
+		"items":{"type":"object","properties":{"k":{"type":"string"},"v":{"type":"string","maxLength":1,"pattern":"^[a-z]$"}}}}}}`)
+	old := `{"l":[{"k":"a","v":"xx"},{"k":"b","v":"yy"}]}`
+	obj := `{"l":[{"k":"b","v":"yy"},{"k":"a","v":"xx"},{"k":"c","v":"ZZ"}]}`
+	want := []string{`l[2].v: Too long: may not be more than 1 byte`}
+	done := make(chan struct{})
+	for i := 0; i < 8; i++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for j := 0; j < 200; j++ {
+				got := render(v.ValidateUpdate(nil, decodeObj(t, obj), decodeObj(t, old)))
+				if strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Errorf("got %v", got)
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		<-done
+	}
+}
+
+// decodePreservingInts decodes a raw JSON value as the API server decodes
+// custom resources (k8s.io/apimachinery/pkg/util/json.Unmarshal): numbers
+// that parse as int64 become int64, the others float64. Empty or null raw
+// bytes are nil.
+func decodePreservingInts(raw []byte) (interface{}, error) {
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v interface{}
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	return convertNumbers(v)
+}
+
+func convertNumbers(v interface{}) (interface{}, error) {
+	switch t := v.(type) {
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i, nil
+		}
+		return t.Float64()
+	case map[string]interface{}:
+		for k, e := range t {
+			c, err := convertNumbers(e)
+			if err != nil {
+				return nil, err
+			}
+			t[k] = c
+		}
+	case []interface{}:
+		for i, e := range t {
+			c, err := convertNumbers(e)
+			if err != nil {
+				return nil, err
+			}
+			t[i] = c
+		}
+	}
+	return v, nil
+}

@@ -25,13 +25,23 @@ const Version = 1
 // bug cannot make the module grow without limit.
 const MaxRequestBytes = 64 << 20
 
+// CostUnavailable is the answer to "cost" while the engine exposes no CEL
+// cost report.
+const CostUnavailable = "cost report not available in this build"
+
 // Request is one call into the module.
 type Request struct {
-	Op              string `json:"op"`
-	CRD             string `json:"crd,omitempty"`
-	Handle          uint32 `json:"handle,omitempty"`
-	Object          string `json:"object,omitempty"`
-	Old             string `json:"old,omitempty"`
+	Op     string `json:"op"`
+	CRD    string `json:"crd,omitempty"`
+	Handle uint32 `json:"handle,omitempty"`
+	Object string `json:"object,omitempty"`
+	Old    string `json:"old,omitempty"`
+	// CRDBytes, ObjectBytes and OldBytes (base64 in JSON) replace CRD,
+	// Object and Old when set: they carry input that is not valid UTF-8
+	// byte for byte, which a JSON string cannot.
+	CRDBytes        []byte `json:"crdBytes,omitempty"`
+	ObjectBytes     []byte `json:"objectBytes,omitempty"`
+	OldBytes        []byte `json:"oldBytes,omitempty"`
 	Version         string `json:"version,omitempty"`
 	Subresource     string `json:"subresource,omitempty"`
 	FieldValidation string `json:"fieldValidation,omitempty"`
@@ -97,12 +107,23 @@ func (s *Server) Handle(req []byte) (resp []byte) {
 	return encode(Response{OK: true, Result: result})
 }
 
+// compile is engine.Compile; tests replace it to exercise panic recovery.
+var compile = engine.Compile
+
+// pick returns the bytes of a text field or of its *Bytes twin.
+func pick(text string, raw []byte) []byte {
+	if raw != nil {
+		return raw
+	}
+	return []byte(text)
+}
+
 func (s *Server) dispatch(r *Request) (interface{}, *Error) {
 	switch r.Op {
 	case "version":
 		return VersionResult{ABI: Version, Engine: engine.Version}, nil
 	case "compile", "lint":
-		c, err := engine.Compile([]byte(r.CRD))
+		c, err := compile(pick(r.CRD, r.CRDBytes))
 		if err != nil {
 			return nil, &Error{Code: "DecodeError", Message: err.Error()}
 		}
@@ -124,13 +145,13 @@ func (s *Server) dispatch(r *Request) (interface{}, *Error) {
 			return nil, e
 		}
 		opts := engine.ValidateOptions{Version: r.Version, Subresource: r.Subresource, FieldValidation: engine.FieldValidation(r.FieldValidation)}
-		if r.Old != "" {
-			opts.Old = []byte(r.Old)
+		if old := pick(r.Old, r.OldBytes); len(old) > 0 {
+			opts.Old = old
 		}
 		if len(c.Errors()) > 0 {
 			return engine.NewReport(c, nil), nil
 		}
-		res, err := c.Validate([]byte(r.Object), opts)
+		res, err := c.Validate(pick(r.Object, r.ObjectBytes), opts)
 		if err != nil {
 			return nil, &Error{Code: "Invalid", Message: err.Error()}
 		}
@@ -144,6 +165,8 @@ func (s *Server) dispatch(r *Request) (interface{}, *Error) {
 			return nil, &Error{Code: "NotFound", Message: fmt.Sprintf("no compiled CRD with handle %d", r.Handle)}
 		}
 		return struct{}{}, nil
+	case "cost":
+		return nil, &Error{Code: "BadRequest", Message: CostUnavailable}
 	case "":
 		return nil, &Error{Code: "BadRequest", Message: `request has no "op"`}
 	default:

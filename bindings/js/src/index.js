@@ -1,7 +1,7 @@
 // crdlab for JavaScript: validate Kubernetes custom resources against their
 // CustomResourceDefinition exactly as kube-apiserver does, in Node (>= 20)
 // and in browsers, through crdlab's WebAssembly module (see wasm/ABI.md).
-import { makeWasi, WasiExit } from './wasi.js';
+import { wasiImportsFor, WasiExit } from './wasi.js';
 
 export const ABI_VERSION = 1;
 
@@ -52,7 +52,7 @@ export async function load(source, options = {}) {
 class Instance {
   constructor(mod, options) {
     let memory;
-    const wasi = makeWasi(() => memory, options);
+    const wasi = wasiImportsFor(mod, () => memory, options);
     this.instance = new WebAssembly.Instance(mod, { wasi_snapshot_preview1: wasi });
     memory = this.instance.exports.memory;
     this.memory = memory;

@@ -102,6 +102,24 @@ export function makeWasi(getMemory, { stderr = (s) => console.error(s) } = {}) {
     },
     sched_yield() { return ESUCCESS; },
     proc_exit(code) { throw new WasiExit(code); },
+    fd_read() { return EBADF; },
     path_open() { return ENOSYS; },
+    path_filestat_get() { return ENOSYS; },
   };
+}
+
+/**
+ * Returns the WASI import object for a compiled module: makeWasi's functions
+ * plus, for any other wasi_snapshot_preview1 function the module imports
+ * (Go's syscall package links a few file functions the engine never calls),
+ * a stub answering ENOSYS, so that linking never fails on a new import.
+ */
+export function wasiImportsFor(mod, getMemory, options) {
+  const wasi = makeWasi(getMemory, options);
+  for (const imp of WebAssembly.Module.imports(mod)) {
+    if (imp.module === 'wasi_snapshot_preview1' && imp.kind === 'function' && !(imp.name in wasi)) {
+      wasi[imp.name] = () => ENOSYS;
+    }
+  }
+  return wasi;
 }

@@ -13,6 +13,13 @@ type decimal struct {
 
 var bigTenInt = big.NewInt(10)
 
+// maxRescaleDigits bounds the powers of ten built when aligning scales.
+// Upstream (inf.Dec) has no bound and spends minutes or exhausts memory on
+// inputs such as quantity("1e2000000000").add(1); here such operations
+// report errQuantityRange instead. 2^17 digits is far beyond any realistic
+// quantity and still cheap to compute.
+const maxRescaleDigits = 1 << 17
+
 func pow10Big(n int32) *big.Int {
 	return new(big.Int).Exp(bigTenInt, big.NewInt(int64(n)), nil)
 }
@@ -53,7 +60,32 @@ func upscaleDecimals(a, b *decimal) (*decimal, *decimal) {
 	}
 }
 
+// cmp compares d and o (inf.Dec.Cmp). Values whose most significant digits
+// are at different powers of ten are ordered without rescaling, so comparing
+// 1e2000000000 with 1m does not build a two-billion-digit number; otherwise
+// the scales differ by at most the number of digits and rescaling is cheap.
 func (d *decimal) cmp(o *decimal) int {
+	sd, so := d.sign(), o.sign()
+	if sd != so {
+		if sd < so {
+			return -1
+		}
+		return 1
+	}
+	if sd == 0 {
+		return 0
+	}
+	md := int64(len(d.unscaled.Text(10))) - int64(d.scale)
+	mo := int64(len(o.unscaled.Text(10))) - int64(o.scale)
+	if sd < 0 {
+		md, mo = md-1, mo-1 // the '-' sign is counted by Text
+	}
+	if md != mo {
+		if (md > mo) == (sd > 0) {
+			return 1
+		}
+		return -1
+	}
 	a, b := upscaleDecimals(d, o)
 	return a.unscaled.Cmp(&b.unscaled)
 }
@@ -85,6 +117,12 @@ func (d *decimal) roundUp(s int32) *decimal {
 	r := &decimal{scale: s}
 	if s >= d.scale {
 		r.unscaled.Mul(&d.unscaled, pow10Big(s-d.scale))
+		return r
+	}
+	if int64(d.scale)-int64(s) > int64(len(d.unscaled.Text(10))) {
+		// |d| < 10^-s: the quotient is 0 and any non-zero value rounds away
+		// from zero to one unit (computed without building 10^(d.scale-s)).
+		r.unscaled.SetInt64(int64(d.unscaled.Sign()))
 		return r
 	}
 	var rem big.Int

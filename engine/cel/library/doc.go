@@ -20,7 +20,7 @@
 //
 // The quantity semantics (k8s.io/apimachinery/pkg/api/resource: parsing, int64
 // and decimal representations, arithmetic, comparison, canonical string form),
-// blang/semver parsing and comparison, and the name validators used by the
-// format library (k8s.io/apimachinery/pkg/util/validation and
-// api/validate/content, kube-openapi strfmt) are reimplemented here as well.
+// blang/semver parsing and comparison, and kube-openapi's strfmt validators
+// (uuid, byte, date, datetime) are reimplemented here as well; the name and
+// label validators of the format library come from engine/validation/names.
 package library

@@ -8,6 +8,8 @@ import (
 	"github.com/google/cel-go/common/decls"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/crdlab/crdlab/engine/validation/names"
 )
 
 // Regex sizes used by the runtime cost of validate (format.go).
@@ -24,14 +26,14 @@ func FormatLib() cel.EnvOption {
 // ConstantFormats are the named formats, keyed by the name used in
 // format.<name>() and format.named("<name>").
 var ConstantFormats = map[string]Format{
-	"dns1123Label":           {Name: "DNS1123Label", ValidateFunc: func(s string) []string { return isDNS1123Label(s) }, MaxRegexSize: 30},
-	"dns1123Subdomain":       {Name: "DNS1123Subdomain", ValidateFunc: func(s string) []string { return isDNS1123Subdomain(s) }, MaxRegexSize: 60},
-	"dns1035Label":           {Name: "DNS1035Label", ValidateFunc: func(s string) []string { return isDNS1035Label(s) }, MaxRegexSize: 30},
-	"qualifiedName":          {Name: "QualifiedName", ValidateFunc: isQualifiedName, MaxRegexSize: 60},
-	"dns1123LabelPrefix":     {Name: "DNS1123LabelPrefix", ValidateFunc: func(s string) []string { return isDNS1123Label(maskTrailingDash(s)) }, MaxRegexSize: 30},
-	"dns1123SubdomainPrefix": {Name: "DNS1123SubdomainPrefix", ValidateFunc: func(s string) []string { return isDNS1123Subdomain(maskTrailingDash(s)) }, MaxRegexSize: 60},
-	"dns1035LabelPrefix":     {Name: "DNS1035LabelPrefix", ValidateFunc: func(s string) []string { return isDNS1035Label(maskTrailingDash(s)) }, MaxRegexSize: 30},
-	"labelValue":             {Name: "LabelValue", ValidateFunc: isValidLabelValue, MaxRegexSize: 40},
+	"dns1123Label":           {Name: "DNS1123Label", ValidateFunc: func(s string) []string { return names.NameIsDNSLabel(s, false) }, MaxRegexSize: 30},
+	"dns1123Subdomain":       {Name: "DNS1123Subdomain", ValidateFunc: func(s string) []string { return names.NameIsDNSSubdomain(s, false) }, MaxRegexSize: 60},
+	"dns1035Label":           {Name: "DNS1035Label", ValidateFunc: func(s string) []string { return names.NameIsDNS1035Label(s, false) }, MaxRegexSize: 30},
+	"qualifiedName":          {Name: "QualifiedName", ValidateFunc: names.IsQualifiedName, MaxRegexSize: 60},
+	"dns1123LabelPrefix":     {Name: "DNS1123LabelPrefix", ValidateFunc: func(s string) []string { return names.NameIsDNSLabel(s, true) }, MaxRegexSize: 30},
+	"dns1123SubdomainPrefix": {Name: "DNS1123SubdomainPrefix", ValidateFunc: func(s string) []string { return names.NameIsDNSSubdomain(s, true) }, MaxRegexSize: 60},
+	"dns1035LabelPrefix":     {Name: "DNS1035LabelPrefix", ValidateFunc: func(s string) []string { return names.NameIsDNS1035Label(s, true) }, MaxRegexSize: 30},
+	"labelValue":             {Name: "LabelValue", ValidateFunc: names.IsValidLabelValue, MaxRegexSize: 40},
 	"uri": {Name: "URI", ValidateFunc: func(s string) []string {
 		if _, err := url.ParseRequestURI(s); err != nil {
 			return []string{err.Error()}

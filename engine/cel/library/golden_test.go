@@ -75,6 +75,19 @@ var goldenExprs = []string{
 	`quantity("1Gi") == quantity("1073741824")`, `quantity("1") == quantity("2")`,
 	`quantity("1").add(quantity("1")) == quantity("2")`, `quantity("2") == quantity("1").add(quantity("1"))`,
 	`quantity("100000000000000000000000").compareTo(quantity("1"))`,
+	`quantity("1234567890123456789e-40")`, `quantity("-1234567890123456789e-40")`, `quantity("1234567890123456789e-28")`,
+	`quantity("1234567890123456789e-27")`, `quantity("-1234567890123456789e-28")`, `quantity("0.00000000000000000000000000001")`,
+	`quantity("1e30").compareTo(quantity("1m"))`, `quantity("-1e30").compareTo(quantity("-1m"))`, `quantity("-5").compareTo(quantity("3"))`,
+	`quantity("0").compareTo(quantity("-1e30"))`, `quantity("-1e30").compareTo(quantity("0"))`,
+	`quantity("1234567890123456789012").compareTo(quantity("1234567890123456789013"))`,
+	`quantity("-1234567890123456789012").compareTo(quantity("-1234567890123456789013"))`,
+	`quantity("-99999999999999999999").compareTo(quantity("-100000000000000000000"))`,
+	`quantity("99999999999999999999").compareTo(quantity("100000000000000000000"))`,
+	`quantity("100000000000000000000").compareTo(quantity("1e20"))`, `quantity("0.5").compareTo(quantity("0.49999999999999999999"))`,
+	`quantity("1e2000000000").compareTo(quantity("1m"))`, `quantity("0").add(quantity("1e2000000000"))`,
+	`[quantity("1")].all(x, x.compareTo(quantity("100000000000000000000000")) == -1 && x.isInteger())`,
+	`[quantity("1")].all(x, x.isLessThan(quantity("100000000000000000000000")) && x.add(1).isInteger())`,
+	`[quantity("1")].all(x, quantity("100000000000000000000000").isGreaterThan(x) && x.isInteger())`,
 	// ip
 	`ip("192.168.0.1")`, `ip("::1")`, `ip("192.168.0.1.0")`, `ip("fe80::1%eth0")`, `ip("::ffff:1.2.3.4")`, `ip("")`,
 	`isIP("1.2.3.4")`, `isIP("1.2.3")`, `isIP("::ffff:1.2.3.4")`, `ip.isCanonical("2001:db8::1")`, `ip.isCanonical("2001:DB8::1")`,
@@ -132,6 +145,10 @@ var goldenExprs = []string{
 	`optional.of(1).orValue(2)`, `1 == 1.0`, `1 < 2u`, `has({"a": 1}.a)`,
 	// base environment checks: undeclared and mistyped calls, literal validators
 	`duration("1x")`, `timestamp("bad")`, `"a".matches("(")`, `[1, "a"]`, `x.name()`, `"a".name("b")`,
+	`type(url("https://a"))`, `type(quantity("1"))`, `type(semver("1.0.0"))`, `type(format.uuid())`, `type(ip("::1"))`,
+	`type(url("https://a")) == type(url("https://b"))`, `type(quantity("1")) == type(semver("1.0.0"))`,
+	`dyn(quantity("1")) == dyn(1)`, `dyn(ip("::1")) == dyn("::1")`, `dyn(semver("1.0.0")) == dyn(url("https://a"))`,
+	`[quantity("1"), quantity("2")].exists(q, q.isInteger())`, `{"a": ip("::1")}["a"].family()`,
 	`"x".check("y")`, `1.validate("x")`, `quantity(1)`, `url("https://a").getQuery().size()`,
 	// variables sized by a schema-like size estimator (every variable and its items: 0..20)
 	`vars:strs.isSorted()`, `vars:ints.sum()`, `vars:strs.indexOf("bb")`, `vars:strs.max()`, `vars:ints.min()`,
@@ -143,6 +160,8 @@ var goldenExprs = []string{
 	`vars:str.replace("o", "00")`, `vars:str.replace(str, "")`, `vars:str.split(" ")`, `vars:str.split(" ", 1)`,
 	`vars:strs.join(", ")`, `vars:strs.join()`, `vars:strs.all(s, s.find("b") == "")`,
 	`vars:strs.exists(s, s == str)`, `vars:ints.indexOf(2)`, `vars:strs.lastIndexOf(str)`,
+	`vars:objs.indexOf({"a": 1})`, `vars:objs.lastIndexOf({"a": 2})`, `vars:m.all(k, k.find("z") == "")`,
+	`vars:[m, m].indexOf(m)`, `vars:url(m["u"]).getHost()`,
 }
 
 // varSizes is a stand-in for the CRD schema size estimator: every node with a
@@ -164,6 +183,8 @@ var goldenVars = map[string]any{
 	"str":  "hello world",
 	"strs": []string{"a", "bb", "ccc"},
 	"ints": []int64{3, 1, 2},
+	"objs": []map[string]int64{{"a": 1}, {"a": 2}},
+	"m":    map[string]string{"abc": "0123456789", "u": "https://example.com/x"},
 }
 
 func goldenVarDecls() []cel.EnvOption {
@@ -171,6 +192,8 @@ func goldenVarDecls() []cel.EnvOption {
 		cel.Variable("str", cel.StringType),
 		cel.Variable("strs", cel.ListType(cel.StringType)),
 		cel.Variable("ints", cel.ListType(cel.IntType)),
+		cel.Variable("objs", cel.ListType(cel.MapType(cel.StringType, cel.IntType))),
+		cel.Variable("m", cel.MapType(cel.StringType, cel.StringType)),
 	}
 }
 

@@ -39,25 +39,39 @@ func quantityDecls() map[string][]cel.FunctionOpt {
 			cel.UnaryBinding(quantityUnary(func(x *ResourceQuantity) ref.Val { _, ok := x.AsInt64(); return types.Bool(ok) })))},
 		"add": {
 			cel.MemberOverload("quantity_add", []*cel.Type{q, q}, q, cel.BinaryBinding(quantityBinary(func(a, b *ResourceQuantity) ref.Val {
+				if !a.arithmeticInRange(b) {
+					return types.WrapErr(errQuantityRange)
+				}
 				c := a.DeepCopy()
 				c.Add(*b)
 				return &Quantity{ResourceQuantity: &c}
 			}))),
 			cel.MemberOverload("quantity_add_int", []*cel.Type{q, cel.IntType}, q, cel.BinaryBinding(quantityInt(func(a *ResourceQuantity, b int64) ref.Val {
+				bq := NewResourceQuantity(b, DecimalExponent)
+				if !a.arithmeticInRange(bq) {
+					return types.WrapErr(errQuantityRange)
+				}
 				c := a.DeepCopy()
-				c.Add(*NewResourceQuantity(b, DecimalExponent))
+				c.Add(*bq)
 				return &Quantity{ResourceQuantity: &c}
 			}))),
 		},
 		"sub": {
 			cel.MemberOverload("quantity_sub", []*cel.Type{q, q}, q, cel.BinaryBinding(quantityBinary(func(a, b *ResourceQuantity) ref.Val {
+				if !a.arithmeticInRange(b) {
+					return types.WrapErr(errQuantityRange)
+				}
 				c := a.DeepCopy()
 				c.Sub(*b)
 				return &Quantity{ResourceQuantity: &c}
 			}))),
 			cel.MemberOverload("quantity_sub_int", []*cel.Type{q, cel.IntType}, q, cel.BinaryBinding(quantityInt(func(a *ResourceQuantity, b int64) ref.Val {
+				bq := NewResourceQuantity(b, DecimalExponent)
+				if !a.arithmeticInRange(bq) {
+					return types.WrapErr(errQuantityRange)
+				}
 				c := a.DeepCopy()
-				c.Sub(*NewResourceQuantity(b, DecimalExponent))
+				c.Sub(*bq)
 				return &Quantity{ResourceQuantity: &c}
 			}))),
 		},

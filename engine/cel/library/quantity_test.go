@@ -96,3 +96,28 @@ func TestParseQuantityAcceptsBareSignAsZero(t *testing.T) {
 		}
 	}
 }
+
+func TestQuantityHugeExponentsDoNotHang(t *testing.T) {
+	huge, err := ParseQuantity("1e2000000000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	milli, _ := ParseQuantity("1m")
+	if huge.Cmp(milli) != 1 || milli.Cmp(huge) != -1 {
+		t.Errorf("ordering of 1e2000000000 and 1m is wrong")
+	}
+	if huge.arithmeticInRange(&milli) {
+		t.Errorf("adding 1e2000000000 and 1m must be refused")
+	}
+	zero, _ := ParseQuantity("0")
+	if !huge.arithmeticInRange(&zero) {
+		t.Errorf("adding zero never aligns scales and must be allowed")
+	}
+	tiny, err := ParseQuantity("1234567890123456789e-2000000000")
+	if err != nil || tiny.String() != "1e-9" {
+		t.Errorf("tiny = %q, %v; want 1e-9 (rounded up to nano)", tiny.String(), err)
+	}
+	if _, err := ParseQuantity("1234567890123456789e2000000000"); err != errQuantityRange {
+		t.Errorf("err = %v, want %v", err, errQuantityRange)
+	}
+}

@@ -43,6 +43,8 @@ var (
 	ErrFormatWrong = errors.New("quantities must match the regular expression '" + splitREString + "'")
 	ErrNumeric     = errors.New("unable to parse numeric part of quantity")
 	ErrSuffix      = errors.New("unable to parse quantity's suffix")
+	// errQuantityRange is crdlab's own: see maxRescaleDigits.
+	errQuantityRange = errors.New("quantity exponent is out of the supported range")
 )
 
 type int64Amount struct {
@@ -139,6 +141,9 @@ func ParseQuantity(str string) (ResourceQuantity, error) {
 	sign := amount.sign()
 	if sign == -1 {
 		amount.neg()
+	}
+	if amount.unscaled.Sign() != 0 && int64(-scaleNano)-int64(amount.scale) > maxRescaleDigits {
+		return ResourceQuantity{}, errQuantityRange
 	}
 	if amount.unscaled.Sign() != 0 {
 		amount = amount.roundUp(-int32(scaleNano))
@@ -658,7 +663,30 @@ func (q *ResourceQuantity) Sub(y ResourceQuantity) {
 	q.d.sub(q.d, y.asDec())
 }
 
-// Cmp returns -1, 0 or 1 comparing q with y.
+// effectiveScale is the decimal scale (digits after the point) of q's representation.
+func (q *ResourceQuantity) effectiveScale() int64 {
+	if q.d != nil {
+		return int64(q.d.scale)
+	}
+	return -int64(q.i.scale)
+}
+
+// arithmeticInRange reports whether Add or Sub of q and y can align their
+// scales within maxRescaleDigits (always true for realistic quantities).
+func (q *ResourceQuantity) arithmeticInRange(y *ResourceQuantity) bool {
+	if q.d == nil && y.d == nil && (q.i.value == 0 || y.i.value == 0) {
+		return true // the int64 path adds a zero without aligning scales
+	}
+	d := q.effectiveScale() - y.effectiveScale()
+	if d < 0 {
+		d = -d
+	}
+	return d <= maxRescaleDigits
+}
+
+// Cmp returns -1, 0 or 1 comparing q with y. As upstream, when either side
+// uses the decimal representation q is converted to it in place (so a
+// quantity compared with a huge one is no longer isInteger()).
 func (q *ResourceQuantity) Cmp(y ResourceQuantity) int {
 	if q.d == nil && y.d == nil {
 		return q.i.cmp(y.i)
@@ -683,11 +711,14 @@ func (q *ResourceQuantity) String() string {
 	if q == nil {
 		return "<nil>"
 	}
-	if len(q.s) == 0 {
-		number, suffix := q.canonicalize()
-		q.s = number + suffix
+	if len(q.s) != 0 {
+		return q.s
 	}
-	return q.s
+	// Upstream caches the canonical form in q.s; that is not observable, and
+	// not caching keeps String free of writes (values may be shared by
+	// concurrent evaluations).
+	number, suffix := q.canonicalize()
+	return number + suffix
 }
 
 func (q *ResourceQuantity) canonicalize() (string, string) {

@@ -94,8 +94,9 @@ type CELRuleResult struct {
 // error, and only when the schema is structural and its defaults are valid
 // (upstream's non-nil CELSchemaContext). It is never called for nodes below
 // allOf, anyOf, oneOf, not, definitions or dependencies. Nodes are visited
-// children first (properties in sorted order, then items), so the call
-// order is deterministic.
+// children first (additionalProperties, then properties in sorted key
+// order, then items), so the call order is deterministic. The checker must
+// not modify the schemas it is given.
 //
 // It must return one CELRuleResult per rule of node.Schema.XValidations, in
 // order, compiling each rule and messageExpression against the type of self
@@ -213,7 +214,7 @@ func (c *totalCost) observe(path *field.Path, cost uint64) {
 		return
 	}
 	c.mostExpensive = append(c.mostExpensive, ruleCost{path: path, cost: cost})
-	sort.SliceStable(c.mostExpensive, func(i, j int) bool { return c.mostExpensive[i].cost > c.mostExpensive[j].cost })
+	sort.Slice(c.mostExpensive, func(i, j int) bool { return c.mostExpensive[i].cost > c.mostExpensive[j].cost })
 	if len(c.mostExpensive) > 4 {
 		c.mostExpensive = c.mostExpensive[:4]
 	}

@@ -34,11 +34,11 @@ type internalSpec struct {
 	Version                  string
 	Names                    internalNames
 	Scope                    string
-	Validation               *CustomResourceValidation
-	Subresources             *CustomResourceSubresources
-	Versions                 []CustomResourceDefinitionVersion
-	AdditionalPrinterColumns []CustomResourceColumnDefinition
-	SelectableFields         []SelectableField
+	Validation               *internalValidation
+	Subresources             *internalSubresources
+	Versions                 []internalVersion
+	AdditionalPrinterColumns []internalColumn
+	SelectableFields         []internalSelectableField
 	Conversion               *internalConversion
 	PreserveUnknownFields    *bool
 }
@@ -71,26 +71,26 @@ type internalServiceReference struct {
 	Port      int32
 }
 
-// CustomResourceDefinitionVersion mirrors the internal version type.
-type CustomResourceDefinitionVersion struct {
+// internalVersion mirrors the internal version type.
+type internalVersion struct {
 	Name                     string
 	Served                   bool
 	Storage                  bool
 	Deprecated               bool
 	DeprecationWarning       *string
-	Schema                   *CustomResourceValidation
-	Subresources             *CustomResourceSubresources
-	AdditionalPrinterColumns []CustomResourceColumnDefinition
-	SelectableFields         []SelectableField
+	Schema                   *internalValidation
+	Subresources             *internalSubresources
+	AdditionalPrinterColumns []internalColumn
+	SelectableFields         []internalSelectableField
 }
 
-// SelectableField mirrors the internal selectable field type.
-type SelectableField struct {
+// internalSelectableField mirrors the internal selectable field type.
+type internalSelectableField struct {
 	JSONPath string
 }
 
-// CustomResourceColumnDefinition mirrors the internal printer column type.
-type CustomResourceColumnDefinition struct {
+// internalColumn mirrors the internal printer column type.
+type internalColumn struct {
 	Name        string
 	Type        string
 	Format      string
@@ -99,13 +99,13 @@ type CustomResourceColumnDefinition struct {
 	JSONPath    string
 }
 
-// CustomResourceValidation mirrors the internal validation type.
-type CustomResourceValidation struct {
+// internalValidation mirrors the internal validation type.
+type internalValidation struct {
 	OpenAPIV3Schema *crd.JSONSchemaProps
 }
 
 // MarshalJSON renders the schema with internal Go field names.
-func (v CustomResourceValidation) MarshalJSON() ([]byte, error) {
+func (v internalValidation) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"OpenAPIV3Schema":`)
 	writeInternalSchema(&b, v.OpenAPIV3Schema)
@@ -113,14 +113,14 @@ func (v CustomResourceValidation) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// CustomResourceSubresources mirrors the internal subresources type.
-type CustomResourceSubresources struct {
+// internalSubresources mirrors the internal subresources type.
+type internalSubresources struct {
 	Status *struct{}
-	Scale  *CustomResourceSubresourceScale
+	Scale  *internalScale
 }
 
-// CustomResourceSubresourceScale mirrors the internal scale type.
-type CustomResourceSubresourceScale struct {
+// internalScale mirrors the internal scale type.
+type internalScale struct {
 	SpecReplicasPath   string
 	StatusReplicasPath string
 	LabelSelectorPath  *string
@@ -161,34 +161,37 @@ func toInternal(c *crd.CustomResourceDefinition) *internalCRD {
 		}
 		s.Conversion = conv
 	}
+	if in.Versions != nil {
+		s.Versions = make([]internalVersion, 0, len(in.Versions))
+	}
 	for _, v := range in.Versions {
-		iv := CustomResourceDefinitionVersion{
+		iv := internalVersion{
 			Name: v.Name, Served: v.Served, Storage: v.Storage, Deprecated: v.Deprecated,
 			DeprecationWarning: v.DeprecationWarning,
 		}
 		if v.Schema != nil {
-			iv.Schema = &CustomResourceValidation{OpenAPIV3Schema: v.Schema.OpenAPIV3Schema}
+			iv.Schema = &internalValidation{OpenAPIV3Schema: v.Schema.OpenAPIV3Schema}
 		}
 		if v.Subresources != nil {
-			sr := &CustomResourceSubresources{}
+			sr := &internalSubresources{}
 			if v.Subresources.Status != nil {
 				sr.Status = &struct{}{}
 			}
 			if sc := v.Subresources.Scale; sc != nil {
-				sr.Scale = &CustomResourceSubresourceScale{SpecReplicasPath: sc.SpecReplicasPath, StatusReplicasPath: sc.StatusReplicasPath, LabelSelectorPath: sc.LabelSelectorPath}
+				sr.Scale = &internalScale{SpecReplicasPath: sc.SpecReplicasPath, StatusReplicasPath: sc.StatusReplicasPath, LabelSelectorPath: sc.LabelSelectorPath}
 			}
 			iv.Subresources = sr
 		}
 		if v.AdditionalPrinterColumns != nil {
-			iv.AdditionalPrinterColumns = make([]CustomResourceColumnDefinition, len(v.AdditionalPrinterColumns))
+			iv.AdditionalPrinterColumns = make([]internalColumn, len(v.AdditionalPrinterColumns))
 			for i, col := range v.AdditionalPrinterColumns {
-				iv.AdditionalPrinterColumns[i] = CustomResourceColumnDefinition(col)
+				iv.AdditionalPrinterColumns[i] = internalColumn(col)
 			}
 		}
 		if v.SelectableFields != nil {
-			iv.SelectableFields = make([]SelectableField, len(v.SelectableFields))
+			iv.SelectableFields = make([]internalSelectableField, len(v.SelectableFields))
 			for i, f := range v.SelectableFields {
-				iv.SelectableFields[i] = SelectableField(f)
+				iv.SelectableFields[i] = internalSelectableField(f)
 			}
 		}
 		s.Versions = append(s.Versions, iv)
@@ -452,15 +455,7 @@ func writeInternalSchema(b *bytes.Buffer, s *crd.JSONSchemaProps) {
 	field("Required", false)
 	val(s.Required)
 	field("Items", false)
-	if s.Items == nil {
-		b.WriteString("null")
-	} else {
-		b.WriteString(`{"Schema":`)
-		writeInternalSchema(b, s.Items.Schema)
-		b.WriteString(`,"JSONSchemas":`)
-		schemas(s.Items.JSONSchemas)
-		b.WriteString("}")
-	}
+	writeInternalItems(b, s.Items)
 	field("AllOf", false)
 	schemas(s.AllOf)
 	field("OneOf", false)
@@ -536,6 +531,31 @@ func writeInternalSchema(b *bytes.Buffer, s *crd.JSONSchemaProps) {
 				b.WriteString(",")
 			}
 			val(internalRule(r))
+		}
+		b.WriteString("]")
+	}
+	b.WriteString("}")
+}
+
+// writeInternalItems writes items as upstream's internal
+// JSONSchemaPropsOrArray (no custom marshaller: both fields).
+func writeInternalItems(b *bytes.Buffer, items *crd.JSONSchemaPropsOrArray) {
+	if items == nil {
+		b.WriteString("null")
+		return
+	}
+	b.WriteString(`{"Schema":`)
+	writeInternalSchema(b, items.Schema)
+	b.WriteString(`,"JSONSchemas":`)
+	if items.JSONSchemas == nil {
+		b.WriteString("null")
+	} else {
+		b.WriteString("[")
+		for i := range items.JSONSchemas {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			writeInternalSchema(b, &items.JSONSchemas[i])
 		}
 		b.WriteString("]")
 	}

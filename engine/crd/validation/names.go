@@ -144,9 +144,10 @@ func sortedStringKeys(m map[string]string) []string {
 }
 
 // validateObjectMeta is upstream's ValidateObjectMeta for a cluster-scoped
-// object on create (name, generateName, namespace, generation, labels and
-// annotations; map keys are visited in sorted order where upstream's order
-// is random).
+// object on create (name, generateName, namespace, generation, labels,
+// annotations and finalizers; map keys are visited in sorted order where
+// upstream's order is random). ownerReferences and managedFields are not
+// checked.
 func validateObjectMeta(m *crd.ObjectMeta, nameFn func(string, bool) []string, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if len(m.GenerateName) != 0 {
@@ -186,6 +187,18 @@ func validateObjectMeta(m *crd.ObjectMeta, nameFn func(string, bool) []string, f
 	}
 	if total > totalAnnotationSizeLimitB {
 		allErrs = append(allErrs, field.TooLong(annPath, "", totalAnnotationSizeLimitB))
+	}
+	finPath := fldPath.Child("finalizers")
+	orphan, del := false, false
+	for _, f := range m.Finalizers {
+		for _, msg := range isQualifiedName(f) {
+			allErrs = append(allErrs, field.Invalid(finPath, f, msg))
+		}
+		orphan = orphan || f == "orphan"
+		del = del || f == "foregroundDeletion"
+	}
+	if orphan && del {
+		allErrs = append(allErrs, field.Invalid(finPath, m.Finalizers, "finalizer orphan and foregroundDeletion cannot be both set"))
 	}
 	return allErrs
 }

@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -349,16 +350,9 @@ func (w *schemaWalker) validateSchema(s *crd.JSONSchemaProps, fldPath *field.Pat
 type internalItems struct{ o *crd.JSONSchemaPropsOrArray }
 
 func (i internalItems) MarshalJSON() ([]byte, error) {
-	s := &crd.JSONSchemaProps{Items: i.o}
-	b, _ := internalSchema{s}.MarshalJSON()
-	// extract the "Items" member of the rendered schema
-	const key = `"Items":`
-	idx := strings.Index(string(b), key)
-	end := strings.Index(string(b), `,"AllOf":`)
-	if idx < 0 || end < 0 {
-		return []byte("null"), nil
-	}
-	return b[idx+len(key) : end], nil
+	var b bytes.Buffer
+	writeInternalItems(&b, i.o)
+	return b.Bytes(), nil
 }
 
 func mapIsCorrelatable(mapType *string) bool {

@@ -32,6 +32,14 @@ import (
 	"github.com/crdlab/crdlab/engine/schema"
 )
 
+// maxGeneratedNameBaseLength and generatedNameSuffix mirror upstream's
+// SimpleNameGenerator (63-character names: a 58-character base and 5
+// random characters, here fixed).
+const (
+	maxGeneratedNameBaseLength = 58
+	generatedNameSuffix        = "xxxxx"
+)
+
 // MaxSelectableFields is the largest number of selectable fields per version
 // (upstream MaxSelectableFields).
 const MaxSelectableFields = 8
@@ -67,6 +75,18 @@ func ValidateCustomResourceDefinition(c *crd.CustomResourceDefinition, opts Opti
 		return append(errs, field.Required(field.NewPath("spec"), "")), nil
 	}
 	in := toInternal(c)
+	// The create handler generates a name from generateName (upstream
+	// appends 5 random characters; crdlab appends "xxxxx" so results are
+	// reproducible), and BeforeCreate clears the namespace of a
+	// cluster-scoped object.
+	if in.Metadata.GenerateName != "" && in.Metadata.Name == "" {
+		base := in.Metadata.GenerateName
+		if len(base) > maxGeneratedNameBaseLength {
+			base = base[:maxGeneratedNameBaseLength]
+		}
+		in.Metadata.Name = base + generatedNameSuffix
+	}
+	in.Metadata.Namespace = ""
 	// PrepareForCreate
 	in.Status = internalStatus{}
 	in.Metadata.Generation = 1
@@ -99,7 +119,7 @@ func ValidateCustomResourceDefinition(c *crd.CustomResourceDefinition, opts Opti
 	return errs, warningsOnCreate(&in.Spec)
 }
 
-func validateStoredVersions(stored []string, versions []CustomResourceDefinitionVersion, fldPath *field.Path) field.ErrorList {
+func validateStoredVersions(stored []string, versions []internalVersion, fldPath *field.Path) field.ErrorList {
 	if len(stored) == 0 {
 		return field.ErrorList{field.Invalid(fldPath, stored, "must have at least one stored version")}
 	}
@@ -230,13 +250,15 @@ func validateSpec(spec *internalSpec, o *options, fldPath *field.Path) field.Err
 	if len(spec.AdditionalPrinterColumns) > 0 && hasPerVersionColumns(spec.Versions) {
 		allErrs = append(allErrs, field.Forbidden(fldPath.Child("additionalPrinterColumns"), "top-level and per-version additionalPrinterColumns are mutually exclusive"))
 	}
-	if hasIdenticalPerVersion(spec.Versions, func(v CustomResourceDefinitionVersion) (interface{}, bool) { return v.Schema, v.Schema != nil }) {
+	if hasIdenticalPerVersion(spec.Versions, func(v internalVersion) (interface{}, bool) { return v.Schema, v.Schema != nil }) {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("versions"), spec.Versions, "per-version schemas may not all be set to identical values (top-level validation should be used instead)"))
 	}
-	if hasIdenticalPerVersion(spec.Versions, func(v CustomResourceDefinitionVersion) (interface{}, bool) { return v.Subresources, v.Subresources != nil }) {
+	if hasIdenticalPerVersion(spec.Versions, func(v internalVersion) (interface{}, bool) {
+		return v.Subresources, v.Subresources != nil
+	}) {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("versions"), spec.Versions, "per-version subresources may not all be set to identical values (top-level subresources should be used instead)"))
 	}
-	if hasIdenticalPerVersion(spec.Versions, func(v CustomResourceDefinitionVersion) (interface{}, bool) {
+	if hasIdenticalPerVersion(spec.Versions, func(v internalVersion) (interface{}, bool) {
 		return v.AdditionalPrinterColumns, len(v.AdditionalPrinterColumns) > 0
 	}) {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("versions"), spec.Versions, "per-version additionalPrinterColumns may not all be set to identical values (top-level additionalPrinterColumns should be used instead)"))
@@ -296,9 +318,10 @@ func validateSpec(spec *internalSpec, o *options, fldPath *field.Path) field.Err
 	return allErrs
 }
 
-func validateVersion(version *CustomResourceDefinitionVersion, fldPath *field.Path, statusEnabled bool, flags specFlags, o *options) field.ErrorList {
+func validateVersion(version *internalVersion, fldPath *field.Path, statusEnabled bool, flags specFlags, o *options) field.ErrorList {
 	allErrs := field.ErrorList{}
 	for _, msg := range validateDeprecationWarning(version.Deprecated, version.DeprecationWarning) {
+		// the *string is JSON-encoded when rendered, as upstream's
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("deprecationWarning"), version.DeprecationWarning, msg))
 	}
 	allErrs = append(allErrs, validateValidation(version.Schema, statusEnabled, flags, o, fldPath.Child("schema"))...)
@@ -350,7 +373,7 @@ func validateDeprecationWarning(deprecated bool, w *string) []string {
 	return errs
 }
 
-func subresourcesForVersion(spec *internalSpec, version string) *CustomResourceSubresources {
+func subresourcesForVersion(spec *internalSpec, version string) *internalSubresources {
 	if !hasPerVersionSubresources(spec.Versions) {
 		return spec.Subresources
 	}
@@ -374,7 +397,7 @@ func hasAnyStatusEnabled(spec *internalSpec) bool {
 	return false
 }
 
-func hasPerVersionSchema(vs []CustomResourceDefinitionVersion) bool {
+func hasPerVersionSchema(vs []internalVersion) bool {
 	for _, v := range vs {
 		if v.Schema != nil {
 			return true
@@ -383,7 +406,7 @@ func hasPerVersionSchema(vs []CustomResourceDefinitionVersion) bool {
 	return false
 }
 
-func hasPerVersionSubresources(vs []CustomResourceDefinitionVersion) bool {
+func hasPerVersionSubresources(vs []internalVersion) bool {
 	for _, v := range vs {
 		if v.Subresources != nil {
 			return true
@@ -392,7 +415,7 @@ func hasPerVersionSubresources(vs []CustomResourceDefinitionVersion) bool {
 	return false
 }
 
-func hasPerVersionColumns(vs []CustomResourceDefinitionVersion) bool {
+func hasPerVersionColumns(vs []internalVersion) bool {
 	for _, v := range vs {
 		if len(v.AdditionalPrinterColumns) > 0 {
 			return true
@@ -401,7 +424,7 @@ func hasPerVersionColumns(vs []CustomResourceDefinitionVersion) bool {
 	return false
 }
 
-func hasIdenticalPerVersion(vs []CustomResourceDefinitionVersion, get func(CustomResourceDefinitionVersion) (interface{}, bool)) bool {
+func hasIdenticalPerVersion(vs []internalVersion, get func(internalVersion) (interface{}, bool)) bool {
 	if len(vs) == 0 {
 		return false
 	}
@@ -445,7 +468,7 @@ func validateNames(names *crd.CustomResourceDefinitionNames, fldPath *field.Path
 	return allErrs
 }
 
-func validateColumn(col *CustomResourceColumnDefinition, fldPath *field.Path) field.ErrorList {
+func validateColumn(col *internalColumn, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
 	if len(col.Name) == 0 {
 		allErrs = append(allErrs, field.Required(fldPath.Child("name"), ""))
@@ -477,7 +500,7 @@ func validateSimpleJSONPath(s string, fldPath *field.Path) field.ErrorList {
 	return nil
 }
 
-func validateSelectableFields(fields []SelectableField, ss *schema.Structural, fldPath *field.Path) field.ErrorList {
+func validateSelectableFields(fields []internalSelectableField, ss *schema.Structural, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	unique := map[string]bool{}
 	for i, f := range fields {
@@ -512,7 +535,7 @@ func validateSelectableFields(fields []SelectableField, ss *schema.Structural, f
 	return allErrs
 }
 
-func validateSubresources(sr *CustomResourceSubresources, fldPath *field.Path) field.ErrorList {
+func validateSubresources(sr *internalSubresources, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
 	if sr == nil || sr.Scale == nil {
 		return allErrs
@@ -604,7 +627,7 @@ func validateConversionReviewVersions(versions []string, fldPath *field.Path) fi
 }
 
 // validateValidation is upstream's validateCustomResourceDefinitionValidation.
-func validateValidation(v *CustomResourceValidation, statusEnabled bool, flags specFlags, o *options, fldPath *field.Path) field.ErrorList {
+func validateValidation(v *internalValidation, statusEnabled bool, flags specFlags, o *options, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
 	if v == nil || v.OpenAPIV3Schema == nil {
 		return allErrs

@@ -1,0 +1,36 @@
+# bench.mk — benchmarks (crdlab vs upstream) and fuzzing; included from the Makefile.
+#
+#   make bench       benchmarks/ side by side (crdlab vs upstream), then benchstat
+#   make fuzz        every fuzz target for FUZZTIME each
+#
+# BENCHCOUNT/BENCHTIME/BENCHFILTER tune the benchmark run; results go to
+# $(BENCHOUT) and the benchstat table to $(BENCHOUT:.txt=.stat).
+
+GO          ?= go
+FUZZTIME    ?= 20s
+BENCHCOUNT  ?= 6
+BENCHTIME   ?= 1s
+BENCHFILTER ?= .
+BENCHOUT    ?= build/bench.txt
+BENCHSTAT   ?= $(shell $(GO) env GOPATH)/bin/benchstat
+
+# package:target pairs run by `make fuzz`
+FUZZ_TARGETS := ./engine/crd:FuzzDecode ./engine:FuzzCompile ./engine:FuzzValidate
+
+.PHONY: bench fuzz benchstat-install
+
+benchstat-install:
+	@test -x $(BENCHSTAT) || GOFLAGS= $(GO) install golang.org/x/perf/cmd/benchstat@latest
+
+bench: benchstat-install
+	@mkdir -p $(dir $(BENCHOUT))
+	cd benchmarks && $(GO) test -run '^$$' -bench '$(BENCHFILTER)' -benchmem -count $(BENCHCOUNT) -benchtime $(BENCHTIME) -timeout 60m . > $(abspath $(BENCHOUT)); \
+		status=$$?; cat $(abspath $(BENCHOUT)); exit $$status
+	$(BENCHSTAT) -col /impl $(BENCHOUT) | tee $(BENCHOUT:.txt=.stat)
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "== $$name ($$pkg, $(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done

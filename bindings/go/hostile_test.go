@@ -1,0 +1,271 @@
+package wasm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func crontabCRD(t testing.TB) []byte {
+	return readFile(t, filepath.Join(repoRoot, "examples", "crontab-crd.yaml"))
+}
+
+func crontab(spec string) []byte {
+	return []byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"x","namespace":"default"},"spec":` + spec + `}`)
+}
+
+// mustStillWork asserts that the runtime answers a valid request correctly
+// after a hostile one.
+func mustStillWork(t *testing.T, r *Runtime) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := r.Compile(ctx, crontabCRD(t))
+	if err != nil {
+		t.Fatalf("runtime broken after a hostile input: %v", err)
+	}
+	rep, err := c.Validate(ctx, crontab(`{"image":"a","replicas":11}`), ValidateOptions{})
+	if err != nil {
+		t.Fatalf("runtime broken after a hostile input: %v", err)
+	}
+	if len(rep.Object.Errors) != 1 || rep.Object.Errors[0].Field != "spec.replicas" {
+		t.Fatalf("wrong answer after a hostile input: %+v", rep.Object)
+	}
+}
+
+// TestHostileInputsMatchNative: inputs an attacker or a broken client could
+// send all come back as the native engine's answer, never as a trap, and the
+// runtime keeps working.
+func TestHostileInputsMatchNative(t *testing.T) {
+	crd := crontabCRD(t)
+	deepArray := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
+	deepObject := strings.Repeat(`{"a":`, 10000) + "1" + strings.Repeat("}", 10000)
+	deepYAML := "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: x}\nspec:\n  image: " + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "\n"
+	big := strings.Repeat("x", 3<<20+17)
+	bigDescription := strings.Replace(string(crd), "type: object\n", "type: object\n          description: \""+strings.Repeat("d", 3<<20)+"\"\n", 1)
+	costBomb := strings.Replace(string(crd), "              properties:\n                cronSpec:",
+		`              x-kubernetes-validations:
+              - rule: "self.tags.all(a, self.tags.all(b, self.tags.all(c, a + b + c != '')))"
+              properties:
+                tags:
+                  type: array
+                  items:
+                    type: string
+                cronSpec:`, 1)
+	if costBomb == string(crd) || bigDescription == string(crd) {
+		t.Fatal("examples/crontab-crd.yaml changed shape: update the hostile inputs")
+	}
+	tags := make([]string, 2000)
+	for i := range tags {
+		tags[i] = fmt.Sprint(i)
+	}
+	tagsJSON, _ := json.Marshal(tags)
+	reqs := []request{
+		{name: "invalid UTF-8 in a JSON string", crd: crd, object: crontab("{\"image\":\"\xff\xfe\xfd\"}")},
+		{name: "invalid UTF-8 in YAML", crd: crd, object: []byte("apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: x}\nspec: {image: \xff\xfe}\n")},
+		{name: "invalid UTF-8 in the CRD", crd: []byte(strings.Replace(string(crd), "CronTab", "Cron\xffTab", 1))},
+		{name: "3 MiB string value", crd: crd, object: crontab(`{"image":"` + big + `"}`)},
+		{name: "3 MiB CRD description", crd: []byte(bigDescription), object: crontab(`{"image":"a"}`)},
+		{name: "10,000-deep JSON arrays", crd: crd, object: crontab(`{"image":` + deepArray + `}`)},
+		{name: "10,000-deep JSON objects", crd: crd, object: crontab(`{"image":` + deepObject + `}`)},
+		{name: "10,000-deep YAML flow sequences", crd: crd, object: []byte(deepYAML)},
+		{name: "10,000-deep unknown field", crd: crd, object: crontab(`{"image":"a","junk":` + deepObject + `}`), fieldValidation: "Ignore"},
+		{name: "cost-bomb CEL rule (CRD)", crd: []byte(costBomb)},
+		{name: "cost-bomb CEL rule (object)", crd: []byte(costBomb), object: crontab(`{"image":"a","tags":` + string(tagsJSON) + `}`)},
+		{name: "not a CRD at all", crd: []byte("\x00\x01\x02")},
+		{name: "empty object", crd: crd, object: []byte{}},
+		{name: "object is JSON null", crd: crd, object: []byte("null")},
+	}
+	r := newRuntime(t, Options{})
+	checkParity(t, r, reqs)
+	mustStillWork(t, r)
+}
+
+// TestRawRequestsAreAnsweredWithErrors: malformed requests through the raw
+// ABI get error responses with the documented codes.
+func TestRawRequestsAreAnsweredWithErrors(t *testing.T) {
+	r := newRuntime(t, Options{})
+	ctx := context.Background()
+	tests := []struct {
+		name, req, code, contains string
+	}{
+		{"invalid UTF-8 outside strings", "{\"op\":\"version\"}\xff", "BadRequest", "not a valid JSON request"},
+		{"not JSON", "hello", "BadRequest", "not a valid JSON request"},
+		{"no op", `{}`, "BadRequest", `no "op"`},
+		{"unknown op", `{"op":"explode"}`, "BadRequest", `unknown op "explode"`},
+		{"unknown handle", `{"op":"validate","handle":4242,"object":"{}"}`, "NotFound", "no compiled CRD with handle 4242"},
+		{"free of an unknown handle", `{"op":"free","handle":4242}`, "NotFound", "handle 4242"},
+		{"cost without a cost report", `{"op":"cost"}`, "BadRequest", "cost report not available in this build"},
+		{"undecodable CRD", `{"op":"compile","crd":"kind: [unclosed"}`, "DecodeError", ""},
+		{"bytes field that is not base64", `{"op":"compile","crdBytes":"%%%"}`, "BadRequest", "not a valid JSON request"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw, err := r.Call(ctx, []byte(tt.req))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var env struct {
+				OK    bool   `json:"ok"`
+				Error *Error `json:"error"`
+			}
+			if err := json.Unmarshal(raw, &env); err != nil {
+				t.Fatalf("response is not JSON: %v: %s", err, raw)
+			}
+			if env.OK || env.Error == nil || env.Error.Code != tt.code || !strings.Contains(env.Error.Message, tt.contains) {
+				t.Fatalf("got %s, want code %s containing %q", raw, tt.code, tt.contains)
+			}
+		})
+	}
+	mustStillWork(t, r)
+}
+
+// TestRequestOverLimitIsRefused: a request over 64 MiB is refused by the
+// module, and the instance that held it is recycled, not kept.
+func TestRequestOverLimitIsRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("64 MiB request skipped in -short mode")
+	}
+	r := newRuntime(t, Options{})
+	req := `{"op":"version","crd":"` + strings.Repeat("a", 64<<20) + `"}`
+	raw, err := r.Call(context.Background(), []byte(req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"code":"BadRequest"`) || !strings.Contains(string(raw), "exceeds the limit") {
+		t.Fatalf("got %.300s", raw)
+	}
+	mustStillWork(t, r)
+}
+
+// TestMemoryLimitTrapsAndReplacesInstance: an instance that runs out of its
+// memory limit fails with a Trap, and the next call gets a fresh instance.
+func TestMemoryLimitTrapsAndReplacesInstance(t *testing.T) {
+	r := newRuntime(t, Options{MemoryLimitPages: 1024}) // 64 MiB
+	c, err := r.Compile(context.Background(), crontabCRD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := crontab(`{"image":"` + strings.Repeat("x", 40<<20) + `"}`)
+	_, err = c.Validate(context.Background(), huge, ValidateOptions{})
+	var e *Error
+	if !errors.As(err, &e) || e.Code != "Trap" {
+		t.Fatalf("got %v, want a Trap", err)
+	}
+	mustStillWork(t, r)
+}
+
+// TestConcurrentCallersGetNativeAnswers: many goroutines share one runtime
+// with fewer instances than callers; every answer equals the native one.
+func TestConcurrentCallersGetNativeAnswers(t *testing.T) {
+	r := newRuntime(t, Options{MaxInstances: 3, PoolSize: 2})
+	crd := crontabCRD(t)
+	c, err := r.Compile(context.Background(), crd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objects := [][]byte{
+		crontab(`{"image":"a","replicas":3}`),
+		crontab(`{"image":"a","replicas":30}`),
+		crontab(`{"cronSpec":"* *","color":"red"}`),
+		crontab(`{"image":1}`),
+	}
+	want := make([]string, len(objects))
+	for i, o := range objects {
+		want[i] = native(request{crd: crd, object: o})
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for g := 0; g < 16; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 8; i++ {
+				k := (g + i) % len(objects)
+				raw, err := c.ValidateRaw(context.Background(), objects[k], ValidateOptions{})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if string(raw) != want[k] {
+					errs <- fmt.Errorf("goroutine %d call %d: got %.200s, want %.200s", g, i, raw, want[k])
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// TestCancelledContext: a cancelled context fails fast; a deadline that
+// expires during a call interrupts it; either way the next call works.
+func TestCancelledContext(t *testing.T) {
+	r := newRuntime(t, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.Compile(ctx, crontabCRD(t)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled context: got %v, want context.Canceled", err)
+	}
+	c, err := r.Compile(context.Background(), crontabCRD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A slow request: a 30 MiB object takes far longer than 1ms to decode.
+	slow := crontab(`{"image":"` + strings.Repeat("x", 30<<20) + `"}`)
+	ctx, cancel = context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	if _, err := c.Validate(ctx, slow, ValidateOptions{}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("expired deadline: got %v, want context.DeadlineExceeded", err)
+	}
+	mustStillWork(t, r)
+}
+
+// TestClosedCRDIsRefusedAndFreed: Validate after Close fails; the handle is
+// freed inside the instances.
+func TestClosedCRDIsRefusedAndFreed(t *testing.T) {
+	r := newRuntime(t, Options{MaxInstances: 1, PoolSize: 1})
+	c, err := r.Compile(context.Background(), crontabCRD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	_, err = c.Validate(context.Background(), crontab(`{}`), ValidateOptions{})
+	var e *Error
+	if !errors.As(err, &e) || e.Code != "Invalid" {
+		t.Fatalf("got %v, want Invalid", err)
+	}
+	mustStillWork(t, r) // sweeps the closed handle first
+	raw, err := r.Call(context.Background(), []byte(`{"op":"free","handle":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"code":"NotFound"`) {
+		t.Fatalf("handle 1 still allocated after Close: %s", raw)
+	}
+}
+
+// TestNewRejectsBadModules: a missing path, bytes that are not wasm.
+func TestNewRejectsBadModules(t *testing.T) {
+	ctx := context.Background()
+	if _, err := New(ctx, Options{ModulePath: filepath.Join(t.TempDir(), "missing.wasm")}); err == nil || !strings.Contains(err.Error(), "reading module") {
+		t.Errorf("missing module: %v", err)
+	}
+	if _, err := New(ctx, Options{Module: []byte("not wasm")}); err == nil || !strings.Contains(err.Error(), "compiling module") {
+		t.Errorf("garbage module: %v", err)
+	}
+	t.Setenv("CRDLAB_WASM", "")
+	if _, err := New(ctx, Options{}); err == nil || !strings.Contains(err.Error(), "no module given") {
+		t.Errorf("no module: %v", err)
+	}
+	_ = os.Getenv
+}

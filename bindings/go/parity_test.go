@@ -1,0 +1,444 @@
+package wasm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crdlab/crdlab/engine"
+	"sigs.k8s.io/yaml"
+)
+
+// request is one parity input: a CRD and optionally an object sent to it.
+type request struct {
+	name                                  string
+	crd, object, old                      []byte
+	version, subresource, fieldValidation string
+}
+
+// native runs a request through the engine package as the module does, and
+// returns json.Marshal of the report, or "<Code>: <message>" for an error.
+func native(req request) string {
+	return nativeWith(&compileCache{}, req)
+}
+
+// compileCache compiles each distinct CRD once, natively and in the module.
+type compileCache struct {
+	native map[string]nativeCompiled
+	module map[string]moduleCompiled
+}
+
+type nativeCompiled struct {
+	c   *engine.CRD
+	err error
+}
+
+type moduleCompiled struct {
+	c   *CRD
+	err error
+}
+
+func (cc *compileCache) compileNative(crd []byte) (*engine.CRD, error) {
+	if cc.native == nil {
+		cc.native = map[string]nativeCompiled{}
+	}
+	if n, ok := cc.native[string(crd)]; ok {
+		return n.c, n.err
+	}
+	c, err := engine.Compile(crd)
+	cc.native[string(crd)] = nativeCompiled{c, err}
+	return c, err
+}
+
+func (cc *compileCache) compileModule(r *Runtime, crd []byte) (*CRD, error) {
+	if cc.module == nil {
+		cc.module = map[string]moduleCompiled{}
+	}
+	if m, ok := cc.module[string(crd)]; ok {
+		return m.c, m.err
+	}
+	c, err := r.Compile(context.Background(), crd)
+	cc.module[string(crd)] = moduleCompiled{c, err}
+	return c, err
+}
+
+func nativeWith(cc *compileCache, req request) string {
+	c, err := cc.compileNative(req.crd)
+	if err != nil {
+		return "DecodeError: " + err.Error()
+	}
+	if req.object == nil {
+		b, _ := json.Marshal(struct {
+			CRD engine.CRDReport `json:"crd"`
+		}{engine.NewReport(c, nil).CRD})
+		return string(b) + " versions=" + strings.Join(c.ServedVersions(), ",")
+	}
+	if len(c.Errors()) > 0 {
+		b, _ := json.Marshal(engine.NewReport(c, nil))
+		return string(b)
+	}
+	opts := engine.ValidateOptions{Version: req.version, Subresource: req.subresource, FieldValidation: engine.FieldValidation(req.fieldValidation)}
+	if len(req.old) > 0 {
+		opts.Old = req.old
+	}
+	res, err := c.Validate(req.object, opts)
+	if err != nil {
+		return "Invalid: " + err.Error()
+	}
+	b, _ := json.Marshal(engine.NewReport(c, res))
+	return string(b)
+}
+
+// viaModule runs a request through the module, in the same output shape as
+// native. The CRD-only form re-marshals the compile report (the same Go
+// shape as engine.CRDReport); lintRaw checks the raw "lint" bytes.
+func viaModule(t testing.TB, cc *compileCache, r *Runtime, req request) string {
+	ctx := context.Background()
+	c, err := cc.compileModule(r, req.crd)
+	if err != nil {
+		return errString(t, err)
+	}
+	if req.object == nil {
+		b, _ := json.Marshal(struct {
+			CRD CRDReport `json:"crd"`
+		}{c.Report()})
+		return string(b) + " versions=" + strings.Join(c.ServedVersions(), ",")
+	}
+	raw, err := c.ValidateRaw(ctx, req.object, ValidateOptions{Version: req.version, Old: req.old, Subresource: req.subresource, FieldValidation: FieldValidation(req.fieldValidation)})
+	if err != nil {
+		return errString(t, err)
+	}
+	return string(raw)
+}
+
+func errString(t testing.TB, err error) string {
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error that is not a module error: %v", err)
+	}
+	if e.Code == "Trap" || e.Code == "Panic" {
+		t.Fatalf("module failed: %v", err)
+	}
+	return e.Code + ": " + e.Message
+}
+
+// checkParity requires byte-identical outputs.
+func checkParity(t *testing.T, r *Runtime, reqs []request) {
+	t.Helper()
+	checkParityWith(t, r, &compileCache{}, reqs)
+}
+
+func checkParityWith(t *testing.T, r *Runtime, cc *compileCache, reqs []request) {
+	t.Helper()
+	for _, req := range reqs {
+		want := nativeWith(cc, req)
+		got := viaModule(t, cc, r, req)
+		if got != want {
+			t.Errorf("%s: module and native differ\nnative: %.2000s\nmodule: %.2000s", req.name, want, got)
+		}
+	}
+}
+
+func readFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestParityExamples: every object of examples/ against the CronTab CRD, under
+// each fieldValidation, as creates and as updates of valid.yaml.
+func TestParityExamples(t *testing.T) {
+	dir := filepath.Join(repoRoot, "examples")
+	crdYAML := readFile(t, filepath.Join(dir, "crontab-crd.yaml"))
+	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	old := readFile(t, filepath.Join(dir, "valid.yaml"))
+	reqs := []request{{name: "crontab-crd.yaml", crd: crdYAML}}
+	for _, f := range files {
+		if strings.HasSuffix(f, "crontab-crd.yaml") {
+			continue
+		}
+		obj := readFile(t, f)
+		for _, fv := range []string{"", "Strict", "Warn", "Ignore"} {
+			reqs = append(reqs, request{name: filepath.Base(f) + "/" + fv, crd: crdYAML, object: obj, fieldValidation: fv})
+		}
+		reqs = append(reqs, request{name: filepath.Base(f) + "/update", crd: crdYAML, object: obj, old: old})
+		reqs = append(reqs, request{name: filepath.Base(f) + "/status", crd: crdYAML, object: obj, old: old, subresource: "status"})
+		reqs = append(reqs, request{name: filepath.Base(f) + "/unknown-version", crd: crdYAML, object: obj, version: "v9"})
+	}
+	if len(reqs) < 10 {
+		t.Fatalf("only %d requests from %s", len(reqs), dir)
+	}
+	r := newRuntime(t, Options{})
+	checkParity(t, r, reqs)
+	lintRaw(t, r, crdYAML)
+}
+
+// lintRaw requires the raw result of "lint" to be json.Marshal of the
+// native CRD report.
+func lintRaw(t *testing.T, r *Runtime, crd []byte) {
+	c, err := engine.Compile(crd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(struct {
+		CRD engine.CRDReport `json:"crd"`
+	}{engine.NewReport(c, nil).CRD})
+	body, _ := json.Marshal(textRequest("lint", crd))
+	raw, err := r.Call(context.Background(), body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var env struct {
+		OK     bool            `json:"ok"`
+		Result json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(raw, &env); err != nil || !env.OK {
+		t.Fatalf("lint response %.500s (%v)", raw, err)
+	}
+	if string(env.Result) != string(want) {
+		t.Errorf("lint: module and native differ\nnative: %s\nmodule: %s", want, env.Result)
+	}
+}
+
+// caseFile is the format of conformance/testdata/cases (see
+// conformance/cases.go; that module cannot be imported from here).
+type caseFile struct {
+	CRDs  map[string]interface{} `json:"crds"`
+	Cases []struct {
+		Name            string        `json:"name"`
+		CRD             interface{}   `json:"crd"`
+		CRDRaw          string        `json:"crdRaw"`
+		Patch           []interface{} `json:"patch"`
+		Object          interface{}   `json:"object"`
+		ObjectRaw       *string       `json:"objectRaw"`
+		Old             interface{}   `json:"old"`
+		OldRaw          *string       `json:"oldRaw"`
+		Version         string        `json:"version"`
+		Subresource     string        `json:"subresource"`
+		FieldValidation string        `json:"fieldValidation"`
+	} `json:"cases"`
+}
+
+// loadConformanceCases resolves every case as the conformance loader does.
+func loadConformanceCases(t *testing.T) []request {
+	files, _ := filepath.Glob(filepath.Join(repoRoot, "conformance", "testdata", "cases", "*.yaml"))
+	sort.Strings(files)
+	var out []request
+	for _, f := range files {
+		var cf caseFile
+		if err := yaml.Unmarshal(readFile(t, f), &cf); err != nil {
+			// The conformance suite's own loader reports it; parity is
+			// checked on the files that load.
+			t.Logf("skipping %s: %v", filepath.Base(f), err)
+			continue
+		}
+		stem := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		for _, c := range cf.Cases {
+			req := request{name: stem + "/" + c.Name, version: c.Version, subresource: c.Subresource, fieldValidation: c.FieldValidation}
+			if c.CRDRaw != "" {
+				req.crd = []byte(c.CRDRaw)
+			} else {
+				def := c.CRD
+				if name, ok := def.(string); ok {
+					def = cf.CRDs[name]
+				}
+				def = deepCopy(def)
+				for _, p := range c.Patch {
+					def = mergePatch(def, p)
+				}
+				req.crd, _ = json.Marshal(def)
+			}
+			req.object = caseBody(c.Object, c.ObjectRaw)
+			req.old = caseBody(c.Old, c.OldRaw)
+			out = append(out, req)
+		}
+	}
+	return out
+}
+
+func caseBody(v interface{}, raw *string) []byte {
+	if raw != nil {
+		return []byte(*raw)
+	}
+	if v == nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return bytes.TrimSpace(buf.Bytes())
+}
+
+func deepCopy(v interface{}) interface{} {
+	b, _ := json.Marshal(v)
+	var out interface{}
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// mergePatch applies an RFC 7386 JSON merge patch.
+func mergePatch(target, patch interface{}) interface{} {
+	p, ok := patch.(map[string]interface{})
+	if !ok {
+		return patch
+	}
+	t, ok := target.(map[string]interface{})
+	if !ok {
+		t = map[string]interface{}{}
+	}
+	for k, v := range p {
+		if v == nil {
+			delete(t, k)
+			continue
+		}
+		t[k] = mergePatch(t[k], v)
+	}
+	return t
+}
+
+// TestParityConformanceCases: every case of conformance/testdata/cases.
+func TestParityConformanceCases(t *testing.T) {
+	reqs := loadConformanceCases(t)
+	if len(reqs) == 0 {
+		t.Fatal("no conformance cases found")
+	}
+	t.Logf("%d conformance cases", len(reqs))
+	checkParity(t, newRuntime(t, Options{}), reqs)
+}
+
+// corpusDirs returns the corpus module directories, or skips.
+func corpusDirs(t testing.TB) []string {
+	script := "/work/shared/corpus/fetch.sh"
+	if p := os.Getenv("CRDLAB_CORPUS_FETCH"); p != "" {
+		script = p
+	}
+	if _, err := os.Stat(script); err != nil {
+		t.Skipf("corpus not available: %s not found (set CRDLAB_CORPUS_FETCH)", script)
+	}
+	cmd := exec.Command("bash", script)
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("corpus not fetched (run bash %s once; offline here: %v)", script, err)
+	}
+	return strings.Fields(string(out))
+}
+
+var docSep = regexp.MustCompile(`(?m)^---[ \t]*$`)
+
+// documents splits multi-document YAML.
+func documents(b []byte) [][]byte {
+	var out [][]byte
+	for _, d := range docSep.Split(string(b), -1) {
+		if strings.TrimSpace(d) != "" {
+			out = append(out, []byte(d))
+		}
+	}
+	return out
+}
+
+var crdKind = regexp.MustCompile(`(?m)^kind: CustomResourceDefinition\s*$`)
+
+// corpusCRDs returns every CRD document of the corpus, by file.
+func corpusCRDs(t testing.TB) map[string][]byte {
+	out := map[string][]byte{}
+	for _, dir := range corpusDirs(t) {
+		_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			if err != nil || !crdKind.Match(b) {
+				return nil
+			}
+			for i, doc := range documents(b) {
+				if crdKind.Match(doc) {
+					rel, _ := filepath.Rel(filepath.Dir(dir), p)
+					out[rel+"#"+string(rune('0'+i))] = doc
+				}
+			}
+			return nil
+		})
+	}
+	return out
+}
+
+// TestParityCorpus: every CRD of the corpus (its lint report, and a minimal
+// object of its kind at each served version), and every Gateway API example
+// object against its CRD.
+func TestParityCorpus(t *testing.T) {
+	crds := corpusCRDs(t)
+	if testing.Short() {
+		t.Skip("corpus parity skipped in -short mode")
+	}
+	names := make([]string, 0, len(crds))
+	for n := range crds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var reqs []request
+	var cc compileCache
+	gateway := map[string][]byte{} // kind → experimental-channel CRD
+	start := time.Now()
+	for _, n := range names {
+		doc := crds[n]
+		reqs = append(reqs, request{name: n, crd: doc})
+		c, err := cc.compileNative(doc)
+		if err != nil || len(c.Errors()) > 0 {
+			continue
+		}
+		def := c.Definition()
+		for _, v := range c.ServedVersions() {
+			obj := []byte(`{"apiVersion":"` + def.Spec.Group + "/" + v + `","kind":"` + def.Spec.Names.Kind + `","metadata":{"name":"parity","namespace":"default"}}`)
+			reqs = append(reqs, request{name: n + "/minimal-" + v, crd: doc, object: obj})
+		}
+		if strings.Contains(n, "gateway-api") && strings.Contains(n, "/experimental/") {
+			gateway[def.Spec.Names.Kind] = doc
+		}
+	}
+	examples := 0
+	for _, dir := range corpusDirs(t) {
+		if !strings.Contains(dir, "gateway-api@") {
+			continue
+		}
+		_ = filepath.WalkDir(filepath.Join(dir, "examples"), func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
+				return nil
+			}
+			b, _ := os.ReadFile(p)
+			for i, doc := range documents(b) {
+				var head struct {
+					APIVersion string `json:"apiVersion"`
+					Kind       string `json:"kind"`
+				}
+				if yaml.Unmarshal(doc, &head) != nil || !strings.HasPrefix(head.APIVersion, "gateway.networking.k8s.io/") || gateway[head.Kind] == nil {
+					continue
+				}
+				rel, _ := filepath.Rel(dir, p)
+				reqs = append(reqs, request{name: rel + "#" + string(rune('0'+i)), crd: gateway[head.Kind], object: doc})
+				examples++
+			}
+			return nil
+		})
+	}
+	t.Logf("%d corpus CRDs, %d Gateway API example objects, %d requests; native compile %v", len(names), examples, len(reqs), time.Since(start))
+	if examples == 0 {
+		t.Error("no Gateway API example objects found")
+	}
+	start = time.Now()
+	checkParityWith(t, newRuntime(t, Options{}), &cc, reqs)
+	t.Logf("parity checked in %v", time.Since(start))
+}

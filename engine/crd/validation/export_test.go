@@ -1,0 +1,5 @@
+package validation
+
+// RunGoldenCasesForTest lets the external CEL golden test share the golden
+// machinery.
+var RunGoldenCasesForTest = RunGoldenCases
