@@ -4,7 +4,7 @@
 #   make build        build bin/crdlab
 #   make test         go vet + go test of the main module (a few minutes at most)
 #   make conformance  the differential suite against upstream (conformance/, own module)
-#   make fuzz         bounded fuzzing of the object decoder (FUZZTIME, default 30s)
+#   make fuzz         bounded fuzzing of the engine, FUZZTIME (default 30s) per fuzz target
 #   make bench        engine benchmarks (and benchmarks/ when present)
 #   make wasm ...     the WebAssembly module, bindings and playground (wasm.mk)
 
@@ -31,7 +31,10 @@ conformance:
 	cd conformance && $(GO) test ./...
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeJSON$$' -fuzztime $(FUZZTIME) ./engine/
+	@for f in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' engine/*_test.go | cut -d' ' -f2 | sort -u); do \
+		echo "fuzz $$f ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) ./engine/ || exit 1; \
+	done
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/

@@ -11,7 +11,7 @@ import (
 // building the per-version validators.
 func BenchmarkCompile(b *testing.B) {
 	for _, in := range Inputs() {
-		b.Run("impl=crdlab/crd="+in.Name, func(b *testing.B) {
+		b.Run("impl=crdlab/"+in.Label(), func(b *testing.B) {
 			skipIf(b, in)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(in.CRD)))
@@ -25,7 +25,7 @@ func BenchmarkCompile(b *testing.B) {
 				}
 			})
 		})
-		b.Run("impl=upstream/crd="+in.Name, func(b *testing.B) {
+		b.Run("impl=upstream/"+in.Label(), func(b *testing.B) {
 			skipIf(b, in)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(in.CRD)))
@@ -48,7 +48,7 @@ func BenchmarkCompile(b *testing.B) {
 func BenchmarkValidate(b *testing.B) {
 	for _, in := range Inputs() {
 		for _, obj := range in.Objects {
-			label := "/crd=" + in.Name + "/obj=" + obj.Name
+			label := "/" + in.Label() + "/obj=" + obj.Name
 			b.Run("impl=crdlab"+label, func(b *testing.B) {
 				skipIf(b, in)
 				c, err := engine.Compile(in.CRD)

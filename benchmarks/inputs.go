@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sigs.k8s.io/yaml"
 	"sync"
 )
 
@@ -11,8 +12,50 @@ import (
 // object with the verdict of both implementations (for the README table).
 type Input struct {
 	Case
+	// CEL is "on" for the CRD as published and "stripped" for the same CRD
+	// without its x-kubernetes-validations rules (crdlab does not compile
+	// or run CEL rules yet: the stripped variant compares equal work).
+	CEL string
 	// Skip is why the case cannot run (corpus unavailable, CRD rejected).
 	Skip string
+}
+
+// Label is the benchmark label of the input: crd=NAME/cel=on|stripped.
+func (in *Input) Label() string { return "crd=" + in.Name + "/cel=" + in.CEL }
+
+// StripCEL returns the CRD as JSON without any x-kubernetes-validations,
+// and whether there were any.
+func StripCEL(crdDoc []byte) ([]byte, bool, error) {
+	var m interface{}
+	if err := yaml.Unmarshal(crdDoc, &m); err != nil {
+		return nil, false, err
+	}
+	found := stripKey(m, "x-kubernetes-validations")
+	out, err := json.Marshal(m)
+	return out, found, err
+}
+
+func stripKey(v interface{}, key string) bool {
+	found := false
+	switch t := v.(type) {
+	case map[string]interface{}:
+		if _, ok := t[key]; ok {
+			delete(t, key)
+			found = true
+		}
+		for _, c := range t {
+			if stripKey(c, key) {
+				found = true
+			}
+		}
+	case []interface{}:
+		for _, c := range t {
+			if stripKey(c, key) {
+				found = true
+			}
+		}
+	}
+	return found
 }
 
 // upstreamErrorPaths validates body with upstream and returns the error
@@ -50,9 +93,9 @@ var quotedPath = regexp.MustCompile(`"((?:spec|status)[^"]*)"`)
 func loadInput(spec CaseSpec) *Input {
 	c, err := LoadCase(spec)
 	if err != nil {
-		return &Input{Case: Case{Name: spec.Name}, Skip: err.Error()}
+		return &Input{Case: Case{Name: spec.Name}, CEL: "on", Skip: err.Error()}
 	}
-	in := &Input{Case: *c}
+	in := &Input{Case: *c, CEL: "on"}
 	up, err := UpstreamCompile(c.CRD)
 	if err != nil {
 		in.Skip = fmt.Sprintf("upstream cannot compile the CRD: %v", err)
@@ -82,9 +125,20 @@ func loadInput(spec CaseSpec) *Input {
 }
 
 var inputs = sync.OnceValue(func() []*Input {
-	out := make([]*Input, 0, len(Cases))
+	out := make([]*Input, 0, 2*len(Cases))
 	for _, spec := range Cases {
-		out = append(out, loadInput(spec))
+		in := loadInput(spec)
+		out = append(out, in)
+		if in.Skip != "" {
+			continue
+		}
+		stripped, found, err := StripCEL(in.CRD)
+		if err != nil || !found {
+			continue
+		}
+		s := &Input{Case: in.Case, CEL: "stripped"}
+		s.CRD = stripped
+		out = append(out, s)
 	}
 	return out
 })

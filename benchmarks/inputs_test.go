@@ -14,7 +14,7 @@ import (
 // the success path.
 func TestInputsCompileOnBothSides(t *testing.T) {
 	for _, in := range Inputs() {
-		t.Run(in.Name, func(t *testing.T) {
+		t.Run(in.Label(), func(t *testing.T) {
 			if in.Skip != "" {
 				if strings.Contains(in.Skip, "not available") {
 					t.Skip(in.Skip)
@@ -36,7 +36,7 @@ func TestInputsCompileOnBothSides(t *testing.T) {
 // generated object of every case is valid for upstream and not trivial.
 func TestGeneratedObjectsAreValidUpstream(t *testing.T) {
 	for _, in := range Inputs() {
-		t.Run(in.Name, func(t *testing.T) {
+		t.Run(in.Label(), func(t *testing.T) {
 			if in.Skip != "" {
 				t.Skip(in.Skip)
 			}

@@ -28,6 +28,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"github.com/crdlab/crdlab/engine/cel"
 	"sort"
 
 	"github.com/crdlab/crdlab/engine/crd"
@@ -85,7 +86,7 @@ func CompileCRD(c *crd.CustomResourceDefinition) *CRD {
 				out.errs = append(out.errs, field.InternalError(nil, fmt.Errorf("crdlab: CRD validation panicked: %v", r)))
 			}
 		}()
-		out.errs, out.warnings = validation.ValidateCustomResourceDefinition(c, validation.Options{})
+		out.errs, out.warnings = validation.ValidateCustomResourceDefinition(c, validation.Options{CEL: cel.NewCRDChecker()})
 	}()
 	if out.warnings == nil {
 		out.warnings = []string{}
@@ -222,6 +223,11 @@ func (c *CRD) build() (err error) {
 			served:  v.Served,
 		}
 		val.structural = shared.structural[v.Name]
+		if val.structural != nil {
+			// The strategy's cel.NewValidator(structuralSchema, true, PerCallLimit):
+			// nil when no node has rules.
+			val.cel = cel.NewValidator(val.structural, true, cel.PerCallLimit)
+		}
 		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
 			props := v.Schema.OpenAPIV3Schema
 			if val.schemaValidator, err = openapi.NewSchemaValidator(props); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -384,6 +385,7 @@ func FuzzValidate(f *testing.F) {
 		{0, 0, `{"apiVersion":"fuzz.example.com/v1beta1","kind":"Widget","metadata":{"name":"w"},"spec":{"anything":true}}`, ""},
 		{0, 1, `{"apiVersion":"fuzz.example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"other"},"spec":null}`, `{"apiVersion":"fuzz.example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"name":"old"}}`},
 		{0, 0, "apiVersion: fuzz.example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: &s {name: w, extra: {self: *s}}\n", ""},
+		{0, 0, objectBomb, ""},
 		{0, 0, `null`, ""},
 		{0, 0, ``, ""},
 		{0, 0, `[]`, ""},
@@ -424,5 +426,64 @@ func TestFuzzCRDCompilesCleanly(t *testing.T) {
 	}
 	if !res.Valid() {
 		t.Fatalf("seed object invalid: decode %q, errors %v", res.DecodeError, res.Errors)
+	}
+}
+
+// objectBomb is the alias bomb in an object, under a field that preserves
+// unknown fields.
+const objectBomb = `apiVersion: fuzz.example.com/v1
+kind: Widget
+metadata: {name: w}
+spec:
+  name: w
+  extra:
+    a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+    b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+    c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+    d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+    e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+    f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+    g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+    h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+    i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+`
+
+// TestAliasBombsAreBounded pins that YAML alias bombs, in a CRD and in an
+// object, are rejected or handled within seconds and a bounded amount of
+// allocation instead of expanding to billions of values.
+func TestAliasBombsAreBounded(t *testing.T) {
+	crds, err := fuzzCRDs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		run  func() error
+	}{
+		{"crd", func() error { _, err := engine.Compile([]byte(billionLaughsCRD)); return err }},
+		{"object", func() error {
+			res, err := crds[0].Validate([]byte(objectBomb), engine.ValidateOptions{})
+			if err == nil && res.DecodeError != "" {
+				err = errors.New(res.DecodeError)
+			}
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const maxAlloc = 256 << 20
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			start := time.Now()
+			err := tc.run()
+			elapsed := time.Since(start)
+			runtime.ReadMemStats(&after)
+			if elapsed > 5*time.Second {
+				t.Errorf("took %v", elapsed)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > maxAlloc {
+				t.Errorf("allocated %d MiB, want at most %d MiB", alloc>>20, maxAlloc>>20)
+			}
+			t.Logf("outcome: %v", err)
+		})
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/crdlab/crdlab/engine/cel"
 	"math"
 	"reflect"
 	"strings"
@@ -39,6 +40,9 @@ type Result struct {
 	Errors field.ErrorList
 	// Warnings are the response's warnings, upstream's order.
 	Warnings []string
+	// Costs is the runtime cost of every CEL rule (and messageExpression)
+	// evaluation, in evaluation order.
+	Costs []cel.RuleCost
 }
 
 // Valid reports whether the request would have succeeded.
@@ -62,7 +66,8 @@ type Validator struct {
 	statusValidator *openapi.Validator
 	hasStatus       bool
 	scale           *scaleSpec
-	warnings        []string // deprecation warnings
+	cel             *cel.Validator // nil when the schema has no x-kubernetes-validations
+	warnings        []string       // deprecation warnings
 }
 
 // Version returns the validator's version.
@@ -365,7 +370,7 @@ func (v *Validator) create(obj map[string]interface{}, res *Result) {
 	setNested(obj, int64(1), "metadata", "generation")
 
 	// rest.ValidateCreate: strategy.Validate, then ObjectMeta if it passed.
-	errs := v.strategyValidate(obj)
+	errs := v.strategyValidate(obj, res)
 	if len(errs) == 0 {
 		errs = append(errs, validateObjectMetaCreate(obj, v.shared.namespaced, true)...)
 	}
@@ -377,12 +382,12 @@ func (v *Validator) create(obj map[string]interface{}, res *Result) {
 }
 
 // strategyValidate mirrors customResourceStrategy.Validate.
-func (v *Validator) strategyValidate(obj map[string]interface{}) field.ErrorList {
+func (v *Validator) strategyValidate(obj map[string]interface{}, res *Result) field.ErrorList {
 	var errs field.ErrorList
 	errs = append(errs, v.validatorValidate(obj, nil)...)
 	errs = append(errs, validateEmbeddedObjectMeta(obj, v.structural)...)
 	errs = append(errs, validateListSetsAndMaps(obj, v.structural)...)
-	errs = append(errs, v.validateCEL(errs, obj, nil)...)
+	errs = append(errs, v.validateCEL(errs, obj, nil, res)...)
 	return errs
 }
 
@@ -463,7 +468,7 @@ func checkReplicas(obj map[string]interface{}, path string) field.ErrorList {
 func (v *Validator) update(obj, old map[string]interface{}, res *Result) {
 	v.beforeUpdate(obj, old, false)
 	errs := validateCommonFields(obj, old, v.shared.namespaced)
-	errs = append(errs, v.strategyValidateUpdate(obj, old)...)
+	errs = append(errs, v.strategyValidateUpdate(obj, old, res)...)
 	if len(errs) > 0 {
 		res.Errors = errs
 		return
@@ -476,7 +481,7 @@ func (v *Validator) update(obj, old map[string]interface{}, res *Result) {
 func (v *Validator) statusUpdate(obj, old map[string]interface{}, res *Result) map[string]interface{} {
 	obj = v.beforeUpdate(obj, old, true)
 	errs := validateCommonFields(obj, old, v.shared.namespaced)
-	errs = append(errs, v.statusValidateUpdate(obj, old)...)
+	errs = append(errs, v.statusValidateUpdate(obj, old, res)...)
 	if len(errs) > 0 {
 		res.Errors = errs
 	}
@@ -574,19 +579,19 @@ func prepareStatusUpdate(obj, old map[string]interface{}) map[string]interface{}
 }
 
 // strategyValidateUpdate mirrors customResourceStrategy.ValidateUpdate.
-func (v *Validator) strategyValidateUpdate(obj, old map[string]interface{}) field.ErrorList {
+func (v *Validator) strategyValidateUpdate(obj, old map[string]interface{}, res *Result) field.ErrorList {
 	var errs field.ErrorList
 	errs = append(errs, v.validatorValidate(obj, old)...)
 	errs = append(errs, validateEmbeddedObjectMeta(obj, v.structural)...)
 	if oldErrs := validateListSetsAndMaps(old, v.structural); len(oldErrs) == 0 {
 		errs = append(errs, validateListSetsAndMaps(obj, v.structural)...)
 	}
-	errs = append(errs, v.validateCEL(errs, obj, old)...)
+	errs = append(errs, v.validateCEL(errs, obj, old, res)...)
 	return errs
 }
 
 // statusValidateUpdate mirrors statusStrategy.ValidateUpdate.
-func (v *Validator) statusValidateUpdate(obj, old map[string]interface{}) field.ErrorList {
+func (v *Validator) statusValidateUpdate(obj, old map[string]interface{}, res *Result) field.ErrorList {
 	var errs field.ErrorList
 	// customResourceValidator.ValidateStatusUpdate
 	if tm := v.validateTypeMeta(obj); len(tm) > 0 {
@@ -603,7 +608,7 @@ func (v *Validator) statusValidateUpdate(obj, old map[string]interface{}) field.
 			errs = append(errs, newErrs...)
 		}
 	}
-	errs = append(errs, v.validateCEL(errs, obj, old)...)
+	errs = append(errs, v.validateCEL(errs, obj, old, res)...)
 	return errs
 }
 
@@ -619,25 +624,37 @@ func (v *Validator) statusValidateUpdate(obj, old map[string]interface{}) field.
 // ---------------------------------------------------------------------------
 
 // validateCEL returns the errors to append after the non-CEL validation.
-func (v *Validator) validateCEL(errsSoFar field.ErrorList, obj, old map[string]interface{}) field.ErrorList {
-	if !v.hasCELRules() {
+func (v *Validator) validateCEL(errsSoFar field.ErrorList, obj, old map[string]interface{}, res *Result) field.ErrorList {
+	if v.cel == nil {
 		return nil
 	}
 	if blocking := hasBlockingErr(errsSoFar); blocking != nil {
 		return field.ErrorList{blocking}
 	}
-	return v.runCEL(obj, old)
+	return v.runCEL(obj, old, res)
 }
 
-// hasCELRules reports whether upstream's celValidator would be non-nil:
-// cel.NewValidator returns nil when no node of the schema has rules.
-func (v *Validator) hasCELRules() bool {
-	return v.structural != nil && schemaHasRules(v.structural)
-}
-
-// runCEL is where CEL evaluation plugs in (not implemented yet: no errors).
-func (v *Validator) runCEL(obj, old map[string]interface{}) field.ErrorList {
-	return nil
+// runCEL evaluates the rules as the strategies do: on create without an old
+// object; on update with the old object and ratcheting (1.37: the
+// CRDValidationRatcheting feature is GA), within the per-object runtime
+// budget. Ratcheted errors become warnings, as upstream emits them through
+// the request context; per-rule runtime costs are kept in the result.
+func (v *Validator) runCEL(obj, old map[string]interface{}, res *Result) field.ErrorList {
+	var (
+		errs   field.ErrorList
+		report *cel.Report
+	)
+	if old == nil {
+		errs, _, report = v.cel.Validate(nil, obj, nil, cel.RuntimeCELCostBudget)
+	} else {
+		errs, _, report = v.cel.Validate(nil, obj, old, cel.RuntimeCELCostBudget,
+			cel.WithRatcheting(cel.NewCorrelatedObject(obj, old, v.structural)))
+	}
+	if report != nil {
+		res.Warnings = append(res.Warnings, report.Warnings...)
+		res.Costs = append(res.Costs, report.Costs...)
+	}
+	return errs
 }
 
 // hasBlockingErr mirrors the strategy's hasBlockingErr.
@@ -649,26 +666,4 @@ func hasBlockingErr(errs field.ErrorList) *field.Error {
 		}
 	}
 	return nil
-}
-
-func schemaHasRules(s *schema.Structural) bool {
-	if s == nil {
-		return false
-	}
-	if len(s.XValidations) > 0 {
-		return true
-	}
-	if schemaHasRules(s.Items) {
-		return true
-	}
-	if s.AdditionalProperties != nil && schemaHasRules(s.AdditionalProperties.Structural) {
-		return true
-	}
-	for k := range s.Properties {
-		p := s.Properties[k]
-		if schemaHasRules(&p) {
-			return true
-		}
-	}
-	return false
 }

@@ -21,8 +21,10 @@
 //	// Per CRD version, once (immutable, safe for concurrent use; nil when the
 //	// schema has no rules):
 //	v := cel.NewValidator(structural, true, cel.PerCallLimit)
-//	// Per request (old == nil on create):
-//	errs, remaining, report := v.Validate(nil, obj, old, cel.RuntimeCELCostBudget,
+//	// Per create request:
+//	errs, remaining, report := v.Validate(nil, obj, nil, cel.RuntimeCELCostBudget)
+//	// Per update (and status update) request, with ratcheting as upstream:
+//	errs, remaining, report = v.Validate(nil, obj, old, cel.RuntimeCELCostBudget,
 //		cel.WithRatcheting(cel.NewCorrelatedObject(obj, old, structural)))
 //	// report.Warnings: errors suppressed by ratcheting (upstream sends them as
 //	// warnings); report.Costs: runtime cost of every rule evaluation.
@@ -30,6 +32,9 @@
 //	// CRD validation: engine/crd/validation calls this checker at upstream's
 //	// position in the schema recursion.
 //	opts := validation.Options{CEL: cel.NewCRDChecker()}
+//
+// Importing this package also installs ValidateDefault as
+// engine/defaults.CELValidator, so CRD defaults are checked against rules.
 //
 // Limits are upstream's: PerCallLimit (1,000,000 per evaluation),
 // RuntimeCELCostBudget (10,000,000 per object), StaticEstimatedCostLimit and

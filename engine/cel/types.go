@@ -269,4 +269,3 @@ func (p *declTypeProvider) NewValue(typeName string, fields map[string]ref.Val) 
 }
 
 func (p *declTypeProvider) NativeToValue(v any) ref.Val { return p.adapter.NativeToValue(v) }
-

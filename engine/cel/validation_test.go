@@ -267,3 +267,21 @@ func TestValidatorIsSafeForConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkValidateMapList(b *testing.B) {
+	s := mustSchema(b, `{"type":"object","properties":{"l":{"type":"array","maxItems":100,"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k"],
+		"items":{"type":"object","required":["k"],"properties":{"k":{"type":"string","maxLength":16},"v":{"type":"integer"}},
+		"x-kubernetes-validations":[{"rule":"self.v >= 0"},{"rule":"self.v >= oldSelf.v"}]},
+		"x-kubernetes-validations":[{"rule":"self.all(x, x.k.size() > 0)"}]}}}`)
+	v := NewValidator(s, true, PerCallLimit)
+	items := make([]interface{}, 100)
+	for i := range items {
+		items[i] = map[string]interface{}{"k": "key" + itoaInt(i), "v": int64(i)}
+	}
+	obj := map[string]interface{}{"l": items}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		v.Validate(nil, obj, obj, RuntimeCELCostBudget, WithRatcheting(NewCorrelatedObject(obj, obj, s)))
+	}
+}

@@ -1,0 +1,244 @@
+package conformance
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/crdlab/crdlab/conformance/upstream"
+	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/yaml"
+)
+
+// DefaultFetchScript downloads the real-world corpus (Gateway API, Istio,
+// Cluster API, cert-manager, Prometheus Operator, Kyverno, Argo CD) through
+// the Go module proxy and prints one module directory per line.
+const DefaultFetchScript = "/work/shared/corpus/fetch.sh"
+
+// CorpusDirs returns the corpus directories: $CRDLAB_CORPUS (separated by
+// the OS path list separator) or the output of the fetch script
+// ($CRDLAB_CORPUS_FETCH, default DefaultFetchScript).
+func CorpusDirs() ([]string, error) {
+	if env := os.Getenv("CRDLAB_CORPUS"); env != "" {
+		return filepath.SplitList(env), nil
+	}
+	script := os.Getenv("CRDLAB_CORPUS_FETCH")
+	if script == "" {
+		script = DefaultFetchScript
+	}
+	if _, err := os.Stat(script); err != nil {
+		return nil, fmt.Errorf("no corpus: set CRDLAB_CORPUS or CRDLAB_CORPUS_FETCH (%v)", err)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command("bash", script)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v: %s", script, err, strings.TrimSpace(stderr.String()))
+	}
+	var dirs []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			dirs = append(dirs, l)
+		}
+	}
+	return dirs, nil
+}
+
+// CorpusDoc is one YAML document of a corpus file.
+type CorpusDoc struct {
+	Name string // <module dir base>/<relative path>#<doc index>
+	Path string
+	Data []byte
+	// SkipReason, when set, says why the document is not used.
+	SkipReason string
+	APIVersion string
+	Kind       string
+	Group      string // of an object: apiVersion's group
+	// CRD fields (kind CustomResourceDefinition)
+	CRDGroup, CRDKind string
+}
+
+var docSeparator = regexp.MustCompile(`(?m)^---[ \t]*(#.*)?$`)
+
+// SplitDocs splits a multi-document YAML file.
+func SplitDocs(data []byte) [][]byte {
+	var out [][]byte
+	for _, d := range docSeparator.Split(string(data), -1) {
+		if strings.TrimSpace(stripComments(d)) == "" {
+			continue
+		}
+		out = append(out, []byte(d))
+	}
+	return out
+}
+
+func stripComments(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(s, "\n") {
+		if t := strings.TrimSpace(l); t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		b.WriteString(l + "\n")
+	}
+	return b.String()
+}
+
+// ReadCorpusDocs reads the YAML documents of every *.yaml/*.yml file under
+// dir whose text matches want (nil: every file).
+func ReadCorpusDocs(dir string, want *regexp.Regexp) ([]CorpusDoc, error) {
+	var out []CorpusDoc
+	base := filepath.Base(dir)
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if want != nil && !want.Match(data) {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		for i, doc := range SplitDocs(data) {
+			cd := CorpusDoc{Name: fmt.Sprintf("%s/%s#%d", base, rel, i), Path: p, Data: doc}
+			if bytes.Contains(doc, []byte("{{")) {
+				cd.SkipReason = "template ({{ ... }})"
+				out = append(out, cd)
+				continue
+			}
+			var head struct {
+				APIVersion string `json:"apiVersion"`
+				Kind       string `json:"kind"`
+				Spec       struct {
+					Group string `json:"group"`
+					Names struct {
+						Kind string `json:"kind"`
+					} `json:"names"`
+				} `json:"spec"`
+			}
+			if err := yaml.Unmarshal(doc, &head); err != nil {
+				cd.SkipReason = "not YAML: " + firstLine(err.Error())
+				out = append(out, cd)
+				continue
+			}
+			cd.APIVersion, cd.Kind = head.APIVersion, head.Kind
+			if i := strings.Index(head.APIVersion, "/"); i >= 0 {
+				cd.Group = head.APIVersion[:i]
+			}
+			cd.CRDGroup, cd.CRDKind = head.Spec.Group, head.Spec.Names.Kind
+			out = append(out, cd)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// ContentHash identifies identical documents (the corpus ships copies).
+func ContentHash(b []byte) string {
+	h := sha256.Sum256(bytes.TrimSpace(b))
+	return fmt.Sprintf("%x", h[:8])
+}
+
+// HasCEL reports whether a CRD uses x-kubernetes-validations.
+func HasCEL(crd []byte) bool {
+	return bytes.Contains(crd, []byte("x-kubernetes-validations"))
+}
+
+// StripCEL returns the CRD (as JSON) without its x-kubernetes-validations,
+// so that everything but CEL can be compared.
+func StripCEL(crd []byte) ([]byte, error) {
+	js, err := yaml.YAMLToJSON(crd)
+	if err != nil {
+		return nil, err
+	}
+	var v interface{}
+	if err := json.Unmarshal(js, &v); err != nil {
+		return nil, err
+	}
+	stripCEL(v, false)
+	return json.Marshal(v)
+}
+
+// stripCEL deletes x-kubernetes-validations keys of schema objects; the keys
+// of a properties map are property names, not keywords.
+func stripCEL(v interface{}, inProperties bool) {
+	switch v := v.(type) {
+	case map[string]interface{}:
+		if !inProperties {
+			delete(v, "x-kubernetes-validations")
+		}
+		for k, c := range v {
+			stripCEL(c, !inProperties && (k == "properties" || k == "patternProperties" || k == "definitions"))
+		}
+	case []interface{}:
+		for _, c := range v {
+			stripCEL(c, false)
+		}
+	}
+}
+
+// CELOnlyDifferences lists what upstream reports for the CRD with CEL rules
+// and not without them: the CEL-specific part left out of the comparison.
+func CELOnlyDifferences(withCEL, withoutCEL *upstream.Report) []string {
+	var out []string
+	if withCEL == nil || withoutCEL == nil {
+		return out
+	}
+	seen := map[string]int{}
+	for _, e := range withoutCEL.CRD.Errors {
+		seen[e.Message]++
+	}
+	for _, e := range withCEL.CRD.Errors {
+		if seen[e.Message] > 0 {
+			seen[e.Message]--
+			continue
+		}
+		out = append(out, "crd error: "+e.Message)
+	}
+	if withCEL.Object != nil && withoutCEL.Object != nil {
+		seen := map[string]int{}
+		for _, e := range withoutCEL.Object.Errors {
+			seen[e.Message]++
+		}
+		for _, e := range withCEL.Object.Errors {
+			if seen[e.Message] > 0 {
+				seen[e.Message]--
+				continue
+			}
+			out = append(out, "object error: "+e.Message)
+		}
+		if !cmp.Equal(withCEL.Object.Warnings, withoutCEL.Object.Warnings) {
+			out = append(out, fmt.Sprintf("object warnings: %q vs %q", withCEL.Object.Warnings, withoutCEL.Object.Warnings))
+		}
+	}
+	if !cmp.Equal(withCEL.CRD.Warnings, withoutCEL.CRD.Warnings) {
+		out = append(out, fmt.Sprintf("crd warnings: %q vs %q", withCEL.CRD.Warnings, withoutCEL.CRD.Warnings))
+	}
+	if (withCEL.Object == nil) != (withoutCEL.Object == nil) {
+		out = append(out, "the object was not validated in one of the two runs (CRD invalid)")
+	}
+	sort.Strings(out)
+	return out
+}

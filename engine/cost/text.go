@@ -1,0 +1,134 @@
+package cost
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Text renders the report for humans: one block per expression, the schema
+// totals, the objects' runtime totals and the CRD verdict.
+func (r *Report) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "CustomResourceDefinition %s: %d expression(s)\n", r.CRD, len(r.Rules))
+	for i := range r.Rules {
+		x := &r.Rules[i]
+		fmt.Fprintf(&b, "\n%s\n", x.ErrorPath)
+		fmt.Fprintf(&b, "  on:          %s\n", x.DataPath)
+		fmt.Fprintf(&b, "  %-12s %s\n", x.Field+":", oneLine(x.Expression))
+		if x.CompileError != "" {
+			fmt.Fprintf(&b, "  error:       %s\n", oneLine(x.CompileError))
+		}
+		est := group(x.Estimate.Max)
+		if x.Estimate.Min != nil {
+			est = group(*x.Estimate.Min) + ".." + est
+		}
+		card := group(x.Cardinality)
+		if !x.CardinalityBounded {
+			card += " (unbounded: from the request size)"
+		} else {
+			card += " (maxItems/maxProperties)"
+		}
+		fmt.Fprintf(&b, "  estimate:    %s per call\n", est)
+		fmt.Fprintf(&b, "  cardinality: %s\n", card)
+		mult := "max × cardinality"
+		if x.Field == FieldMessageExpression {
+			mult = "max, not multiplied"
+		}
+		flag := ""
+		if x.OverBudget {
+			flag = "  OVER BUDGET"
+		}
+		if x.ContributesToTotalOverLimit {
+			flag += "  CONTRIBUTES TO TOTAL OVER LIMIT"
+		}
+		fmt.Fprintf(&b, "  cost:        %s (%s) = %s of %s%s\n", group(x.EstimatedCost), mult, percent(x.LimitShare), group(PerExpressionLimit), flag)
+		if len(x.Suggestions) > 0 {
+			parts := make([]string, len(x.Suggestions))
+			for j, s := range x.Suggestions {
+				parts[j] = s.String()
+			}
+			what := "under the per-expression limit"
+			if x.Suggestions[0].Target == "perCRD" {
+				what = "the schema total under its limit"
+			}
+			fmt.Fprintf(&b, "  to bring %s, set: %s\n", what, strings.Join(parts, ", or "))
+		} else if x.OverBudget || x.ContributesToTotalOverLimit {
+			fmt.Fprintf(&b, "  no single maxItems/maxProperties/maxLength brings it under: simplify the rule\n")
+		}
+		for oi, c := range x.RuntimeCost {
+			fmt.Fprintf(&b, "  object %d:    runtime cost %s in %d evaluation(s)\n", oi, group(c), x.Evaluations[oi])
+		}
+	}
+	b.WriteString("\n")
+	for _, s := range r.Schemas {
+		over := ""
+		if s.OverLimit {
+			over = "  OVER LIMIT"
+		}
+		fmt.Fprintf(&b, "total %s: %s = %s of %s%s\n", s.Schema, group(s.TotalEstimatedCost), percent(s.LimitShare), group(PerCRDLimit), over)
+	}
+	for _, o := range r.Objects {
+		name := o.Name
+		if name == "" {
+			name = "-"
+		}
+		if o.Error != "" {
+			fmt.Fprintf(&b, "object %d (%s): %s\n", o.Index, name, o.Error)
+			continue
+		}
+		over := ""
+		if o.OverBudget {
+			over = "  OVER BUDGET"
+		}
+		fmt.Fprintf(&b, "object %d (%s, %s): runtime cost %s = %s of %s%s\n", o.Index, name, o.Version, group(o.TotalCost), percent(o.BudgetShare), group(PerObjectBudget), over)
+		for _, e := range o.Errors {
+			fmt.Fprintf(&b, "  %s\n", e)
+		}
+	}
+	if r.Accepted {
+		b.WriteString("verdict: accepted\n")
+	} else {
+		fmt.Fprintf(&b, "verdict: rejected (%d error(s), %d about cost)\n", len(r.Errors), len(r.CostErrors))
+		for _, e := range r.Errors {
+			fmt.Fprintf(&b, "  %s\n", e.Message)
+		}
+	}
+	return b.String()
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// group renders 1234567 as 1,234,567.
+func group(v uint64) string {
+	s := strconv.FormatUint(v, 10)
+	if len(s) <= 3 {
+		return s
+	}
+	var b strings.Builder
+	pre := len(s) % 3
+	if pre > 0 {
+		b.WriteString(s[:pre])
+	}
+	for i := pre; i < len(s); i += 3 {
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(s[i : i+3])
+	}
+	return b.String()
+}
+
+func percent(f float64) string {
+	switch {
+	case f == 0:
+		return "0%"
+	case f < 0.0001:
+		return "<0.01%"
+	case f > 100:
+		return ">10000%"
+	}
+	return strconv.FormatFloat(f*100, 'f', 2, 64) + "%"
+}
