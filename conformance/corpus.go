@@ -96,6 +96,9 @@ func stripComments(s string) string {
 func ReadCorpusDocs(dir string, want *regexp.Regexp) ([]CorpusDoc, error) {
 	var out []CorpusDoc
 	base := filepath.Base(dir)
+	if regexp.MustCompile(`^v[0-9]+@`).MatchString(base) { // e.g. argo-cd/v3@v3.5.0
+		base = filepath.Base(filepath.Dir(dir)) + "/" + base
+	}
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -116,7 +119,7 @@ func ReadCorpusDocs(dir string, want *regexp.Regexp) ([]CorpusDoc, error) {
 		rel, _ := filepath.Rel(dir, p)
 		for i, doc := range SplitDocs(data) {
 			cd := CorpusDoc{Name: fmt.Sprintf("%s/%s#%d", base, rel, i), Path: p, Data: doc}
-			if bytes.Contains(doc, []byte("{{")) {
+			if isTemplate(doc) {
 				cd.SkipReason = "template ({{ ... }})"
 				out = append(out, cd)
 				continue
@@ -146,6 +149,21 @@ func ReadCorpusDocs(dir string, want *regexp.Regexp) ([]CorpusDoc, error) {
 		return nil
 	})
 	return out, err
+}
+
+// templateLine is a line holding a template directive (Helm, Go templates)
+// rather than YAML; "{{" inside a YAML string (e.g. a description) is fine.
+var templateLine = regexp.MustCompile(`(?m)^\s*(- )?\{\{|:\s*\{\{`)
+
+func isTemplate(doc []byte) bool {
+	if !bytes.Contains(doc, []byte("{{")) {
+		return false
+	}
+	if templateLine.Match(doc) {
+		return true
+	}
+	var v interface{}
+	return yaml.Unmarshal(doc, &v) != nil
 }
 
 func firstLine(s string) string {

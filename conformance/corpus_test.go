@@ -120,6 +120,9 @@ func TestCorpus(t *testing.T) {
 					}
 				}
 			}
+			if *dump {
+				t.Logf("upstream: err=%v\n%s", up.Err, pretty(up.Report))
+			}
 			cl := RunCrdlab(compared)
 			if d := Compare(up, cl, nil); d != "" {
 				t.Errorf("%s\n%s", c.doc.Name, d)

@@ -121,18 +121,19 @@ spec:
                 items: {type: string, maxLength: 16}
               ports:
                 type: array
+                maxItems: 16
                 x-kubernetes-list-type: map
                 x-kubernetes-list-map-keys: [name, protocol]
                 items:
                   type: object
                   required: [name]
                   properties:
-                    name: {type: string}
-                    protocol: {type: string, default: TCP}
+                    name: {type: string, maxLength: 15}
+                    protocol: {type: string, maxLength: 8, default: TCP}
                     port: {type: integer, minimum: 1, maximum: 65535}
                   x-kubernetes-validations:
                   - rule: "!has(self.port) || self.port != 22"
-                    messageExpression: "'port ' + string(self.port) + ' is reserved'"
+                    messageExpression: "'port ' + self.name + ' is reserved'"
                     reason: FieldValueForbidden
                     fieldPath: .port
               labels:

@@ -53,6 +53,9 @@ type Report struct {
 	TotalEstimatedCost uint64        `json:"totalEstimatedCost"`
 	TotalLimitShare    float64       `json:"totalLimitShare"`
 	Objects            []ObjectCosts `json:"objects,omitempty"`
+	// SuggestionsTruncated is set when the search for bounds stopped early
+	// (it re-estimates at most 2,000 times per report).
+	SuggestionsTruncated bool `json:"suggestionsTruncated,omitempty"`
 }
 
 // Limits are the limits the report compares with.
@@ -113,6 +116,9 @@ type Rule struct {
 	// Suggestions are bounds that each alone bring the expression under
 	// its limit (re-estimated, not guessed).
 	Suggestions []Suggestion `json:"suggestions,omitempty"`
+	// SuggestionNote says why there is no suggestion for an expression
+	// over its limit.
+	SuggestionNote string `json:"suggestionNote,omitempty"`
 	// RuntimeCost is the cost on each object given (sum over evaluations);
 	// Evaluations counts the evaluations.
 	RuntimeCost []uint64 `json:"runtimeCost,omitempty"`
@@ -134,10 +140,12 @@ type Suggestion struct {
 	// when unbounded).
 	Max     int64  `json:"max"`
 	Current *int64 `json:"current,omitempty"`
-	// Target is "perExpression" or "perCRD" (the schema total, with the
-	// other rules unchanged).
+	// Target is "perExpression", "perCRD" (an expression's share of the
+	// schema total, the other expressions unchanged) or "schemaTotal" (the
+	// total, every affected expression re-estimated).
 	Target string `json:"target"`
-	// EstimatedCost is the expression's cost with the bound at Max.
+	// EstimatedCost is the expression's cost (for "schemaTotal": the
+	// schema total) with the bound at Max.
 	EstimatedCost uint64 `json:"estimatedCost"`
 }
 
@@ -152,6 +160,14 @@ type SchemaTotal struct {
 	TotalEstimatedCost uint64  `json:"totalEstimatedCost"`
 	LimitShare         float64 `json:"limitShare"`
 	OverLimit          bool    `json:"overLimit"`
+	// Suggestions, when OverLimit, are bounds that each alone bring the
+	// total under PerCRDLimit, re-estimating every expression they affect.
+	Suggestions []Suggestion `json:"suggestions,omitempty"`
+	// SuggestionNote says why there is no suggestion for a total over the
+	// limit.
+	SuggestionNote string `json:"suggestionNote,omitempty"`
+
+	root *crd.JSONSchemaProps
 }
 
 // ObjectCosts is the runtime cost of the rules on one object.
@@ -165,6 +181,9 @@ type ObjectCosts struct {
 	OverBudget  bool    `json:"overBudget"`
 	// Errors are the CEL validation errors (failed rules, budget errors).
 	Errors []string `json:"errors"`
+	// Note is set when the API server would not run the rules on this
+	// object (it has blocking errors); the costs are reported anyway.
+	Note string `json:"note,omitempty"`
 	// Error is set when the object could not be evaluated.
 	Error string `json:"error,omitempty"`
 }
@@ -233,6 +252,8 @@ func Analyze(c *crd.CustomResourceDefinition, objects ...[]byte) (rep *Report, e
 		rep.Rules[i].ContributesToTotalOverLimit = contributed[rep.Rules[i].ErrorPath]
 	}
 	a.suggest(rep)
+	a.suggestTotals(rep)
+	rep.SuggestionsTruncated = a.truncated
 	if len(objects) > 0 {
 		runtimeCosts(rep, c, objects)
 	}

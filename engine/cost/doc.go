@@ -31,40 +31,57 @@
 //	text := rep.Text()                          // human-readable table
 //	data, _ := json.Marshal(rep)                // the stable JSON document
 //
-// The JSON document (schema version 1) is:
+// The JSON document (json.Marshal of Report; keys are stable) is:
 //
 //	{
 //	  "crd": "<metadata.name>",
 //	  "limits": {"perExpression": 10000000, "perCRD": 100000000,
 //	             "perCall": 1000000, "perObject": 10000000},
-//	  "accepted": true|false,          // the CRD create verdict
+//	  "accepted": true|false,            // the CRD create verdict
 //	  "errors": [{"type","field","detail","message"}],  // all CRD errors
-//	  "costErrors": [...],             // the cost-related subset
-//	  "rules": [{
-//	    "schema": "spec.validation.openAPIV3Schema",  // or spec.versions[i].schema.openAPIV3Schema
-//	    "path": "<schema path of the node>",
-//	    "dataPath": "<where it applies in objects, e.g. spec.items[*]>",
+//	  "costErrors": [...],               // the static cost subset
+//	  "rules": [{                        // one per rule and messageExpression
+//	    "schema": "spec.validation.openAPIV3Schema", // or spec.versions[i].schema.openAPIV3Schema
+//	    "path": "<the node, e.g. spec.validation.openAPIV3Schema.properties[spec]>",
+//	    "dataPath": "<where it applies in objects, e.g. spec.items[*]; <root>>",
 //	    "index": i, "field": "rule"|"messageExpression",
 //	    "errorPath": "<path>.x-kubernetes-validations[i].rule",
 //	    "expression": "...",
-//	    "cardinality": N, "cardinalityBounded": true|false,
-//	    "estimate": {"min": a, "max": b},  // min omitted for messageExpression
-//	    "estimatedCost": c, "limitShare": c/10000000,
-//	    "overBudget": bool, "contributesToTotalOverLimit": bool,
+//	    "cardinality": N, "cardinalityBounded": bool,
+//	    "estimate": {"min": a, "max": b}, // no min for a messageExpression
+//	    "estimatedCost": c,              // as upstream sums it
+//	    "limitShare": c/10000000, "overBudget": bool,
+//	    "contributesToTotalOverLimit": bool,  // named by upstream's errors
 //	    "compileError": "...",
-//	    "suggestions": [{"keyword","path","dataPath","max","current","target"}],
-//	    "runtimeCost": [<per object>], "evaluations": [<per object>]
+//	    "suggestions": [{"keyword": "maxItems"|"maxProperties"|"maxLength",
+//	        "path", "dataPath", "max", "current", "target", "estimatedCost"}],
+//	    "suggestionNote": "...",         // why there is none
+//	    "runtimeCost": [per object], "evaluations": [per object]
 //	  }],
-//	  "schemas": [{"schema", "totalEstimatedCost", "limitShare", "overLimit"}],
-//	  "totalEstimatedCost": T,          // the largest schema total
+//	  "schemas": [{"schema", "totalEstimatedCost", "limitShare", "overLimit",
+//	               "suggestions", "suggestionNote"}],
+//	  "totalEstimatedCost": T,           // the largest schema total
 //	  "totalLimitShare": T/100000000,
-//	  "objects": [{"index","name","version","totalCost","budgetShare",
-//	               "overBudget","errors"}]
+//	  "objects": [{"index", "name", "version", "totalCost", "budgetShare",
+//	               "overBudget", "note", "errors", "error"}],
+//	  "suggestionsTruncated": bool
 //	}
 //
-// Known differences from upstream: upstream does not keep the minimum of a
-// messageExpression's estimate, nor a per-rule runtime breakdown (only the
-// remaining budget); the suggestions for a schema total over the limit
-// assume the other rules keep their cost (a bound that also lowers other
-// rules may be larger than suggested).
+// A suggestion's target is "perExpression" (the expression alone under
+// 10,000,000), "perCRD" (the expression's share of the schema total, the
+// other expressions unchanged) or "schemaTotal" (on a schema: the total
+// under 100,000,000, every affected expression re-estimated). Max is the
+// largest value that fits; one more does not. The search re-estimates at
+// most 2,000 times per report (suggestionsTruncated says it stopped).
+//
+// Runtime costs are those of a create: the object goes through the engine's
+// request pipeline (pruning, defaulting) when the CRD can serve it, then
+// every rule runs with upstream's per-call limit and per-object budget. The
+// API server skips the rules when the object has blocking errors (required,
+// too long, ...); the object's note says so, and the costs are still given.
+//
+// Known differences from upstream: upstream keeps neither the minimum of
+// an estimate nor a per-rule runtime breakdown (only the remaining budget),
+// so those are crdlab's own (the sums equal upstream's). "perCRD"
+// suggestions assume the other expressions keep their cost.
 package cost

@@ -9,6 +9,7 @@ import (
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/cel"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/engine/schema"
 )
 
@@ -34,13 +35,16 @@ func runtimeCosts(rep *Report, c *crd.CustomResourceDefinition, objects [][]byte
 	}
 	for oi, data := range objects {
 		oc := ObjectCosts{Index: oi, Errors: []string{}}
-		obj, version, err := prepareObject(c, compiled, data)
+		obj, version, blocking, err := prepareObject(c, compiled, data)
 		if err != nil {
 			oc.Error = err.Error()
 			rep.Objects = append(rep.Objects, oc)
 			continue
 		}
 		oc.Version = version
+		if blocking != "" {
+			oc.Note = "the API server would not run the rules: " + blocking
+		}
 		if m, ok := obj.(map[string]interface{}); ok {
 			if md, ok := m["metadata"].(map[string]interface{}); ok {
 				oc.Name, _ = md["name"].(string)
@@ -95,20 +99,20 @@ func runtimeCosts(rep *Report, c *crd.CustomResourceDefinition, objects [][]byte
 // prepareObject decodes one object and, when the CRD can serve it, runs the
 // request pipeline (pruning, defaulting) so that the rules see what the API
 // server's would.
-func prepareObject(c *crd.CustomResourceDefinition, compiled *engine.CRD, data []byte) (interface{}, string, error) {
+// blocking is set to the first error that makes the strategy skip CEL.
+func prepareObject(c *crd.CustomResourceDefinition, compiled *engine.CRD, data []byte) (obj interface{}, version, blocking string, err error) {
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {
-		return nil, "", fmt.Errorf("decoding object: %v", err)
+		return nil, "", "", fmt.Errorf("decoding object: %v", err)
 	}
 	raw, err := (&crd.JSON{Raw: js}).Value()
 	if err != nil {
-		return nil, "", fmt.Errorf("decoding object: %v", err)
+		return nil, "", "", fmt.Errorf("decoding object: %v", err)
 	}
 	m, ok := raw.(map[string]interface{})
 	if !ok {
-		return nil, "", fmt.Errorf("decoding object: not a JSON object")
+		return nil, "", "", fmt.Errorf("decoding object: not a JSON object")
 	}
-	version := ""
 	if av, ok := m["apiVersion"].(string); ok {
 		if i := strings.LastIndex(av, "/"); i >= 0 {
 			version = av[i+1:]
@@ -130,11 +134,19 @@ func prepareObject(c *crd.CustomResourceDefinition, compiled *engine.CRD, data [
 	if compiled != nil {
 		if v, err := compiled.Validator(version); err == nil {
 			if res, err := v.Validate(js, engine.ValidateOptions{FieldValidation: engine.Ignore}); err == nil && res.Object != nil {
-				return res.Object, version, nil
+				for _, e := range res.Errors {
+					switch e.Type {
+					case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
+						if blocking == "" {
+							blocking = e.Error()
+						}
+					}
+				}
+				return res.Object, version, blocking, nil
 			}
 		}
 	}
-	return m, version, nil
+	return m, version, "", nil
 }
 
 // dataPattern turns a field path of an object ("spec.items[3]") into the

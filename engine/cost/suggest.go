@@ -21,6 +21,9 @@ const (
 	unboundedSearchMax = cel.MaxRequestSizeBytes
 	// maxCandidates limits the nodes below a rule that are tried.
 	maxCandidates = 64
+	// searchProbes is the most probes one binary search makes
+	// (2 + log2(unboundedSearchMax)).
+	searchProbes = 25
 )
 
 // candidate is one bound to try on the node at steps.
@@ -52,9 +55,13 @@ func (a *analyzer) suggest(rep *Report) {
 			}
 		}
 		if label == "" {
+			r.SuggestionNote = othersExceed
 			continue
 		}
 		r.Suggestions = a.suggestFor(r, target, label)
+		if len(r.Suggestions) == 0 {
+			r.SuggestionNote = "no single maxItems, maxProperties or maxLength brings it under: simplify the rule"
+		}
 	}
 }
 
@@ -73,31 +80,15 @@ func (a *analyzer) probe(r *Rule, c candidate, v int64) (uint64, bool) {
 func (a *analyzer) suggestFor(r *Rule, target uint64, label string) []Suggestion {
 	var out []Suggestion
 	for _, c := range candidates(r.root, r.steps) {
-		low, ok := a.probe(r, c, 0)
-		if !ok || low > target {
-			continue // this bound alone cannot bring it under
+		if a.outOfProbes(searchProbes) {
+			break
 		}
-		hi := int64(unboundedSearchMax)
-		if c.current != nil {
-			hi = *c.current
+		f := func(v int64) (uint64, bool) { return a.probe(r, c, v) }
+		if s, ok := search(f, c, target); ok {
+			s.Path, s.DataPath = pathsOf(r.Schema, c.steps)
+			s.Target = label
+			out = append(out, s)
 		}
-		// largest v in [0, hi] with cost(v) <= target; cost(0) fits.
-		lo, best := int64(0), low
-		if hc, ok := a.probe(r, c, hi); ok && hc <= target {
-			lo, best = hi, hc
-		} else {
-			for hi-lo > 1 {
-				mid := lo + (hi-lo)/2
-				mc, ok := a.probe(r, c, mid)
-				if ok && mc <= target {
-					lo, best = mid, mc
-				} else {
-					hi = mid
-				}
-			}
-		}
-		sp, dp := pathsOf(r.Schema, c.steps)
-		out = append(out, Suggestion{Keyword: c.keyword, Path: sp, DataPath: dp, Max: lo, Current: c.current, Target: label, EstimatedCost: best})
 	}
 	return out
 }
@@ -218,4 +209,135 @@ func pathsOf(schemaPath string, steps []validation.CELStep) (string, string) {
 		data = "<root>"
 	}
 	return p.String(), data
+}
+
+const othersExceed = "the other expressions alone exceed the schema limit"
+
+// suggestTotals fills SchemaTotal.Suggestions for the schemas over the
+// limit: bounds on the nodes of the contributing expressions, each
+// re-estimating every expression whose node encloses or lies under the
+// bounded node.
+func (a *analyzer) suggestTotals(rep *Report) {
+	for si := range rep.Schemas {
+		st := &rep.Schemas[si]
+		if !st.OverLimit {
+			continue
+		}
+		var rules []*Rule
+		for i := range rep.Rules {
+			if rep.Rules[i].schema == si {
+				rules = append(rules, &rep.Rules[i])
+			}
+		}
+		seen := map[string]bool{}
+		var cands []candidate
+		for _, r := range rules {
+			if !r.ContributesToTotalOverLimit {
+				continue
+			}
+			for _, c := range candidates(st.root, r.steps) {
+				k := c.keyword + " " + stepsKey(c.steps)
+				if !seen[k] {
+					seen[k] = true
+					cands = append(cands, c)
+				}
+			}
+		}
+		for _, c := range cands {
+			if a.outOfProbes(searchProbes) {
+				break
+			}
+			var affected []*Rule
+			var base uint64
+			for _, r := range rules {
+				if isPrefix(c.steps, r.steps) || isPrefix(r.steps, c.steps) {
+					affected = append(affected, r)
+					base = addSaturating(base, r.EstimatedCost)
+				}
+			}
+			rest := st.TotalEstimatedCost - base
+			total := func(v int64) (uint64, bool) {
+				root := withBound(st.root, c.steps, c.keyword, v)
+				t := rest
+				for _, r := range affected {
+					if r.CompileError != "" {
+						continue
+					}
+					e := a.estimate(root, r.steps, r.Index)
+					if e.err != nil {
+						return 0, false
+					}
+					if r.Field == FieldMessageExpression {
+						t = addSaturating(t, e.msg)
+					} else {
+						t = addSaturating(t, e.rule)
+					}
+				}
+				return t, true
+			}
+			if s, ok := search(total, c, PerCRDLimit); ok {
+				s.Path, s.DataPath = pathsOf(st.Schema, c.steps)
+				s.Target = "schemaTotal"
+				st.Suggestions = append(st.Suggestions, s)
+			}
+		}
+		if len(st.Suggestions) == 0 {
+			st.SuggestionNote = "no single maxItems, maxProperties or maxLength brings the total under: simplify the most expensive expressions"
+			continue
+		}
+		for _, r := range rules {
+			if r.SuggestionNote == othersExceed {
+				r.SuggestionNote += ": see the bounds for the schema total"
+			}
+		}
+	}
+}
+
+// search finds the largest bound v of c with f(v) <= target; ok is false
+// when even 0 does not fit.
+func search(f func(int64) (uint64, bool), c candidate, target uint64) (Suggestion, bool) {
+	low, ok := f(0)
+	if !ok || low > target {
+		return Suggestion{}, false
+	}
+	hi := int64(unboundedSearchMax)
+	if c.current != nil {
+		hi = *c.current
+	}
+	lo, best := int64(0), low
+	if hc, ok := f(hi); ok && hc <= target {
+		lo, best = hi, hc
+	} else {
+		for hi-lo > 1 {
+			mid := lo + (hi-lo)/2
+			if mc, ok := f(mid); ok && mc <= target {
+				lo, best = mid, mc
+			} else {
+				hi = mid
+			}
+		}
+	}
+	return Suggestion{Keyword: c.keyword, Max: lo, Current: c.current, EstimatedCost: best}, true
+}
+
+func isPrefix(p, s []validation.CELStep) bool {
+	if len(p) > len(s) {
+		return false
+	}
+	for i := range p {
+		if p[i] != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func stepsKey(steps []validation.CELStep) string {
+	var b []byte
+	for _, s := range steps {
+		b = append(b, byte('0'+s.Kind), '/')
+		b = append(b, s.Property...)
+		b = append(b, 0)
+	}
+	return string(b)
 }

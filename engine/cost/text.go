@@ -25,9 +25,7 @@ func (r *Report) Text() string {
 		}
 		card := group(x.Cardinality)
 		if !x.CardinalityBounded {
-			card += " (unbounded: from the request size)"
-		} else {
-			card += " (maxItems/maxProperties)"
+			card += " (an enclosing list or map is unbounded: estimated from the request size)"
 		}
 		fmt.Fprintf(&b, "  estimate:    %s per call\n", est)
 		fmt.Fprintf(&b, "  cardinality: %s\n", card)
@@ -53,8 +51,8 @@ func (r *Report) Text() string {
 				what = "the schema total under its limit"
 			}
 			fmt.Fprintf(&b, "  to bring %s, set: %s\n", what, strings.Join(parts, ", or "))
-		} else if x.OverBudget || x.ContributesToTotalOverLimit {
-			fmt.Fprintf(&b, "  no single maxItems/maxProperties/maxLength brings it under: simplify the rule\n")
+		} else if x.SuggestionNote != "" {
+			fmt.Fprintf(&b, "  %s\n", x.SuggestionNote)
 		}
 		for oi, c := range x.RuntimeCost {
 			fmt.Fprintf(&b, "  object %d:    runtime cost %s in %d evaluation(s)\n", oi, group(c), x.Evaluations[oi])
@@ -67,6 +65,15 @@ func (r *Report) Text() string {
 			over = "  OVER LIMIT"
 		}
 		fmt.Fprintf(&b, "total %s: %s = %s of %s%s\n", s.Schema, group(s.TotalEstimatedCost), percent(s.LimitShare), group(PerCRDLimit), over)
+		if len(s.Suggestions) > 0 {
+			parts := make([]string, len(s.Suggestions))
+			for j, x := range s.Suggestions {
+				parts[j] = x.String()
+			}
+			fmt.Fprintf(&b, "  to bring the total under its limit, set: %s\n", strings.Join(parts, ", or "))
+		} else if s.SuggestionNote != "" {
+			fmt.Fprintf(&b, "  %s\n", s.SuggestionNote)
+		}
 	}
 	for _, o := range r.Objects {
 		name := o.Name
@@ -82,9 +89,15 @@ func (r *Report) Text() string {
 			over = "  OVER BUDGET"
 		}
 		fmt.Fprintf(&b, "object %d (%s, %s): runtime cost %s = %s of %s%s\n", o.Index, name, o.Version, group(o.TotalCost), percent(o.BudgetShare), group(PerObjectBudget), over)
+		if o.Note != "" {
+			fmt.Fprintf(&b, "  note: %s\n", o.Note)
+		}
 		for _, e := range o.Errors {
 			fmt.Fprintf(&b, "  %s\n", e)
 		}
+	}
+	if r.SuggestionsTruncated {
+		b.WriteString("note: the search for bounds stopped early; some expressions have fewer suggestions\n")
 	}
 	if r.Accepted {
 		b.WriteString("verdict: accepted\n")

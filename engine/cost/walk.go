@@ -13,6 +13,24 @@ import (
 
 type analyzer struct {
 	checker *cel.CRDChecker
+	// probes counts the re-estimations made for suggestions.
+	probes int
+	// truncated is set when the suggestion search ran out of probes.
+	truncated bool
+}
+
+// maxProbes bounds the re-estimations of one Analyze call (each compiles
+// one expression), so that huge schemas over their limits stay fast.
+const maxProbes = 2000
+
+// outOfProbes reports whether n more probes exceed the budget, and
+// records it.
+func (a *analyzer) outOfProbes(n int) bool {
+	if a.probes+n > maxProbes {
+		a.truncated = true
+		return true
+	}
+	return false
 }
 
 // node is a schema node within validation rule scope.
@@ -180,6 +198,7 @@ type exprCost struct {
 
 // estimate compiles rule i alone on the node at steps of root.
 func (a *analyzer) estimate(root *crd.JSONSchemaProps, steps []validation.CELStep, i int) exprCost {
+	a.probes++
 	n := nodeAt(root, steps)
 	if n == nil || i >= len(n.XValidations) {
 		return exprCost{err: errNoNode}
@@ -282,7 +301,7 @@ func (a *analyzer) analyzeSchema(rep *Report, idx int, sr schemaRoot) {
 	}
 	rep.Schemas = append(rep.Schemas, SchemaTotal{
 		Schema: sr.path, TotalEstimatedCost: total,
-		LimitShare: float64(total) / PerCRDLimit, OverLimit: over,
+		LimitShare: float64(total) / PerCRDLimit, OverLimit: over, root: sr.schema,
 	})
 }
 

@@ -84,7 +84,8 @@ var goldenExprs = []string{
 	`quantity("-99999999999999999999").compareTo(quantity("-100000000000000000000"))`,
 	`quantity("99999999999999999999").compareTo(quantity("100000000000000000000"))`,
 	`quantity("100000000000000000000").compareTo(quantity("1e20"))`, `quantity("0.5").compareTo(quantity("0.49999999999999999999"))`,
-	`quantity("1e2000000000").compareTo(quantity("1m"))`, `quantity("0").add(quantity("1e2000000000"))`,
+	// upstream hangs on quantity("1e2000000000").compareTo(quantity("1m")) (see TestQuantityHugeExponentsDoNotHang)
+	`quantity("0").add(quantity("1e200"))`, `quantity("1e200").compareTo(quantity("1m"))`,
 	`[quantity("1")].all(x, x.compareTo(quantity("100000000000000000000000")) == -1 && x.isInteger())`,
 	`[quantity("1")].all(x, x.isLessThan(quantity("100000000000000000000000")) && x.add(1).isInteger())`,
 	`[quantity("1")].all(x, quantity("100000000000000000000000").isGreaterThan(x) && x.isInteger())`,

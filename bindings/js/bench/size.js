@@ -1,0 +1,16 @@
+// Prints a module's size raw, gzip -9 and brotli (quality 11), as served
+// compressed by a web server. Usage: node bench/size.js path/to/crdlab.wasm
+import { readFileSync } from 'node:fs';
+import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
+
+const path = process.argv[2] ?? new URL('../crdlab.wasm', import.meta.url);
+const raw = readFileSync(path);
+const gz = gzipSync(raw, { level: 9 });
+const br = brotliCompressSync(raw, {
+  params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+});
+const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
+console.log(`module   ${path}`);
+console.log(`raw      ${raw.length} bytes (${mb(raw.length)})`);
+console.log(`gzip -9  ${gz.length} bytes (${mb(gz.length)})`);
+console.log(`brotli   ${br.length} bytes (${mb(br.length)})`);
