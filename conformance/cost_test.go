@@ -275,6 +275,9 @@ func TestCostAgainstUpstream(t *testing.T) {
 					t.Errorf("%s (%s): ours max=%d card=%d cost=%d, upstream max=%d card=%d cost=%d",
 						w.path, r.Expression, r.Estimate.Max, r.Cardinality, r.EstimatedCost, w.max, w.cardinality, w.estimatedCost)
 				}
+				if r.Field == cost.FieldRule && w.compileError == "" && (r.Estimate.Min == nil || *r.Estimate.Min > r.Estimate.Max) {
+					t.Errorf("%s: min estimate %v missing or above max %d", w.path, r.Estimate.Min, r.Estimate.Max)
+				}
 				if r.CompileError != w.compileError {
 					t.Errorf("%s: compile error %q, upstream %q", w.path, r.CompileError, w.compileError)
 				}

@@ -56,7 +56,11 @@ func setup() error {
 		}
 	}
 	moduleBytes, err = os.ReadFile(modulePath)
-	return err
+	if err != nil {
+		return err
+	}
+	// The examples read the module from $CRDLAB_WASM, as a program would.
+	return os.Setenv("CRDLAB_WASM", modulePath)
 }
 
 // findRoot walks up from the working directory to the main module's go.mod.

@@ -5,6 +5,7 @@
 //	crdlab validate --crd FILE [--old FILE] [--version V] [--subresource status]
 //	                [--field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
 //	crdlab lint [-o text|json] CRD...
+//	crdlab cost [-o text|json] CRD [OBJECT...]
 //	crdlab version
 //
 // OBJECT and CRD are YAML or JSON files, directories (their *.yaml, *.yml
@@ -39,6 +40,7 @@ Usage:
   crdlab validate --crd FILE [--old FILE] [--version V] [--subresource status]
                   [--field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
   crdlab lint [-o text|json] CRD...
+  crdlab cost [-o text|json] CRD [OBJECT...]
   crdlab version
 
 OBJECT and CRD are YAML/JSON files, directories or - (stdin).

@@ -264,8 +264,11 @@ func (a *analyzer) analyzeSchema(rep *Report, idx int, sr schemaRoot) {
 			c := costOf(res[i], n.card)
 			r.Cardinality, r.CardinalityBounded = c.card, c.bounded
 			r.Estimate.Max = res[i].MaxCost
-			if i < len(mins) && mins[i] != nil {
-				r.Estimate.Min = mins[i]
+			// the min comes from a second compilation: only trust it when
+			// that compilation agrees with the CRD checker on the max.
+			if i < len(mins) && mins[i].ok && mins[i].max == res[i].MaxCost {
+				v := mins[i].min
+				r.Estimate.Min = &v
 			}
 			r.EstimatedCost = c.rule
 			if res[i].Error != nil {
@@ -308,7 +311,7 @@ func (a *analyzer) analyzeSchema(rep *Report, idx int, sr schemaRoot) {
 // minCosts compiles the rules of n with engine/cel directly, for the
 // minimum estimates that the CRD checker does not return. The type of self
 // is derived as the CRD checker derives it.
-func minCosts(root *crd.JSONSchemaProps, n *node) []*uint64 {
+func minCosts(root *crd.JSONSchemaProps, n *node) []minMax {
 	st, dt := typeInfo(root, n)
 	if st == nil || dt == nil {
 		return nil
@@ -317,14 +320,16 @@ func minCosts(root *crd.JSONSchemaProps, n *node) []*uint64 {
 	if err != nil {
 		return nil
 	}
-	out := make([]*uint64, len(res))
+	out := make([]minMax, len(res))
 	for i, r := range res {
-		if r.Error == nil {
-			v := r.MinCost
-			out[i] = &v
-		}
+		out[i] = minMax{min: r.MinCost, max: r.MaxCost, ok: r.Error == nil}
 	}
 	return out
+}
+
+type minMax struct {
+	min, max uint64
+	ok       bool
 }
 
 // typeInfo mirrors upstream's CELSchemaContext.TypeInfo: the type of the

@@ -1,9 +1,10 @@
 // Prints a module's size raw, gzip -9 and brotli (quality 11), as served
 // compressed by a web server. Usage: node bench/size.js path/to/crdlab.wasm
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 
-const path = process.argv[2] ?? new URL('../crdlab.wasm', import.meta.url);
+const path = process.argv[2] ?? fileURLToPath(new URL('../crdlab.wasm', import.meta.url));
 const raw = readFileSync(path);
 const gz = gzipSync(raw, { level: 9 });
 const br = brotliCompressSync(raw, {

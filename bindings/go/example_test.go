@@ -1,0 +1,106 @@
+package wasm_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	wasm "github.com/crdlab/crdlab/bindings/go"
+)
+
+const crontabCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.stable.example.com
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: crontabs, singular: crontab, kind: CronTab}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer, minimum: 1, maximum: 10, default: 1}
+`
+
+// The module under test: TestMain sets $CRDLAB_WASM when it builds it.
+func modulePathForExample() string { return os.Getenv("CRDLAB_WASM") }
+
+// New loads the module (here from $CRDLAB_WASM; Options.Module takes bytes,
+// e.g. from go:embed) and keeps compiled code in a cache directory so that
+// the next process starts warm.
+func ExampleNew() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{
+		ModulePath: modulePathForExample(),
+		CacheDir:   filepath.Join(os.TempDir(), "crdlab-example-cache"),
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	abi, _, err := r.Version(ctx)
+	fmt.Println(abi, err)
+	// Output: 1 <nil>
+}
+
+// Compile once, validate many: the report is the native engine's.
+func ExampleCRD_Validate() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	crd, err := r.Compile(ctx, []byte(crontabCRD))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("CRD errors:", len(crd.Errors()), "served:", crd.ServedVersions())
+	rep, err := crd.Validate(ctx, []byte("apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: a}\nspec: {replicas: 15}\n"), wasm.ValidateOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, e := range rep.Object.Errors {
+		fmt.Println(e.Message)
+	}
+	rep, _ = crd.Validate(ctx, []byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a"},"spec":{}}`), wasm.ValidateOptions{})
+	fmt.Println(rep.Object.Valid(), string(rep.Object.Result))
+	// Output:
+	// CRD errors: 0 served: [v1]
+	// spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10
+	// true {"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"generation":1,"name":"a","namespace":"default"},"spec":{"replicas":1}}
+}
+
+// Lint checks a CRD alone, as `crdlab lint` does.
+func ExampleRuntime_Lint() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	rep, err := r.Lint(ctx, []byte(crontabCRD[:len(crontabCRD)-len("              replicas: {type: integer, minimum: 1, maximum: 10, default: 1}\n")]+"              replicas: {type: integer, default: 0, minimum: 1}\n"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, e := range rep.Errors {
+		fmt.Println(e.Message)
+	}
+	// Output:
+	// spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default: Invalid value: 0: spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default in body should be greater than or equal to 1
+}
