@@ -256,6 +256,10 @@ var compileSeeds = []string{
 	`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"as.b.c"},"spec":{"group":"b.c","scope":"Cluster","names":{"plural":"as","kind":"A"},"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":` + strings.Repeat(`{"type":"object","properties":{"a":`, 300) + `{"type":"string"}` + strings.Repeat("}}", 300) + `}}}}]}}`,
 	// a default that is invalid, a bad regex, a bad list-map key, an unknown format
 	`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"as.b.c"},"spec":{"group":"b.c","scope":"Cluster","names":{"plural":"as","kind":"A"},"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"n":{"type":"integer","default":"x"},"r":{"type":"string","pattern":"(["},"l":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k"],"items":{"type":"object"}},"f":{"type":"string","format":"nope"}}}}}}}]}}`,
+	// CEL edge cases: syntax error, wrong result type, oldSelf under an
+	// uncorrelatable list, messageExpression of the wrong type, a bad
+	// fieldPath, an unbounded comprehension
+	`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"as.b.c"},"spec":{"group":"b.c","scope":"Cluster","names":{"plural":"as","kind":"A"},"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","x-kubernetes-validations":[{"rule":"self.(("},{"rule":"1 + 1"},{"rule":"true","messageExpression":"42"},{"rule":"true","fieldPath":".nope[0]"},{"rule":"self.l.all(x, self.l.all(y, self.l.all(z, x + y + z != '')))"}],"properties":{"l":{"type":"array","items":{"type":"string"}},"al":{"type":"array","x-kubernetes-list-type":"atomic","items":{"type":"object","x-kubernetes-validations":[{"rule":"self == oldSelf"}]}}}}}}}}]}}`,
 	"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n",
 	"",
 	billionLaughsCRD,

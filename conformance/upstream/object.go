@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"k8s.io/apiextensions-apiserver/pkg/apihelpers"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
@@ -16,6 +17,7 @@ import (
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apiextensions-apiserver/pkg/crdserverscheme"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -507,6 +509,9 @@ func (s *server) request(req Request) (rep *ObjectReport, err error) {
 		return rep, nil
 	}
 
+	// handlers: dedupOwnerReferencesAndAddWarning before the store is called.
+	warnings = append(warnings, dedupOwnerReferences(objectMeta)...)
+
 	var errs field.ErrorList
 	if old == nil {
 		// genericregistry.Store.Create: name generation, then rest.BeforeCreate.
@@ -602,4 +607,39 @@ func looksLikeJSON(data []byte) bool {
 		return false
 	}
 	return false
+}
+
+// duplicateOwnerReferencesWarningFormat mirrors handlers.DuplicateOwnerReferencesWarningFormat.
+const duplicateOwnerReferencesWarningFormat = ".metadata.ownerReferences contains duplicate entries; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: %v"
+
+// dedupOwnerReferences mirrors handlers/rest.go's
+// dedupOwnerReferencesAndAddWarning (and dedupOwnerReferences): drop
+// semantically equal repeated owner references, warn with their UIDs.
+func dedupOwnerReferences(m metav1.Object) []string {
+	refs := m.GetOwnerReferences()
+	var result []metav1.OwnerReference
+	var duplicates []string
+	seen := map[string]bool{}
+	for _, ref := range refs {
+		dup := false
+		if seen[string(ref.UID)] {
+			for _, r := range result {
+				if apiequality.Semantic.DeepEqual(r, ref) {
+					dup = true
+					break
+				}
+			}
+		}
+		if dup {
+			duplicates = append(duplicates, string(ref.UID))
+			continue
+		}
+		seen[string(ref.UID)] = true
+		result = append(result, ref)
+	}
+	if len(duplicates) == 0 {
+		return nil
+	}
+	m.SetOwnerReferences(result)
+	return []string{fmt.Sprintf(duplicateOwnerReferencesWarningFormat, strings.Join(duplicates, ", "))}
 }
