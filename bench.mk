@@ -4,7 +4,8 @@
 #   make fuzz        every fuzz target for FUZZTIME each
 #
 # BENCHCOUNT/BENCHTIME/BENCHFILTER tune the benchmark run; results go to
-# $(BENCHOUT) and the benchstat table to $(BENCHOUT:.txt=.stat).
+# $(BENCHOUT), the benchstat output to $(BENCHOUT:.txt=.stat) and the README's
+# Markdown table to $(BENCHOUT:.txt=.md).
 
 GO          ?= go
 FUZZTIME    ?= 20s
@@ -15,7 +16,7 @@ BENCHOUT    ?= build/bench.txt
 BENCHSTAT   ?= $(shell $(GO) env GOPATH)/bin/benchstat
 
 # package:target pairs run by `make fuzz`
-FUZZ_TARGETS := ./engine/crd:FuzzDecode ./engine:FuzzCompile ./engine:FuzzValidate
+FUZZ_TARGETS := ./engine/crd:FuzzDecode ./engine:FuzzCompile ./engine:FuzzValidate ./engine/cel:FuzzCompileRule ./engine/cel:FuzzEvaluate
 
 .PHONY: bench fuzz benchstat-install
 
@@ -27,6 +28,8 @@ bench: benchstat-install
 	cd benchmarks && $(GO) test -run '^$$' -bench '$(BENCHFILTER)' -benchmem -count $(BENCHCOUNT) -benchtime $(BENCHTIME) -timeout 60m . > $(abspath $(BENCHOUT)); \
 		status=$$?; cat $(abspath $(BENCHOUT)); exit $$status
 	$(BENCHSTAT) -col /impl $(BENCHOUT) | tee $(BENCHOUT:.txt=.stat)
+	$(BENCHSTAT) -format csv -col /impl $(BENCHOUT) | (cd benchmarks && $(GO) run ./cmd/benchtable) > $(BENCHOUT:.txt=.md)
+	@echo "Markdown table (benchmarks/README.md format): $(BENCHOUT:.txt=.md)"
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -140,6 +140,9 @@ func (v *Validator) Validate(object []byte, opts ValidateOptions) (res *Result, 
 	res.Warnings = append(res.Warnings, dedupOwnerReferences(obj)...)
 	if old == nil {
 		v.create(obj, res)
+	} else if msg := v.conflict(obj, old); msg != "" {
+		res.DecodeError = msg
+		return res, nil
 	} else {
 		if opts.Subresource == "status" {
 			obj = v.statusUpdate(obj, old, res)
@@ -332,6 +335,21 @@ func (v *Validator) decodeStored(data []byte) (map[string]interface{}, error) {
 		setNested(obj, StoredResourceVersion, "metadata", "resourceVersion")
 	}
 	return obj, nil
+}
+
+// conflict mirrors the optimistic-concurrency check of the registry's
+// GuaranteedUpdate: an update carrying a resourceVersion other than the
+// stored one fails with 409 Conflict before any validation. (Without one,
+// the update is unconditional: custom resources allow it.)
+func (v *Validator) conflict(obj, old map[string]interface{}) string {
+	rv, _ := nestedStringNoErr(obj, "metadata", "resourceVersion")
+	orv, _ := nestedStringNoErr(old, "metadata", "resourceVersion")
+	if rv == "" || rv == orv {
+		return ""
+	}
+	name, _ := nestedStringNoErr(obj, "metadata", "name")
+	resource := v.crd.def.Spec.Names.Plural + "." + v.shared.group
+	return fmt.Sprintf("Operation cannot be fulfilled on %s %q: the object has been modified; please apply your changes to the latest version and try again", resource, name)
 }
 
 // ensureNamespace mirrors rest.EnsureObjectNamespaceMatchesRequestNamespace

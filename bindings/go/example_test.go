@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	wasm "github.com/crdlab/crdlab/bindings/go"
 )
@@ -56,7 +57,7 @@ func ExampleNew() {
 // Compile once, validate many: the report is the native engine's.
 func ExampleCRD_Validate() {
 	ctx := context.Background()
-	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample()})
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample(), CacheDir: filepath.Join(os.TempDir(), "crdlab-example-cache")})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -87,13 +88,13 @@ func ExampleCRD_Validate() {
 // Lint checks a CRD alone, as `crdlab lint` does.
 func ExampleRuntime_Lint() {
 	ctx := context.Background()
-	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample()})
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample(), CacheDir: filepath.Join(os.TempDir(), "crdlab-example-cache")})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	defer r.Close(ctx)
-	rep, err := r.Lint(ctx, []byte(crontabCRD[:len(crontabCRD)-len("              replicas: {type: integer, minimum: 1, maximum: 10, default: 1}\n")]+"              replicas: {type: integer, default: 0, minimum: 1}\n"))
+	rep, err := r.Lint(ctx, []byte(strings.Replace(crontabCRD, "scope: Namespaced", "scope: Galactic", 1)))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -102,5 +103,5 @@ func ExampleRuntime_Lint() {
 		fmt.Println(e.Message)
 	}
 	// Output:
-	// spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default: Invalid value: 0: spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default in body should be greater than or equal to 1
+	// spec.scope: Unsupported value: "Galactic": supported values: "Cluster", "Namespaced"
 }

@@ -140,8 +140,13 @@ func checkParity(t *testing.T, r *Runtime, reqs []request) {
 func checkParityWith(t *testing.T, r *Runtime, cc *compileCache, reqs []request) {
 	t.Helper()
 	for _, req := range reqs {
+		start := time.Now()
 		want := nativeWith(cc, req)
+		mid := time.Now()
 		got := viaModule(t, cc, r, req)
+		if d := time.Since(start); d > 2*time.Second {
+			t.Logf("%s: native %v, module %v", req.name, mid.Sub(start).Round(time.Millisecond), time.Since(mid).Round(time.Millisecond))
+		}
 		if got != want {
 			t.Errorf("%s: module and native differ\nnative: %.2000s\nmodule: %.2000s", req.name, want, got)
 		}

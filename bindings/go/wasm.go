@@ -106,7 +106,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if limit == 0 {
 		limit = DefaultMemoryLimitPages
 	}
-	cfg := wazero.NewRuntimeConfig().WithMemoryLimitPages(limit).WithCloseOnContextDone(true)
+	cfg := wazero.NewRuntimeConfig().WithMemoryLimitPages(limit).WithMemoryCapacityFromMax(true).WithCloseOnContextDone(true)
 	var cache wazero.CompilationCache
 	if opts.CacheDir != "" {
 		c, err := wazero.NewCompilationCacheWithDir(opts.CacheDir)

@@ -77,6 +77,11 @@ var unexpandPattern = regexp.MustCompile(`(_{2}[^_]+_{2})`)
 
 // Unescape reverses Escape.
 func Unescape(escaped string) (string, bool) {
+	if !strings.Contains(escaped, "__") {
+		// Fast path (every field access of an object goes through here):
+		// escapes all have the form __x__.
+		return escaped, true
+	}
 	ok := true
 	out := unexpandPattern.ReplaceAllStringFunc(escaped, func(s string) string {
 		inner := s[2 : len(s)-2]

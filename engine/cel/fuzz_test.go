@@ -146,7 +146,7 @@ func FuzzCompileRule(f *testing.F) {
 			v := NewValidator(&s, si == 2, PerCallLimit)
 			withDeadline(t, "Validate", func() {
 				errs, rem, rep := v.Validate(nil, obj, obj, RuntimeCELCostBudget)
-				checkBudgetInvariants(t, errs.ToAggregate(), rem, rep, RuntimeCELCostBudget)
+				checkBudgetInvariants(t, errs.ToAggregate(), rem, rep, RuntimeCELCostBudget, PerCallLimit)
 			})
 		}
 	})
@@ -185,6 +185,16 @@ const fuzzEvalSchema = `{"type":"object","properties":{"spec":{"type":"object",
 			"x-kubernetes-validations":[{"rule":"self < 1000000"}]}}}
 	}}}}`
 
+// fuzzPerCallLimit and fuzzBudget are lower than upstream's limits (1M per
+// call, 10M per object) with the same enforcement: cel-go's runtime cost
+// tracker is slow on large comprehensions (see the report in
+// conformance/cel_bench_test.go), and Go's fuzzer kills inputs that run for
+// more than 10 s, so full-size limits would report slowness as hangs.
+const (
+	fuzzPerCallLimit = 100_000
+	fuzzBudget       = 1_000_000
+)
+
 func FuzzEvaluate(f *testing.F) {
 	big := strings.Repeat("a", 100000)
 	deep := strings.Repeat(`{"x":`, 200) + "1" + strings.Repeat("}", 200)
@@ -220,7 +230,7 @@ func FuzzEvaluate(f *testing.F) {
 		f.Add(s[0], s[1])
 	}
 	s := mustSchema(f, fuzzEvalSchema)
-	v := NewValidator(s, true, PerCallLimit)
+	v := NewValidator(s, true, fuzzPerCallLimit)
 	if v == nil {
 		f.Fatal("no validator")
 	}
@@ -230,13 +240,13 @@ func FuzzEvaluate(f *testing.F) {
 			return
 		}
 		old, _ := fuzzDecode(oldJSON)
-		for _, budget := range []int64{RuntimeCELCostBudget, int64(len(objJSON)) * 10} {
+		for _, budget := range []int64{fuzzBudget, int64(len(objJSON)) * 10} {
 			withDeadline(t, "Validate", func() {
 				errs, rem, rep := v.Validate(nil, obj, nil, budget)
-				checkBudgetInvariants(t, errs.ToAggregate(), rem, rep, budget)
+				checkBudgetInvariants(t, errs.ToAggregate(), rem, rep, budget, fuzzPerCallLimit)
 				if old != nil {
 					errs, rem, rep = v.Validate(nil, obj, old, budget, WithRatcheting(NewCorrelatedObject(obj, old, s)))
-					checkBudgetInvariants(t, errs.ToAggregate(), rem, rep, budget)
+					checkBudgetInvariants(t, errs.ToAggregate(), rem, rep, budget, fuzzPerCallLimit)
 				}
 			})
 		}
@@ -256,11 +266,11 @@ func fuzzDecode(js string) (interface{}, bool) {
 }
 
 // checkBudgetInvariants pins the runtime cost limits: an evaluation that costs
-// more than PerCallLimit must have been stopped with upstream's call-cost
+// more than perCallLimit must have been stopped with upstream's call-cost
 // error, a validation whose evaluations together exceed the budget must say
 // it ran out of budget, and otherwise the remaining budget is exactly the
 // budget minus the recorded costs.
-func checkBudgetInvariants(t *testing.T, agg error, rem int64, rep *Report, budget int64) {
+func checkBudgetInvariants(t *testing.T, agg error, rem int64, rep *Report, budget int64, perCallLimit uint64) {
 	t.Helper()
 	msg := ""
 	if agg != nil {
@@ -269,7 +279,7 @@ func checkBudgetInvariants(t *testing.T, agg error, rem int64, rep *Report, budg
 	var sum uint64
 	for _, c := range rep.Costs {
 		sum += c.Cost
-		if c.Cost > PerCallLimit {
+		if c.Cost > perCallLimit {
 			if !strings.Contains(msg, "call cost exceeds limit") && !strings.Contains(msg, "running out of cost budget") {
 				t.Fatalf("evaluation %+v exceeded the per-call limit without an error; errors: %s", c, msg)
 			}
@@ -285,5 +295,38 @@ func checkBudgetInvariants(t *testing.T, agg error, rem int64, rep *Report, budg
 		t.Fatalf("exhausted budget reported as %d, want -1", rem)
 	case rem < 0 && !strings.Contains(msg, "cost") && !strings.Contains(msg, "Internal error"):
 		t.Fatalf("budget exhausted (remaining %d) without a cost error: %s", rem, msg)
+	}
+}
+
+// TestFuzzEvaluateSeedsReachCostLimits pins that the FuzzEvaluate harness
+// exercises both runtime limits, so its invariants are not vacuous.
+func TestFuzzEvaluateSeedsReachCostLimits(t *testing.T) {
+	s := mustSchema(t, fuzzEvalSchema)
+	v := NewValidator(s, true, fuzzPerCallLimit)
+	items := make([]interface{}, 100)
+	for i := range items {
+		items[i] = "y"
+	}
+	obj := map[string]interface{}{"spec": map[string]interface{}{"items": items}}
+	tests := []struct {
+		name    string
+		budget  int64
+		wantErr string
+	}{
+		{"per-call limit stops a cubic comprehension", fuzzBudget, "no further validation rules will be run due to call cost exceeds limit for rule: !has(self.items) || self.items.all(x, self.items.all(y, self.items.all(z, x + y + z != 'zzz')))"},
+		{"per-object budget stops validation", 50, "validation failed due to running out of cost budget, no further validation rules will be run"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			errs, rem, rep := v.Validate(nil, obj, nil, tt.budget)
+			if rem != -1 {
+				t.Errorf("remaining budget %d, want -1", rem)
+			}
+			agg := errs.ToAggregate()
+			if agg == nil || !strings.Contains(agg.Error(), tt.wantErr) {
+				t.Fatalf("errors %v, want one containing %q", agg, tt.wantErr)
+			}
+			checkBudgetInvariants(t, agg, rem, rep, tt.budget, fuzzPerCallLimit)
+		})
 	}
 }

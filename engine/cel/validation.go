@@ -32,6 +32,10 @@ type Validator struct {
 
 	Schema *schema.Structural
 
+	// evalSchema is the schema self is bound to: Schema, with the implicit
+	// apiVersion, kind and metadata at a resource root (computed once
+	// instead of on every evaluation).
+	evalSchema      *schema.Structural
 	uncompiledRules []crd.ValidationRule
 	compiledRules   []CompilationResult
 	compilationErr  error
@@ -117,9 +121,14 @@ func newValidator(validationSchema, nodeSchema *schema.Structural, isResourceRoo
 			break
 		}
 	}
+	evalSchema := nodeSchema
+	if isResourceRoot && len(compiled) > 0 {
+		evalSchema = WithTypeAndObjectMeta(nodeSchema)
+	}
 	return &Validator{
 		Items: items, Properties: props, AllOfValidators: allOf, AdditionalProperties: additional,
 		Schema:          nodeSchema,
+		evalSchema:      evalSchema,
 		uncompiledRules: validationSchema.XValidations,
 		compiledRules:   compiled,
 		compilationErr:  err,
@@ -419,7 +428,15 @@ func (v *Validator) validateExpressions(r *run, fldPath *field.Path, obj, oldObj
 		return field.ErrorList{field.Invalid(fldPath, sts.Type, outOfBudget)}, -1
 	}
 	if v.isResourceRoot {
-		sts = WithTypeAndObjectMeta(sts)
+		sts = v.evalSchema
+	}
+	// The path string is rendered at most once per node (for cost records).
+	pathString := ""
+	pathStr := func() string {
+		if pathString == "" {
+			pathString = fldPath.String()
+		}
+		return pathString
 	}
 	act, optAct := v.activations(sts, obj, oldObj)
 	for i, compiled := range v.compiledRules {
@@ -449,7 +466,7 @@ func (v *Validator) validateExpressions(r *run, fldPath *field.Path, obj, oldObj
 			errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleErrorString(rule))))
 			return errs, -1
 		}
-		r.report.Costs = append(r.report.Costs, RuleCost{Path: fldPath.String(), Rule: i, Cost: *cost})
+		r.report.Costs = append(r.report.Costs, RuleCost{Path: pathStr(), Rule: i, Cost: *cost})
 		if *cost > math.MaxInt64 || int64(*cost) > rem {
 			errs = append(errs, field.Invalid(fldPath, sts.Type, outOfBudget))
 			return errs, -1
@@ -486,7 +503,7 @@ func (v *Validator) validateExpressions(r *run, fldPath *field.Path, obj, oldObj
 		if compiled.MessageExpression != nil {
 			msg, newRem, cost, msgErr := evalMessageExpression(r.ctx, compiled.MessageExpression, rule.MessageExpression, act, rem)
 			if cost != nil {
-				r.report.Costs = append(r.report.Costs, RuleCost{Path: fldPath.String(), Rule: i, MessageExpression: true, Cost: *cost})
+				r.report.Costs = append(r.report.Costs, RuleCost{Path: pathStr(), Rule: i, MessageExpression: true, Cost: *cost})
 			}
 			switch {
 			case msgErr == nil:
@@ -521,6 +538,11 @@ func evalProgram(ctx context.Context, p cel.Program, act interpreter.Activation)
 			val, err = nil, fmt.Errorf("internal error: %v", rec)
 		}
 	}()
+	if ctx != nil && ctx.Done() == nil {
+		// The context can never be cancelled: skip ContextEval's per-call
+		// context.WithCancel (same result and costs; interrupts cannot occur).
+		return p.Eval(act)
+	}
 	return p.ContextEval(ctx, act)
 }
 

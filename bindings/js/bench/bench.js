@@ -9,7 +9,7 @@ import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { load, Crdlab } from '../src/index.js';
+import { load } from '../src/index.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const wasmPath = fileURLToPath(new URL('../crdlab.wasm', import.meta.url));
@@ -72,9 +72,9 @@ let t = performance.now();
 const mod = await WebAssembly.compile(bytes);
 const tCompile = performance.now() - t;
 t = performance.now();
-const m0 = new Crdlab(mod, {});
-const tInit = performance.now() - t;
+const m0 = await load(mod);
 m0.version();
+const tInit = performance.now() - t;
 
 t = performance.now();
 const m = await load();

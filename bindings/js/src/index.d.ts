@@ -65,6 +65,8 @@ export declare class CompiledCRD {
 }
 
 export declare class Crdlab {
+  /** Resolves when calls can be made: at once, except just after a trap in a browser (the instance is being replaced). */
+  ready(): Promise<void>;
   version(): { abi: number; engine: string };
   lint(crd: string | object): CRDReport;
   compile(crd: string | object): CompiledCRD;

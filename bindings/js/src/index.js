@@ -46,17 +46,32 @@ async function moduleFrom(source) {
  */
 export async function load(source, options = {}) {
   const mod = await moduleFrom(source);
-  return new Crdlab(mod, options);
+  return new Crdlab(mod, options, await Instance.instantiate(mod, options));
 }
 
 class Instance {
-  constructor(mod, options) {
-    let memory;
-    const wasi = wasiImportsFor(mod, () => memory, options);
-    this.instance = new WebAssembly.Instance(mod, { wasi_snapshot_preview1: wasi });
-    memory = this.instance.exports.memory;
-    this.memory = memory;
-    this.exports = this.instance.exports;
+  // Browsers refuse synchronous instantiation of modules over 8 MB on the
+  // main thread: load() instantiates asynchronously; instantiateSync is
+  // only tried to replace a trapped instance at once (it works in Node).
+  static async instantiate(mod, options) {
+    const { holder, imports } = Instance.imports(mod, options);
+    return new Instance(await WebAssembly.instantiate(mod, imports), holder);
+  }
+
+  static instantiateSync(mod, options) {
+    const { holder, imports } = Instance.imports(mod, options);
+    return new Instance(new WebAssembly.Instance(mod, imports), holder);
+  }
+
+  static imports(mod, options) {
+    const holder = {};
+    return { holder, imports: { wasi_snapshot_preview1: wasiImportsFor(mod, () => holder.memory, options) } };
+  }
+
+  constructor(instance, holder) {
+    this.instance = instance;
+    this.memory = holder.memory = instance.exports.memory;
+    this.exports = instance.exports;
     this.exports._initialize();
     const v = this.exports.crdlab_abi_version();
     if (v !== ABI_VERSION) throw new CrdlabError('Load', `module ABI version ${v}, this package speaks ${ABI_VERSION}`);
@@ -84,24 +99,49 @@ class Instance {
   }
 }
 
-/** A loaded crdlab module. */
+/** A loaded crdlab module (see load). */
 export class Crdlab {
-  constructor(mod, options) {
+  constructor(mod, options, inst) {
     this.module = mod;
     this.options = options;
-    this.inst = new Instance(mod, options);
+    this.inst = inst;
+    this.replacing = null;
+  }
+
+  /**
+   * Resolves when the module is ready for calls: at once, except just after
+   * a trap in a browser, while the replacement instance starts.
+   */
+  ready() {
+    return this.replacing ?? Promise.resolve();
   }
 
   call(request) {
+    if (!this.inst) throw new CrdlabError('Trap', 'the module instance is being replaced after a trap: await crdlab.ready() and retry');
     try {
       return this.inst.call(request);
     } catch (e) {
       if (e instanceof CrdlabError) throw e;
-      // A trap (should never happen) leaves the instance unusable: replace it.
-      this.inst = new Instance(this.module, this.options);
-      for (const crd of this.live) crd.handle = undefined;
+      // A trap leaves the instance unusable: replace it.
+      this.replace();
       if (e instanceof WasiExit) throw new CrdlabError('Trap', e.message);
+      if (e instanceof RangeError) {
+        throw new CrdlabError('Trap', `${e.message} (the input nests deeper than this JavaScript engine's call stack allows; the module instance was replaced)`);
+      }
       throw new CrdlabError('Trap', String(e && e.message ? e.message : e));
+    }
+  }
+
+  replace() {
+    for (const crd of this.live) crd.handle = undefined;
+    this.inst = null;
+    try {
+      this.inst = Instance.instantiateSync(this.module, this.options);
+    } catch {
+      this.replacing = Instance.instantiate(this.module, this.options).then((inst) => {
+        this.inst = inst;
+        this.replacing = null;
+      });
     }
   }
 

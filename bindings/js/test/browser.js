@@ -48,7 +48,7 @@ try {
     const m = await load('/crdlab.wasm');
     const out = [];
     for (const c of cases) {
-      try { out.push({ ok: true, value: c.run(m) }); } catch (e) { out.push({ ok: false, error: String(e) }); }
+      try { out.push({ ok: true, value: await c.run(m) }); } catch (e) { out.push({ ok: false, error: String(e) }); }
     }
     return out;
   });
@@ -59,19 +59,19 @@ try {
     ok: (v, msg) => assert.ok(v, msg),
     match: (s, re) => assert.match(s ?? '', re),
   };
-  cases.forEach((c, i) => {
+  for (const [i, c] of cases.entries()) {
     const got = inBrowser[i];
     try {
       assert.ok(got.ok, got.error);
       c.check(t, got.value);
-      assert.deepEqual(got.value, JSON.parse(JSON.stringify(c.run(m))), 'browser and Node disagree');
+      assert.deepEqual(got.value, JSON.parse(JSON.stringify(await c.run(m))), 'browser and Node disagree');
       console.log(`ok ${i + 1} - ${c.name} (chromium)`);
       passed++;
     } catch (e) {
       console.log(`not ok ${i + 1} - ${c.name} (chromium): ${e.message}`);
       failed++;
     }
-  });
+  }
 } finally {
   await browser.close();
   server.close();

@@ -13,7 +13,7 @@ const t = {
 };
 
 for (const c of cases) {
-  test(c.name, () => c.check(t, c.run(m)));
+  test(c.name, async () => c.check(t, await c.run(m)));
 }
 
 test('first validation is ready within 1s of load()', async () => {
