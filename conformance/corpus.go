@@ -9,11 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 
-	"github.com/crdlab/crdlab/conformance/upstream"
-	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/yaml"
 )
 
@@ -184,8 +181,9 @@ func HasCEL(crd []byte) bool {
 	return bytes.Contains(crd, []byte("x-kubernetes-validations"))
 }
 
-// StripCEL returns the CRD (as JSON) without its x-kubernetes-validations,
-// so that everything but CEL can be compared.
+// StripCEL returns the CRD (as JSON) without its x-kubernetes-validations.
+// The suites compare CRDs with their rules; this is kept as a tool to
+// minimize a corpus difference to its CEL or non-CEL part.
 func StripCEL(crd []byte) ([]byte, error) {
 	js, err := yaml.YAMLToJSON(crd)
 	if err != nil {
@@ -215,48 +213,4 @@ func stripCEL(v interface{}, inProperties bool) {
 			stripCEL(c, false)
 		}
 	}
-}
-
-// CELOnlyDifferences lists what upstream reports for the CRD with CEL rules
-// and not without them: the CEL-specific part left out of the comparison.
-func CELOnlyDifferences(withCEL, withoutCEL *upstream.Report) []string {
-	var out []string
-	if withCEL == nil || withoutCEL == nil {
-		return out
-	}
-	seen := map[string]int{}
-	for _, e := range withoutCEL.CRD.Errors {
-		seen[e.Message]++
-	}
-	for _, e := range withCEL.CRD.Errors {
-		if seen[e.Message] > 0 {
-			seen[e.Message]--
-			continue
-		}
-		out = append(out, "crd error: "+e.Message)
-	}
-	if withCEL.Object != nil && withoutCEL.Object != nil {
-		seen := map[string]int{}
-		for _, e := range withoutCEL.Object.Errors {
-			seen[e.Message]++
-		}
-		for _, e := range withCEL.Object.Errors {
-			if seen[e.Message] > 0 {
-				seen[e.Message]--
-				continue
-			}
-			out = append(out, "object error: "+e.Message)
-		}
-		if !cmp.Equal(withCEL.Object.Warnings, withoutCEL.Object.Warnings) {
-			out = append(out, fmt.Sprintf("object warnings: %q vs %q", withCEL.Object.Warnings, withoutCEL.Object.Warnings))
-		}
-	}
-	if !cmp.Equal(withCEL.CRD.Warnings, withoutCEL.CRD.Warnings) {
-		out = append(out, fmt.Sprintf("crd warnings: %q vs %q", withCEL.CRD.Warnings, withoutCEL.CRD.Warnings))
-	}
-	if (withCEL.Object == nil) != (withoutCEL.Object == nil) {
-		out = append(out, "the object was not validated in one of the two runs (CRD invalid)")
-	}
-	sort.Strings(out)
-	return out
 }

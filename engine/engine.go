@@ -80,6 +80,9 @@ func Compile(crdYAMLorJSON []byte) (*CRD, error) {
 // v1 defaults applied, as crd.Decode does).
 func CompileCRD(c *crd.CustomResourceDefinition) *CRD {
 	out := &CRD{def: c}
+	// Share rule compilations between the CRD checks, the default-value
+	// checks and the serving validators (results are identical).
+	defer cel.BeginCompileScope()()
 	func() {
 		defer func() {
 			if r := recover(); r != nil {

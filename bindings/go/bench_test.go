@@ -114,6 +114,24 @@ func benchWasm(b *testing.B, set string) {
 	}
 }
 
+// BenchmarkWasmNoInterruptValidatePrometheus: Options.NoInterrupt.
+func BenchmarkWasmNoInterruptValidatePrometheus(b *testing.B) {
+	s := loadBenchSet(b, "Prometheus")
+	r := newRuntime(b, Options{MaxInstances: 1, NoInterrupt: true})
+	ctx := context.Background()
+	c, err := r.Compile(ctx, s.crd)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := c.ValidateRaw(ctx, s.objects[i%len(s.objects)], ValidateOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkNativeValidateCronTab(b *testing.B)    { benchNative(b, "CronTab") }
 func BenchmarkWasmValidateCronTab(b *testing.B)      { benchWasm(b, "CronTab") }
 func BenchmarkNativeValidateHTTPRoute(b *testing.B)  { benchNative(b, "HTTPRoute") }

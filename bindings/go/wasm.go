@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -60,7 +61,19 @@ type Options struct {
 	// calls; further callers wait (or give up when their context ends).
 	// Default: GOMAXPROCS.
 	MaxInstances int
+	// NoInterrupt stops wazero from checking, inside every call, whether
+	// the context ended: calls run about 3 times faster, but a cancelled
+	// context then only stops the next call, not one running.
+	NoInterrupt bool
+	// GOGC is the module's Go garbage collector target percentage
+	// (default DefaultGOGC).
+	GOGC int
 }
+
+// DefaultGOGC: the module's collector is not concurrent, so collecting less
+// often (at 4× the live heap instead of 2×) makes validations markedly
+// faster (measured: Prometheus CRD 9.2 → 5.4 ms/op) for more memory.
+const DefaultGOGC = 400
 
 // Runtime is a compiled crdlab module with a pool of instances. It is safe
 // for concurrent use.
@@ -73,6 +86,7 @@ type Runtime struct {
 	mu       sync.Mutex
 	nextID   uint64
 	closed   bool
+	gogc     int
 }
 
 // Error is an error response from the module, or a failure of the host to
@@ -106,7 +120,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if limit == 0 {
 		limit = DefaultMemoryLimitPages
 	}
-	cfg := wazero.NewRuntimeConfig().WithMemoryLimitPages(limit).WithMemoryCapacityFromMax(true).WithCloseOnContextDone(true)
+	cfg := wazero.NewRuntimeConfig().WithMemoryLimitPages(limit).WithMemoryCapacityFromMax(true).WithCloseOnContextDone(!opts.NoInterrupt)
 	var cache wazero.CompilationCache
 	if opts.CacheDir != "" {
 		c, err := wazero.NewCompilationCacheWithDir(opts.CacheDir)
@@ -142,7 +156,11 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if size > maxInst {
 		size = maxInst
 	}
-	r := &Runtime{rt: rt, compiled: compiled, cache: cache, pool: make(chan *instance, size), sem: make(chan struct{}, maxInst)}
+	gogc := opts.GOGC
+	if gogc <= 0 {
+		gogc = DefaultGOGC
+	}
+	r := &Runtime{rt: rt, compiled: compiled, cache: cache, pool: make(chan *instance, size), sem: make(chan struct{}, maxInst), gogc: gogc}
 	// Check the ABI once, on a first instance that then joins the pool.
 	inst, err := r.newInstance(ctx)
 	if err != nil {
@@ -216,7 +234,7 @@ func (i *instance) close(ctx context.Context) { _ = i.mod.Close(ctx) }
 
 func (r *Runtime) newInstance(ctx context.Context) (*instance, error) {
 	stderr := &tailBuffer{}
-	cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").
+	cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").WithEnv("GOGC", strconv.Itoa(r.gogc)).
 		WithStderr(stderr).WithSysWalltime().WithSysNanotime().WithRandSource(rand.Reader)
 	m, err := r.rt.InstantiateModule(ctx, r.compiled, cfg)
 	if err != nil {

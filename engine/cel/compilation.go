@@ -133,6 +133,9 @@ func CompileWith(s *schema.Structural, declType *DeclType, perCallLimit uint64, 
 	if declType == nil {
 		return nil, errors.New("failed to convert to declType for CEL validation rules")
 	}
+	if results, err, ok := compileCached(s, declType, perCallLimit, kind); ok {
+		return results, err
+	}
 	envs, err := prepareEnvs(declType, kind)
 	if err != nil {
 		return nil, err

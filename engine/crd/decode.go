@@ -10,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"sigs.k8s.io/yaml"
+	yamlv2 "sigs.k8s.io/yaml/goyaml.v2"
 	yamlv3 "sigs.k8s.io/yaml/goyaml.v3"
 )
 
@@ -152,19 +154,30 @@ func decodeDocument(doc document, filename string) ([]*CustomResourceDefinition,
 			return nil, nil
 		}
 	}
-	jsonBytes, err := yaml.YAMLToJSON(doc.data)
-	if err != nil {
-		return nil, &DecodeError{File: filename, Line: doc.firstLine, Msg: err.Error()}
-	}
-	if bytes.Equal(bytes.TrimSpace(jsonBytes), []byte("null")) {
-		return nil, nil
-	}
 	d := &decoder{file: filename, lineOffset: doc.firstLine - 1}
 	var value interface{}
-	dec := json.NewDecoder(bytes.NewReader(jsonBytes))
-	dec.UseNumber()
-	if err := dec.Decode(&value); err != nil {
-		return nil, d.errAt(node, "", err.Error())
+	ok := false
+	if node != nil && treeShortcutApplies(doc.data) {
+		value, ok = nodeJSONValue(node, 0)
+	}
+	if !ok {
+		value, ok = yamlToJSONValue(doc.data)
+	}
+	if !ok {
+		jsonBytes, err := yaml.YAMLToJSON(doc.data)
+		if err != nil {
+			return nil, &DecodeError{File: filename, Line: doc.firstLine, Msg: err.Error()}
+		}
+		if bytes.Equal(bytes.TrimSpace(jsonBytes), []byte("null")) {
+			return nil, nil
+		}
+		dec := json.NewDecoder(bytes.NewReader(jsonBytes))
+		dec.UseNumber()
+		if err := dec.Decode(&value); err != nil {
+			return nil, d.errAt(node, "", err.Error())
+		}
+	} else if value == nil {
+		return nil, nil
 	}
 	obj, ok := value.(map[string]interface{})
 	if !ok {
@@ -612,4 +625,164 @@ func join(prefix, name string) string {
 // keyPath renders a map key the way field paths do: [key].
 func keyPath(k string) string {
 	return "[" + k + "]"
+}
+
+// yamlToJSONValue is sigs.k8s.io/yaml.YAMLToJSON followed by decoding the
+// JSON with json.Number numbers, without the JSON round trip, for the
+// documents where the result is provably the same: YAMLToJSON's own YAML
+// decoding (goyaml.v2) gives only string keys, valid UTF-8 strings,
+// integers, booleans and nulls. Anything else (non-string keys, floats,
+// binary, timestamps, invalid UTF-8, decoding errors) returns ok false and
+// the caller takes the YAMLToJSON path, errors included.
+func yamlToJSONValue(data []byte) (v interface{}, ok bool) {
+	var y interface{}
+	if err := yamlv2.Unmarshal(data, &y); err != nil {
+		return nil, false
+	}
+	return jsonValueOf(y, 0)
+}
+
+func jsonValueOf(y interface{}, depth int) (interface{}, bool) {
+	if depth > 10000 {
+		return nil, false
+	}
+	switch t := y.(type) {
+	case nil:
+		return nil, true
+	case bool:
+		return t, true
+	case string:
+		return t, utf8.ValidString(t)
+	case int:
+		return json.Number(strconv.Itoa(t)), true
+	case int64:
+		return json.Number(strconv.FormatInt(t, 10)), true
+	case map[interface{}]interface{}:
+		m := make(map[string]interface{}, len(t))
+		for k, e := range t {
+			ks, ok := k.(string)
+			if !ok || !utf8.ValidString(ks) {
+				return nil, false
+			}
+			ev, ok := jsonValueOf(e, depth+1)
+			if !ok {
+				return nil, false
+			}
+			m[ks] = ev
+		}
+		return m, true
+	case []interface{}:
+		a := make([]interface{}, len(t))
+		for i, e := range t {
+			ev, ok := jsonValueOf(e, depth+1)
+			if !ok {
+				return nil, false
+			}
+			a[i] = ev
+		}
+		return a, true
+	}
+	return nil, false
+}
+
+// nodeJSONValue reads what YAMLToJSON would give straight from the goyaml.v3
+// tree, for the documents where goyaml.v2's YAML 1.1 reading is certain:
+// no anchors, aliases, explicit tags or merge keys, no duplicate keys,
+// string keys, valid UTF-8, and plain scalars that are strings, decimal
+// integers without leading zeros, YAML 1.1 booleans or nulls. Anything else
+// returns ok false (the caller then asks goyaml.v2).
+func nodeJSONValue(n *yamlv3.Node, depth int) (interface{}, bool) {
+	if n == nil || depth > 10000 || !plainNode(n) {
+		return nil, false
+	}
+	switch n.Kind {
+	case yamlv3.MappingNode:
+		m := make(map[string]interface{}, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yamlv3.ScalarNode || !plainNode(k) || k.Value == "<<" {
+				return nil, false
+			}
+			ks, ok := scalarJSONValue(k)
+			key, isString := ks.(string)
+			if !ok || !isString {
+				return nil, false
+			}
+			if _, dup := m[key]; dup {
+				return nil, false
+			}
+			v, ok := nodeJSONValue(n.Content[i+1], depth+1)
+			if !ok {
+				return nil, false
+			}
+			m[key] = v
+		}
+		return m, true
+	case yamlv3.SequenceNode:
+		a := make([]interface{}, len(n.Content))
+		for i, c := range n.Content {
+			v, ok := nodeJSONValue(c, depth+1)
+			if !ok {
+				return nil, false
+			}
+			a[i] = v
+		}
+		return a, true
+	case yamlv3.ScalarNode:
+		return scalarJSONValue(n)
+	}
+	return nil, false
+}
+
+// treeShortcutApplies rules out what the goyaml.v3 tree does not show:
+// tags ("! 0" is the string "0" for goyaml.v2 but a plain !!int node for
+// goyaml.v3) and directives.
+func treeShortcutApplies(data []byte) bool {
+	return bytes.IndexByte(data, '!') < 0 && !bytes.HasPrefix(data, []byte("%")) && !bytes.Contains(data, []byte("\n%"))
+}
+
+// plainNode reports a node without anchor and without any tag written in
+// the document (goyaml.v3 then holds the implicit "!!" tag it resolved).
+func plainNode(n *yamlv3.Node) bool {
+	return n.Anchor == "" && n.Style&yamlv3.TaggedStyle == 0 && strings.HasPrefix(n.Tag, "!!")
+}
+
+func scalarJSONValue(n *yamlv3.Node) (interface{}, bool) {
+	v := n.Value
+	if !utf8.ValidString(v) {
+		return nil, false
+	}
+	if n.Style&(yamlv3.DoubleQuotedStyle|yamlv3.SingleQuotedStyle|yamlv3.LiteralStyle|yamlv3.FoldedStyle) != 0 {
+		return v, true
+	}
+	if v == "" {
+		return nil, true
+	}
+	switch v {
+	case "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE":
+		return true, true
+	case "n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE":
+		return false, true
+	case "~", "null", "Null", "NULL":
+		return nil, true
+	}
+	switch c := v[0]; {
+	case c >= '0' && c <= '9', c == '-', c == '+', c == '.':
+		digits := v
+		if c == '-' {
+			digits = v[1:]
+		}
+		if len(digits) == 0 || len(digits) > 18 || (digits[0] == '0' && len(v) > 1) {
+			return nil, false
+		}
+		for i := 0; i < len(digits); i++ {
+			if digits[i] < '0' || digits[i] > '9' {
+				return nil, false
+			}
+		}
+		return json.Number(v), true
+	case c == '<', c == '=', c == '!', c == '&', c == '*', c == '%', c == '@', c == '`':
+		return nil, false
+	}
+	return v, true
 }
