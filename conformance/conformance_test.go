@@ -98,3 +98,42 @@ func TestCases(t *testing.T) {
 	}
 	tl.print(fmt.Sprintf("cases (%d)", len(cases)))
 }
+
+func TestDeterministicReplacesUpstreamSelfTypeSuffix(t *testing.T) {
+	in := Outcome{Report: map[string]interface{}{
+		"crd": map[string]interface{}{"errors": []interface{}{
+			map[string]interface{}{"detail": "applied to '(list(selfType123456.a.@idx), list(selfType987.b.@idx))'"},
+		}},
+		"n": 1.5,
+	}}
+	got := Deterministic(in).Report.(map[string]interface{})
+	detail := got["crd"].(map[string]interface{})["errors"].([]interface{})[0].(map[string]interface{})["detail"]
+	if want := "applied to '(list(selfType.a.@idx), list(selfType.b.@idx))'"; detail != want {
+		t.Errorf("detail = %q, want %q", detail, want)
+	}
+	if got["n"] != 1.5 {
+		t.Errorf("non-string values must be kept, got %v", got["n"])
+	}
+}
+
+func TestKnownDifferenceIsParsedAndCELIsOnlyATag(t *testing.T) {
+	cases, err := LoadCases("testdata/cases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	known, cel := 0, 0
+	for _, c := range cases {
+		if c.KnownDifference != "" {
+			known++
+		}
+		if c.CEL {
+			cel++
+		}
+	}
+	if cel < 150 {
+		t.Errorf("expected at least 150 CEL cases, found %d", cel)
+	}
+	if known == 0 {
+		t.Errorf("expected the knownDifference field to be parsed (15_cel_update has some)")
+	}
+}

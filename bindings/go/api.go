@@ -231,3 +231,31 @@ type validateRequest struct {
 	Subresource     string `json:"subresource,omitempty"`
 	FieldValidation string `json:"fieldValidation,omitempty"`
 }
+
+// Cost returns the CEL cost report of a CRD and, for each object, the
+// runtime cost of its rules: the JSON document `crdlab cost -o json` prints
+// (engine/cost.Report), as raw bytes.
+func (r *Runtime) Cost(ctx context.Context, crdYAMLorJSON []byte, objects ...[]byte) (json.RawMessage, error) {
+	req := costRequest{Op: "cost"}
+	req.CRD, req.CRDBytes = text(crdYAMLorJSON)
+	for _, o := range objects {
+		if utf8.Valid(o) {
+			req.Objects = append(req.Objects, string(o))
+		} else {
+			req.ObjectsBytes = append(req.ObjectsBytes, o)
+		}
+	}
+	var out json.RawMessage
+	err := r.do(ctx, func(inst *instance) (bool, error) {
+		return inst.call(ctx, req, &out)
+	})
+	return out, err
+}
+
+type costRequest struct {
+	Op           string   `json:"op"`
+	CRD          string   `json:"crd"`
+	CRDBytes     []byte   `json:"crdBytes,omitempty"`
+	Objects      []string `json:"objects,omitempty"`
+	ObjectsBytes [][]byte `json:"objectsBytes,omitempty"`
+}

@@ -101,7 +101,7 @@ func TestRawRequestsAreAnsweredWithErrors(t *testing.T) {
 		{"unknown op", `{"op":"explode"}`, "BadRequest", `unknown op "explode"`},
 		{"unknown handle", `{"op":"validate","handle":4242,"object":"{}"}`, "NotFound", "no compiled CRD with handle 4242"},
 		{"free of an unknown handle", `{"op":"free","handle":4242}`, "NotFound", "handle 4242"},
-		{"cost without a cost report", `{"op":"cost"}`, "BadRequest", "cost report not available in this build"},
+		{"cost of an undecodable CRD", `{"op":"cost","crd":"kind: [unclosed"}`, "DecodeError", ""},
 		{"undecodable CRD", `{"op":"compile","crd":"kind: [unclosed"}`, "DecodeError", ""},
 		{"bytes field that is not base64", `{"op":"compile","crdBytes":"%%%"}`, "BadRequest", "not a valid JSON request"},
 	}

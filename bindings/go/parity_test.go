@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/engine/cost"
 	"sigs.k8s.io/yaml"
 )
 
@@ -500,5 +501,28 @@ func TestParityCorpus(t *testing.T) {
 		len(names), len(all), examples, nreq, time.Since(start).Round(time.Millisecond))
 	if examples == 0 {
 		t.Error("no Gateway API example objects found")
+	}
+}
+
+// TestParityCost: the "cost" report through the module is json.Marshal of
+// the native engine/cost report, byte for byte.
+func TestParityCost(t *testing.T) {
+	crd := strings.Replace(string(crontabCRD(t)), "              properties:\n                cronSpec:",
+		"              x-kubernetes-validations:\n              - rule: \"self.tags.all(a, a.size() < 5)\"\n              properties:\n                tags:\n                  type: array\n                  items:\n                    type: string\n                cronSpec:", 1)
+	if !strings.Contains(crd, "self.tags.all") {
+		t.Fatal("examples/crontab-crd.yaml changed shape")
+	}
+	obj := crontab(`{"image":"a","tags":["x","yy"]}`)
+	rep, err := cost.AnalyzeBytes([]byte(crd), obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(rep)
+	got, err := newRuntime(t, Options{}).Cost(context.Background(), []byte(crd), obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("cost: module and native differ\nnative: %s\nmodule: %s", want, got)
 	}
 }

@@ -1,8 +1,12 @@
 package cel
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/engine/schema"
 )
 
 // cacheSchema has rules that compile, fail, use oldSelf, have a
@@ -145,4 +149,19 @@ func TestCompileCacheIsDroppedWhenTheLastScopeEnds(t *testing.T) {
 	if compileCache.scopes != 0 || compileCache.rules != nil {
 		t.Errorf("cache not released: scopes=%d rules=%d", compileCache.scopes, len(compileCache.rules))
 	}
+}
+
+// Compiling a CRD compiles each rule for the CRD checks, for the checks of
+// default values and for the serving validators; within a scope the
+// compilations of equal rules on equal types are shared.
+func ExampleBeginCompileScope() {
+	end := BeginCompileScope()
+	defer end()
+	var props crd.JSONSchemaProps
+	_ = json.Unmarshal([]byte(`{"type":"object","properties":{"n":{"type":"integer"}},"x-kubernetes-validations":[{"rule":"self.n >= 0"}]}`), &props)
+	s, _ := schema.NewStructural(&props)
+	a, _ := Compile(s, SchemaDeclType(s, true), PerCallLimit)
+	b, _ := Compile(s, SchemaDeclType(s, true), PerCallLimit)
+	fmt.Println(a[0].Program == b[0].Program, a[0].MaxCost)
+	// Output: true 3
 }

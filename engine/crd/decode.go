@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -741,6 +742,18 @@ func treeShortcutApplies(data []byte) bool {
 	return bytes.IndexByte(data, '!') < 0 && !bytes.HasPrefix(data, []byte("%")) && !bytes.Contains(data, []byte("\n%"))
 }
 
+// yamlStyleFloat is goyaml.v2's float syntax.
+var yamlStyleFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+
+// looksLikeTimestamp is goyaml.v2's quick timestamp check (YYYY-).
+func looksLikeTimestamp(s string) bool {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i == 4 && i < len(s) && s[i] == '-'
+}
+
 // plainNode reports a node without anchor and without any tag written in
 // the document (goyaml.v3 then holds the implicit "!!" tag it resolved).
 func plainNode(n *yamlv3.Node) bool {
@@ -767,20 +780,26 @@ func scalarJSONValue(n *yamlv3.Node) (interface{}, bool) {
 		return nil, true
 	}
 	switch c := v[0]; {
-	case c >= '0' && c <= '9', c == '-', c == '+', c == '.':
-		digits := v
-		if c == '-' {
-			digits = v[1:]
-		}
-		if len(digits) == 0 || len(digits) > 18 || (digits[0] == '0' && len(v) > 1) {
+	case c == '.':
+		// goyaml.v2 reads it as a float when strconv does.
+		if _, err := strconv.ParseFloat(v, 64); err == nil || v == ".nan" || v == ".NaN" || v == ".NAN" {
 			return nil, false
 		}
-		for i := 0; i < len(digits); i++ {
-			if digits[i] < '0' || digits[i] > '9' {
-				return nil, false
-			}
+	case c >= '0' && c <= '9', c == '-', c == '+':
+		// goyaml.v2's order: timestamp, int, uint, float, binary int.
+		if looksLikeTimestamp(v) || v == "+.inf" || v == "+.Inf" || v == "+.INF" || v == "-.inf" || v == "-.Inf" || v == "-.INF" {
+			return nil, false
 		}
-		return json.Number(v), true
+		plain := strings.ReplaceAll(v, "_", "")
+		if i, err := strconv.ParseInt(plain, 0, 64); err == nil {
+			return json.Number(strconv.FormatInt(i, 10)), true
+		}
+		if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
+			return nil, false
+		}
+		if yamlStyleFloat.MatchString(plain) || strings.HasPrefix(plain, "0b") || strings.HasPrefix(plain, "-0b") {
+			return nil, false
+		}
 	case c == '<', c == '=', c == '!', c == '&', c == '*', c == '%', c == '@', c == '`':
 		return nil, false
 	}

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/engine/cost"
 )
 
 // Version is the ABI version the module exports (crdlab_abi_version). It
@@ -25,10 +26,6 @@ const Version = 1
 // bug cannot make the module grow without limit.
 const MaxRequestBytes = 64 << 20
 
-// CostUnavailable is the answer to "cost" while the engine exposes no CEL
-// cost report.
-const CostUnavailable = "cost report not available in this build"
-
 // Request is one call into the module.
 type Request struct {
 	Op     string `json:"op"`
@@ -39,12 +36,16 @@ type Request struct {
 	// CRDBytes, ObjectBytes and OldBytes (base64 in JSON) replace CRD,
 	// Object and Old when set: they carry input that is not valid UTF-8
 	// byte for byte, which a JSON string cannot.
-	CRDBytes        []byte `json:"crdBytes,omitempty"`
-	ObjectBytes     []byte `json:"objectBytes,omitempty"`
-	OldBytes        []byte `json:"oldBytes,omitempty"`
-	Version         string `json:"version,omitempty"`
-	Subresource     string `json:"subresource,omitempty"`
-	FieldValidation string `json:"fieldValidation,omitempty"`
+	CRDBytes    []byte `json:"crdBytes,omitempty"`
+	ObjectBytes []byte `json:"objectBytes,omitempty"`
+	OldBytes    []byte `json:"oldBytes,omitempty"`
+	// Objects are the objects of a "cost" request (YAML or JSON text);
+	// ObjectsBytes the same as bytes (base64 in JSON).
+	Objects         []string `json:"objects,omitempty"`
+	ObjectsBytes    [][]byte `json:"objectsBytes,omitempty"`
+	Version         string   `json:"version,omitempty"`
+	Subresource     string   `json:"subresource,omitempty"`
+	FieldValidation string   `json:"fieldValidation,omitempty"`
 }
 
 // Error is the error member of a failed response.
@@ -110,6 +111,9 @@ func (s *Server) Handle(req []byte) (resp []byte) {
 // compile is engine.Compile; tests replace it to exercise panic recovery.
 var compile = engine.Compile
 
+// analyzeCost is cost.AnalyzeBytes, the report of `crdlab cost -o json`.
+var analyzeCost = cost.AnalyzeBytes
+
 // pick returns the bytes of a text field or of its *Bytes twin.
 func pick(text string, raw []byte) []byte {
 	if raw != nil {
@@ -166,7 +170,16 @@ func (s *Server) dispatch(r *Request) (interface{}, *Error) {
 		}
 		return struct{}{}, nil
 	case "cost":
-		return nil, &Error{Code: "BadRequest", Message: CostUnavailable}
+		objects := make([][]byte, 0, len(r.Objects)+len(r.ObjectsBytes))
+		for _, o := range r.Objects {
+			objects = append(objects, []byte(o))
+		}
+		objects = append(objects, r.ObjectsBytes...)
+		rep, err := analyzeCost(pick(r.CRD, r.CRDBytes), objects...)
+		if err != nil {
+			return nil, &Error{Code: "DecodeError", Message: err.Error()}
+		}
+		return rep, nil
 	case "":
 		return nil, &Error{Code: "BadRequest", Message: `request has no "op"`}
 	default:

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/engine/cost"
 )
 
 const crd = `apiVersion: apiextensions.k8s.io/v1
@@ -123,7 +124,7 @@ func TestErrorsHaveDocumentedCodes(t *testing.T) {
 		{"not JSON", `nope`, "BadRequest", "not a valid JSON request object"},
 		{"no op", `{"crd":""}`, "BadRequest", `request has no "op"`},
 		{"unknown op", `{"op":"frobnicate"}`, "BadRequest", `unknown op "frobnicate"`},
-		{"cost unavailable", `{"op":"cost"}`, "BadRequest", CostUnavailable},
+		{"cost of an undecodable CRD", `{"op":"cost","crd":"kind: [x"}`, "DecodeError", ""},
 		{"undecodable CRD", `{"op":"lint","crd":"kind: [x"}`, "DecodeError", ""},
 		{"two CRDs", request(t, map[string]interface{}{"op": "compile", "crd": crd + "---\n" + crd}), "DecodeError", "expected exactly one CustomResourceDefinition, found 2"},
 		{"unknown handle", `{"op":"validate","handle":9}`, "NotFound", "no compiled CRD with handle 9"},
@@ -158,5 +159,26 @@ func TestPanicBecomesAnErrorResponse(t *testing.T) {
 	compile = orig
 	if env := call(t, s, `{"op":"version"}`); !env.OK {
 		t.Fatalf("server unusable after a panic: %+v", env.Error)
+	}
+}
+
+func TestCostIsTheNativeCostReport(t *testing.T) {
+	withRule := strings.Replace(crd, "              replicas: {type: integer, maximum: 10}\n",
+		"              replicas: {type: integer, maximum: 10}\n              tags: {type: array, items: {type: string}}\n            x-kubernetes-validations:\n            - rule: \"self.tags.all(t, t.size() < 10)\"\n", 1)
+	if withRule == crd {
+		t.Fatal("test CRD changed shape")
+	}
+	obj := `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a"},"spec":{"tags":["a","b"]}}`
+	env := call(t, NewServer(), request(t, map[string]interface{}{"op": "cost", "crd": withRule, "objects": []string{obj}}))
+	rep, err := cost.AnalyzeBytes([]byte(withRule), []byte(obj))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(rep)
+	if string(env.Result) != string(want) {
+		t.Fatalf("cost result differs from native\n got %s\nwant %s", env.Result, want)
+	}
+	if !strings.Contains(string(want), "self.tags.all") {
+		t.Fatalf("report does not list the rule: %s", want)
 	}
 }

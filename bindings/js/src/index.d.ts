@@ -70,6 +70,8 @@ export declare class Crdlab {
   version(): { abi: number; engine: string };
   lint(crd: string | object): CRDReport;
   compile(crd: string | object): CompiledCRD;
+  /** The CEL cost report `crdlab cost -o json` prints (static costs, suggestions, per-object runtime costs). */
+  cost(crd: string | object, objects?: Array<string | object>): Record<string, unknown>;
 }
 
 /** Loads the module: by default the crdlab.wasm shipped with this package. */

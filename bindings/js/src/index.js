@@ -160,6 +160,15 @@ export class Crdlab {
     return this.call({ op: 'lint', crd: text(crd) }).crd;
   }
 
+  /**
+   * The CEL cost report of a CRD (static cost per rule and per CRD against
+   * the API server's limits, suggestions) and, for each object, the runtime
+   * cost of its rules: the document `crdlab cost -o json` prints.
+   */
+  cost(crd, objects = []) {
+    return this.call({ op: 'cost', crd: text(crd), objects: objects.map(text) });
+  }
+
   /** Compiles a CRD once, for many validations. */
   compile(crd) {
     const src = text(crd);

@@ -109,6 +109,11 @@ export const cases = [
     check: (t, code) => t.equal(code, 'Invalid'),
   },
   {
+    name: 'cost reports the static cost of a CEL rule',
+    run: (m) => m.cost(crontabCRD.replace('            properties:\n              cronSpec:', '            x-kubernetes-validations:\n            - rule: "self.replicas <= 5"\n            properties:\n              cronSpec:')),
+    check: (t, r) => { t.ok(JSON.stringify(r).includes('self.replicas <= 5'), JSON.stringify(r)); },
+  },
+  {
     name: '1,000-deep nesting is validated like any object',
     run: (m) => {
       const deep = '['.repeat(1000) + ']'.repeat(1000);
