@@ -91,9 +91,7 @@ func CompileCRD(c *crd.CustomResourceDefinition) *CRD {
 		}()
 		out.errs, out.warnings = validation.ValidateCustomResourceDefinition(c, validation.Options{CEL: cel.NewCRDChecker()})
 	}()
-	if out.warnings == nil {
-		out.warnings = []string{}
-	}
+	out.warnings = recordWarnings(out.warnings)
 	if len(out.errs) > 0 {
 		return out
 	}

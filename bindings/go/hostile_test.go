@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -267,5 +266,4 @@ func TestNewRejectsBadModules(t *testing.T) {
 	if _, err := New(ctx, Options{}); err == nil || !strings.Contains(err.Error(), "no module given") {
 		t.Errorf("no module: %v", err)
 	}
-	_ = os.Getenv
 }

@@ -3,9 +3,9 @@ package schemadiff
 import (
 	"testing"
 
+	upschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	upcr "k8s.io/apimachinery/pkg/api/validation"
 	upfield "k8s.io/apimachinery/pkg/util/validation/field"
-	upschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 )
 
 func TestNonVacuous(t *testing.T) {

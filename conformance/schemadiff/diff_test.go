@@ -13,8 +13,8 @@ import (
 	upschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	uplisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
 	upobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
-	upfield "k8s.io/apimachinery/pkg/util/validation/field"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
+	upfield "k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"

@@ -9,8 +9,8 @@ import (
 	upcr "k8s.io/apimachinery/pkg/api/validation"
 	uppath "k8s.io/apimachinery/pkg/api/validation/path"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	upfield "k8s.io/apimachinery/pkg/util/validation/field"
 	upvalidation "k8s.io/apimachinery/pkg/util/validation"
+	upfield "k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdlab/crdlab/engine/objectmeta"
 	"github.com/crdlab/crdlab/engine/validation/names"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"k8s.io/apiserver/pkg/warning"
 	"sort"
 	"strings"
 
@@ -448,7 +449,7 @@ func (s *server) request(req Request) (rep *ObjectReport, err error) {
 	warnings := append([]string{}, vs.warnings...)
 	defer func() {
 		if rep != nil {
-			rep.Warnings = nonNil(warnings)
+			rep.Warnings = recordWarnings(warnings)
 		}
 	}()
 
@@ -500,7 +501,10 @@ func (s *server) request(req Request) (rep *ObjectReport, err error) {
 			requestNamespace = metav1.NamespaceDefault
 		}
 	}
-	ctx := genericapirequest.WithNamespace(context.Background(), requestNamespace)
+	// Warnings added through the request context (CEL ratcheting, ...) land
+	// in the response in call order, between the handler's and the
+	// strategy's, exactly as the WithWarningRecorder filter collects them.
+	ctx := warning.WithWarningRecorder(genericapirequest.WithNamespace(context.Background(), requestNamespace), sliceRecorder{&warnings})
 	if old == nil {
 		rest.WipeObjectMetaSystemFields(objectMeta)
 	}
@@ -642,4 +646,26 @@ func dedupOwnerReferences(m metav1.Object) []string {
 	}
 	m.SetOwnerReferences(result)
 	return []string{fmt.Sprintf(duplicateOwnerReferencesWarningFormat, strings.Join(duplicates, ", "))}
+}
+
+// sliceRecorder is a warning.Recorder appending to a slice.
+type sliceRecorder struct{ warnings *[]string }
+
+func (r sliceRecorder) AddWarning(_, text string) { *r.warnings = append(*r.warnings, text) }
+
+// recordWarnings applies what the apiserver's warning recorder
+// (k8s.io/apiserver/pkg/endpoints/filters/warning.go) does to the warnings
+// of one request: empty ones are dropped and repeated texts are sent once,
+// in first-seen order. (The 4 KiB header truncation is not simulated.)
+func recordWarnings(ws []string) []string {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, w := range ws {
+		if w == "" || seen[w] {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	return out
 }

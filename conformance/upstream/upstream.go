@@ -170,7 +170,7 @@ func Run(req Request) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{CRD: CRDReport{Errors: errorReports(c.Errors), Warnings: nonNil(c.Warnings)}}
+	rep := &Report{CRD: CRDReport{Errors: errorReports(c.Errors), Warnings: recordWarnings(c.Warnings)}}
 	if len(c.Errors) > 0 || req.Object == nil {
 		return rep, nil
 	}
