@@ -165,3 +165,30 @@ func ExampleBeginCompileScope() {
 	fmt.Println(a[0].Program == b[0].Program, a[0].MaxCost)
 	// Output: true 3
 }
+
+func TestCompileCacheIsSafeForOverlappingScopes(t *testing.T) {
+	want := describeResults(func() []CompilationResult {
+		s := mustSchema(t, fmt.Sprintf(cacheSchema, 10))
+		r, _ := CompileWith(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
+		return r
+	}())
+	schemas := make([]*schema.Structural, 8)
+	for i := range schemas {
+		schemas[i] = mustSchema(t, fmt.Sprintf(cacheSchema, 10))
+	}
+	done := make(chan []string, len(schemas))
+	for _, s := range schemas {
+		go func() {
+			end := BeginCompileScope()
+			defer end()
+			r, _ := CompileWith(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
+			done <- describeResults(r)
+		}()
+	}
+	for range schemas {
+		got := <-done
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("concurrent compile:\n got %v\nwant %v", got, want)
+		}
+	}
+}

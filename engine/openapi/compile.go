@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/schema"
@@ -350,7 +352,7 @@ func (n *node) finish() {
 		}
 	}
 	if n.pattern != "" {
-		re, err := regexp.Compile(n.pattern)
+		re, err := compilePattern(n.pattern)
 		if err != nil {
 			n.patternBad = fmt.Sprintf("%s, but pattern is invalid: %s", n.pattern, err.Error())
 		} else {
@@ -358,7 +360,7 @@ func (n *node) finish() {
 		}
 	}
 	for i := range n.patternProps {
-		if re, err := regexp.Compile(n.patternProps[i].pattern); err == nil {
+		if re, err := compilePattern(n.patternProps[i].pattern); err == nil {
 			n.patternProps[i].re = re
 		}
 	}
@@ -390,4 +392,33 @@ func (n *node) hasType(t string) bool {
 		}
 	}
 	return false
+}
+
+// maxCachedPatterns bounds the process-wide cache of compiled patterns, so
+// that a long-running host compiling many CRDs does not grow without limit.
+// (kube-openapi keeps a similar, unbounded, cache.)
+const maxCachedPatterns = 4096
+
+var (
+	patternCache     sync.Map // string -> *regexp.Regexp
+	patternCacheSize atomic.Int64
+)
+
+// compilePattern compiles a schema pattern, reusing an earlier compilation
+// of the same pattern: a CRD's patterns are compiled once per defaulted node
+// and per served version otherwise. A *regexp.Regexp is safe for concurrent use.
+func compilePattern(p string) (*regexp.Regexp, error) {
+	if re, ok := patternCache.Load(p); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	if patternCacheSize.Load() < maxCachedPatterns {
+		if _, loaded := patternCache.LoadOrStore(p, re); !loaded {
+			patternCacheSize.Add(1)
+		}
+	}
+	return re, nil
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/crdlab/crdlab/engine/crd"
@@ -30,18 +31,18 @@ var formats = map[string]func(string) bool{
 	"ipv6":         IsIPv6,
 	"cidr":         IsCIDR,
 	"mac":          IsMAC,
-	"uuid":         func(s string) bool { return rxUUID.MatchString(s) },
-	"uuid3":        func(s string) bool { return rxUUID3.MatchString(s) },
-	"uuid4":        func(s string) bool { return rxUUID4.MatchString(s) },
-	"uuid5":        func(s string) bool { return rxUUID5.MatchString(s) },
+	"uuid":         func(s string) bool { return rxUUID().MatchString(s) },
+	"uuid3":        func(s string) bool { return rxUUID3().MatchString(s) },
+	"uuid4":        func(s string) bool { return rxUUID4().MatchString(s) },
+	"uuid5":        func(s string) bool { return rxUUID5().MatchString(s) },
 	"isbn":         func(s string) bool { return IsISBN10(s) || IsISBN13(s) },
 	"isbn10":       IsISBN10,
 	"isbn13":       IsISBN13,
 	"creditcard":   IsCreditCard,
 	"ssn":          IsSSN,
-	"hexcolor":     func(s string) bool { return rxHexcolor.MatchString(s) },
-	"rgbcolor":     func(s string) bool { return rxRGBcolor.MatchString(s) },
-	"byte":         func(s string) bool { return rxBase64.MatchString(s) },
+	"hexcolor":     func(s string) bool { return rxHexcolor().MatchString(s) },
+	"rgbcolor":     func(s string) bool { return rxRGBcolor().MatchString(s) },
+	"byte":         func(s string) bool { return rxBase64().MatchString(s) },
 	"password":     func(string) bool { return true },
 	"k8sshortname": IsShortName,
 	"k8slongname":  IsLongName,
@@ -183,34 +184,36 @@ func walkProps(s *crd.JSONSchemaProps, f func(*crd.JSONSchemaProps)) {
 	}
 }
 
-// Regular expressions of kube-openapi's strfmt and its vendored govalidator.
+// Regular expressions of kube-openapi's strfmt and its vendored govalidator,
+// compiled on first use (not at package initialisation: start-up time matters
+// in the WebAssembly module).
 var (
-	rxHostname = regexp.MustCompile(`^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$`)
-	rxUUID     = regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
-	rxUUID3    = regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
-	rxUUID4    = regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
-	rxUUID5    = regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
-	rxDateTime = regexp.MustCompile(`^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`)
-	rxDuration = regexp.MustCompile(`((\d+)\s*([A-Za-zµ]+))`)
+	rxHostname = lazyRegexp(`^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$`)
+	rxUUID     = lazyRegexp(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
+	rxUUID3    = lazyRegexp(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
+	rxUUID4    = lazyRegexp(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
+	rxUUID5    = lazyRegexp(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
+	rxDateTime = lazyRegexp(`^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`)
+	rxDuration = lazyRegexp(`((\d+)\s*([A-Za-zµ]+))`)
 
-	rxCreditCard = regexp.MustCompile("^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\\d{3})\\d{11})$")
-	rxISBN10     = regexp.MustCompile("^(?:[0-9]{9}X|[0-9]{10})$")
-	rxISBN13     = regexp.MustCompile("^(?:[0-9]{13})$")
-	rxHexcolor   = regexp.MustCompile("^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
-	rxRGBcolor   = regexp.MustCompile("^rgb\\(\\s*(0|[1-9]\\d?|1\\d\\d?|2[0-4]\\d|25[0-5])\\s*,\\s*(0|[1-9]\\d?|1\\d\\d?|2[0-4]\\d|25[0-5])\\s*,\\s*(0|[1-9]\\d?|1\\d\\d?|2[0-4]\\d|25[0-5])\\s*\\)$")
-	rxBase64     = regexp.MustCompile("^(?:[A-Za-z0-9+\\/]{4})*(?:[A-Za-z0-9+\\/]{2}==|[A-Za-z0-9+\\/]{3}=|[A-Za-z0-9+\\/]{4})$")
-	rxSSN        = regexp.MustCompile(`^\d{3}[- ]?\d{2}[- ]?\d{4}$`)
-	rxNotNumber  = regexp.MustCompile("[^0-9]+")
-	rxSpaceMinus = regexp.MustCompile(`[\s-]+`)
+	rxCreditCard = lazyRegexp("^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\\d{3})\\d{11})$")
+	rxISBN10     = lazyRegexp("^(?:[0-9]{9}X|[0-9]{10})$")
+	rxISBN13     = lazyRegexp("^(?:[0-9]{13})$")
+	rxHexcolor   = lazyRegexp("^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+	rxRGBcolor   = lazyRegexp("^rgb\\(\\s*(0|[1-9]\\d?|1\\d\\d?|2[0-4]\\d|25[0-5])\\s*,\\s*(0|[1-9]\\d?|1\\d\\d?|2[0-4]\\d|25[0-5])\\s*,\\s*(0|[1-9]\\d?|1\\d\\d?|2[0-4]\\d|25[0-5])\\s*\\)$")
+	rxBase64     = lazyRegexp("^(?:[A-Za-z0-9+\\/]{4})*(?:[A-Za-z0-9+\\/]{2}==|[A-Za-z0-9+\\/]{3}=|[A-Za-z0-9+\\/]{4})$")
+	rxSSN        = lazyRegexp(`^\d{3}[- ]?\d{2}[- ]?\d{4}$`)
+	rxNotNumber  = lazyRegexp("[^0-9]+")
+	rxSpaceMinus = lazyRegexp(`[\s-]+`)
 
-	rxShortName = regexp.MustCompile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-	rxLongName  = regexp.MustCompile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+	rxShortName = lazyRegexp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+	rxLongName  = lazyRegexp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 )
 
 // IsHostname is strfmt.IsHostname: the hostname pattern, at most 255
 // characters, no dot-separated part longer than 63.
 func IsHostname(str string) bool {
-	if !rxHostname.MatchString(str) || len(str) > 255 {
+	if !rxHostname().MatchString(str) || len(str) > 255 {
 		return false
 	}
 	for _, p := range strings.Split(str, ".") {
@@ -314,7 +317,7 @@ func isDateTimeSlow(str string) bool {
 	if len(s) < 2 || !IsDate(s[0]) {
 		return false
 	}
-	m := rxDateTime.FindStringSubmatch(s[1])
+	m := rxDateTime().FindStringSubmatch(s[1])
 	if len(m) == 0 {
 		return false
 	}
@@ -341,7 +344,7 @@ func IsDuration(str string) bool {
 		return true
 	}
 	ok := false
-	for _, m := range rxDuration.FindAllStringSubmatch(str, -1) {
+	for _, m := range rxDuration().FindAllStringSubmatch(str, -1) {
 		if _, err := strconv.Atoi(m[2]); err != nil {
 			return false
 		}
@@ -589,8 +592,8 @@ func xtoi2(s string, e byte) bool {
 // IsCreditCard is govalidator.IsCreditCard: non-digits removed, the card
 // pattern, and the Luhn checksum.
 func IsCreditCard(str string) bool {
-	sanitized := rxNotNumber.ReplaceAllString(str, "")
-	if !rxCreditCard.MatchString(sanitized) {
+	sanitized := rxNotNumber().ReplaceAllString(str, "")
+	if !rxCreditCard().MatchString(sanitized) {
 		return false
 	}
 	var sum int64
@@ -614,8 +617,8 @@ func IsCreditCard(str string) bool {
 
 // IsISBN10 is govalidator.IsISBN10.
 func IsISBN10(str string) bool {
-	s := rxSpaceMinus.ReplaceAllString(str, "")
-	if !rxISBN10.MatchString(s) {
+	s := rxSpaceMinus().ReplaceAllString(str, "")
+	if !rxISBN10().MatchString(s) {
 		return false
 	}
 	var sum int32
@@ -632,8 +635,8 @@ func IsISBN10(str string) bool {
 
 // IsISBN13 is govalidator.IsISBN13.
 func IsISBN13(str string) bool {
-	s := rxSpaceMinus.ReplaceAllString(str, "")
-	if !rxISBN13.MatchString(s) {
+	s := rxSpaceMinus().ReplaceAllString(str, "")
+	if !rxISBN13().MatchString(s) {
 		return false
 	}
 	factor := [2]int32{1, 3}
@@ -646,17 +649,22 @@ func IsISBN13(str string) bool {
 
 // IsSSN is govalidator.IsSSN.
 func IsSSN(str string) bool {
-	return len(str) == 11 && rxSSN.MatchString(str)
+	return len(str) == 11 && rxSSN().MatchString(str)
 }
 
 // IsShortName is strfmt.IsShortName (k8s-short-name): an RFC 1123 label
 // without uppercase, at most 63 characters.
 func IsShortName(s string) bool {
-	return len(s) <= 63 && rxShortName.MatchString(s)
+	return len(s) <= 63 && rxShortName().MatchString(s)
 }
 
 // IsLongName is strfmt.IsLongName (k8s-long-name): dot-separated short
 // names, at most 253 characters.
 func IsLongName(s string) bool {
-	return len(s) <= 253 && rxLongName.MatchString(s)
+	return len(s) <= 253 && rxLongName().MatchString(s)
+}
+
+// lazyRegexp returns a function compiling expr once, on first call.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
