@@ -76,17 +76,27 @@ func errorReports(errs field.ErrorList) []ErrorReport {
 // or, for several errors, a "* " bullet per error on its own line. The result
 // ends with a newline.
 func InvalidMessage(kind, name string, errs field.ErrorList) string {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = causeMessage(e)
+	}
+	return InvalidMessageOf(kind, name, msgs)
+}
+
+// InvalidMessageOf is InvalidMessage over already rendered errors (the
+// "message" of each ErrorReport): one error inline, several as "* " bullets.
+func InvalidMessageOf(kind, name string, messages []string) string {
 	prefix := fmt.Sprintf("The %s %q is invalid", kind, name)
-	switch len(errs) {
+	switch len(messages) {
 	case 0:
 		return prefix + "\n"
 	case 1:
-		return prefix + ": " + causeMessage(errs[0]) + "\n"
+		return prefix + ": " + messages[0] + "\n"
 	}
 	var b strings.Builder
 	b.WriteString(prefix + ": \n")
-	for _, e := range errs {
-		b.WriteString("* " + causeMessage(e) + "\n")
+	for _, m := range messages {
+		b.WriteString("* " + m + "\n")
 	}
 	return b.String()
 }

@@ -43,6 +43,9 @@ Usage:
   crdlab cost [-o text|json] CRD [OBJECT...]
   crdlab version
 
+validate --engine wasm [--wasm-module FILE] runs through the WebAssembly
+module (make wasm) in wazero, with the same output.
+
 OBJECT and CRD are YAML/JSON files, directories or - (stdin).
 Exit status: 0 valid, 1 invalid, 2 usage or I/O error.
 `
@@ -98,10 +101,16 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	subresource := fs.String("subresource", "", "\"status\" to validate a status update (needs --old)")
 	fieldValidation := fs.String("field-validation", "Strict", "Strict, Warn or Ignore (unknown and duplicate fields)")
 	output := fs.String("o", "text", "output format: text or json")
+	engineName := fs.String("engine", "native", "native, or wasm: run through the WebAssembly module (bindings/go, wazero)")
+	wasmModule := fs.String("wasm-module", "", "the module `FILE` for --engine wasm (default: $CRDLAB_WASM, else build/crdlab.wasm)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
 	if !checkOutput(*output, stderr) {
+		return exitUsage
+	}
+	if *engineName != "native" && *engineName != "wasm" {
+		fmt.Fprintf(stderr, "crdlab validate: --engine must be native or wasm, not %q\n", *engineName)
 		return exitUsage
 	}
 	if *crdFile == "" {
@@ -127,34 +136,22 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 
+	if *engineName == "wasm" {
+		return validateWasm(wasmRequest{
+			module: *wasmModule, crdFile: *crdFile, oldFile: *oldFile, version: *version,
+			subresource: *subresource, fieldValidation: *fieldValidation, output: *output, args: fs.Args(),
+		}, stdin, stdout, stderr)
+	}
 	compiled, code := compileFile(*crdFile, stdin, stderr)
 	if compiled == nil {
 		return code
 	}
 	opts := engine.ValidateOptions{Version: *version, Subresource: *subresource, FieldValidation: engine.FieldValidation(*fieldValidation)}
-	if *oldFile != "" {
-		data, err := readFile(*oldFile, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "crdlab: %v\n", err)
-			return exitUsage
-		}
-		docs, err := splitDocuments(*oldFile, data)
-		if err != nil || len(docs) != 1 {
-			fmt.Fprintf(stderr, "crdlab: %s: --old must hold exactly one object\n", *oldFile)
-			return exitUsage
-		}
-		opts.Old = docs[0].data
+	old, docs, code := readRequestInputs(*oldFile, fs.Args(), stdin, stderr)
+	if code != exitValid {
+		return code
 	}
-	docs, err := readInputs(fs.Args(), stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return exitUsage
-	}
-	docs = skipCRDs(docs)
-	if len(docs) == 0 {
-		fmt.Fprintln(stderr, "crdlab validate: no objects found in the inputs")
-		return exitUsage
-	}
+	opts.Old = old
 
 	def := compiled.Definition()
 	status := exitValid
@@ -186,9 +183,39 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			continue
 		}
-		printResult(def, d, res, opts.Old != nil, stdout, stderr)
+		printResult(def, d, engine.NewReport(compiled, res).Object, opts.Old != nil, stdout, stderr)
 	}
 	return status
+}
+
+// readRequestInputs reads the old object (exactly one document, or nil
+// without --old) and the objects to validate (CRD documents skipped).
+func readRequestInputs(oldFile string, args []string, stdin io.Reader, stderr io.Writer) ([]byte, []document, int) {
+	var old []byte
+	if oldFile != "" {
+		data, err := readFile(oldFile, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "crdlab: %v\n", err)
+			return nil, nil, exitUsage
+		}
+		docs, err := splitDocuments(oldFile, data)
+		if err != nil || len(docs) != 1 {
+			fmt.Fprintf(stderr, "crdlab: %s: --old must hold exactly one object\n", oldFile)
+			return nil, nil, exitUsage
+		}
+		old = docs[0].data
+	}
+	docs, err := readInputs(args, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "crdlab: %v\n", err)
+		return nil, nil, exitUsage
+	}
+	docs = skipCRDs(docs)
+	if len(docs) == 0 {
+		fmt.Fprintln(stderr, "crdlab validate: no objects found in the inputs")
+		return nil, nil, exitUsage
+	}
+	return old, docs, exitValid
 }
 
 // skipCRDs drops CustomResourceDefinition documents (so that a directory
@@ -309,34 +336,48 @@ func writeJSON(w io.Writer, v interface{}) error {
 
 // printCRD prints a CRD's outcome as kubectl create --dry-run=server would.
 func printCRD(c *engine.CRD, stdout, stderr io.Writer) {
-	for _, w := range c.Warnings() {
+	printCRDReport(c.Definition(), &engine.NewReport(c, nil).CRD, stdout, stderr)
+}
+
+// printCRDReport is printCRD over a report (native or from the wasm module).
+func printCRDReport(def *crd.CustomResourceDefinition, rep *engine.CRDReport, stdout, stderr io.Writer) {
+	for _, w := range rep.Warnings {
 		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}
-	name := c.Definition().Metadata.Name
-	if errs := c.Errors(); len(errs) > 0 {
-		fmt.Fprint(stderr, engine.InvalidMessage(crd.Kind, name, errs))
+	name := def.Metadata.Name
+	if len(rep.Errors) > 0 {
+		fmt.Fprint(stderr, engine.InvalidMessageOf(crd.Kind, name, messages(rep.Errors)))
 		return
 	}
 	fmt.Fprintf(stdout, "customresourcedefinition.apiextensions.k8s.io/%s created (dry run)\n", name)
 }
 
+// messages returns the rendered errors of a report.
+func messages(errs []engine.ErrorReport) []string {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Message
+	}
+	return msgs
+}
+
 // printResult prints one object's outcome as kubectl does: warnings,
 // then the error or a success line.
-func printResult(def *crd.CustomResourceDefinition, d document, res *engine.Result, update bool, stdout, stderr io.Writer) {
-	for _, w := range res.Warnings {
+func printResult(def *crd.CustomResourceDefinition, d document, rep *engine.ObjectReport, update bool, stdout, stderr io.Writer) {
+	for _, w := range rep.Warnings {
 		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}
 	verb, errVerb := "created", "creating"
 	if update {
 		verb, errVerb = "configured", "updating"
 	}
-	if res.DecodeError != "" {
-		fmt.Fprintf(stderr, "Error from server (BadRequest): error when %s %q: %s\n", errVerb, d.where(), res.DecodeError)
+	if rep.DecodeError != "" {
+		fmt.Fprintf(stderr, "Error from server (BadRequest): error when %s %q: %s\n", errVerb, d.where(), rep.DecodeError)
 		return
 	}
-	name := objectName(res.Object)
-	if len(res.Errors) > 0 {
-		fmt.Fprint(stderr, engine.InvalidMessage(def.Spec.Names.Kind, name, res.Errors))
+	name := objectName(rep.Result)
+	if len(rep.Errors) > 0 {
+		fmt.Fprint(stderr, engine.InvalidMessageOf(def.Spec.Names.Kind, name, messages(rep.Errors)))
 		return
 	}
 	fmt.Fprintf(stdout, "%s.%s/%s %s (dry run)\n", strings.ToLower(def.Spec.Names.Kind), def.Spec.Group, name, verb)
