@@ -1,13 +1,11 @@
 package cel
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
+	"github.com/crdlab/crdlab/engine/crd/validation"
 	"math"
 	"reflect"
-	"regexp"
 	"strings"
 
 	"github.com/google/cel-go/cel"
@@ -609,37 +607,6 @@ func fieldErrorForReason(p *field.Path, value interface{}, detail string, reason
 	return field.Invalid(p, value, detail)
 }
 
-var unescapePattern = regexp.MustCompile(`\\.`)
-
-func unescapeSingleQuote(s string) (string, error) {
-	var err error
-	out := unescapePattern.ReplaceAllStringFunc(s, func(m string) string {
-		switch m[1] {
-		case 'a':
-			return "\a"
-		case 'b':
-			return "\b"
-		case 'f':
-			return "\f"
-		case 'n':
-			return "\n"
-		case 'r':
-			return "\r"
-		case 't':
-			return "\t"
-		case 'v':
-			return "\v"
-		case '\'':
-			return "'"
-		case '\\':
-			return "\\"
-		}
-		err = fmt.Errorf("invalid escape char %s", m)
-		return ""
-	})
-	return out, err
-}
-
 // ValidFieldPathOption configures ValidFieldPath.
 type ValidFieldPathOption func(*validFieldPathOptions)
 
@@ -658,102 +625,7 @@ func ValidFieldPath(jsonPath string, s *schema.Structural, opts ...ValidFieldPat
 	for _, f := range opts {
 		f(o)
 	}
-	appendToPath := func(name string, isNamed bool) error {
-		if !isNamed {
-			validFieldPath = validFieldPath.Key(name)
-			s = s.AdditionalProperties.Structural
-			return nil
-		}
-		validFieldPath = validFieldPath.Child(name)
-		val, ok := s.Properties[name]
-		if !ok {
-			return errors.New("does not refer to a valid field")
-		}
-		s = &val
-		return nil
-	}
-	named := func() (bool, error) {
-		if s == nil {
-			return false, errors.New("does not refer to a valid field")
-		}
-		if s.Properties != nil {
-			return true, nil
-		}
-		if s.AdditionalProperties != nil {
-			return false, nil
-		}
-		return false, errors.New("does not refer to a valid field")
-	}
-	sc := bufio.NewScanner(strings.NewReader(jsonPath))
-	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
-		if len(data) > 0 {
-			for i := 0; i < len(data); i++ {
-				if data[0] == '\'' {
-					if i > 0 && data[i] == '\'' && data[i-1] != '\\' {
-						return i + 1, data[:i+1], nil
-					}
-					continue
-				}
-				switch data[i] {
-				case '.', '[', ']':
-					if i == 0 {
-						return 1, data[:1], nil
-					}
-					return i, data[:i], nil
-				}
-			}
-			if atEOF {
-				return len(data), data, nil
-			}
-		}
-		return 0, nil, nil
-	})
-	for sc.Scan() {
-		tok := sc.Text()
-		switch tok {
-		case "[":
-			if !o.allowArrayNotation {
-				return nil, nil, errors.New("array notation is not allowed")
-			}
-			if !sc.Scan() {
-				return nil, nil, errors.New("unexpected end of JSON path")
-			}
-			tok = sc.Text()
-			if len(tok) < 2 || tok[0] != '\'' || tok[len(tok)-1] != '\'' {
-				return nil, nil, fmt.Errorf("expected single quoted string but got %s", tok)
-			}
-			unq, err := unescapeSingleQuote(tok[1 : len(tok)-1])
-			if err != nil {
-				return nil, nil, fmt.Errorf("invalid string literal: %w", err)
-			}
-			isNamed, err := named()
-			if err != nil {
-				return nil, nil, err
-			}
-			if err := appendToPath(unq, isNamed); err != nil {
-				return nil, nil, err
-			}
-			if !sc.Scan() {
-				return nil, nil, errors.New("unexpected end of JSON path")
-			}
-			if tok = sc.Text(); tok != "]" {
-				return nil, nil, fmt.Errorf("expected ] but got %s", tok)
-			}
-		case ".":
-			if !sc.Scan() {
-				return nil, nil, errors.New("unexpected end of JSON path")
-			}
-			tok = sc.Text()
-			isNamed, err := named()
-			if err != nil {
-				return nil, nil, err
-			}
-			if err := appendToPath(tok, isNamed); err != nil {
-				return nil, nil, err
-			}
-		default:
-			return nil, nil, fmt.Errorf("expected [ or . but got: %s", tok)
-		}
-	}
-	return validFieldPath, s, nil
+	// One implementation serves CRD validation (selectable fields, rule
+	// fieldPaths) and evaluation.
+	return validation.ValidFieldPath(jsonPath, s, o.allowArrayNotation)
 }
