@@ -6,7 +6,7 @@
 #   make wasm-test        Go bindings tests (parity, hostile inputs) and the
 #                         JS tests in Node and headless Chromium
 #   make wasm-size        module size raw / gzip / brotli and the biggest packages
-#   make wasm-bench       native vs wazero vs Node benchmarks (see benchmarks/WASM.md)
+#   make wasm-bench       native vs wazero vs Node benchmarks (see benchmarks/README.md)
 #   make wasm-clean
 #
 # One module serves every host: a GOOS=wasip1 reactor runs in wazero, in any

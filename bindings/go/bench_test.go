@@ -1,6 +1,6 @@
 package wasm
 
-// Native engine vs the same engine in wazero, side by side (benchmarks/WASM.md):
+// Native engine vs the same engine in wazero, side by side (benchmarks/README.md):
 //
 //	go test ./bindings/go -run '^$' -bench . -benchmem
 //

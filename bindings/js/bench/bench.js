@@ -1,4 +1,4 @@
-// Node measurements of the crdlab module (benchmarks/WASM.md):
+// Node measurements of the crdlab module (benchmarks/README.md):
 //   node bench/bench.js
 // - load: WebAssembly.compile, instantiate + Go runtime start, and the time
 //   from load() to the first validation's result (CronTab);
