@@ -1,9 +1,7 @@
 package cel
 
 import (
-	"fmt"
 	"reflect"
-	"strings"
 
 	"github.com/crdlab/crdlab/engine/schema"
 )
@@ -14,90 +12,13 @@ type MapList interface {
 	Get(interface{}) interface{}
 }
 
-type emptyMapList struct{}
-
-func (emptyMapList) Get(interface{}) interface{} { return nil }
-
-type mapListImpl struct {
-	keys         []string
-	keyed        map[interface{}]interface{}
-	unkeyedItems []interface{}
-}
-
-func (a *mapListImpl) compositeKey(obj map[string]interface{}) (interface{}, bool) {
-	if len(a.keys) == 1 {
-		v, ok := obj[a.keys[0]]
-		if !ok {
-			return nil, false
-		}
-		switch v.(type) {
-		case bool, float64, int64, string:
-			return v, true
-		}
-		return nil, false
-	}
-	var b strings.Builder
-	for _, k := range a.keys {
-		v, ok := obj[k]
-		if !ok {
-			return nil, false
-		}
-		switch v.(type) {
-		case bool:
-			fmt.Fprintf(&b, "\x00%t", v)
-		case float64:
-			fmt.Fprintf(&b, "\x00%f", v)
-		case int64:
-			fmt.Fprintf(&b, "\x00%d", v)
-		case string:
-			fmt.Fprintf(&b, "\x00%q", v)
-		default:
-			return nil, false
-		}
-	}
-	return b.String(), true
-}
-
-func (a *mapListImpl) Get(obj interface{}) interface{} {
-	m, ok := obj.(map[string]interface{})
-	if !ok {
-		return nil
-	}
-	key, ok := a.compositeKey(m)
-	if !ok {
-		return nil
-	}
-	if match, ok := a.keyed[key]; ok {
-		return match
-	}
-	for len(a.unkeyedItems) > 0 {
-		item := a.unkeyedItems[0]
-		a.unkeyedItems = a.unkeyedItems[1:]
-		mi, ok := item.(map[string]interface{})
-		if !ok {
-			continue
-		}
-		ik, ok := a.compositeKey(mi)
-		if !ok {
-			continue
-		}
-		if _, exists := a.keyed[ik]; !exists {
-			a.keyed[ik] = mi
-		}
-		if ik == key {
-			return mi
-		}
-	}
-	return nil
-}
-
 // MakeMapList indexes items of a map-type list by their keys; for other
 // schemas it returns a MapList that finds nothing.
 func MakeMapList(s *schema.Structural, items []interface{}) MapList {
 	if s.Type != "array" || s.XListType == nil || *s.XListType != "map" || len(s.XListMapKeys) == 0 || len(items) == 0 {
-		return emptyMapList{}
+		return schema.NewMapList(nil, nil)
 	}
-	return &mapListImpl{keys: s.XListMapKeys, keyed: map[interface{}]interface{}{}, unkeyedItems: items}
+	return schema.NewMapList(s.XListMapKeys, items)
 }
 
 // CorrelatedObject pairs a new value with its old value along the schema for

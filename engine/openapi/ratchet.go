@@ -1,9 +1,6 @@
 package openapi
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/crdlab/crdlab/engine/schema"
 
 // corr correlates a new value with its old value, as upstream's
 // k8s.io/apiserver/pkg/cel/common.CorrelatedObject does over the structural
@@ -15,7 +12,7 @@ type corr struct {
 	sch      *node
 
 	eq       int8 // 0 unknown, 1 equal, 2 different
-	ml       *mapList
+	ml       *schema.MapList
 	children map[string]*corr
 	items    map[int]*corr
 }
@@ -86,7 +83,7 @@ func (c *corr) oldForIndex(newList []interface{}, i int) interface{} {
 	if c.ml == nil {
 		c.ml = makeMapList(c.sch, oldList)
 	}
-	return c.ml.get(newList[i])
+	return c.ml.Get(newList[i])
 }
 
 // deepEqual is CorrelatedObject.CachedDeepEqual.
@@ -152,88 +149,12 @@ func (c *corr) computeEqual() bool {
 	}
 }
 
-// mapList finds the old element of a map list with the same key as a new
-// element (upstream's MakeMapList: the first old element with a key wins).
-type mapList struct {
-	empty   bool
-	keys    []string
-	keyed   map[interface{}]interface{}
-	unkeyed []interface{}
-}
-
-func makeMapList(s *node, items []interface{}) *mapList {
-	if s.structType != arrayType || s.listType != "map" || len(s.listMapKeys) == 0 || len(items) == 0 {
-		return &mapList{empty: true}
+// makeMapList indexes the old elements of a map list by their keys
+// (upstream's MakeMapList: the first old element with a key wins); for other
+// nodes it finds nothing.
+func makeMapList(s *node, items []interface{}) *schema.MapList {
+	if s.structType != arrayType || s.listType != "map" {
+		return schema.NewMapList(nil, nil)
 	}
-	return &mapList{keys: s.listMapKeys, keyed: map[interface{}]interface{}{}, unkeyed: items}
-}
-
-func (l *mapList) compositeKey(obj map[string]interface{}) (interface{}, bool) {
-	if len(l.keys) == 1 {
-		v, ok := obj[l.keys[0]]
-		if !ok {
-			return nil, false
-		}
-		switch v.(type) {
-		case bool, float64, int64, string:
-			return v, true
-		}
-		return nil, false
-	}
-	var b strings.Builder
-	for _, k := range l.keys {
-		v, ok := obj[k]
-		if !ok {
-			return nil, false
-		}
-		switch v.(type) {
-		case bool:
-			fmt.Fprintf(&b, "\x00%t", v)
-		case float64:
-			fmt.Fprintf(&b, "\x00%f", v)
-		case int64:
-			fmt.Fprintf(&b, "\x00%d", v)
-		case string:
-			fmt.Fprintf(&b, "\x00%q", v)
-		default:
-			return nil, false
-		}
-	}
-	return b.String(), true
-}
-
-func (l *mapList) get(obj interface{}) interface{} {
-	if l.empty {
-		return nil
-	}
-	m, ok := obj.(map[string]interface{})
-	if !ok {
-		return nil
-	}
-	key, ok := l.compositeKey(m)
-	if !ok {
-		return nil
-	}
-	if match, ok := l.keyed[key]; ok {
-		return match
-	}
-	for len(l.unkeyed) > 0 {
-		item := l.unkeyed[0]
-		l.unkeyed = l.unkeyed[1:]
-		mi, ok := item.(map[string]interface{})
-		if !ok {
-			continue
-		}
-		k, ok := l.compositeKey(mi)
-		if !ok {
-			continue
-		}
-		if _, exists := l.keyed[k]; !exists {
-			l.keyed[k] = mi
-		}
-		if k == key {
-			return mi
-		}
-	}
-	return nil
+	return schema.NewMapList(s.listMapKeys, items)
 }
