@@ -107,6 +107,7 @@ function run() {
   if (compiled.errors.length) {
     objBox.replaceChildren(el('div', 'warn', 'Fix the CRD first: the API server would not serve it.'));
     $('final').textContent = '';
+    showCosts();
     return;
   }
   const opts = { fieldValidation: $('fieldValidation').value, subresource: $('subresource').value, version: $('version').value };
@@ -126,7 +127,51 @@ function run() {
     if (o.pruned.length) objBox.appendChild(el('div', 'pruned', `pruned: ${o.pruned.join(', ')}`));
   }
   $('final').textContent = o.result === null || o.result === undefined ? '' : JSON.stringify(o.result, null, 2);
+  showCosts();
   history.replaceState(null, '', '#' + new URLSearchParams({ crd: $('crd').value, object: $('object').value, ...(opts.old ? { old: opts.old } : {}) }));
+}
+
+const fmt = (n) => (typeof n === 'number' ? n.toLocaleString('en-US') : '');
+
+// showCosts lists every rule and messageExpression with the API server's
+// static estimate against the 10,000,000 per-expression limit, the schema
+// total against the 100,000,000 per-CRD limit, the bounds that would bring
+// an expensive rule under, and the runtime cost on the current object.
+function showCosts() {
+  const box = $('costs');
+  let rep;
+  try {
+    rep = engine.cost($('crd').value, [$('object').value]);
+  } catch (e) {
+    box.replaceChildren(el('div', 'err', e.detail ?? String(e)));
+    return;
+  }
+  const rules = rep.rules ?? [];
+  if (rules.length === 0) {
+    box.replaceChildren(el('div', 'ok', 'The CRD has no x-kubernetes-validations rules.'));
+    return;
+  }
+  const table = el('table', 'costs');
+  const head = table.createTHead().insertRow();
+  for (const h of ['rule', 'at', 'estimate (min..max)', 'cardinality', 'cost (max × cardinality)', 'on this object']) head.appendChild(el('th', '', h));
+  const body = table.createTBody();
+  for (const r of rules) {
+    const tr = body.insertRow();
+    const expr = el('td');
+    expr.appendChild(el('code', '', r.expression));
+    if (r.field === 'messageExpression') expr.appendChild(el('div', 'pruned', 'messageExpression'));
+    for (const s of r.suggestions ?? []) expr.appendChild(el('div', 'warn', `fix: ${s.keyword} ≤ ${fmt(s.max)} on ${s.dataPath}`));
+    tr.appendChild(expr);
+    tr.appendChild(el('td', '', r.dataPath ?? r.path));
+    tr.appendChild(el('td', 'num', r.estimate ? `${fmt(r.estimate.min)}..${fmt(r.estimate.max)}` : ''));
+    tr.appendChild(el('td', 'num', fmt(r.cardinality)));
+    tr.appendChild(el('td', r.overBudget ? 'num over' : 'num', `${fmt(r.estimatedCost)}${r.overBudget ? ' — over the 10,000,000 limit' : ''}`));
+    tr.appendChild(el('td', 'num', (r.runtimeCost ?? []).length ? fmt(r.runtimeCost[0]) : ''));
+  }
+  const total = el('div', rep.totalLimitShare > 1 ? 'over' : 'pruned',
+    `CRD total: ${fmt(rep.totalEstimatedCost)} of the 100,000,000 limit` +
+    ((rep.objects ?? [])[0]?.totalCost !== undefined ? `; this object: ${fmt(rep.objects[0].totalCost)} of its 10,000,000 runtime budget` : ''));
+  box.replaceChildren(table, total);
 }
 
 let timer;

@@ -116,6 +116,16 @@ try {
     await page.waitForFunction(() => document.getElementById('objectResult').textContent.includes('spec.replicas'), null, { timeout: 10000 });
   });
 
+  await step('the cost panel lists the CEL rule with its estimate and its cost on the object', async () => {
+    await page.waitForFunction(() => document.querySelectorAll('#costs table.costs tbody tr').length > 0, null, { timeout: 10000 });
+    const rows = await page.$$eval('#costs table.costs tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    assert.equal(rows.length, 1, JSON.stringify(rows));
+    assert.match(rows[0][0], /self\.replicas <= 5/);
+    assert.match(rows[0][2], /^\d[\d,]*\.\.\d[\d,]*$/);
+    assert.match(rows[0][5], /^\d[\d,]*$/, 'runtime cost on the object');
+    assert.match(await page.textContent('#costs'), /CRD total: [\d,]+ of the 100,000,000 limit; this object: [\d,]+ of its 10,000,000 runtime budget/);
+  });
+
   await step('the page reports no script errors', async () => {
     assert.deepEqual(pageErrors, []);
   });
