@@ -1,58 +1,17 @@
 package defaults
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
-	"testing"
 
-	"github.com/crdlab/crdlab/engine/schema"
+	"github.com/crdlab/crdlab/engine/internal/testjson"
 )
 
-// decode decodes JSON the way kube-apiserver decodes request bodies
-// (integers as int64, other numbers as float64).
-func decode(t testing.TB, s string) interface{} {
-	t.Helper()
-	d := json.NewDecoder(strings.NewReader(s))
-	d.UseNumber()
-	var v interface{}
-	if err := d.Decode(&v); err != nil {
-		t.Fatalf("bad test JSON %q: %v", s, err)
-	}
-	return numbers(v)
-}
-
-func numbers(v interface{}) interface{} {
-	switch v := v.(type) {
-	case json.Number:
-		if i, err := v.Int64(); err == nil {
-			return i
-		}
-		f, _ := v.Float64()
-		return f
-	case map[string]interface{}:
-		for k, x := range v {
-			v[k] = numbers(x)
-		}
-	case []interface{}:
-		for i, x := range v {
-			v[i] = numbers(x)
-		}
-	}
-	return v
-}
-
-func encode(t testing.TB, v interface{}) string {
-	t.Helper()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		t.Fatal(err)
-	}
-	return buf.String()
-}
+var (
+	decode = testjson.Decode
+	encode = testjson.Encode
+	sch    = testjson.Schema
+)
 
 func encodeNoTest(v interface{}) string {
 	b, err := json.Marshal(v)
@@ -60,74 +19,4 @@ func encodeNoTest(v interface{}) string {
 		return fmt.Sprintf("<%v>", err)
 	}
 	return string(b)
-}
-
-// sch builds a Structural from a compact JSON schema (type, nullable,
-// default, properties, items, additionalProperties as bool or schema,
-// x-kubernetes-preserve-unknown-fields, x-kubernetes-embedded-resource).
-// It is a test helper, not the CRD conversion.
-func sch(t testing.TB, js string) *schema.Structural {
-	t.Helper()
-	return toStructural(t, decode(t, js))
-}
-
-func toStructural(t testing.TB, v interface{}) *schema.Structural {
-	m, ok := v.(map[string]interface{})
-	if !ok {
-		t.Fatalf("schema must be an object, got %T", v)
-	}
-	s := &schema.Structural{}
-	for k, x := range m {
-		switch k {
-		case "type":
-			s.Type = x.(string)
-		case "nullable":
-			s.Nullable = x.(bool)
-		case "default":
-			s.Default.Object = x
-		case "x-kubernetes-preserve-unknown-fields":
-			s.XPreserveUnknownFields = x.(bool)
-		case "x-kubernetes-embedded-resource":
-			s.XEmbeddedResource = x.(bool)
-		case "items":
-			s.Items = toStructural(t, x)
-		case "additionalProperties":
-			if b, ok := x.(bool); ok {
-				s.AdditionalProperties = &schema.StructuralOrBool{Bool: b}
-			} else {
-				s.AdditionalProperties = &schema.StructuralOrBool{Bool: true, Structural: toStructural(t, x)}
-			}
-		case "properties":
-			s.Properties = map[string]schema.Structural{}
-			for pk, pv := range x.(map[string]interface{}) {
-				s.Properties[pk] = *toStructural(t, pv)
-			}
-		case "minimum":
-			if s.ValueValidation == nil {
-				s.ValueValidation = &schema.ValueValidation{}
-			}
-			f := toFloat(x)
-			s.ValueValidation.Minimum = &f
-		case "enum":
-			if s.ValueValidation == nil {
-				s.ValueValidation = &schema.ValueValidation{}
-			}
-			for _, e := range x.([]interface{}) {
-				s.ValueValidation.Enum = append(s.ValueValidation.Enum, schema.JSON{Object: e})
-			}
-		default:
-			t.Fatalf("unsupported schema keyword %q", k)
-		}
-	}
-	return s
-}
-
-func toFloat(x interface{}) float64 {
-	switch x := x.(type) {
-	case int64:
-		return float64(x)
-	case float64:
-		return x
-	}
-	return 0
 }
