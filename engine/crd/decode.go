@@ -2,6 +2,7 @@ package crd
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -255,12 +256,8 @@ func (d *decoder) decodeCRD(obj map[string]interface{}, node *yamlv3.Node, prefi
 	if err := d.check(obj, node, reflect.TypeOf(CustomResourceDefinition{}), prefix); err != nil {
 		return nil, err
 	}
-	raw, err := json.Marshal(obj)
-	if err != nil {
-		return nil, d.errAt(node, prefix, err.Error())
-	}
 	c := &CustomResourceDefinition{}
-	if err := json.Unmarshal(raw, c); err != nil {
+	if err := fill(obj, reflect.ValueOf(c).Elem()); err != nil {
 		return nil, d.errAt(node, prefix, err.Error())
 	}
 	SetDefaults(c)
@@ -437,8 +434,12 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 		}
 		return d.errAt(n, path, "expected object or array, got "+describe(v))
 	case bytesType:
-		if _, ok := v.(string); !ok {
+		s, ok := v.(string)
+		if !ok {
 			return d.errAt(n, path, "expected base64 string, got "+describe(v))
+		}
+		if _, err := base64.StdEncoding.DecodeString(s); err != nil {
+			return d.errAt(n, path, "expected base64 string, got "+describe(v)+": "+err.Error())
 		}
 		return nil
 	}
@@ -461,7 +462,7 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 				}
 				return d.unknownField(d.keyNode(n, k), p)
 			}
-			if err := d.check(obj[k], d.valueNode(n, k), f, p); err != nil {
+			if err := d.check(obj[k], d.valueNode(n, k), f.typ, p); err != nil {
 				return err
 			}
 		}
@@ -570,14 +571,20 @@ func sortedKeys(m map[string]interface{}) []string {
 	return keys
 }
 
-var fieldCache sync.Map // reflect.Type -> map[string]reflect.Type
+// jsonField is a struct field as encoding/json sees it.
+type jsonField struct {
+	index int
+	typ   reflect.Type
+}
 
-// jsonFields maps the JSON names of t's fields to their types.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
+var fieldCache sync.Map // reflect.Type -> map[string]jsonField
+
+// jsonFields maps the JSON names of t's fields to their index and type.
+func jsonFields(t reflect.Type) map[string]jsonField {
 	if f, ok := fieldCache.Load(t); ok {
-		return f.(map[string]reflect.Type)
+		return f.(map[string]jsonField)
 	}
-	fields := map[string]reflect.Type{}
+	fields := map[string]jsonField{}
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		if !sf.IsExported() {
@@ -592,7 +599,7 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 				name = n
 			}
 		}
-		fields[name] = sf.Type
+		fields[name] = jsonField{index: i, typ: sf.Type}
 	}
 	fieldCache.Store(t, fields)
 	return fields

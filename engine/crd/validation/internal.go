@@ -202,7 +202,7 @@ func toInternal(c *crd.CustomResourceDefinition) *internalCRD {
 	s.Version = s.Versions[0].Name
 	first := s.Versions[0]
 	subSame, schemaSame, colsSame, selSame := true, true, true, true
-	for _, v := range s.Versions {
+	for _, v := range s.Versions[1:] { // the first is equal to itself
 		subSame = subSame && semanticEqual(v.Subresources, first.Subresources)
 		schemaSame = schemaSame && semanticEqual(v.Schema, first.Schema)
 		colsSame = colsSame && semanticEqual(v.AdditionalPrinterColumns, first.AdditionalPrinterColumns)

@@ -428,8 +428,11 @@ func hasIdenticalPerVersion(vs []internalVersion, get func(internalVersion) (int
 	if len(vs) == 0 {
 		return false
 	}
-	first, _ := get(vs[0])
-	for _, v := range vs {
+	first, set := get(vs[0])
+	if !set {
+		return false
+	}
+	for _, v := range vs[1:] { // the first is equal to itself
 		val, set := get(v)
 		if !set || !semanticEqual(val, first) {
 			return false
