@@ -44,6 +44,17 @@ func toJSON(doc []byte) ([]byte, error) {
 	return js, err
 }
 
+// jsonBody is a request body converted by toJSON, once per request.
+type jsonBody struct {
+	json []byte
+	err  error
+}
+
+func toJSONBody(doc []byte) *jsonBody {
+	js, err := toJSON(doc)
+	return &jsonBody{json: js, err: err}
+}
+
 // parseGroupVersion mirrors schema.ParseGroupVersion.
 func parseGroupVersion(gv string) (group, version string, err error) {
 	if len(gv) == 0 || gv == "/" {

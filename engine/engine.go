@@ -143,24 +143,25 @@ func (c *CRD) servedVersions() []string {
 // misuse: an invalid CRD, an unknown version, an undecodable old object.
 func (c *CRD) Validate(object []byte, opts ValidateOptions) (*Result, error) {
 	version := opts.Version
+	var body *jsonBody
 	if version == "" {
-		version = c.pickVersion(object)
+		body = toJSONBody(object)
+		version = c.pickVersion(body)
 	}
 	v, err := c.Validator(version)
 	if err != nil {
 		return nil, err
 	}
-	return v.Validate(object, opts)
+	return v.validate(object, body, opts)
 }
 
 // pickVersion returns the object's version when its apiVersion names this
 // CRD's group and a served version.
-func (c *CRD) pickVersion(object []byte) string {
-	body, err := toJSON(object)
-	if err != nil {
+func (c *CRD) pickVersion(body *jsonBody) string {
+	if body.err != nil {
 		return ""
 	}
-	g, err := interpret(body)
+	g, err := interpret(body.json)
 	if err != nil || g.Group != c.def.Spec.Group {
 		return ""
 	}

@@ -94,6 +94,12 @@ const maxGeneratedNameLength = 58
 // is used), resourceVersion preconditions (an update without
 // metadata.resourceVersion takes the old one, as kubectl apply does).
 func (v *Validator) Validate(object []byte, opts ValidateOptions) (res *Result, err error) {
+	return v.validate(object, nil, opts)
+}
+
+// validate is Validate with the object already converted to JSON when
+// body is not nil (CRD.Validate converts it once to pick the version).
+func (v *Validator) validate(object []byte, body *jsonBody, opts ValidateOptions) (res *Result, err error) {
 	if opts.Version != "" && opts.Version != v.version {
 		return nil, fmt.Errorf("validator is for version %q, not %q", v.version, opts.Version)
 	}
@@ -137,7 +143,10 @@ func (v *Validator) Validate(object []byte, opts ValidateOptions) (res *Result, 
 		}
 	}()
 	res.Warnings = append(res.Warnings, v.warnings...)
-	obj, ok := v.decodeRequest(object, fv, res)
+	if body == nil {
+		body = toJSONBody(object)
+	}
+	obj, ok := v.decodeRequest(body, fv, res)
 	if !ok {
 		return res, nil
 	}
@@ -173,13 +182,13 @@ func (v *Validator) decodeError(g *gvk, err error, body []byte) string {
 // decodeRequest mirrors the create/update handlers' decoding through the
 // CRD's unstructuredNegotiatedSerializer: strict or non-strict JSON decoding,
 // the schemaCoercingDecoder, defaulting, and the group/version check.
-func (v *Validator) decodeRequest(object []byte, fv FieldValidation, res *Result) (map[string]interface{}, bool) {
+func (v *Validator) decodeRequest(in *jsonBody, fv FieldValidation, res *Result) (map[string]interface{}, bool) {
 	fail := func(msg string) (map[string]interface{}, bool) {
 		res.DecodeError = msg
 		res.Errors = field.ErrorList{}
 		return nil, false
 	}
-	body, err := toJSON(object)
+	body, err := in.json, in.err
 	if err != nil {
 		return fail(fmt.Sprintf("error converting YAML to JSON: %v", err))
 	}
