@@ -48,6 +48,28 @@ func toJSON(doc []byte) ([]byte, error) {
 type jsonBody struct {
 	json []byte
 	err  error
+
+	interpreted bool
+	gvk         gvk
+	gvkErr      error
+}
+
+// interpret is interpret(b.json), computed once: the caller gets its own
+// copy.
+func (b *jsonBody) interpret() (*gvk, error) {
+	if !b.interpreted {
+		b.interpreted = true
+		g, err := interpret(b.json)
+		if g != nil {
+			b.gvk = *g
+		}
+		b.gvkErr = err
+	}
+	if b.gvkErr != nil {
+		return nil, b.gvkErr
+	}
+	g := b.gvk
+	return &g, nil
 }
 
 func toJSONBody(doc []byte) *jsonBody {

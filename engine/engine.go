@@ -161,7 +161,7 @@ func (c *CRD) pickVersion(body *jsonBody) string {
 	if body.err != nil {
 		return ""
 	}
-	g, err := interpret(body.json)
+	g, err := body.interpret()
 	if err != nil || g.Group != c.def.Spec.Group {
 		return ""
 	}

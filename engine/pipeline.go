@@ -194,7 +194,7 @@ func (v *Validator) decodeRequest(in *jsonBody, fv FieldValidation, res *Result)
 	}
 	strict := fv != Ignore
 	scope := gvk{Group: v.shared.group, Version: v.version, Kind: v.shared.kind}
-	actual, err := interpret(body)
+	actual, err := in.interpret()
 	if err != nil {
 		return fail(v.decodeError(nil, err, body))
 	}

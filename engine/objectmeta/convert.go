@@ -101,6 +101,11 @@ func decodeObjectMeta(metadata interface{}, dropMalformed bool) (*ObjectMeta, []
 		filtered, unknown = caseSensitive(m)
 		toDecode = filtered
 	}
+	if filtered, ok := toDecode.(map[string]interface{}); ok && filtered != nil {
+		if meta, ok := fastObjectMeta(filtered); ok {
+			return meta, unknown, nil
+		}
+	}
 	data, err := json.Marshal(toDecode)
 	if err != nil {
 		return nil, nil, err
