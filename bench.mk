@@ -2,6 +2,9 @@
 #
 #   make bench       benchmarks/ side by side (crdlab vs upstream), then benchstat
 #   make fuzz        every fuzz target for FUZZTIME each
+#   make wasm-anchor build/upstream-anchor.wasm (upstream's schema packages,
+#                    benchmarks/cmd/upstreamwasm, GOOS=wasip1) and its sizes:
+#                    the anchor crdlab's module is compared with
 #
 # BENCHCOUNT/BENCHTIME/BENCHFILTER tune the benchmark run; results go to
 # $(BENCHOUT), the benchstat output to $(BENCHOUT:.txt=.stat) and the README's
@@ -18,7 +21,10 @@ BENCHSTAT   ?= $(shell $(GO) env GOPATH)/bin/benchstat
 # package:target pairs run by `make fuzz`
 FUZZ_TARGETS := ./engine/crd:FuzzDecode ./engine:FuzzCompile ./engine:FuzzValidate ./engine/cel:FuzzCompileRule ./engine/cel:FuzzEvaluate
 
-.PHONY: bench fuzz benchstat-install
+NODE        ?= node
+ANCHOR_OUT  ?= build/upstream-anchor.wasm
+
+.PHONY: bench fuzz benchstat-install wasm-anchor
 
 benchstat-install:
 	@test -x $(BENCHSTAT) || GOFLAGS= $(GO) install golang.org/x/perf/cmd/benchstat@latest
@@ -37,3 +43,8 @@ fuzz:
 		echo "== $$name ($$pkg, $(FUZZTIME))"; \
 		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg; \
 	done
+
+wasm-anchor:
+	@mkdir -p $(dir $(ANCHOR_OUT))
+	cd benchmarks && GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(abspath $(ANCHOR_OUT)) ./cmd/upstreamwasm
+	$(NODE) bindings/js/bench/size.js $(ANCHOR_OUT)

@@ -10,11 +10,13 @@ package wasm
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crdlab/crdlab/engine"
 	"sigs.k8s.io/yaml"
@@ -208,6 +210,98 @@ func BenchmarkWasmInstantiate(b *testing.B) {
 			b.Fatal(err)
 		}
 		inst.close(ctx)
+	}
+}
+
+// childEnv makes the test binary a child process of
+// BenchmarkWasmProcessStart (see startChild).
+const childEnv = "CRDLAB_BENCH_START_CHILD"
+
+// startChild is a fresh host process's warm start: New over $CRDLAB_WASM
+// with the compilation cache in $CRDLAB_BENCH_START_CHILD, then the first
+// call (compile the CronTab CRD, validate examples/valid.yaml). It prints
+// the two durations in nanoseconds.
+func startChild() int {
+	start := time.Now()
+	ctx := context.Background()
+	r, err := New(ctx, Options{CacheDir: os.Getenv(childEnv)})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	started := time.Now()
+	crd, err := os.ReadFile(filepath.Join("..", "..", "examples", "crontab-crd.yaml"))
+	if err == nil {
+		var obj []byte
+		if obj, err = os.ReadFile(filepath.Join("..", "..", "examples", "valid.yaml")); err == nil {
+			var c *CRD
+			if c, err = r.Compile(ctx, crd); err == nil {
+				var rep *Report
+				if rep, err = c.Validate(ctx, obj, ValidateOptions{}); err == nil && (rep.Object == nil || !rep.Object.Valid()) {
+					err = fmt.Errorf("valid.yaml is invalid: %+v", rep)
+				}
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println(started.Sub(start).Nanoseconds(), time.Since(started).Nanoseconds())
+	return 0
+}
+
+// BenchmarkWasmProcessStart: what a new host process pays, measured from
+// outside (exec to exit) with a warm on-disk compilation cache: process
+// start, New (module read, CompileModule from the cache, first instance,
+// ABI check) and the first call (compile CronTab, validate one object).
+// Metrics: new-ms and first-call-ms as measured inside the process.
+func BenchmarkWasmProcessStart(b *testing.B) {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Skip(err)
+	}
+	dir := b.TempDir()
+	run := func() (newNs, callNs float64) {
+		cmd := exec.Command(exe)
+		cmd.Env = append(os.Environ(), childEnv+"="+dir, "CRDLAB_WASM="+modulePath)
+		out, err := cmd.Output()
+		if err != nil {
+			b.Fatalf("child: %v: %s", err, out)
+		}
+		if _, err := fmt.Sscan(string(out), &newNs, &callNs); err != nil {
+			b.Fatalf("child output %q: %v", out, err)
+		}
+		return newNs, callNs
+	}
+	run() // fills the cache
+	b.ResetTimer()
+	var sumNew, sumCall float64
+	for i := 0; i < b.N; i++ {
+		n, c := run()
+		sumNew += n
+		sumCall += c
+	}
+	b.ReportMetric(sumNew/float64(b.N)/1e6, "new-ms/op")
+	b.ReportMetric(sumCall/float64(b.N)/1e6, "first-call-ms/op")
+}
+
+// BenchmarkNativeValidateProcess: exec of the native CLI validating
+// examples/valid.yaml against the CronTab CRD: the native counterpart of
+// BenchmarkWasmProcessStart.
+func BenchmarkNativeValidateProcess(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "crdlab")
+	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./cmd/crdlab")
+	build.Dir = repoRoot
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Skipf("cannot build cmd/crdlab: %v\n%s", err, out)
+	}
+	ex := filepath.Join(repoRoot, "examples")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if out, err := exec.Command(bin, "validate", "--crd", filepath.Join(ex, "crontab-crd.yaml"), filepath.Join(ex, "valid.yaml")).CombinedOutput(); err != nil {
+			b.Fatalf("%v: %s", err, out)
+		}
 	}
 }
 

@@ -31,6 +31,9 @@ var repoRoot string
 var testCacheDir string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) != "" {
+		os.Exit(startChild())
+	}
 	if err := setup(); err != nil {
 		fmt.Fprintln(os.Stderr, "bindings/go tests:", err)
 		os.Exit(2)

@@ -25,6 +25,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
@@ -141,7 +142,9 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
 		return fail(fmt.Errorf("crdlab wasm: WASI: %w", err))
 	}
-	compiled, err := rt.CompileModule(ctx, mod)
+	// On a cache miss wazero compiles the functions on this many goroutines
+	// (on a hit it still decodes and validates the whole module).
+	compiled, err := rt.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), mod)
 	if err != nil {
 		return fail(fmt.Errorf("crdlab wasm: compiling module: %w", err))
 	}
@@ -168,6 +171,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	v, err := inst.fn("crdlab_abi_version").Call(ctx)
 	if err != nil || len(v) != 1 || v[0] != ABIVersion {
+		inst.close(ctx)
 		return fail(fmt.Errorf("crdlab wasm: module ABI version %v (%v), bindings speak %d", v, err, ABIVersion))
 	}
 	r.pool <- inst
@@ -214,6 +218,7 @@ type instance struct {
 	handles map[uint64]instHandle // CRD id → handle inside this instance
 	fns     map[string]api.Function
 	stderr  *tailBuffer
+	memory  *linearMemory // nil: wazero's own allocation
 }
 
 type instHandle struct {
@@ -230,20 +235,32 @@ func (i *instance) fn(name string) api.Function {
 	return f
 }
 
-func (i *instance) close(ctx context.Context) { _ = i.mod.Close(ctx) }
+// close closes the instance and unmaps its memory; only the instance's
+// owner (the goroutine that took it from the pool or created it) calls it.
+func (i *instance) close(ctx context.Context) {
+	_ = i.mod.Close(ctx)
+	if i.memory != nil {
+		i.memory.release()
+	}
+}
 
 func (r *Runtime) newInstance(ctx context.Context) (*instance, error) {
 	stderr := &tailBuffer{}
 	cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").WithEnv("GOGC", strconv.Itoa(r.gogc)).
 		WithStderr(stderr).WithSysWalltime().WithSysNanotime().WithRandSource(rand.Reader)
-	m, err := r.rt.InstantiateModule(ctx, r.compiled, cfg)
+	var mem instanceMemory
+	m, err := r.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, mem.allocator()), r.compiled, cfg)
 	if err != nil {
+		if mem.mem != nil {
+			mem.mem.release()
+		}
 		return nil, fmt.Errorf("crdlab wasm: instantiating module: %w", err)
 	}
 	inst := &instance{mod: m, handles: map[uint64]instHandle{}, fns: map[string]api.Function{}, stderr: stderr}
+	mem.attach(inst)
 	for _, name := range []string{"crdlab_malloc", "crdlab_free", "crdlab_call", "crdlab_abi_version"} {
 		if inst.fn(name) == nil {
-			m.Close(ctx)
+			inst.close(ctx)
 			return nil, fmt.Errorf("crdlab wasm: module does not export %s: not a crdlab module", name)
 		}
 	}
@@ -286,9 +303,19 @@ func (r *Runtime) do(ctx context.Context, fn func(*instance) (bool, error)) erro
 		inst.close(context.Background())
 		return err
 	}
-	select {
-	case r.pool <- inst:
-	default:
+	// Back to the pool under mu, so that Close, which sets closed under mu
+	// and then drains the pool, either sees it there or makes us close it.
+	r.mu.Lock()
+	pooled := false
+	if !r.closed {
+		select {
+		case r.pool <- inst:
+			pooled = true
+		default:
+		}
+	}
+	r.mu.Unlock()
+	if !pooled {
 		inst.close(context.Background())
 	}
 	return err
