@@ -2,7 +2,7 @@
 #
 #   make setup        Go modules (main, conformance, benchmarks), npm ci, Debian chromium if missing
 #   make build        build bin/crdlab
-#   make test         setup, the wasm module, go vet + go test of the main module, JS tests (Node, Chromium)
+#   make test         setup, the wasm module (and its size budget), go vet + go test of the main module, JS tests (Node, Chromium)
 #   make conformance  the differential suite against upstream (conformance/, own module)
 #   make fuzz         bounded fuzzing, FUZZTIME (default 20s) per fuzz target (bench.mk)
 #   make bench        crdlab vs upstream benchmarks with benchstat (bench.mk)
@@ -35,7 +35,7 @@ build:
 # bindings' parity and hostile-input tests run against the module built by
 # `make wasm`), then the JS bindings in Node and in headless Chromium, and the
 # playground end to end.
-test: setup wasm
+test: setup wasm wasm-budget wasm-deadcode
 	$(GO) vet ./...
 	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./...
 	cd bindings/js && $(NPM) test && CHROMIUM=$(CHROMIUM) $(NPM) run test:browser && CHROMIUM=$(CHROMIUM) $(NPM) run test:playground
