@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/crdlab/crdlab/engine/internal/yamljson"
 	"sigs.k8s.io/yaml"
 )
 
@@ -44,22 +45,70 @@ func toJSON(doc []byte) ([]byte, error) {
 	return js, err
 }
 
-// jsonBody is a request body converted by toJSON, once per request.
+// jsonBody is one request body as the API server receives it, converted
+// once per request: the JSON text (toJSON), or, for YAML documents the
+// yamljson shortcut reads with certainty, the decoded object itself, the
+// text being written from it only when an error message quotes it.
 type jsonBody struct {
-	json []byte
-	err  error
+	json  []byte
+	err   error
+	value map[string]interface{} // the shortcut's object: what decodeJSON(json) gives
 
 	interpreted bool
 	gvk         gvk
 	gvkErr      error
 }
 
-// interpret is interpret(b.json), computed once: the caller gets its own
-// copy.
+func toJSONBody(doc []byte) *jsonBody {
+	trimmed := bytes.TrimSpace(doc)
+	if len(trimmed) > 0 && trimmed[0] != '{' && trimmed[0] != '[' {
+		if v, ok := yamljson.Value(doc, canonicalNumber); ok {
+			if m, ok := v.(map[string]interface{}); ok {
+				return &jsonBody{value: m}
+			}
+		}
+	}
+	js, err := toJSON(doc)
+	return &jsonBody{json: js, err: err}
+}
+
+// text returns the JSON text. For the shortcut's object it is written
+// from the object — the bytes YAMLToJSON writes — so it must be called
+// before the decoded object is changed.
+func (b *jsonBody) text() []byte {
+	if b.json == nil && b.value != nil {
+		b.json, _ = json.Marshal(b.value)
+	}
+	return b.json
+}
+
+// decode is decodeJSON(b.text(), strict); the shortcut's object has no
+// duplicate fields to report. The caller owns the result.
+func (b *jsonBody) decode(strict bool) (interface{}, []error, error) {
+	if b.value != nil {
+		return b.value, nil, nil
+	}
+	return decodeJSON(b.json, strict)
+}
+
+// interpret is interpret(b.text()), computed once: the caller gets its own
+// copy. For the shortcut's object only the top-level keys encoding/json
+// could match to apiVersion or kind (it matches names as bytes.EqualFold
+// does) are encoded and read.
 func (b *jsonBody) interpret() (*gvk, error) {
 	if !b.interpreted {
 		b.interpreted = true
-		g, err := interpret(b.json)
+		text := b.json
+		if b.value != nil {
+			typeMeta := map[string]interface{}{}
+			for k, v := range b.value {
+				if strings.EqualFold(k, "apiVersion") || strings.EqualFold(k, "kind") {
+					typeMeta[k] = v
+				}
+			}
+			text, _ = json.Marshal(typeMeta)
+		}
+		g, err := interpret(text)
 		if g != nil {
 			b.gvk = *g
 		}
@@ -70,11 +119,6 @@ func (b *jsonBody) interpret() (*gvk, error) {
 	}
 	g := b.gvk
 	return &g, nil
-}
-
-func toJSONBody(doc []byte) *jsonBody {
-	js, err := toJSON(doc)
-	return &jsonBody{json: js, err: err}
 }
 
 // parseGroupVersion mirrors schema.ParseGroupVersion.
@@ -269,14 +313,34 @@ func (d *jsonDecoder) number() (interface{}, error) {
 		break
 	}
 	s := string(d.data[start:d.pos])
+	if v, ok := jsonNumber(s); ok {
+		return v, nil
+	}
+	return nil, fmt.Errorf("json: cannot unmarshal number %s into Go value of type float64", s)
+}
+
+// canonicalNumber is jsonNumber for the literals json.Marshal writes back
+// unchanged from the decoded value (not "-0"), so that jsonBody.text of the
+// shortcut's object is the text YAMLToJSON writes.
+func canonicalNumber(s string) (interface{}, bool) {
+	v, ok := jsonNumber(s)
+	if i, isInt := v.(int64); ok && isInt && strconv.FormatInt(i, 10) != s {
+		return nil, false
+	}
+	return v, ok
+}
+
+// jsonNumber is a JSON number literal decoded as upstream's unstructured
+// JSON decoding does: int64 when it is an integer that fits, else float64.
+func jsonNumber(s string) (interface{}, bool) {
 	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return i, nil
+		return i, true
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return nil, fmt.Errorf("json: cannot unmarshal number %s into Go value of type float64", s)
+		return nil, false
 	}
-	return f, nil
+	return f, true
 }
 
 func (d *jsonDecoder) str() (string, error) {

@@ -172,11 +172,11 @@ func (v *Validator) validate(object []byte, body *jsonBody, opts ValidateOptions
 }
 
 // decodeError renders a decoding failure as the handlers' transformDecodeError.
-func (v *Validator) decodeError(g *gvk, err error, body []byte) string {
+func (v *Validator) decodeError(g *gvk, err error, body *jsonBody) string {
 	if g != nil && len(g.Kind) > 0 {
 		return fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", g.Kind, g.Version, v.shared.kind, err)
 	}
-	return fmt.Sprintf("the object provided is unrecognized (must be of type %s): %v (%s)", v.shared.kind, err, summarizeData(body, 30))
+	return fmt.Sprintf("the object provided is unrecognized (must be of type %s): %v (%s)", v.shared.kind, err, summarizeData(body.text(), 30))
 }
 
 // decodeRequest mirrors the create/update handlers' decoding through the
@@ -188,20 +188,19 @@ func (v *Validator) decodeRequest(in *jsonBody, fv FieldValidation, res *Result)
 		res.Errors = field.ErrorList{}
 		return nil, false
 	}
-	body, err := in.json, in.err
-	if err != nil {
-		return fail(fmt.Sprintf("error converting YAML to JSON: %v", err))
+	if in.err != nil {
+		return fail(fmt.Sprintf("error converting YAML to JSON: %v", in.err))
 	}
 	strict := fv != Ignore
 	scope := gvk{Group: v.shared.group, Version: v.version, Kind: v.shared.kind}
 	actual, err := in.interpret()
 	if err != nil {
-		return fail(v.decodeError(nil, err, body))
+		return fail(v.decodeError(nil, err, in))
 	}
 	*actual = gvkWithDefaults(*actual, scope)
-	val, strictErrs, err := decodeJSON(body, strict)
+	val, strictErrs, err := in.decode(strict)
 	if err != nil {
-		return fail(v.decodeError(actual, err, body))
+		return fail(v.decodeError(actual, err, in))
 	}
 	obj, _ := val.(map[string]interface{})
 	content := contentGVK(obj)
@@ -213,11 +212,11 @@ func (v *Validator) decodeRequest(in *jsonBody, fv FieldValidation, res *Result)
 		if !strict {
 			g = actual
 		}
-		return fail(v.decodeError(g, fmt.Errorf("Object 'Kind' is missing in '%s'", body), body))
+		return fail(v.decodeError(g, fmt.Errorf("Object 'Kind' is missing in '%s'", in.text()), in))
 	}
 	unknown, err := v.coerce(obj, strict, false)
 	if err != nil {
-		return fail(v.decodeError(&content, err, body))
+		return fail(v.decodeError(&content, err, in))
 	}
 	res.Pruned = append(res.Pruned, unknown...)
 	if strict && (len(strictErrs) > 0 || len(unknown) > 0) {
@@ -229,7 +228,7 @@ func (v *Validator) decodeRequest(in *jsonBody, fv FieldValidation, res *Result)
 			for i, e := range strictErrs {
 				msgs[i] = e.Error()
 			}
-			return fail(v.decodeError(&content, fmt.Errorf("strict decoding error: %s", strings.Join(msgs, ", ")), body))
+			return fail(v.decodeError(&content, fmt.Errorf("strict decoding error: %s", strings.Join(msgs, ", ")), in))
 		}
 		for _, e := range strictErrs {
 			res.Warnings = append(res.Warnings, e.Error())
@@ -317,21 +316,21 @@ func (v *Validator) coerce(obj map[string]interface{}, _ bool, stored bool) ([]s
 // reads a stored CR: non-strict, dropping invalid metadata, repairing the
 // generation, defaulting.
 func (v *Validator) decodeStored(data []byte) (map[string]interface{}, error) {
-	body, err := toJSON(data)
-	if err != nil {
-		return nil, fmt.Errorf("error converting YAML to JSON: %v", err)
+	body := toJSONBody(data)
+	if body.err != nil {
+		return nil, fmt.Errorf("error converting YAML to JSON: %v", body.err)
 	}
-	if _, err := interpret(body); err != nil {
+	if _, err := body.interpret(); err != nil {
 		return nil, err
 	}
-	val, _, err := decodeJSON(body, false)
+	val, _, err := body.decode(false)
 	if err != nil {
 		return nil, err
 	}
 	obj, _ := val.(map[string]interface{})
 	content := contentGVK(obj)
 	if content.Kind == "" {
-		return nil, fmt.Errorf("Object 'Kind' is missing in '%s'", body)
+		return nil, fmt.Errorf("Object 'Kind' is missing in '%s'", body.text())
 	}
 	if _, err := v.coerce(obj, false, true); err != nil {
 		return nil, err

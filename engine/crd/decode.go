@@ -14,8 +14,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/crdlab/crdlab/engine/internal/yamljson"
 	"sigs.k8s.io/yaml"
-	yamlv2 "sigs.k8s.io/yaml/goyaml.v2"
 	yamlv3 "sigs.k8s.io/yaml/goyaml.v3"
 )
 
@@ -636,61 +636,11 @@ func keyPath(k string) string {
 }
 
 // yamlToJSONValue is sigs.k8s.io/yaml.YAMLToJSON followed by decoding the
-// JSON with json.Number numbers, without the JSON round trip, for the
-// documents where the result is provably the same: YAMLToJSON's own YAML
-// decoding (goyaml.v2) gives only string keys, valid UTF-8 strings,
-// integers, booleans and nulls. Anything else (non-string keys, floats,
-// binary, timestamps, invalid UTF-8, decoding errors) returns ok false and
-// the caller takes the YAMLToJSON path, errors included.
+// JSON with json.Number numbers, without the JSON round trip, where the
+// result is provably the same (see yamljson.Value); ok false sends the
+// caller down the YAMLToJSON path, errors included.
 func yamlToJSONValue(data []byte) (v interface{}, ok bool) {
-	var y interface{}
-	if err := yamlv2.Unmarshal(data, &y); err != nil {
-		return nil, false
-	}
-	return jsonValueOf(y, 0)
-}
-
-func jsonValueOf(y interface{}, depth int) (interface{}, bool) {
-	if depth > 10000 {
-		return nil, false
-	}
-	switch t := y.(type) {
-	case nil:
-		return nil, true
-	case bool:
-		return t, true
-	case string:
-		return t, utf8.ValidString(t)
-	case int:
-		return json.Number(strconv.Itoa(t)), true
-	case int64:
-		return json.Number(strconv.FormatInt(t, 10)), true
-	case map[interface{}]interface{}:
-		m := make(map[string]interface{}, len(t))
-		for k, e := range t {
-			ks, ok := k.(string)
-			if !ok || !utf8.ValidString(ks) {
-				return nil, false
-			}
-			ev, ok := jsonValueOf(e, depth+1)
-			if !ok {
-				return nil, false
-			}
-			m[ks] = ev
-		}
-		return m, true
-	case []interface{}:
-		a := make([]interface{}, len(t))
-		for i, e := range t {
-			ev, ok := jsonValueOf(e, depth+1)
-			if !ok {
-				return nil, false
-			}
-			a[i] = ev
-		}
-		return a, true
-	}
-	return nil, false
+	return yamljson.Value(data, func(lit string) (interface{}, bool) { return json.Number(lit), true })
 }
 
 // nodeJSONValue reads what YAMLToJSON would give straight from the goyaml.v3
