@@ -100,10 +100,14 @@ func (r *Runtime) Version(ctx context.Context) (abi int, engine string, err erro
 		ABI    int    `json:"abi"`
 		Engine string `json:"engine"`
 	}
-	err = r.do(ctx, func(inst *instance) (bool, error) {
+	err = r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
 		return inst.call(ctx, map[string]string{"op": "version"}, &out)
 	})
-	return out.ABI, out.Engine, err
+	if err != nil {
+		// out may still be written by an abandoned call (see Options.Interrupt).
+		return 0, "", err
+	}
+	return out.ABI, out.Engine, nil
 }
 
 // Lint validates a CRD and returns its errors and warnings (`crdlab lint`).
@@ -112,7 +116,7 @@ func (r *Runtime) Lint(ctx context.Context, crdYAMLorJSON []byte) (*CRDReport, e
 	var out struct {
 		CRD CRDReport `json:"crd"`
 	}
-	err := r.do(ctx, func(inst *instance) (bool, error) {
+	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
 		return inst.call(ctx, textRequest("lint", crdYAMLorJSON), &out)
 	})
 	if err != nil {
@@ -131,7 +135,7 @@ func (r *Runtime) Compile(ctx context.Context, crdYAMLorJSON []byte) (*CRD, erro
 	id := r.nextID
 	r.mu.Unlock()
 	c := &CRD{r: r, id: id, src: append([]byte(nil), crdYAMLorJSON...)}
-	err := r.do(ctx, func(inst *instance) (bool, error) {
+	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
 		res, broken, err := c.compileIn(ctx, inst)
 		if err == nil {
 			c.report, c.versions = res.CRD, res.Versions
@@ -181,7 +185,7 @@ func (c *CRD) ValidateRaw(ctx context.Context, object []byte, opts ValidateOptio
 		return nil, &Error{Code: "Invalid", Message: "CRD was closed"}
 	}
 	var out json.RawMessage
-	err := c.r.do(ctx, func(inst *instance) (bool, error) {
+	err := c.r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
 		h, ok := inst.handles[c.id]
 		if !ok {
 			_, broken, err := c.compileIn(ctx, inst)
@@ -196,7 +200,10 @@ func (c *CRD) ValidateRaw(ctx context.Context, object []byte, opts ValidateOptio
 		req.Old, req.OldBytes = text(opts.Old)
 		return inst.call(ctx, req, &out)
 	})
-	return out, err
+	if err != nil {
+		return nil, err // out may still be written by an abandoned call
+	}
+	return out, nil
 }
 
 // text returns b as a JSON string field, or, when b is not valid UTF-8
@@ -246,10 +253,13 @@ func (r *Runtime) Cost(ctx context.Context, crdYAMLorJSON []byte, objects ...[]b
 		}
 	}
 	var out json.RawMessage
-	err := r.do(ctx, func(inst *instance) (bool, error) {
+	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
 		return inst.call(ctx, req, &out)
 	})
-	return out, err
+	if err != nil {
+		return nil, err // out may still be written by an abandoned call
+	}
+	return out, nil
 }
 
 type costRequest struct {

@@ -99,9 +99,10 @@ func benchNative(b *testing.B, set string) {
 	}
 }
 
-func benchWasm(b *testing.B, set string) {
+func benchWasm(b *testing.B, set string, opts Options) {
 	s := loadBenchSet(b, set)
-	r := newRuntime(b, Options{MaxInstances: 1})
+	opts.MaxInstances = 1
+	r := newRuntime(b, opts)
 	ctx := context.Background()
 	c, err := r.Compile(ctx, s.crd)
 	if err != nil || len(c.Errors()) > 0 {
@@ -116,30 +117,25 @@ func benchWasm(b *testing.B, set string) {
 	}
 }
 
-// BenchmarkWasmNoInterruptValidatePrometheus: Options.NoInterrupt.
-func BenchmarkWasmNoInterruptValidatePrometheus(b *testing.B) {
-	s := loadBenchSet(b, "Prometheus")
-	r := newRuntime(b, Options{MaxInstances: 1, NoInterrupt: true})
-	ctx := context.Background()
-	c, err := r.Compile(ctx, s.crd)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := c.ValidateRaw(ctx, s.objects[i%len(s.objects)], ValidateOptions{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
+// BenchmarkWasmValidate<Set> run the default Runtime (a cancelled call is
+// abandoned); BenchmarkWasmInterruptValidate<Set> run Options.Interrupt
+// (wazero checks the context inside every call).
 func BenchmarkNativeValidateCronTab(b *testing.B)    { benchNative(b, "CronTab") }
-func BenchmarkWasmValidateCronTab(b *testing.B)      { benchWasm(b, "CronTab") }
+func BenchmarkWasmValidateCronTab(b *testing.B)      { benchWasm(b, "CronTab", Options{}) }
 func BenchmarkNativeValidateHTTPRoute(b *testing.B)  { benchNative(b, "HTTPRoute") }
-func BenchmarkWasmValidateHTTPRoute(b *testing.B)    { benchWasm(b, "HTTPRoute") }
+func BenchmarkWasmValidateHTTPRoute(b *testing.B)    { benchWasm(b, "HTTPRoute", Options{}) }
 func BenchmarkNativeValidatePrometheus(b *testing.B) { benchNative(b, "Prometheus") }
-func BenchmarkWasmValidatePrometheus(b *testing.B)   { benchWasm(b, "Prometheus") }
+func BenchmarkWasmValidatePrometheus(b *testing.B)   { benchWasm(b, "Prometheus", Options{}) }
+
+func BenchmarkWasmInterruptValidateCronTab(b *testing.B) {
+	benchWasm(b, "CronTab", Options{Interrupt: true})
+}
+func BenchmarkWasmInterruptValidateHTTPRoute(b *testing.B) {
+	benchWasm(b, "HTTPRoute", Options{Interrupt: true})
+}
+func BenchmarkWasmInterruptValidatePrometheus(b *testing.B) {
+	benchWasm(b, "Prometheus", Options{Interrupt: true})
+}
 
 func BenchmarkNativeCompileCRDPrometheus(b *testing.B) {
 	s := loadBenchSet(b, "Prometheus")
