@@ -48,16 +48,8 @@ func fill(v interface{}, rv reflect.Value) error {
 		return nil
 	case orArrayType:
 		var s JSONSchemaPropsOrArray
-		switch v.(type) {
-		case map[string]interface{}:
-			s.Schema = &JSONSchemaProps{}
-			if err := fill(v, reflect.ValueOf(s.Schema).Elem()); err != nil {
-				return err
-			}
-		default:
-			if err := fill(v, reflect.ValueOf(&s.JSONSchemas).Elem()); err != nil {
-				return err
-			}
+		if err := fillSchemaOr(v, &s.Schema, reflect.ValueOf(&s.JSONSchemas).Elem()); err != nil {
+			return err
 		}
 		rv.Set(reflect.ValueOf(s))
 		return nil
@@ -66,8 +58,8 @@ func fill(v interface{}, rv reflect.Value) error {
 		if b, ok := v.(bool); ok {
 			s.Allows = b
 		} else {
-			s.Allows, s.Schema = true, &JSONSchemaProps{}
-			if err := fill(v, reflect.ValueOf(s.Schema).Elem()); err != nil {
+			s.Allows = true
+			if err := fillSchemaOr(v, &s.Schema, reflect.Value{}); err != nil {
 				return err
 			}
 		}
@@ -75,16 +67,8 @@ func fill(v interface{}, rv reflect.Value) error {
 		return nil
 	case orStringsType:
 		var s JSONSchemaPropsOrStringArray
-		switch v.(type) {
-		case map[string]interface{}:
-			s.Schema = &JSONSchemaProps{}
-			if err := fill(v, reflect.ValueOf(s.Schema).Elem()); err != nil {
-				return err
-			}
-		default:
-			if err := fill(v, reflect.ValueOf(&s.Property).Elem()); err != nil {
-				return err
-			}
+		if err := fillSchemaOr(v, &s.Schema, reflect.ValueOf(&s.Property).Elem()); err != nil {
+			return err
 		}
 		rv.Set(reflect.ValueOf(s))
 		return nil
@@ -149,4 +133,18 @@ func fill(v interface{}, rv reflect.Value) error {
 		return fmt.Errorf("cannot decode into %s", t)
 	}
 	return nil
+}
+
+// fillSchemaOr fills one of the schema-or-something types: an object into
+// a new schema stored in *schema, anything else (check accepted it) into
+// other.
+func fillSchemaOr(v interface{}, schema **JSONSchemaProps, other reflect.Value) error {
+	if _, ok := v.(map[string]interface{}); ok {
+		*schema = &JSONSchemaProps{}
+		return fill(v, reflect.ValueOf(*schema).Elem())
+	}
+	if !other.IsValid() {
+		return fmt.Errorf("expected an object, got %T", v)
+	}
+	return fill(v, other)
 }
