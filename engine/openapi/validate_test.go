@@ -17,7 +17,7 @@ func decodeObj(t testing.TB, s string) interface{} {
 	if s == "" {
 		return nil
 	}
-	v, err := decodePreservingInts([]byte(s))
+	v, err := (&crd.JSON{Raw: []byte(s)}).Value() // numbers as the API server decodes them: int64 or float64
 	if err != nil {
 		t.Fatalf("decode %s: %v", s, err)
 	}
@@ -332,48 +332,4 @@ func TestValidatorIsSafeForConcurrentUse(t *testing.T) {
 	for i := 0; i < 8; i++ {
 		<-done
 	}
-}
-
-// decodePreservingInts decodes a raw JSON value as the API server decodes
-// custom resources (k8s.io/apimachinery/pkg/util/json.Unmarshal): numbers
-// that parse as int64 become int64, the others float64. Empty or null raw
-// bytes are nil.
-func decodePreservingInts(raw []byte) (interface{}, error) {
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return nil, nil
-	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v interface{}
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	return convertNumbers(v)
-}
-
-func convertNumbers(v interface{}) (interface{}, error) {
-	switch t := v.(type) {
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i, nil
-		}
-		return t.Float64()
-	case map[string]interface{}:
-		for k, e := range t {
-			c, err := convertNumbers(e)
-			if err != nil {
-				return nil, err
-			}
-			t[k] = c
-		}
-	case []interface{}:
-		for i, e := range t {
-			c, err := convertNumbers(e)
-			if err != nil {
-				return nil, err
-			}
-			t[i] = c
-		}
-	}
-	return v, nil
 }
