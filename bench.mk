@@ -19,7 +19,7 @@ BENCHOUT    ?= build/bench.txt
 BENCHSTAT   ?= $(shell $(GO) env GOPATH)/bin/benchstat
 
 # package:target pairs run by `make fuzz`
-FUZZ_TARGETS := ./engine/crd:FuzzDecode ./engine:FuzzCompile ./engine:FuzzValidate ./engine/cel:FuzzCompileRule ./engine/cel:FuzzEvaluate
+FUZZ_TARGETS := ./engine/crd:FuzzDecode ./engine:FuzzCompile ./engine:FuzzValidate ./internal/cel:FuzzCompileRule ./internal/cel:FuzzEvaluate
 
 NODE        ?= node
 ANCHOR_OUT  ?= build/upstream-anchor.wasm

@@ -39,11 +39,12 @@ WASM_NOINLINE ?= google.golang.org/protobuf/... cel.dev/... github.com/antlr4-go
                  github.com/google/cel-go/parser/... github.com/google/cel-go/checker/... \
                  github.com/google/cel-go/cel github.com/google/cel-go/ext \
                  github.com/google/cel-go/common/ast github.com/google/cel-go/common/env \
-                 github.com/google/cel-go/common/types/pb github.com/crdlab/crdlab/engine/crd/...
+                 github.com/google/cel-go/common/types/pb github.com/crdlab/crdlab/engine/crd/... \
+                 github.com/crdlab/crdlab/internal/crdvalidation
 WASM_GCFLAGS ?= $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 WASM_FLAGS  ?= -trimpath -ldflags='-s -w' -buildmode=c-shared $(WASM_GCFLAGS)
 WASM_MAX_BROTLI ?= 3000000
-WASM_SRCS   := $(shell find engine wasm -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
+WASM_SRCS   := $(shell find engine internal cost wasm -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
 .PHONY: wasm wasm-module wasm-playground wasm-test wasm-test-go wasm-test-js wasm-size wasm-deadcode wasm-budget wasm-bench wasm-clean
 

@@ -33,8 +33,8 @@ import (
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	sigyaml "sigs.k8s.io/yaml"
 
-	"github.com/crdlab/crdlab/engine/cel"
-	"github.com/crdlab/crdlab/engine/schema"
+	"github.com/crdlab/crdlab/internal/cel"
+	"github.com/crdlab/crdlab/internal/schema"
 )
 
 // celBenchCase is one schema and the objects validated against it per op.

@@ -25,9 +25,9 @@ import (
 	"k8s.io/apiserver/pkg/warning"
 	sigyaml "sigs.k8s.io/yaml"
 
-	"github.com/crdlab/crdlab/engine/cel"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/engine/crd/validation"
+	"github.com/crdlab/crdlab/internal/cel"
+	"github.com/crdlab/crdlab/internal/crdvalidation"
 )
 
 func celCorpusCRDs(t *testing.T) map[string][]byte {
@@ -109,7 +109,7 @@ func TestCELCorpusDifferential(t *testing.T) {
 			if err := json.Unmarshal(js, &c); err != nil {
 				t.Fatal(err)
 			}
-			errs, _ := validation.ValidateCustomResourceDefinition(&c, validation.Options{CEL: cel.NewCRDChecker()})
+			errs, _ := crdvalidation.ValidateCustomResourceDefinition(&c, crdvalidation.Options{CEL: cel.NewCRDChecker()})
 			var ourErrs []string
 			for _, e := range errs {
 				if s := fmt.Sprintf("%s|%s", e.Type, e.Error()); celRelated(s) {

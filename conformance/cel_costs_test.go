@@ -1,6 +1,6 @@
 package conformance
 
-// Replays engine/cel/testdata/costs.golden against upstream: for every rule,
+// Replays internal/cel/testdata/costs.golden against upstream: for every rule,
 // upstream's static max cost (cel.Compile), runtime cost (budget consumed by
 // Validator.Validate) and result must equal the golden row.
 
@@ -22,9 +22,9 @@ import (
 )
 
 func TestCELCostGoldenAgainstUpstream(t *testing.T) {
-	dir := "../engine/cel/testdata/"
+	dir := "../internal/cel/testdata/"
 	if d := os.Getenv("CRDLAB_ROOT"); d != "" {
-		dir = d + "/engine/cel/testdata/"
+		dir = d + "/internal/cel/testdata/"
 	}
 	schemaJS, err := os.ReadFile(dir + "costs_schema.json")
 	if err != nil {

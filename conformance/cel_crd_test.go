@@ -1,6 +1,6 @@
 package conformance
 
-// Differential tests of the CRD-time CEL checks: engine/crd/validation with
+// Differential tests of the CRD-time CEL checks: internal/crdvalidation with
 // cel.NewCRDChecker() against upstream's ValidateCustomResourceDefinition.
 // Only errors about x-kubernetes-validations and the schema's total cost are
 // compared (the other checks have their own suites).
@@ -17,9 +17,9 @@ import (
 	upvalidation "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	sigyaml "sigs.k8s.io/yaml"
 
-	"github.com/crdlab/crdlab/engine/cel"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/engine/crd/validation"
+	"github.com/crdlab/crdlab/internal/cel"
+	"github.com/crdlab/crdlab/internal/crdvalidation"
 )
 
 func celCRDWithSchema(schemaJSON string) string {
@@ -98,7 +98,7 @@ func TestCELCRDChecksDifferential(t *testing.T) {
 			if err := sigyaml.Unmarshal([]byte(js), &c); err != nil {
 				t.Fatal(err)
 			}
-			errs, _ := validation.ValidateCustomResourceDefinition(&c, validation.Options{CEL: cel.NewCRDChecker()})
+			errs, _ := crdvalidation.ValidateCustomResourceDefinition(&c, crdvalidation.Options{CEL: cel.NewCRDChecker()})
 			var ours []string
 			for _, e := range errs {
 				if s := fmt.Sprintf("%s|%s", e.Type, e.Error()); celRelated(s) {

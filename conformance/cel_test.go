@@ -1,6 +1,6 @@
 package conformance
 
-// Differential tests of engine/cel against upstream's
+// Differential tests of internal/cel against upstream's
 // k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel: compile results
 // (errors, static costs, cardinalities, oldSelf use) at every schema node,
 // and evaluation results (errors, remaining budget, ratcheting warnings).
@@ -28,9 +28,9 @@ import (
 	"k8s.io/apiserver/pkg/cel/environment"
 	"k8s.io/apiserver/pkg/warning"
 
-	"github.com/crdlab/crdlab/engine/cel"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/engine/schema"
+	"github.com/crdlab/crdlab/internal/cel"
+	"github.com/crdlab/crdlab/internal/schema"
 )
 
 type celCase struct {

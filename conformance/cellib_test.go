@@ -16,13 +16,13 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 
-	crdlablibrary "github.com/crdlab/crdlab/engine/cel/library"
+	crdlablibrary "github.com/crdlab/crdlab/internal/cel/library"
 	k8sversion "k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/apiserver/pkg/cel/environment"
 	k8slibrary "k8s.io/apiserver/pkg/cel/library"
 )
 
-// celLibGoldenRow mirrors goldenRow in engine/cel/library/golden_test.go.
+// celLibGoldenRow mirrors goldenRow in internal/cel/library/golden_test.go.
 type celLibGoldenRow struct {
 	Expr         string    `json:"expr"`
 	Stored       bool      `json:"stored,omitempty"`
@@ -33,13 +33,13 @@ type celLibGoldenRow struct {
 }
 
 // TestCelLibGoldenAgainstUpstream replays every row of
-// engine/cel/library/testdata/costs.golden (produced by crdlab's library
+// internal/cel/library/testdata/costs.golden (produced by crdlab's library
 // package) in upstream's base environment
 // (environment.MustBaseEnvSet(DefaultCompatibilityVersion())) with upstream's
 // library.CostEstimator, and requires the same compile error, result, static
 // estimate and runtime cost.
 func TestCelLibGoldenAgainstUpstream(t *testing.T) {
-	data, err := os.ReadFile("../engine/cel/library/testdata/costs.golden")
+	data, err := os.ReadFile("../internal/cel/library/testdata/costs.golden")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func celLibUpstreamRow(t *testing.T, envSet *environment.EnvSet, expr string) ce
 	return row
 }
 
-// celLibVarSizes mirrors varSizes in engine/cel/library/golden_test.go.
+// celLibVarSizes mirrors varSizes in internal/cel/library/golden_test.go.
 type celLibVarSizes struct{}
 
 func (celLibVarSizes) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
@@ -129,7 +129,7 @@ func (celLibVarSizes) EstimateCallCost(string, string, *checker.AstNode, []check
 	return nil
 }
 
-// celLibRender is a copy of renderVal in engine/cel/library/render_test.go.
+// celLibRender is a copy of renderVal in internal/cel/library/render_test.go.
 func celLibRender(v ref.Val) string {
 	switch x := v.(type) {
 	case *types.Err:

@@ -1,6 +1,6 @@
 package conformance
 
-// Differential test of engine/cost (crdlab cost) against upstream: for the
+// Differential test of cost (crdlab cost) against upstream: for the
 // Kubernetes docs' cost examples and for the corpus CRDs with many rules
 // (Gateway API, Istio), every rule's and messageExpression's static max cost,
 // cardinality and summed cost must equal what upstream's CRD validation
@@ -34,7 +34,7 @@ import (
 	sigyaml "sigs.k8s.io/yaml"
 
 	"github.com/crdlab/crdlab/conformance/upstream"
-	"github.com/crdlab/crdlab/engine/cost"
+	"github.com/crdlab/crdlab/cost"
 )
 
 // upstreamRuleCost is one expression as upstream's CRD validation costs it.
@@ -130,9 +130,9 @@ type costCase struct {
 func boolp(b bool) *bool { return &b }
 
 func docsCostCases(t *testing.T) []costCase {
-	dir := "../engine/cost/testdata/"
+	dir := "../cost/testdata/"
 	if d := os.Getenv("CRDLAB_ROOT"); d != "" {
-		dir = d + "/engine/cost/testdata/"
+		dir = d + "/cost/testdata/"
 	}
 	var out []costCase
 	for _, c := range []struct {
@@ -444,9 +444,9 @@ func setBoundAt(s *apiextensionsv1.JSONSchemaProps, steps []string, keyword stri
 // the budget upstream's CR validator consumes (schemas without defaults, so
 // the object evaluated is the object given).
 func TestCostRuntimeAgainstUpstream(t *testing.T) {
-	dir := "../engine/cost/testdata/"
+	dir := "../cost/testdata/"
 	if d := os.Getenv("CRDLAB_ROOT"); d != "" {
-		dir = d + "/engine/cost/testdata/"
+		dir = d + "/cost/testdata/"
 	}
 	for _, tc := range []struct{ crd, object string }{
 		{"mixed.yaml", "mixed-object.yaml"},

@@ -1,6 +1,6 @@
 package conformance
 
-// Differential tests of engine/openapi against upstream's
+// Differential tests of internal/openapi against upstream's
 // k8s.io/apiextensions-apiserver/pkg/apiserver/validation on random
 // schema/value pairs: create validation (ValidateCustomResource), update
 // validation with ratcheting (ValidateCustomResourceUpdate), defaults-path
@@ -34,8 +34,8 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
-	"github.com/crdlab/crdlab/engine/openapi"
-	"github.com/crdlab/crdlab/engine/schema"
+	"github.com/crdlab/crdlab/internal/openapi"
+	"github.com/crdlab/crdlab/internal/schema"
 )
 
 type upField = upfield.Error
@@ -618,11 +618,11 @@ func TestOpenAPIDifferentialFormatCheckers(t *testing.T) {
 }
 
 func oaBenchInputs(b *testing.B) ([]byte, interface{}) {
-	js, err := os.ReadFile("../engine/openapi/testdata/bench_schema.json")
+	js, err := os.ReadFile("../internal/openapi/testdata/bench_schema.json")
 	if err != nil {
 		b.Fatal(err)
 	}
-	ob, err := os.ReadFile("../engine/openapi/testdata/bench_object.json")
+	ob, err := os.ReadFile("../internal/openapi/testdata/bench_object.json")
 	if err != nil {
 		b.Fatal(err)
 	}

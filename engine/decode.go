@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/crdlab/crdlab/engine/internal/yamljson"
+	"github.com/crdlab/crdlab/internal/yamljson"
 	"sigs.k8s.io/yaml"
 )
 

@@ -5,12 +5,12 @@ package engine
 // adapter names the upstream function it stands for.
 
 import (
-	"github.com/crdlab/crdlab/engine/defaults"
 	"github.com/crdlab/crdlab/engine/field"
-	"github.com/crdlab/crdlab/engine/listtype"
-	"github.com/crdlab/crdlab/engine/objectmeta"
-	"github.com/crdlab/crdlab/engine/prune"
-	"github.com/crdlab/crdlab/engine/schema"
+	"github.com/crdlab/crdlab/internal/defaults"
+	"github.com/crdlab/crdlab/internal/listtype"
+	"github.com/crdlab/crdlab/internal/objectmeta"
+	"github.com/crdlab/crdlab/internal/prune"
+	"github.com/crdlab/crdlab/internal/schema"
 )
 
 // getObjectMeta stands for schemaobjectmeta.GetObjectMetaWithOptions.

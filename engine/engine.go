@@ -28,15 +28,15 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"github.com/crdlab/crdlab/engine/cel"
+	"github.com/crdlab/crdlab/internal/cel"
 	"sort"
 
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/engine/crd/validation"
-	"github.com/crdlab/crdlab/engine/defaults"
 	"github.com/crdlab/crdlab/engine/field"
-	"github.com/crdlab/crdlab/engine/openapi"
-	"github.com/crdlab/crdlab/engine/schema"
+	"github.com/crdlab/crdlab/internal/crdvalidation"
+	"github.com/crdlab/crdlab/internal/defaults"
+	"github.com/crdlab/crdlab/internal/openapi"
+	"github.com/crdlab/crdlab/internal/schema"
 )
 
 // FieldValidation is the fieldValidation request parameter.
@@ -89,7 +89,7 @@ func CompileCRD(c *crd.CustomResourceDefinition) *CRD {
 				out.errs = append(out.errs, field.InternalError(nil, fmt.Errorf("crdlab: CRD validation panicked: %v", r)))
 			}
 		}()
-		out.errs, out.warnings = validation.ValidateCustomResourceDefinition(c, validation.Options{CEL: cel.NewCRDChecker()})
+		out.errs, out.warnings = crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{CEL: cel.NewCRDChecker()})
 	}()
 	out.warnings = recordWarnings(out.warnings)
 	if len(out.errs) > 0 {

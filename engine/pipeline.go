@@ -2,14 +2,14 @@ package engine
 
 import (
 	"fmt"
-	"github.com/crdlab/crdlab/engine/cel"
+	"github.com/crdlab/crdlab/internal/cel"
 	"math"
 	"reflect"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
-	"github.com/crdlab/crdlab/engine/openapi"
-	"github.com/crdlab/crdlab/engine/schema"
+	"github.com/crdlab/crdlab/internal/openapi"
+	"github.com/crdlab/crdlab/internal/schema"
 )
 
 // ValidateOptions selects the request to simulate.

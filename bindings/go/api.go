@@ -241,7 +241,7 @@ type validateRequest struct {
 
 // Cost returns the CEL cost report of a CRD and, for each object, the
 // runtime cost of its rules: the JSON document `crdlab cost -o json` prints
-// (engine/cost.Report), as raw bytes.
+// (cost.Report), as raw bytes.
 func (r *Runtime) Cost(ctx context.Context, crdYAMLorJSON []byte, objects ...[]byte) (json.RawMessage, error) {
 	req := costRequest{Op: "cost"}
 	req.CRD, req.CRDBytes = text(crdYAMLorJSON)

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
-	"github.com/crdlab/crdlab/engine/cost"
 	"sigs.k8s.io/yaml"
 )
 
@@ -505,7 +505,7 @@ func TestParityCorpus(t *testing.T) {
 }
 
 // TestParityCost: the "cost" report through the module is json.Marshal of
-// the native engine/cost report, byte for byte.
+// the native cost report, byte for byte.
 func TestParityCost(t *testing.T) {
 	crd := strings.Replace(string(crontabCRD(t)), "              properties:\n                cronSpec:",
 		"              x-kubernetes-validations:\n              - rule: \"self.tags.all(a, a.size() < 5)\"\n              properties:\n                tags:\n                  type: array\n                  items:\n                    type: string\n                cronSpec:", 1)

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/crdlab/crdlab/engine/cost"
+	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine/crd"
 )
 

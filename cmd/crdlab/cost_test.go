@@ -13,7 +13,7 @@ import (
 // TestCostCLI runs `crdlab cost` and compares exit status, stdout and stderr
 // with testdata/cost/<name>.golden (-update rewrites them).
 func TestCostCLI(t *testing.T) {
-	const td = "../../engine/cost/testdata/"
+	const td = "../../cost/testdata/"
 	tests := []struct {
 		name  string
 		args  []string
@@ -62,7 +62,7 @@ func TestCostCLI(t *testing.T) {
 // TestCostCLIJSONShape pins the documented keys of -o json.
 func TestCostCLIJSONShape(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := runCost([]string{"-o", "json", "../../engine/cost/testdata/docs-unbounded.yaml"}, nil, &stdout, &stderr); code != 1 {
+	if code := runCost([]string{"-o", "json", "../../cost/testdata/docs-unbounded.yaml"}, nil, &stdout, &stderr); code != 1 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	var doc struct {

@@ -18,9 +18,9 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
-	"github.com/crdlab/crdlab/engine/listtype"
-	"github.com/crdlab/crdlab/engine/objectmeta"
-	"github.com/crdlab/crdlab/engine/schema"
+	"github.com/crdlab/crdlab/internal/listtype"
+	"github.com/crdlab/crdlab/internal/objectmeta"
+	"github.com/crdlab/crdlab/internal/schema"
 )
 
 func upStructural(t *testing.T, js string) (*upschema.Structural, error) {

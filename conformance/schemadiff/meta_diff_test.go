@@ -12,8 +12,8 @@ import (
 	upvalidation "k8s.io/apimachinery/pkg/util/validation"
 	upfield "k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdlab/crdlab/engine/objectmeta"
-	"github.com/crdlab/crdlab/engine/validation/names"
+	"github.com/crdlab/crdlab/internal/names"
+	"github.com/crdlab/crdlab/internal/objectmeta"
 )
 
 var metas = []string{

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/crdlab/crdlab/engine/internal/yamljson"
+	"github.com/crdlab/crdlab/internal/yamljson"
 	"sigs.k8s.io/yaml"
 	yamlv3 "sigs.k8s.io/yaml/goyaml.v3"
 )

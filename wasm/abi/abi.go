@@ -13,8 +13,8 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
-	"github.com/crdlab/crdlab/engine/cost"
 )
 
 // Version is the ABI version the module exports (crdlab_abi_version). It

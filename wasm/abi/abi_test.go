@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
-	"github.com/crdlab/crdlab/engine/cost"
 )
 
 const crd = `apiVersion: apiextensions.k8s.io/v1

@@ -89,13 +89,13 @@ func TestPackageOfMangledGoSymbols(t *testing.T) {
 
 func TestGroupByModule(t *testing.T) {
 	tests := map[string]string{
-		"runtime":                             "std",
-		"encoding/json":                       "std",
-		"github.com/google/cel-go/parser":     "github.com/google/cel-go",
-		"golang.org/x/text/unicode/norm":      "golang.org/x/text",
-		"google.golang.org/protobuf/proto":    "google.golang.org/protobuf",
-		"github.com/crdlab/crdlab/engine/cel": "github.com/crdlab/crdlab/engine",
-		"sigs.k8s.io/yaml":                    "sigs.k8s.io/yaml",
+		"runtime":                               "std",
+		"encoding/json":                         "std",
+		"github.com/google/cel-go/parser":       "github.com/google/cel-go",
+		"golang.org/x/text/unicode/norm":        "golang.org/x/text",
+		"google.golang.org/protobuf/proto":      "google.golang.org/protobuf",
+		"github.com/crdlab/crdlab/internal/cel": "github.com/crdlab/crdlab/internal",
+		"sigs.k8s.io/yaml":                      "sigs.k8s.io/yaml",
 	}
 	for pkg, want := range tests {
 		if got := Group(pkg); got != want {

@@ -1,5 +1,0 @@
-package validation
-
-// RunGoldenCasesForTest lets the external CEL golden test share the golden
-// machinery.
-var RunGoldenCasesForTest = RunGoldenCases

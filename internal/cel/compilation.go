@@ -1,0 +1,270 @@
+package cel
+
+import (
+	"errors"
+	"strings"
+	"sync"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
+	"github.com/google/cel-go/common/types"
+
+	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/schema"
+)
+
+const (
+	// ScopedVarName is the variable bound to the value of the schema node.
+	ScopedVarName = "self"
+	// OldScopedVarName is the variable bound to the old value (transition rules).
+	OldScopedVarName = "oldSelf"
+	// selfTypeName names the root object type of self. Upstream uses
+	// "selfType<nanoseconds>" so that rules cannot depend on it; a fixed
+	// name keeps our output deterministic (it only shows in compile errors).
+	selfTypeName = "selfType0"
+)
+
+// ErrorType classifies a rule compilation error (apiserver/pkg/cel.ErrorType).
+type ErrorType string
+
+const (
+	ErrorTypeRequired ErrorType = "RuleRequired"
+	ErrorTypeInvalid  ErrorType = "RuleInvalid"
+	ErrorTypeInternal ErrorType = "InternalError"
+)
+
+// Error is a compilation or evaluation error of a rule; Error() is its detail.
+type Error struct {
+	Type   ErrorType
+	Detail string
+}
+
+func (e *Error) Error() string { return e.Detail }
+
+// CompilationResult is the compilation result of one x-kubernetes-validations rule.
+//   - Program non-nil, Error nil: compiled;
+//   - Program nil, Error non-nil: compilation failed;
+//   - both nil: the rule is empty.
+type CompilationResult struct {
+	Program cel.Program
+	Error   *Error
+	// UsesOldSelf is true when the rule references oldSelf (a transition rule).
+	UsesOldSelf bool
+	// MaxCost is the static worst-case cost of one evaluation.
+	MaxCost uint64
+	// MinCost is the static best-case cost (not kept by upstream; for cost reports).
+	MinCost uint64
+	// MaxCardinality is the worst-case number of evaluations per request.
+	MaxCardinality uint64
+	// MessageExpression is the compiled messageExpression, nil if absent or invalid.
+	MessageExpression        cel.Program
+	MessageExpressionError   *Error
+	MessageExpressionMaxCost uint64
+	// NormalizedRuleFieldPath is the rule's fieldPath in field.Path form.
+	NormalizedRuleFieldPath string
+}
+
+type baseEnvEntry struct {
+	once sync.Once
+	env  *cel.Env
+	err  error
+}
+
+var baseEnvs [2]baseEnvEntry
+
+// BaseEnv returns the shared base CEL environment of the given kind
+// (upstream's MustBaseEnvSet(DefaultCompatibilityVersion())), built once.
+func BaseEnv(kind EnvKind) (*cel.Env, error) {
+	e := &baseEnvs[kind]
+	e.once.Do(func() {
+		e.env, e.err = cel.NewEnv(baseEnvOptions(kind)...)
+	})
+	return e.env, e.err
+}
+
+// ruleEnvs holds the environments of one schema node: self and oldSelf of
+// the node's type, and self with an optional oldSelf.
+type ruleEnvs struct {
+	oldSelf         *cel.Env
+	optionalOldSelf *cel.Env
+}
+
+func prepareEnvs(declType *DeclType, kind EnvKind) (*ruleEnvs, error) {
+	base, err := BaseEnv(kind)
+	if err != nil {
+		return nil, err
+	}
+	scoped := declType.MaybeAssignTypeName(selfTypeName)
+	provider := newDeclTypeProvider(base.CELTypeProvider(), scoped)
+	opts := func(old *cel.Type) []cel.EnvOption {
+		return []cel.EnvOption{
+			cel.Variable(ScopedVarName, scoped.CelType()),
+			cel.Variable(OldScopedVarName, old),
+			cel.CustomTypeProvider(provider),
+			cel.CustomTypeAdapter(provider),
+		}
+	}
+	e1, err := base.Extend(opts(scoped.CelType())...)
+	if err != nil {
+		return nil, err
+	}
+	e2, err := base.Extend(opts(types.NewOptionalType(scoped.CelType()))...)
+	if err != nil {
+		return nil, err
+	}
+	return &ruleEnvs{oldSelf: e1, optionalOldSelf: e2}, nil
+}
+
+// Compile compiles the x-kubernetes-validations rules of s (not recursing
+// into its children) against declType, the DeclType of s, as upstream's
+// schema/cel.Compile does. perCallLimit is the runtime cost limit of each
+// program (PerCallLimit outside tests). It uses the StoredExpressions
+// environment, as upstream's NewValidator does.
+func Compile(s *schema.Structural, declType *DeclType, perCallLimit uint64) ([]CompilationResult, error) {
+	return CompileWith(s, declType, perCallLimit, StoredExpressions)
+}
+
+// CompileWith is Compile in the environment of the given kind (CRD
+// validation on create compiles in NewExpressions).
+func CompileWith(s *schema.Structural, declType *DeclType, perCallLimit uint64, kind EnvKind) ([]CompilationResult, error) {
+	if len(s.XValidations) == 0 {
+		return nil, nil
+	}
+	if declType == nil {
+		return nil, errors.New("failed to convert to declType for CEL validation rules")
+	}
+	if results, err, ok := compileCached(s, declType, perCallLimit, kind); ok {
+		return results, err
+	}
+	envs, err := prepareEnvs(declType, kind)
+	if err != nil {
+		return nil, err
+	}
+	estimator := newCostEstimator(declType)
+	results := make([]CompilationResult, len(s.XValidations))
+	maxCard := maxCardinality(declType.MinSerializedSize)
+	for i, rule := range s.XValidations {
+		env := envs.oldSelf
+		if rule.OptionalOldSelf != nil && *rule.OptionalOldSelf {
+			env = envs.optionalOldSelf
+		}
+		results[i] = compileRule(s, rule, env, estimator, maxCard, perCallLimit)
+	}
+	return results, nil
+}
+
+func programOptions(estimator *costEstimator, perCallLimit uint64) []cel.ProgramOption {
+	return append(baseProgramOptions(),
+		cel.CostLimit(perCallLimit),
+		cel.CostTracking(estimator),
+		cel.InterruptCheckFrequency(CheckFrequency),
+	)
+}
+
+func compileRule(s *schema.Structural, rule crd.ValidationRule, env *cel.Env, estimator *costEstimator, maxCard, perCallLimit uint64) (r CompilationResult) {
+	if len(strings.TrimSpace(rule.Rule)) == 0 {
+		return
+	}
+	ast, issues := env.Compile(rule.Rule)
+	if issues != nil {
+		r.Error = &Error{Type: ErrorTypeInvalid, Detail: "compilation failed: " + issues.String()}
+		return
+	}
+	if ast.OutputType() != cel.BoolType {
+		r.Error = &Error{Type: ErrorTypeInvalid, Detail: "cel expression must evaluate to a bool"}
+		return
+	}
+	for _, ref := range ast.NativeRep().ReferenceMap() {
+		if ref.Name == OldScopedVarName {
+			r.UsesOldSelf = true
+			break
+		}
+	}
+	prog, err := env.Program(ast, programOptions(estimator, perCallLimit)...)
+	if err != nil {
+		r.Error = &Error{Type: ErrorTypeInvalid, Detail: "program instantiation failed: " + err.Error()}
+		return
+	}
+	est, err := env.EstimateCost(ast, estimator)
+	if err != nil {
+		r.Error = &Error{Type: ErrorTypeInternal, Detail: "cost estimation failed: " + err.Error()}
+		return
+	}
+	r.MaxCost = est.Max
+	r.MinCost = est.Min
+	r.MaxCardinality = maxCard
+	r.Program = prog
+	if rule.MessageExpression != "" {
+		mast, issues := env.Compile(rule.MessageExpression)
+		if issues != nil {
+			r.MessageExpressionError = &Error{Type: ErrorTypeInvalid, Detail: "messageExpression compilation failed: " + issues.String()}
+			return
+		}
+		if mast.OutputType() != cel.StringType {
+			r.MessageExpressionError = &Error{Type: ErrorTypeInvalid, Detail: "messageExpression must evaluate to a string"}
+			return
+		}
+		mprog, err := env.Program(mast, programOptions(estimator, perCallLimit)...)
+		if err != nil {
+			r.MessageExpressionError = &Error{Type: ErrorTypeInvalid, Detail: "messageExpression instantiation failed: " + err.Error()}
+			return
+		}
+		mest, err := env.EstimateCost(mast, estimator)
+		if err != nil {
+			r.MessageExpressionError = &Error{Type: ErrorTypeInternal, Detail: "cost estimation failed for messageExpression: " + err.Error()}
+			return
+		}
+		r.MessageExpression = mprog
+		r.MessageExpressionMaxCost = mest.Max
+	}
+	if rule.FieldPath != "" {
+		if p, _, err := ValidFieldPath(rule.FieldPath, s); err == nil {
+			r.NormalizedRuleFieldPath = p.String()
+		}
+	}
+	return
+}
+
+// sizeEstimator estimates the size of values reachable from self by walking
+// the DeclType along the checker's path (upstream's sizeEstimator).
+type sizeEstimator struct{ root *DeclType }
+
+func (c *sizeEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstimate {
+	path := element.Path()
+	if len(path) == 0 {
+		return nil
+	}
+	cur := c.root
+	for _, name := range path[1:] {
+		switch name {
+		case "@items", "@values":
+			if cur.ElemType == nil {
+				return nil
+			}
+			cur = cur.ElemType
+		case "@keys":
+			if cur.KeyType == nil {
+				return nil
+			}
+			cur = cur.KeyType
+		default:
+			f, ok := cur.Fields[name]
+			if !ok || f.Type == nil {
+				return nil
+			}
+			cur = f.Type
+		}
+	}
+	return &checker.SizeEstimate{Min: 0, Max: uint64(cur.MaxElements)}
+}
+
+// maxCardinality is the worst-case number of times data of the given minimum
+// serialized size fits in a request.
+func maxCardinality(minSize int64) uint64 {
+	return uint64(MaxRequestSizeBytes / (minSize + 1))
+}
+
+// EstimateCallCost has no schema-specific call costs.
+func (c *sizeEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
+	return nil
+}

@@ -1,0 +1,257 @@
+package cel
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"hash"
+	"sort"
+	"sync"
+
+	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/schema"
+)
+
+// Compiling a CRD compiles the same rule against the same type several
+// times: the CRD checker (NewExpressions), the default-value validation
+// (one NewValidator per defaulted node, StoredExpressions) and the serving
+// validators (StoredExpressions, once per version). Upstream repeats that
+// work; we memoize it while a compile scope is open (BeginCompileScope).
+//
+// A compilation result depends only on the environment kind, the per-call
+// cost limit, the rule's expressions and the DeclType of the node (its
+// structure, type names, size estimates): the key holds exactly those, the
+// DeclType as a SHA-256 digest of its whole content. The rule's fieldPath is
+// resolved against the schema of each call, never taken from the cache.
+// Programs are immutable and safe for concurrent use, so sharing them
+// between validators changes nothing observable.
+//
+// The cache lives only while at least one scope is open, so that each
+// engine.Compile starts empty (benchmarks measure a cold compile, like
+// upstream's) and nothing accumulates in a long-running process.
+
+type typeDigest [sha256.Size]byte
+
+type ruleCacheKey struct {
+	kind              EnvKind
+	perCallLimit      uint64
+	decl              typeDigest
+	rule              string
+	messageExpression string
+	optionalOldSelf   bool
+}
+
+type envCacheKey struct {
+	kind EnvKind
+	decl typeDigest
+}
+
+// maxCachedRules bounds the cache when overlapping scopes keep it alive.
+const maxCachedRules = 1 << 14
+
+type compileCacheState struct {
+	mu      sync.Mutex
+	scopes  int
+	digests map[*DeclType]typeDigest
+	rules   map[ruleCacheKey]CompilationResult
+	envs    map[envCacheKey]*ruleEnvs
+	h       hash.Hash
+}
+
+var compileCache compileCacheState
+
+// BeginCompileScope enables the memoization of rule compilations until the
+// returned function is called (once; later calls do nothing). Scopes may
+// overlap and be used from several goroutines; the cache is dropped when the
+// last one ends.
+func BeginCompileScope() (end func()) {
+	c := &compileCache
+	c.mu.Lock()
+	if c.scopes == 0 {
+		c.reset()
+	}
+	c.scopes++
+	c.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			c.scopes--
+			if c.scopes == 0 {
+				c.digests, c.rules, c.envs = nil, nil, nil
+			}
+			c.mu.Unlock()
+		})
+	}
+}
+
+func (c *compileCacheState) reset() {
+	c.digests = map[*DeclType]typeDigest{}
+	c.rules = map[ruleCacheKey]CompilationResult{}
+	c.envs = map[envCacheKey]*ruleEnvs{}
+}
+
+// compileCached is CompileWith through the cache; ok is false when no scope
+// is open. s has rules and declType is not nil.
+func compileCached(s *schema.Structural, declType *DeclType, perCallLimit uint64, kind EnvKind) (results []CompilationResult, err error, ok bool) {
+	c := &compileCache
+	c.mu.Lock()
+	if c.scopes == 0 {
+		c.mu.Unlock()
+		return nil, nil, false
+	}
+	if len(c.rules) > maxCachedRules {
+		c.reset()
+	}
+	d := c.digest(declType)
+	results = make([]CompilationResult, len(s.XValidations))
+	keys := make([]ruleCacheKey, len(s.XValidations))
+	var missing []int
+	for i, rule := range s.XValidations {
+		keys[i] = ruleCacheKey{
+			kind:              kind,
+			perCallLimit:      perCallLimit,
+			decl:              d,
+			rule:              rule.Rule,
+			messageExpression: rule.MessageExpression,
+			optionalOldSelf:   rule.OptionalOldSelf != nil && *rule.OptionalOldSelf,
+		}
+		if r, hit := c.rules[keys[i]]; hit {
+			results[i] = r
+			results[i].NormalizedRuleFieldPath = normalizedFieldPath(r, rule, s)
+		} else {
+			missing = append(missing, i)
+		}
+	}
+	envs := c.envs[envCacheKey{kind, d}]
+	c.mu.Unlock()
+	if len(missing) == 0 {
+		return results, nil, true
+	}
+	if envs == nil {
+		if envs, err = prepareEnvs(declType, kind); err != nil {
+			return nil, err, true
+		}
+	}
+	estimator := newCostEstimator(declType)
+	maxCard := maxCardinality(declType.MinSerializedSize)
+	for _, i := range missing {
+		rule := s.XValidations[i]
+		env := envs.oldSelf
+		if keys[i].optionalOldSelf {
+			env = envs.optionalOldSelf
+		}
+		results[i] = compileRule(s, rule, env, estimator, maxCard, perCallLimit)
+	}
+	c.mu.Lock()
+	if c.scopes > 0 && c.rules != nil {
+		c.envs[envCacheKey{kind, d}] = envs
+		for _, i := range missing {
+			r := results[i]
+			r.NormalizedRuleFieldPath = ""
+			c.rules[keys[i]] = r
+		}
+	}
+	c.mu.Unlock()
+	return results, nil, true
+}
+
+// normalizedFieldPath is what compileRule sets as NormalizedRuleFieldPath:
+// the rule's fieldPath resolved against s, only when the rule and its
+// messageExpression compiled.
+func normalizedFieldPath(r CompilationResult, rule crd.ValidationRule, s *schema.Structural) string {
+	if r.Program == nil || r.MessageExpressionError != nil || rule.FieldPath == "" {
+		return ""
+	}
+	if p, _, err := ValidFieldPath(rule.FieldPath, s); err == nil {
+		return p.String()
+	}
+	return ""
+}
+
+// digest returns the content digest of t, memoized by pointer (DeclTypes
+// are not modified once built). c.mu is held.
+func (c *compileCacheState) digest(t *DeclType) typeDigest {
+	if d, ok := c.digests[t]; ok {
+		return d
+	}
+	var children []typeDigest
+	var names []string
+	if t.Fields != nil {
+		names = make([]string, 0, len(t.Fields))
+		for n := range t.Fields {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		children = make([]typeDigest, len(names))
+		for i, n := range names {
+			if f := t.Fields[n]; f != nil && f.Type != nil {
+				children[i] = c.digest(f.Type)
+			}
+		}
+	}
+	var key, elem typeDigest
+	if t.KeyType != nil {
+		key = c.digest(t.KeyType)
+	}
+	if t.ElemType != nil {
+		elem = c.digest(t.ElemType)
+	}
+	if c.h == nil {
+		c.h = sha256.New()
+	}
+	h := c.h
+	h.Reset()
+	var buf [8]byte
+	writeInt := func(v int64) {
+		binary.LittleEndian.PutUint64(buf[:], uint64(v))
+		h.Write(buf[:])
+	}
+	writeStr := func(s string) {
+		writeInt(int64(len(s)))
+		h.Write([]byte(s))
+	}
+	writeStr(t.name)
+	if t.celType != nil {
+		writeStr(t.celType.String())
+	} else {
+		writeStr("")
+	}
+	writeInt(t.MaxElements)
+	writeInt(t.MinSerializedSize)
+	flags := int64(0)
+	if t.Fields != nil {
+		flags |= 1
+	}
+	if t.KeyType != nil {
+		flags |= 2
+	}
+	if t.ElemType != nil {
+		flags |= 4
+	}
+	writeInt(flags)
+	h.Write(key[:])
+	h.Write(elem[:])
+	writeInt(int64(len(names)))
+	for i, n := range names {
+		f := t.Fields[n]
+		writeStr(n)
+		if f == nil {
+			writeInt(-1)
+			continue
+		}
+		writeStr(f.Name)
+		req := int64(0)
+		if f.Required {
+			req = 1
+		}
+		if f.Type == nil {
+			req |= 2
+		}
+		writeInt(req)
+		h.Write(children[i][:])
+	}
+	var d typeDigest
+	h.Sum(d[:0])
+	c.digests[t] = d
+	return d
+}

@@ -1,0 +1,194 @@
+package cel
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/schema"
+)
+
+// cacheSchema has rules that compile, fail, use oldSelf, have a
+// messageExpression (valid and invalid) and a fieldPath.
+const cacheSchema = `{
+  "type": "object",
+  "properties": {
+    "a": {"type": "string", "maxLength": %d},
+    "b": {"type": "integer"}
+  },
+  "x-kubernetes-validations": [
+    {"rule": "self.a.contains('xy')", "fieldPath": ".a"},
+    {"rule": "self.b == oldSelf.b", "message": "immutable"},
+    {"rule": "self.nope > 1"},
+    {"rule": "self.b > 0", "messageExpression": "'b is ' + string(self.b)", "fieldPath": ".b"},
+    {"rule": "self.b > 0", "messageExpression": "self.b", "fieldPath": ".b"},
+    {"rule": "  "}
+  ]
+}`
+
+func describeResults(rs []CompilationResult) []string {
+	var out []string
+	for _, r := range rs {
+		s := fmt.Sprintf("prog=%v old=%v max=%d min=%d card=%d msg=%v msgMax=%d fp=%q", r.Program != nil, r.UsesOldSelf, r.MaxCost, r.MinCost, r.MaxCardinality, r.MessageExpression != nil, r.MessageExpressionMaxCost, r.NormalizedRuleFieldPath)
+		if r.Error != nil {
+			s += fmt.Sprintf(" err=%s:%s", r.Error.Type, r.Error.Detail)
+		}
+		if r.MessageExpressionError != nil {
+			s += fmt.Sprintf(" msgErr=%s:%s", r.MessageExpressionError.Type, r.MessageExpressionError.Detail)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func compileBoth(t *testing.T, maxLen int, kind EnvKind) (uncached, first, second []CompilationResult) {
+	t.Helper()
+	s := mustSchema(t, fmt.Sprintf(cacheSchema, maxLen))
+	var err error
+	if uncached, err = CompileWith(s, SchemaDeclType(s, false), PerCallLimit, kind); err != nil {
+		t.Fatal(err)
+	}
+	end := BeginCompileScope()
+	defer end()
+	// Two structurally equal but distinct schemas and DeclTypes.
+	s1 := mustSchema(t, fmt.Sprintf(cacheSchema, maxLen))
+	s2 := mustSchema(t, fmt.Sprintf(cacheSchema, maxLen))
+	if first, err = CompileWith(s1, SchemaDeclType(s1, false), PerCallLimit, kind); err != nil {
+		t.Fatal(err)
+	}
+	if second, err = CompileWith(s2, SchemaDeclType(s2, false), PerCallLimit, kind); err != nil {
+		t.Fatal(err)
+	}
+	return
+}
+
+func TestCompileCacheReturnsTheUncachedResults(t *testing.T) {
+	for _, kind := range []EnvKind{StoredExpressions, NewExpressions} {
+		uncached, first, second := compileBoth(t, 10, kind)
+		want := describeResults(uncached)
+		for name, got := range map[string][]CompilationResult{"miss": first, "hit": second} {
+			g := describeResults(got)
+			if len(g) != len(want) {
+				t.Fatalf("kind %d %s: %d results, want %d", kind, name, len(g), len(want))
+			}
+			for i := range want {
+				if g[i] != want[i] {
+					t.Errorf("kind %d %s rule %d:\n got %s\nwant %s", kind, name, i, g[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+func TestCompileCacheSharesProgramsForEqualTypes(t *testing.T) {
+	_, first, second := compileBoth(t, 10, StoredExpressions)
+	if first[0].Program == nil || first[0].Program != second[0].Program {
+		t.Errorf("equal DeclTypes in one scope should share the compiled program")
+	}
+}
+
+func TestCompileCacheKeepsSizeEstimatesApart(t *testing.T) {
+	end := BeginCompileScope()
+	defer end()
+	small := mustSchema(t, fmt.Sprintf(cacheSchema, 10))
+	big := mustSchema(t, fmt.Sprintf(cacheSchema, 1000))
+	rs, _ := CompileWith(small, SchemaDeclType(small, false), PerCallLimit, StoredExpressions)
+	rb, _ := CompileWith(big, SchemaDeclType(big, false), PerCallLimit, StoredExpressions)
+	if rs[0].Program == rb[0].Program {
+		t.Errorf("different maxLength must not share a compilation")
+	}
+	if rs[0].MaxCost == rb[0].MaxCost {
+		t.Errorf("costs should differ with maxLength, both %d", rs[0].MaxCost)
+	}
+}
+
+func TestCompileCacheKeepsEnvironmentKindsApart(t *testing.T) {
+	end := BeginCompileScope()
+	defer end()
+	s := mustSchema(t, fmt.Sprintf(cacheSchema, 10))
+	dt := SchemaDeclType(s, false)
+	stored, _ := CompileWith(s, dt, PerCallLimit, StoredExpressions)
+	fresh, _ := CompileWith(s, dt, PerCallLimit, NewExpressions)
+	if stored[0].Program == fresh[0].Program {
+		t.Errorf("StoredExpressions and NewExpressions must compile separately")
+	}
+}
+
+func TestCompileCacheResolvesFieldPathPerSchema(t *testing.T) {
+	end := BeginCompileScope()
+	defer end()
+	withA := mustSchema(t, `{"type":"object","properties":{"a":{"type":"string"}},"x-kubernetes-validations":[{"rule":"true","fieldPath":".a"}]}`)
+	// Same DeclType digest is impossible without "a", so check a hit keeps
+	// the path of the schema at hand: compile twice, second time a copy.
+	first, _ := CompileWith(withA, SchemaDeclType(withA, false), PerCallLimit, StoredExpressions)
+	again := mustSchema(t, `{"type":"object","properties":{"a":{"type":"string"}},"x-kubernetes-validations":[{"rule":"true","fieldPath":".a"}]}`)
+	second, _ := CompileWith(again, SchemaDeclType(again, false), PerCallLimit, StoredExpressions)
+	if first[0].NormalizedRuleFieldPath != "a" || second[0].NormalizedRuleFieldPath != "a" {
+		t.Errorf("field paths %q, %q, want a", first[0].NormalizedRuleFieldPath, second[0].NormalizedRuleFieldPath)
+	}
+	if first[0].Program != second[0].Program {
+		t.Errorf("second compile should be a cache hit")
+	}
+}
+
+func TestCompileCacheIsDroppedWhenTheLastScopeEnds(t *testing.T) {
+	end1 := BeginCompileScope()
+	end2 := BeginCompileScope()
+	end1()
+	end1() // idempotent
+	s := mustSchema(t, fmt.Sprintf(cacheSchema, 10))
+	a, _ := CompileWith(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
+	end2()
+	b, _ := CompileWith(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
+	if a[0].Program == b[0].Program {
+		t.Errorf("no compilation may be reused outside a scope")
+	}
+	compileCache.mu.Lock()
+	defer compileCache.mu.Unlock()
+	if compileCache.scopes != 0 || compileCache.rules != nil {
+		t.Errorf("cache not released: scopes=%d rules=%d", compileCache.scopes, len(compileCache.rules))
+	}
+}
+
+// Compiling a CRD compiles each rule for the CRD checks, for the checks of
+// default values and for the serving validators; within a scope the
+// compilations of equal rules on equal types are shared.
+func ExampleBeginCompileScope() {
+	end := BeginCompileScope()
+	defer end()
+	var props crd.JSONSchemaProps
+	_ = json.Unmarshal([]byte(`{"type":"object","properties":{"n":{"type":"integer"}},"x-kubernetes-validations":[{"rule":"self.n >= 0"}]}`), &props)
+	s, _ := schema.NewStructural(&props)
+	a, _ := Compile(s, SchemaDeclType(s, true), PerCallLimit)
+	b, _ := Compile(s, SchemaDeclType(s, true), PerCallLimit)
+	fmt.Println(a[0].Program == b[0].Program, a[0].MaxCost)
+	// Output: true 3
+}
+
+func TestCompileCacheIsSafeForOverlappingScopes(t *testing.T) {
+	want := describeResults(func() []CompilationResult {
+		s := mustSchema(t, fmt.Sprintf(cacheSchema, 10))
+		r, _ := CompileWith(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
+		return r
+	}())
+	schemas := make([]*schema.Structural, 8)
+	for i := range schemas {
+		schemas[i] = mustSchema(t, fmt.Sprintf(cacheSchema, 10))
+	}
+	done := make(chan []string, len(schemas))
+	for _, s := range schemas {
+		go func() {
+			end := BeginCompileScope()
+			defer end()
+			r, _ := CompileWith(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
+			done <- describeResults(r)
+		}()
+	}
+	for range schemas {
+		got := <-done
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("concurrent compile:\n got %v\nwant %v", got, want)
+		}
+	}
+}

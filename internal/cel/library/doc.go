@@ -1,0 +1,26 @@
+// Package library reimplements, on cel-go v0.29.2 and without any k8s.io
+// dependency, the Kubernetes CEL extension libraries of
+// k8s.io/apiserver/pkg/cel/library (v0.37.2) and the base environment that
+// k8s.io/apiserver/pkg/cel/environment builds for them.
+//
+// Mirrored upstream behaviour:
+//   - lists (kubernetes.lists, version 0 at compatibility 1.36; version 1 adds includes),
+//     regex (find, findAll), urls, quantity, net.IP, net.CIDR, format and semver
+//     libraries: same function names, overload IDs, type names, result values and
+//     error messages;
+//   - the authz and authzSelectors declarations (their types can never be
+//     constructed in a CRD environment, but the declarations change which
+//     compile errors are reported, so they are present);
+//   - the cost estimator of library/cost.go: CostEstimator implements both
+//     checker.CostEstimator (static) and interpreter.ActualCostEstimator (runtime)
+//     with the same numbers;
+//   - environment/base.go: EnvOptions and ProgramOptions return the options that
+//     MustBaseEnvSet(DefaultCompatibilityVersion()) adds in apiserver v0.37.2
+//     (compatibility version 1.36), in upstream's order.
+//
+// The quantity semantics (k8s.io/apimachinery/pkg/api/resource: parsing, int64
+// and decimal representations, arithmetic, comparison, canonical string form),
+// blang/semver parsing and comparison, and kube-openapi's strfmt validators
+// (uuid, byte, date, datetime) are reimplemented here as well; the name and
+// label validators of the format library come from internal/names.
+package library

@@ -1,0 +1,40 @@
+package cel
+
+import (
+	"github.com/google/cel-go/cel"
+
+	"github.com/crdlab/crdlab/internal/cel/library"
+)
+
+// This file is the single point where the Kubernetes CEL libraries
+// (internal/cel/library) plug into the environment.
+
+// EnvKind selects one of upstream's two environments of an EnvSet.
+type EnvKind int
+
+const (
+	// StoredExpressions is the environment of expressions already persisted
+	// (every library not removed); upstream's runtime Validator uses it.
+	StoredExpressions EnvKind = iota
+	// NewExpressions is the environment at compatibility version 1.36 used
+	// to compile expressions on CRD create (and new expressions on update).
+	NewExpressions
+)
+
+func baseEnvOptions(kind EnvKind) []cel.EnvOption {
+	if kind == NewExpressions {
+		return library.EnvOptions()
+	}
+	return library.StoredEnvOptions()
+}
+
+func baseProgramOptions() []cel.ProgramOption { return library.ProgramOptions() }
+
+// costEstimator is upstream's library.CostEstimator with the schema's size
+// estimator: static estimates (checker.CostEstimator) and runtime costs
+// (interpreter.ActualCostEstimator).
+type costEstimator = library.CostEstimator
+
+func newCostEstimator(root *DeclType) *costEstimator {
+	return &library.CostEstimator{SizeEstimator: &sizeEstimator{root: root}}
+}

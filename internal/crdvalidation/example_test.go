@@ -1,0 +1,45 @@
+package crdvalidation_test
+
+import (
+	"fmt"
+
+	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/crdvalidation"
+)
+
+func ExampleValidateCustomResourceDefinition() {
+	c, err := crd.DecodeOne([]byte(`
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {plural: widgets, kind: Widget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: int}
+`), "widgets.yaml")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	errs, warnings := crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{})
+	for _, e := range errs {
+		fmt.Println(e)
+	}
+	fmt.Println(len(warnings), "warnings")
+	// Output:
+	// spec.validation.openAPIV3Schema.properties[spec].properties[size].type: Unsupported value: "int": supported values: "array", "boolean", "integer", "number", "object", "string"
+	// 0 warnings
+}

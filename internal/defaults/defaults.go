@@ -1,0 +1,119 @@
+// Package defaults applies and checks the defaults of a structural schema,
+// mirroring kube-apiserver's
+// k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting (v0.37.2):
+//
+//   - Default fills in missing fields (and non-nullable nulls) from the
+//     default values of properties, additionalProperties and items, as the
+//     custom resource codec does after decoding;
+//   - PruneNonNullableNullsWithoutDefaults drops null values the schema
+//     neither allows nor can replace, as the request decoder does right after
+//     pruning;
+//   - PruneDefaults prunes the default values themselves against the whole
+//     schema, as the CRD handler does before serving a version;
+//   - ValidateDefaults is the CRD-time check that every default is pruned,
+//     passes its schema's OpenAPI validation, results in valid embedded
+//     ObjectMeta/TypeMeta and satisfies its CEL rules.
+//
+// # Numbers in defaults
+//
+// Upstream decodes default values with k8s.io/apimachinery/pkg/util/json in
+// the v1-to-internal conversion, which keeps integral literals as int64 and
+// makes every other number a float64 (so `default: 5` is int64(5) and
+// `default: 5.0` is float64(5)). Default copies whatever the schema holds
+// (see DeepCopyJSONValue): the objects it produces contain exactly the values
+// upstream's in-memory objects contain, and render to the same JSON.
+package defaults
+
+import (
+	"encoding/json"
+
+	"github.com/crdlab/crdlab/internal/schema"
+)
+
+func isNonNullableNull(x interface{}, s *schema.Structural) bool {
+	return x == nil && s != nil && !s.Nullable
+}
+
+// Default sets the defaults of s into x, in place. A property is defaulted
+// when it is missing or a non-nullable null; additionalProperties and items
+// defaults replace non-nullable nulls only. Defaults are deep-copied: x never
+// shares memory with s. Defaulted values are defaulted again below (nested
+// defaults apply inside a defaulted object).
+func Default(x interface{}, s *schema.Structural) {
+	if s == nil {
+		return
+	}
+	switch x := x.(type) {
+	case map[string]interface{}:
+		for k, prop := range s.Properties {
+			if prop.Default.Object == nil {
+				continue
+			}
+			if v, found := x[k]; !found || isNonNullableNull(v, &prop) {
+				x[k] = DeepCopyJSONValue(prop.Default.Object)
+			}
+		}
+		for k, v := range x {
+			if prop, found := s.Properties[k]; found {
+				Default(v, &prop)
+			} else if s.AdditionalProperties != nil {
+				ap := s.AdditionalProperties.Structural
+				if isNonNullableNull(v, ap) {
+					v = DeepCopyJSONValue(ap.Default.Object)
+					x[k] = v
+				}
+				Default(v, ap)
+			}
+		}
+	case []interface{}:
+		for i, v := range x {
+			if isNonNullableNull(v, s.Items) {
+				v = DeepCopyJSONValue(s.Items.Default.Object)
+				x[i] = v
+			}
+			Default(v, s.Items)
+		}
+	}
+}
+
+// DeepCopyJSONValue copies a decoded JSON value (maps, slices, strings,
+// int64, float64, bool, nil), like upstream's runtime.DeepCopyJSONValue.
+// Where upstream panics on other types, it converts Go integers to int64 and
+// json.Number to int64 or float64 (as k8s.io/apimachinery/pkg/util/json
+// does) and returns anything else unchanged.
+func DeepCopyJSONValue(x interface{}) interface{} {
+	switch x := x.(type) {
+	case map[string]interface{}:
+		if x == nil {
+			return x
+		}
+		c := make(map[string]interface{}, len(x))
+		for k, v := range x {
+			c[k] = DeepCopyJSONValue(v)
+		}
+		return c
+	case []interface{}:
+		if x == nil {
+			return x
+		}
+		c := make([]interface{}, len(x))
+		for i, v := range x {
+			c[i] = DeepCopyJSONValue(v)
+		}
+		return c
+	case int:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		if f, err := x.Float64(); err == nil {
+			return f
+		}
+		return x
+	default:
+		return x
+	}
+}

@@ -1,0 +1,148 @@
+package objectmeta
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/names"
+)
+
+var metadataPath = field.NewPath("metadata")
+
+// FromCustomResource reads the metadata of a custom resource as the custom
+// resource validator does before validating it (getObjectMeta in upstream's
+// pkg/registry/customresource/validator.go): absent or null metadata is an
+// empty ObjectMeta, metadata that is not an object or does not decode is an
+// Invalid error at "metadata".
+func FromCustomResource(obj map[string]interface{}) (*ObjectMeta, field.ErrorList) {
+	raw := obj["metadata"]
+	if raw == nil {
+		return &ObjectMeta{}, nil
+	}
+	m, ok := raw.(map[string]interface{})
+	if !ok {
+		return nil, field.ErrorList{field.Invalid(metadataPath, raw, fmt.Sprintf("expected map[string]interface{}, got %T", raw))}
+	}
+	meta, _, err := decodeObjectMeta(m, false)
+	if err != nil {
+		return nil, field.ErrorList{field.Invalid(metadataPath, raw, err.Error())}
+	}
+	return meta, nil
+}
+
+// ValidateCustomResourceCreate is the metadata validation of the custom
+// resource strategy on create: names must be DNS subdomains.
+func ValidateCustomResourceCreate(meta *ObjectMeta, namespaced bool) field.ErrorList {
+	return ValidateObjectMeta(meta, namespaced, names.NameIsDNSSubdomain, metadataPath)
+}
+
+// ValidateCustomResourceUpdate is the metadata validation of the custom
+// resource strategy on update.
+func ValidateCustomResourceUpdate(meta, old *ObjectMeta) field.ErrorList {
+	return ValidateObjectMetaUpdate(meta, old, metadataPath)
+}
+
+// ValidateRegistryCreate is the common metadata validation the generic
+// registry (k8s.io/apiserver rest.ValidateCreate) runs after the strategy,
+// and only when the strategy reported no error at all: names must be
+// path segments.
+func ValidateRegistryCreate(meta *ObjectMeta, namespaced bool) field.ErrorList {
+	return ValidateObjectMeta(meta, namespaced, names.ValidatePathSegmentName, metadataPath)
+}
+
+// ValidateRegistryUpdate is the common metadata validation the generic
+// registry (rest.ValidateUpdate) runs before the strategy's ValidateUpdate;
+// its errors come first in the list.
+func ValidateRegistryUpdate(meta, old *ObjectMeta, namespaced bool) field.ErrorList {
+	allErrs := field.ErrorList{}
+	allErrs = append(allErrs, ValidateObjectMeta(meta, namespaced, names.ValidatePathSegmentName, metadataPath)...)
+	allErrs = append(allErrs, ValidateObjectMetaUpdate(meta, old, metadataPath)...)
+	return allErrs
+}
+
+// PrepareUpdate applies to meta what the generic registry's BeforeUpdate
+// does before validating an update: generation comes from old; a missing
+// uid, a set creation or deletion timestamp and a missing grace period are
+// taken from old.
+func PrepareUpdate(meta, old *ObjectMeta) {
+	meta.Generation = old.Generation
+	if len(meta.UID) == 0 {
+		meta.UID = old.UID
+	}
+	if !old.CreationTimestamp.IsZero() {
+		meta.CreationTimestamp = old.CreationTimestamp
+	}
+	if !old.DeletionTimestamp.IsZero() {
+		t := *old.DeletionTimestamp
+		meta.DeletionTimestamp = &t
+	}
+	if old.DeletionGracePeriodSeconds != nil && meta.DeletionGracePeriodSeconds == nil {
+		v := *old.DeletionGracePeriodSeconds
+		meta.DeletionGracePeriodSeconds = &v
+	}
+}
+
+// WarningsOnCreate returns the custom resource strategy's warnings for the
+// finalizers of a new object.
+func WarningsOnCreate(meta *ObjectMeta) []string {
+	return finalizerWarnings(meta, nil)
+}
+
+// WarningsOnUpdate returns the warnings for the finalizers added by an
+// update.
+func WarningsOnUpdate(meta, old *ObjectMeta) []string {
+	if old == nil {
+		old = &ObjectMeta{}
+	}
+	return finalizerWarnings(meta, old)
+}
+
+func finalizerWarnings(meta, old *ObjectMeta) []string {
+	if meta == nil {
+		return nil
+	}
+	added := map[string]bool{}
+	for _, f := range meta.Finalizers {
+		added[f] = true
+	}
+	if old != nil {
+		for _, f := range old.Finalizers {
+			delete(added, f)
+		}
+	}
+	list := make([]string, 0, len(added))
+	for f := range added {
+		list = append(list, f)
+	}
+	sort.Strings(list)
+	var warnings []string
+	fldPath := metadataPath.Child("finalizers")
+	for _, f := range list {
+		warnings = append(warnings, FinalizerNameWarnings(f, fldPath)...)
+	}
+	return warnings
+}
+
+// FinalizerNameWarnings returns the warnings for one finalizer name: the
+// qualified-name messages, and a hint to use a domain-qualified name with a
+// path unless it is a standard finalizer.
+func FinalizerNameWarnings(name string, fldPath *field.Path) []string {
+	var warnings []string
+	for _, msg := range names.IsQualifiedName(name) {
+		warnings = append(warnings, fmt.Sprintf("%s: %q: %s", fldPath.String(), name, msg))
+	}
+	if len(strings.Split(name, "/")) == 1 {
+		switch name {
+		case FinalizerOrphanDependents, FinalizerDeleteDependents, FinalizerKubernetes:
+		default:
+			if strings.Contains(name, ".") {
+				warnings = append(warnings, fmt.Sprintf("%s: %q: prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers", fldPath.String(), name))
+			} else {
+				warnings = append(warnings, fmt.Sprintf("%s: %q: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers", fldPath.String(), name))
+			}
+		}
+	}
+	return warnings
+}

@@ -1,0 +1,125 @@
+package objectmeta
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/names"
+	"github.com/crdlab/crdlab/internal/schema"
+)
+
+// Validate validates the TypeMeta and ObjectMeta of the embedded resources
+// in obj (and of obj itself when isResourceRoot): apiVersion and kind are
+// required strings, kind a mixed-case DNS-1035 label, and the metadata is
+// validated as on create with path-segment names (a missing name is
+// tolerated, a namespace only validated when set). Fields are walked in
+// sorted key order.
+func Validate(pth *field.Path, obj interface{}, s *schema.Structural, isResourceRoot bool) field.ErrorList {
+	if isResourceRoot {
+		if s == nil {
+			s = &schema.Structural{}
+		}
+		if !s.XEmbeddedResource {
+			clone := *s
+			clone.XEmbeddedResource = true
+			s = &clone
+		}
+	}
+	return validate(pth, obj, s)
+}
+
+func validate(pth *field.Path, x interface{}, s *schema.Structural) field.ErrorList {
+	if s == nil {
+		return nil
+	}
+	var allErrs field.ErrorList
+	switch x := x.(type) {
+	case map[string]interface{}:
+		if s.XEmbeddedResource {
+			allErrs = append(allErrs, validateEmbeddedResource(pth, x)...)
+		}
+		for _, k := range sortedKeys(x) {
+			v := x[k]
+			if prop, ok := s.Properties[k]; ok {
+				allErrs = append(allErrs, validate(pth.Child(k), v, &prop)...)
+			} else if s.AdditionalProperties != nil {
+				allErrs = append(allErrs, validate(pth.Key(k), v, s.AdditionalProperties.Structural)...)
+			}
+		}
+	case []interface{}:
+		for i, v := range x {
+			allErrs = append(allErrs, validate(pth.Index(i), v, s.Items)...)
+		}
+	}
+	return allErrs
+}
+
+// ParseGroupVersion splits "group/version" or "version" (runtime/schema).
+func ParseGroupVersion(gv string) (group, version string, err error) {
+	if len(gv) == 0 || gv == "/" {
+		return "", "", nil
+	}
+	switch strings.Count(gv, "/") {
+	case 0:
+		return "", gv, nil
+	case 1:
+		i := strings.Index(gv, "/")
+		return gv[:i], gv[i+1:], nil
+	default:
+		return "", "", fmt.Errorf("unexpected GroupVersion string: %v", gv)
+	}
+}
+
+func validateEmbeddedResource(pth *field.Path, x map[string]interface{}) field.ErrorList {
+	var allErrs field.ErrorList
+	if _, found := x["apiVersion"]; !found {
+		allErrs = append(allErrs, field.Required(pth.Child("apiVersion"), ""))
+	}
+	if _, found := x["kind"]; !found {
+		allErrs = append(allErrs, field.Required(pth.Child("kind"), ""))
+	}
+	for _, k := range sortedKeys(x) {
+		v := x[k]
+		switch k {
+		case "apiVersion":
+			apiVersion, ok := v.(string)
+			switch {
+			case !ok:
+				allErrs = append(allErrs, field.Invalid(pth.Child("apiVersion"), v, "must be a string"))
+			case len(apiVersion) == 0:
+				allErrs = append(allErrs, field.Invalid(pth.Child("apiVersion"), apiVersion, "must not be empty"))
+			default:
+				if _, _, err := ParseGroupVersion(apiVersion); err != nil {
+					allErrs = append(allErrs, field.Invalid(pth.Child("apiVersion"), apiVersion, err.Error()))
+				}
+			}
+		case "kind":
+			kind, ok := v.(string)
+			switch {
+			case !ok:
+				allErrs = append(allErrs, field.Invalid(pth.Child("kind"), v, "must be a string"))
+			case len(kind) == 0:
+				allErrs = append(allErrs, field.Invalid(pth.Child("kind"), kind, "must not be empty"))
+			default:
+				if msgs := names.IsDNS1035Label(strings.ToLower(kind)); len(msgs) > 0 {
+					allErrs = append(allErrs, field.Invalid(pth.Child("kind"), kind, "may have mixed case, but should otherwise match: "+strings.Join(msgs, ",")))
+				}
+			}
+		case "metadata":
+			meta, _, err := GetObjectMeta(x, false)
+			if err != nil {
+				allErrs = append(allErrs, field.Invalid(pth.Child("metadata"), v, err.Error()))
+				continue
+			}
+			if meta == nil {
+				meta = &ObjectMeta{}
+			}
+			if len(meta.Name) == 0 {
+				meta.Name = "fakename" // upstream sets one to avoid the required error
+			}
+			allErrs = append(allErrs, ValidateObjectMeta(meta, len(meta.Namespace) > 0, names.ValidatePathSegmentName, pth.Child("metadata"))...)
+		}
+	}
+	return allErrs
+}

@@ -1,0 +1,424 @@
+package openapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/schema"
+)
+
+// JSON Schema type names, as kube-openapi spells them.
+const (
+	objectType  = "object"
+	arrayType   = "array"
+	stringType  = "string"
+	integerType = "integer"
+	numberType  = "number"
+	booleanType = "boolean"
+	nullType    = "null"
+)
+
+// Validator validates decoded JSON values against one compiled schema.
+// It is immutable and safe for concurrent use.
+type Validator struct {
+	root *node
+}
+
+// node is one compiled schema: the subset of kube-openapi's spec.Schema that
+// value validation reads, with everything that can be precomputed computed.
+type node struct {
+	types     []string
+	typesJoin string
+	nullable  bool
+	format    string
+	// fmtCheck is the format checker when the format is known to the
+	// registry (kube-openapi's formatValidator applies only then).
+	fmtCheck func(string) bool
+
+	// number keywords
+	numType, numFormat string
+	multipleOf         *float64
+	maximum, minimum   *float64
+	exclMax, exclMin   bool
+
+	// string keywords
+	maxLength, minLength *int64
+	pattern              string
+	patternRE            *regexp.Regexp
+	patternBad           string // "<pattern>, but pattern is invalid: <err>" when it does not compile
+
+	// array keywords
+	items           *node
+	itemsTuple      []*node
+	additionalItems *nodeOrBool
+	maxItems        *int64
+	minItems        *int64
+	uniqueItems     bool
+
+	// enum
+	enum        []interface{}
+	enumText    string   // fmt "%v" of enum, as kube-openapi's message prints it
+	enumStrings []string // the values as field.NotSupported lists them
+
+	// object keywords
+	maxProps, minProps *int64
+	required           []string
+	props              map[string]*node
+	propNames          []string // sorted
+	additionalProps    *nodeOrBool
+	patternProps       []patternProp // sorted by pattern
+	deps               []dependency  // sorted by key
+
+	// composition
+	allOf, anyOf, oneOf []*node
+	not                 *node
+
+	// structural view, used to correlate old and new values when ratcheting
+	structType  string
+	listType    string
+	listMapKeys []string
+}
+
+type nodeOrBool struct {
+	allows bool
+	schema *node
+}
+
+type patternProp struct {
+	pattern string
+	re      *regexp.Regexp // nil when the pattern does not compile (never matches)
+	schema  *node
+}
+
+type dependency struct {
+	key      string
+	schema   *node
+	property []string
+}
+
+// NewSchemaValidator compiles a CRD version's openAPIV3Schema for custom
+// resource validation, as upstream's validation.NewSchemaValidator does:
+// formats unsupported at the default compatibility version are stripped
+// (StripUnsupportedFormatsPostProcessorForVersion), x-kubernetes-int-or-string
+// becomes type [integer, string]. A nil schema validates everything.
+func NewSchemaValidator(s *crd.JSONSchemaProps) (*Validator, error) {
+	if s == nil {
+		return &Validator{root: &node{}}, nil
+	}
+	n, err := fromProps(s, "")
+	if err != nil {
+		return nil, err
+	}
+	return &Validator{root: n}, nil
+}
+
+// NewValidatorFromStructural compiles a structural schema the way upstream's
+// defaulting validation does (s.ToKubeOpenAPI() then validate.NewSchemaValidator):
+// formats are kept as written, int-or-string nodes carry no type.
+func NewValidatorFromStructural(s *schema.Structural) *Validator {
+	if s == nil {
+		return &Validator{root: &node{}}
+	}
+	return &Validator{root: fromStructural(s)}
+}
+
+func fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
+	if in.Ref != nil {
+		return nil, fmt.Errorf("%s: schema references not supported: %s", orRoot(path), *in.Ref)
+	}
+	n := &node{}
+	if in.Type != "" {
+		n.types = []string{in.Type}
+	}
+	if in.XIntOrString {
+		n.types = []string{integerType, stringType}
+	}
+	n.nullable = in.Nullable
+	n.format = in.Format
+	n.maximum, n.exclMax = in.Maximum, in.ExclusiveMaximum
+	n.minimum, n.exclMin = in.Minimum, in.ExclusiveMinimum
+	n.maxLength, n.minLength = in.MaxLength, in.MinLength
+	n.pattern = in.Pattern
+	n.maxItems, n.minItems = in.MaxItems, in.MinItems
+	n.uniqueItems = in.UniqueItems
+	n.multipleOf = in.MultipleOf
+	n.maxProps, n.minProps = in.MaxProperties, in.MinProperties
+	n.required = in.Required
+	if in.Enum != nil {
+		n.enum = make([]interface{}, len(in.Enum))
+		for i := range in.Enum {
+			v, err := in.Enum[i].Value()
+			if err != nil {
+				return nil, fmt.Errorf("%s.enum[%d]: %v", orRoot(path), i, err)
+			}
+			n.enum[i] = v
+		}
+	}
+	var err error
+	conv := func(s *crd.JSONSchemaProps, sub string) *node {
+		if err != nil || s == nil {
+			return nil
+		}
+		var c *node
+		c, err = fromProps(s, path+sub)
+		return c
+	}
+	convList := func(l []crd.JSONSchemaProps, kw string) []*node {
+		var out []*node
+		for i := range l {
+			out = append(out, conv(&l[i], fmt.Sprintf(".%s[%d]", kw, i)))
+		}
+		return out
+	}
+	n.allOf = convList(in.AllOf, "allOf")
+	n.oneOf = convList(in.OneOf, "oneOf")
+	n.anyOf = convList(in.AnyOf, "anyOf")
+	n.not = conv(in.Not, ".not")
+	if in.Properties != nil {
+		n.props = make(map[string]*node, len(in.Properties))
+		for _, k := range sortedKeys(in.Properties) {
+			p := in.Properties[k]
+			n.props[k] = conv(&p, ".properties["+k+"]")
+		}
+	}
+	for _, k := range sortedKeys(in.PatternProperties) {
+		p := in.PatternProperties[k]
+		n.patternProps = append(n.patternProps, patternProp{pattern: k, schema: conv(&p, ".patternProperties["+k+"]")})
+	}
+	if in.AdditionalProperties != nil {
+		n.additionalProps = &nodeOrBool{allows: in.AdditionalProperties.Allows, schema: conv(in.AdditionalProperties.Schema, ".additionalProperties")}
+	}
+	if in.AdditionalItems != nil {
+		n.additionalItems = &nodeOrBool{allows: in.AdditionalItems.Allows, schema: conv(in.AdditionalItems.Schema, ".additionalItems")}
+	}
+	if in.Items != nil {
+		n.items = conv(in.Items.Schema, ".items")
+		if in.Items.JSONSchemas != nil {
+			n.itemsTuple = convList(in.Items.JSONSchemas, "items")
+		}
+	}
+	if in.Dependencies != nil {
+		keys := make([]string, 0, len(in.Dependencies))
+		for k := range in.Dependencies {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			d := in.Dependencies[k]
+			n.deps = append(n.deps, dependency{key: k, schema: conv(d.Schema, ".dependencies["+k+"]"), property: d.Property})
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	// the post-process step runs on the converted node, after its children
+	n.format = stripUnsupportedFormat(n.types, n.format)
+	n.structType = in.Type
+	if in.XListType != nil {
+		n.listType = *in.XListType
+	}
+	n.listMapKeys = in.XListMapKeys
+	n.finish()
+	return n, nil
+}
+
+func orRoot(p string) string {
+	if p == "" {
+		return "openAPIV3Schema"
+	}
+	return "openAPIV3Schema" + p
+}
+
+func sortedKeys(m map[string]crd.JSONSchemaProps) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func fromStructural(s *schema.Structural) *node {
+	n := &node{}
+	if s.Items != nil {
+		n.items = fromStructural(s.Items)
+	}
+	if s.Properties != nil {
+		n.props = make(map[string]*node, len(s.Properties))
+		for k := range s.Properties {
+			p := s.Properties[k]
+			n.props[k] = fromStructural(&p)
+		}
+	}
+	if s.AdditionalProperties != nil {
+		n.additionalProps = &nodeOrBool{allows: s.AdditionalProperties.Bool}
+		if s.AdditionalProperties.Structural != nil {
+			n.additionalProps.schema = fromStructural(s.AdditionalProperties.Structural)
+		}
+	}
+	applyGeneric(n, &s.Generic)
+	if s.ValueValidation != nil {
+		applyValueValidation(n, s.ValueValidation)
+	}
+	n.structType = s.Type
+	if s.XListType != nil {
+		n.listType = *s.XListType
+	}
+	n.listMapKeys = s.XListMapKeys
+	n.finish()
+	return n
+}
+
+func applyGeneric(n *node, g *schema.Generic) {
+	if g.Type != "" {
+		n.types = []string{g.Type}
+	}
+	n.nullable = g.Nullable
+}
+
+func applyValueValidation(n *node, v *schema.ValueValidation) {
+	n.format = v.Format
+	n.maximum, n.exclMax = v.Maximum, v.ExclusiveMaximum
+	n.minimum, n.exclMin = v.Minimum, v.ExclusiveMinimum
+	n.maxLength, n.minLength = v.MaxLength, v.MinLength
+	n.pattern = v.Pattern
+	n.maxItems, n.minItems = v.MaxItems, v.MinItems
+	n.uniqueItems = v.UniqueItems
+	n.multipleOf = v.MultipleOf
+	if v.Enum != nil {
+		n.enum = make([]interface{}, 0, len(v.Enum))
+		for i := range v.Enum {
+			n.enum = append(n.enum, v.Enum[i].Object)
+		}
+	}
+	n.maxProps, n.minProps = v.MaxProperties, v.MinProperties
+	n.required = v.Required
+	for i := range v.AllOf {
+		n.allOf = append(n.allOf, fromNested(&v.AllOf[i]))
+	}
+	for i := range v.AnyOf {
+		n.anyOf = append(n.anyOf, fromNested(&v.AnyOf[i]))
+	}
+	for i := range v.OneOf {
+		n.oneOf = append(n.oneOf, fromNested(&v.OneOf[i]))
+	}
+	if v.Not != nil {
+		n.not = fromNested(v.Not)
+	}
+}
+
+func fromNested(v *schema.NestedValueValidation) *node {
+	n := &node{}
+	applyValueValidation(n, &v.ValueValidation)
+	if v.Items != nil {
+		n.items = fromNested(v.Items)
+	}
+	if v.Properties != nil {
+		n.props = make(map[string]*node, len(v.Properties))
+		for k := range v.Properties {
+			p := v.Properties[k]
+			n.props[k] = fromNested(&p)
+		}
+	}
+	// upstream copies the (normally empty) forbidden generics: the
+	// int-or-string anyOf/allOf idiom carries types there.
+	applyGeneric(n, &v.ForbiddenGenerics)
+	n.finish()
+	return n
+}
+
+// finish precomputes what validation needs from the keywords.
+func (n *node) finish() {
+	n.typesJoin = strings.Join(n.types, ",")
+	n.fmtCheck = lookupFormat(n.format)
+	if len(n.types) == 1 {
+		switch n.types[0] {
+		case integerType:
+			n.numType = integerType
+			if n.format == "int32" || n.format == "int64" {
+				n.numFormat = n.format
+			}
+		case numberType:
+			n.numType = numberType
+			if n.format == "float" || n.format == "double" {
+				n.numFormat = n.format
+			}
+		}
+	}
+	if n.pattern != "" {
+		re, err := compilePattern(n.pattern)
+		if err != nil {
+			n.patternBad = fmt.Sprintf("%s, but pattern is invalid: %s", n.pattern, err.Error())
+		} else {
+			n.patternRE = re
+		}
+	}
+	for i := range n.patternProps {
+		if re, err := compilePattern(n.patternProps[i].pattern); err == nil {
+			n.patternProps[i].re = re
+		}
+	}
+	if len(n.enum) > 0 {
+		n.enumText = fmt.Sprintf("%v", n.enum)
+		n.enumStrings = make([]string, 0, len(n.enum))
+		for _, v := range n.enum {
+			if s, ok := v.(string); ok {
+				n.enumStrings = append(n.enumStrings, s)
+			} else {
+				b, _ := json.Marshal(v)
+				n.enumStrings = append(n.enumStrings, string(b))
+			}
+		}
+	}
+	if n.props != nil {
+		n.propNames = make([]string, 0, len(n.props))
+		for k := range n.props {
+			n.propNames = append(n.propNames, k)
+		}
+		sort.Strings(n.propNames)
+	}
+}
+
+func (n *node) hasType(t string) bool {
+	for _, s := range n.types {
+		if s == t {
+			return true
+		}
+	}
+	return false
+}
+
+// maxCachedPatterns bounds the process-wide cache of compiled patterns, so
+// that a long-running host compiling many CRDs does not grow without limit.
+// (kube-openapi keeps a similar, unbounded, cache.)
+const maxCachedPatterns = 4096
+
+var (
+	patternCache     sync.Map // string -> *regexp.Regexp
+	patternCacheSize atomic.Int64
+)
+
+// compilePattern compiles a schema pattern, reusing an earlier compilation
+// of the same pattern: a CRD's patterns are compiled once per defaulted node
+// and per served version otherwise. A *regexp.Regexp is safe for concurrent use.
+func compilePattern(p string) (*regexp.Regexp, error) {
+	if re, ok := patternCache.Load(p); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	if patternCacheSize.Load() < maxCachedPatterns {
+		if _, loaded := patternCache.LoadOrStore(p, re); !loaded {
+			patternCacheSize.Add(1)
+		}
+	}
+	return re, nil
+}
