@@ -10,6 +10,8 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/interpreter"
+
+	"github.com/crdlab/crdlab/internal/limits"
 )
 
 // CostEstimator mirrors upstream's library.CostEstimator: static estimates
@@ -278,7 +280,7 @@ func (l *CostEstimator) EstimateCallCost(function, overloadID string, target *ch
 	case "validate":
 		if len(args) >= 1 {
 			sz := l.sizeEstimate(args[0])
-			return &checker.CallEstimate{CostEstimate: sz.MultiplyByCostFactor(stf).MultiplyByCostFactor(MaxNameFormatRegexSize * common.RegexStringLengthCostFactor)}
+			return &checker.CallEstimate{CostEstimate: sz.MultiplyByCostFactor(stf).MultiplyByCostFactor(limits.MaxNameFormatRegexSize * common.RegexStringLengthCostFactor)}
 		}
 	case "format.named":
 		return fixed(1)
@@ -311,7 +313,7 @@ func (l *CostEstimator) estimateEquality(lhs, rhs checker.AstNode) *checker.Call
 		case QuantityType, AuthorizerType, PathCheckType, GroupCheckType, ResourceCheckType, DecisionType, SemverType:
 			return one
 		case FormatType:
-			return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: 1, Max: MaxFormatSize}.MultiplyByCostFactor(common.StringTraversalCostFactor)}
+			return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: 1, Max: limits.MaxFormatSize}.MultiplyByCostFactor(common.StringTraversalCostFactor)}
 		case URLType:
 			size := checker.SizeEstimate{Min: 1, Max: 1}
 			// upstream reads the right-hand side's size twice

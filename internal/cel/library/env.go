@@ -5,6 +5,8 @@ import (
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/ext"
 	"github.com/google/cel-go/interpreter"
+
+	"github.com/crdlab/crdlab/internal/limits"
 )
 
 // DefaultCompatibilityMinor is the minor version of
@@ -39,7 +41,7 @@ var baseOptions = []versioned{
 	}, prog: func() []cel.ProgramOption {
 		return []cel.ProgramOption{
 			cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost),
-			cel.CostLimit(PerCallLimit),
+			cel.CostLimit(limits.PerCallLimit),
 			cel.CostTrackerOptions(interpreter.PresenceTestHasCost(false)),
 		}
 	}},

@@ -40,16 +40,6 @@ var (
 	quantityTypeValue = types.NewTypeValue("kubernetes.Quantity")
 )
 
-// Limits from k8s.io/apiserver/pkg/cel/limits.go.
-const (
-	// MaxFormatSize is the maximum size of a format name (limits.go).
-	MaxFormatSize = 64
-	// MaxNameFormatRegexSize is the largest regex size of a named format (limits.go).
-	MaxNameFormatRegexSize = 128
-	// PerCallLimit is celconfig.PerCallLimit, the runtime cost limit of one evaluation.
-	PerCallLimit = 1000000
-)
-
 // URL is the CEL value of kubernetes.URL.
 type URL struct {
 	*url.URL
