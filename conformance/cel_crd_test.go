@@ -1,7 +1,8 @@
 package conformance
 
-// Differential tests of the CRD-time CEL checks: internal/crdvalidation with
-// cel.NewCRDChecker() against upstream's ValidateCustomResourceDefinition.
+// Differential tests of the CRD-time CEL checks: internal/crdvalidation
+// (which compiles rules with internal/cel) against upstream's
+// ValidateCustomResourceDefinition.
 // Only errors about x-kubernetes-validations and the schema's total cost are
 // compared (the other checks have their own suites).
 
@@ -18,7 +19,6 @@ import (
 	sigyaml "sigs.k8s.io/yaml"
 
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/crdvalidation"
 )
 
@@ -98,7 +98,7 @@ func TestCELCRDChecksDifferential(t *testing.T) {
 			if err := sigyaml.Unmarshal([]byte(js), &c); err != nil {
 				t.Fatal(err)
 			}
-			errs, _ := crdvalidation.ValidateCustomResourceDefinition(&c, crdvalidation.Options{CEL: cel.NewCRDChecker()})
+			errs, _ := crdvalidation.ValidateCustomResourceDefinition(&c, crdvalidation.Options{})
 			var ours []string
 			for _, e := range errs {
 				if s := fmt.Sprintf("%s|%s", e.Type, e.Error()); celRelated(s) {

@@ -8,24 +8,25 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
-	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/crdvalidation"
+	"github.com/crdlab/crdlab/internal/limits"
 )
 
-// Limits enforced by kube-apiserver.
+// Limits enforced by kube-apiserver (from internal/limits, which names
+// their upstream sources).
 const (
 	// PerExpressionLimit is the largest static cost of one expression
-	// (apiextensions crdvalidation.StaticEstimatedCostLimit).
-	PerExpressionLimit = crdvalidation.StaticEstimatedCostLimit
+	// (limits.StaticEstimatedCostLimit).
+	PerExpressionLimit = limits.StaticEstimatedCostLimit
 	// PerCRDLimit is the largest total static cost of the rules of one
-	// openAPIV3Schema (apiextensions crdvalidation.StaticEstimatedCRDCostLimit).
-	PerCRDLimit = crdvalidation.StaticEstimatedCRDCostLimit
+	// openAPIV3Schema (limits.StaticEstimatedCRDCostLimit).
+	PerCRDLimit = limits.StaticEstimatedCRDCostLimit
 	// PerCallLimit is the runtime cost limit of one evaluation
-	// (k8s.io/apiserver/pkg/apis/cel.PerCallLimit).
-	PerCallLimit = cel.PerCallLimit
+	// (limits.PerCallLimit).
+	PerCallLimit = limits.PerCallLimit
 	// PerObjectBudget is the runtime cost budget of all the rules on one
-	// object (k8s.io/apiserver/pkg/apis/cel.RuntimeCELCostBudget).
-	PerObjectBudget = cel.RuntimeCELCostBudget
+	// object (limits.RuntimeCELCostBudget).
+	PerObjectBudget = limits.RuntimeCELCostBudget
 )
 
 // Field values of Rule.Field.
@@ -221,7 +222,7 @@ func Analyze(c *crd.CustomResourceDefinition, objects ...[]byte) (rep *Report, e
 		Rules:      []Rule{},
 		Schemas:    []SchemaTotal{},
 	}
-	errs, _ := crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{CEL: cel.NewCRDChecker()})
+	errs, _ := crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{})
 	rep.Accepted = len(errs) == 0
 	for _, e := range errs {
 		er := errorReport(e)
@@ -230,7 +231,7 @@ func Analyze(c *crd.CustomResourceDefinition, objects ...[]byte) (rep *Report, e
 			rep.CostErrors = append(rep.CostErrors, er)
 		}
 	}
-	a := &analyzer{checker: cel.NewCRDChecker()}
+	a := &analyzer{}
 	for i, s := range schemaRoots(c) {
 		a.analyzeSchema(rep, i, s)
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/cel"
 )
 
 func read(t *testing.T, name string) []byte {
@@ -229,7 +228,7 @@ func TestSuggestionsAreTheLargestBoundsThatFit(t *testing.T) {
 			if len(r.Suggestions) == 0 {
 				t.Fatal("no suggestion")
 			}
-			a := &analyzer{checker: cel.NewCRDChecker()}
+			a := &analyzer{}
 			for _, s := range r.Suggestions {
 				c := findCandidate(t, r, s)
 				if got, _ := a.probe(&r, c, s.Max); got > PerExpressionLimit || got != s.EstimatedCost {

@@ -8,8 +8,8 @@
 // MaxCardinality from maxItems/maxProperties, unboundedCardinality, TotalCost
 // and its most expensive rules) and pkg/apiserver/schema/cel/compilation.go
 // (the static estimate of each rule and its MaxCardinality fallback). The
-// numbers themselves come from internal/cel (the same CRD checker that
-// internal/crdvalidation runs); the verdict and the error list come from
+// numbers themselves come from crdvalidation.CompileRules (the same
+// compilation CRD validation runs, through internal/cel); the verdict and the error list come from
 // internal/crdvalidation, so they are those of a create.
 //
 // For every rule and messageExpression, a Report gives the schema path (as

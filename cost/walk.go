@@ -12,7 +12,6 @@ import (
 )
 
 type analyzer struct {
-	checker *cel.CRDChecker
 	// probes counts the re-estimations made for suggestions.
 	probes int
 	// truncated is set when the suggestion search ran out of probes.
@@ -208,7 +207,7 @@ func (a *analyzer) estimate(root *crd.JSONSchemaProps, steps []crdvalidation.CEL
 	if len(steps) == 0 {
 		root = &single
 	}
-	res, err := a.checker.CompileRules(crdvalidation.CELNode{Root: root, Steps: steps, Schema: &single})
+	res, err := crdvalidation.CompileRules(crdvalidation.CELNode{Root: root, Steps: steps, Schema: &single}, nil)
 	if err != nil || len(res) != 1 {
 		if err == nil {
 			err = errNoNode
@@ -244,7 +243,7 @@ func (a *analyzer) analyzeSchema(rep *Report, idx int, sr schemaRoot) {
 		if len(n.schema.XValidations) == 0 {
 			return
 		}
-		res, err := a.checker.CompileRules(crdvalidation.CELNode{Root: sr.schema, Steps: n.steps, Schema: n.schema})
+		res, err := crdvalidation.CompileRules(crdvalidation.CELNode{Root: sr.schema, Steps: n.steps, Schema: n.schema}, nil)
 		mins := minCosts(sr.schema, n)
 		vpath := n.path.Child("x-kubernetes-validations")
 		for i, xv := range n.schema.XValidations {
@@ -265,7 +264,7 @@ func (a *analyzer) analyzeSchema(rep *Report, idx int, sr schemaRoot) {
 			r.Cardinality, r.CardinalityBounded = c.card, c.bounded
 			r.Estimate.Max = res[i].MaxCost
 			// the min comes from a second compilation: only trust it when
-			// that compilation agrees with the CRD checker on the max.
+			// that compilation agrees with crdvalidation.CompileRules on the max.
 			if i < len(mins) && mins[i].ok && mins[i].max == res[i].MaxCost {
 				v := mins[i].min
 				r.Estimate.Min = &v
@@ -309,8 +308,8 @@ func (a *analyzer) analyzeSchema(rep *Report, idx int, sr schemaRoot) {
 }
 
 // minCosts compiles the rules of n with internal/cel directly, for the
-// minimum estimates that the CRD checker does not return. The type of self
-// is derived as the CRD checker derives it.
+// minimum estimates that crdvalidation.CompileRules does not return. The
+// type of self is derived as CompileRules derives it.
 func minCosts(root *crd.JSONSchemaProps, n *node) []minMax {
 	st, dt := typeInfo(root, n)
 	if st == nil || dt == nil {

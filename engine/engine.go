@@ -81,21 +81,22 @@ func Compile(crdYAMLorJSON []byte) (*CRD, error) {
 func CompileCRD(c *crd.CustomResourceDefinition) *CRD {
 	out := &CRD{def: c}
 	// Share rule compilations between the CRD checks, the default-value
-	// checks and the serving validators (results are identical).
-	defer cel.BeginCompileScope()()
+	// checks and the serving validators (results are identical); the cache
+	// is dropped with this compile.
+	cache := cel.NewCompileCache()
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
 				out.errs = append(out.errs, field.InternalError(nil, fmt.Errorf("crdlab: CRD validation panicked: %v", r)))
 			}
 		}()
-		out.errs, out.warnings = crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{CEL: cel.NewCRDChecker()})
+		out.errs, out.warnings = crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{CompileCache: cache})
 	}()
 	out.warnings = recordWarnings(out.warnings)
 	if len(out.errs) > 0 {
 		return out
 	}
-	out.buildErr = out.build()
+	out.buildErr = out.build(cache)
 	return out
 }
 
@@ -180,7 +181,7 @@ type servingShared struct {
 }
 
 // build mirrors getOrCreateServingInfoFor for every version.
-func (c *CRD) build() (err error) {
+func (c *CRD) build(cache *cel.CompileCache) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("crdlab: building validators panicked: %v", r)
@@ -228,7 +229,7 @@ func (c *CRD) build() (err error) {
 		if val.structural != nil {
 			// The strategy's cel.NewValidator(structuralSchema, true, PerCallLimit):
 			// nil when no node has rules.
-			val.cel = cel.NewValidator(val.structural, true, cel.PerCallLimit)
+			val.cel = cel.NewValidatorWithCache(val.structural, true, cel.PerCallLimit, cache)
 		}
 		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
 			props := v.Schema.OpenAPIV3Schema

@@ -10,6 +10,7 @@ import (
 	"github.com/google/cel-go/common/types"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -127,14 +128,21 @@ func Compile(s *schema.Structural, declType *DeclType, perCallLimit uint64) ([]C
 // CompileWith is Compile in the environment of the given kind (CRD
 // validation on create compiles in NewExpressions).
 func CompileWith(s *schema.Structural, declType *DeclType, perCallLimit uint64, kind EnvKind) ([]CompilationResult, error) {
+	return (*CompileCache)(nil).Compile(s, declType, perCallLimit, kind)
+}
+
+// Compile is CompileWith through the cache c: the results of rules already
+// compiled through c against an equal type are reused. A nil c compiles
+// every rule.
+func (c *CompileCache) Compile(s *schema.Structural, declType *DeclType, perCallLimit uint64, kind EnvKind) ([]CompilationResult, error) {
 	if len(s.XValidations) == 0 {
 		return nil, nil
 	}
 	if declType == nil {
 		return nil, errors.New("failed to convert to declType for CEL validation rules")
 	}
-	if results, err, ok := compileCached(s, declType, perCallLimit, kind); ok {
-		return results, err
+	if c != nil {
+		return c.compile(s, declType, perCallLimit, kind)
 	}
 	envs, err := prepareEnvs(declType, kind)
 	if err != nil {
@@ -157,7 +165,7 @@ func programOptions(estimator *costEstimator, perCallLimit uint64) []cel.Program
 	return append(baseProgramOptions(),
 		cel.CostLimit(perCallLimit),
 		cel.CostTracking(estimator),
-		cel.InterruptCheckFrequency(CheckFrequency),
+		cel.InterruptCheckFrequency(limits.CheckFrequency),
 	)
 }
 

@@ -12,10 +12,11 @@ import (
 )
 
 // Compiling a CRD compiles the same rule against the same type several
-// times: the CRD checker (NewExpressions), the default-value validation
-// (one NewValidator per defaulted node, StoredExpressions) and the serving
+// times: the CRD checks (NewExpressions), the default-value validation (one
+// NewValidator per defaulted node, StoredExpressions) and the serving
 // validators (StoredExpressions, once per version). Upstream repeats that
-// work; we memoize it while a compile scope is open (BeginCompileScope).
+// work; engine.CompileCRD memoizes it in one CompileCache that it creates,
+// passes down to those three and drops when the compile is done.
 //
 // A compilation result depends only on the environment kind, the per-call
 // cost limit, the rule's expressions and the DeclType of the node (its
@@ -24,10 +25,6 @@ import (
 // resolved against the schema of each call, never taken from the cache.
 // Programs are immutable and safe for concurrent use, so sharing them
 // between validators changes nothing observable.
-//
-// The cache lives only while at least one scope is open, so that each
-// engine.Compile starts empty (benchmarks measure a cold compile, like
-// upstream's) and nothing accumulates in a long-running process.
 
 type typeDigest [sha256.Size]byte
 
@@ -45,60 +42,39 @@ type envCacheKey struct {
 	decl typeDigest
 }
 
-// maxCachedRules bounds the cache when overlapping scopes keep it alive.
+// maxCachedRules bounds a cache that is kept for long: past it, the cache
+// starts over.
 const maxCachedRules = 1 << 14
 
-type compileCacheState struct {
+// CompileCache memoizes rule compilations (see CompileCache.Compile and
+// NewValidatorWithCache). Create one per CRD compile with NewCompileCache
+// and drop it afterwards, so that nothing accumulates in a long-running
+// process and each compile starts cold, as upstream's. It is safe for
+// concurrent use; a nil *CompileCache memoizes nothing.
+type CompileCache struct {
 	mu      sync.Mutex
-	scopes  int
 	digests map[*DeclType]typeDigest
 	rules   map[ruleCacheKey]CompilationResult
 	envs    map[envCacheKey]*ruleEnvs
 	h       hash.Hash
 }
 
-var compileCache compileCacheState
-
-// BeginCompileScope enables the memoization of rule compilations until the
-// returned function is called (once; later calls do nothing). Scopes may
-// overlap and be used from several goroutines; the cache is dropped when the
-// last one ends.
-func BeginCompileScope() (end func()) {
-	c := &compileCache
-	c.mu.Lock()
-	if c.scopes == 0 {
-		c.reset()
-	}
-	c.scopes++
-	c.mu.Unlock()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			c.mu.Lock()
-			c.scopes--
-			if c.scopes == 0 {
-				c.digests, c.rules, c.envs = nil, nil, nil
-			}
-			c.mu.Unlock()
-		})
-	}
+// NewCompileCache returns an empty cache.
+func NewCompileCache() *CompileCache {
+	c := &CompileCache{}
+	c.reset()
+	return c
 }
 
-func (c *compileCacheState) reset() {
+func (c *CompileCache) reset() {
 	c.digests = map[*DeclType]typeDigest{}
 	c.rules = map[ruleCacheKey]CompilationResult{}
 	c.envs = map[envCacheKey]*ruleEnvs{}
 }
 
-// compileCached is CompileWith through the cache; ok is false when no scope
-// is open. s has rules and declType is not nil.
-func compileCached(s *schema.Structural, declType *DeclType, perCallLimit uint64, kind EnvKind) (results []CompilationResult, err error, ok bool) {
-	c := &compileCache
+// compile is Compile through c; s has rules and declType is not nil.
+func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCallLimit uint64, kind EnvKind) (results []CompilationResult, err error) {
 	c.mu.Lock()
-	if c.scopes == 0 {
-		c.mu.Unlock()
-		return nil, nil, false
-	}
 	if len(c.rules) > maxCachedRules {
 		c.reset()
 	}
@@ -125,11 +101,11 @@ func compileCached(s *schema.Structural, declType *DeclType, perCallLimit uint64
 	envs := c.envs[envCacheKey{kind, d}]
 	c.mu.Unlock()
 	if len(missing) == 0 {
-		return results, nil, true
+		return results, nil
 	}
 	if envs == nil {
 		if envs, err = prepareEnvs(declType, kind); err != nil {
-			return nil, err, true
+			return nil, err
 		}
 	}
 	estimator := newCostEstimator(declType)
@@ -143,16 +119,14 @@ func compileCached(s *schema.Structural, declType *DeclType, perCallLimit uint64
 		results[i] = compileRule(s, rule, env, estimator, maxCard, perCallLimit)
 	}
 	c.mu.Lock()
-	if c.scopes > 0 && c.rules != nil {
-		c.envs[envCacheKey{kind, d}] = envs
-		for _, i := range missing {
-			r := results[i]
-			r.NormalizedRuleFieldPath = ""
-			c.rules[keys[i]] = r
-		}
+	c.envs[envCacheKey{kind, d}] = envs
+	for _, i := range missing {
+		r := results[i]
+		r.NormalizedRuleFieldPath = ""
+		c.rules[keys[i]] = r
 	}
 	c.mu.Unlock()
-	return results, nil, true
+	return results, nil
 }
 
 // normalizedFieldPath is what compileRule sets as NormalizedRuleFieldPath:
@@ -170,7 +144,7 @@ func normalizedFieldPath(r CompilationResult, rule crd.ValidationRule, s *schema
 
 // digest returns the content digest of t, memoized by pointer (DeclTypes
 // are not modified once built). c.mu is held.
-func (c *compileCacheState) digest(t *DeclType) typeDigest {
+func (c *CompileCache) digest(t *DeclType) typeDigest {
 	if d, ok := c.digests[t]; ok {
 		return d
 	}

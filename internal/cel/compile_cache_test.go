@@ -49,15 +49,14 @@ func compileBoth(t *testing.T, maxLen int, kind EnvKind) (uncached, first, secon
 	if uncached, err = CompileWith(s, SchemaDeclType(s, false), PerCallLimit, kind); err != nil {
 		t.Fatal(err)
 	}
-	end := BeginCompileScope()
-	defer end()
+	c := NewCompileCache()
 	// Two structurally equal but distinct schemas and DeclTypes.
 	s1 := mustSchema(t, fmt.Sprintf(cacheSchema, maxLen))
 	s2 := mustSchema(t, fmt.Sprintf(cacheSchema, maxLen))
-	if first, err = CompileWith(s1, SchemaDeclType(s1, false), PerCallLimit, kind); err != nil {
+	if first, err = c.Compile(s1, SchemaDeclType(s1, false), PerCallLimit, kind); err != nil {
 		t.Fatal(err)
 	}
-	if second, err = CompileWith(s2, SchemaDeclType(s2, false), PerCallLimit, kind); err != nil {
+	if second, err = c.Compile(s2, SchemaDeclType(s2, false), PerCallLimit, kind); err != nil {
 		t.Fatal(err)
 	}
 	return
@@ -89,12 +88,11 @@ func TestCompileCacheSharesProgramsForEqualTypes(t *testing.T) {
 }
 
 func TestCompileCacheKeepsSizeEstimatesApart(t *testing.T) {
-	end := BeginCompileScope()
-	defer end()
+	c := NewCompileCache()
 	small := mustSchema(t, fmt.Sprintf(cacheSchema, 10))
 	big := mustSchema(t, fmt.Sprintf(cacheSchema, 1000))
-	rs, _ := CompileWith(small, SchemaDeclType(small, false), PerCallLimit, StoredExpressions)
-	rb, _ := CompileWith(big, SchemaDeclType(big, false), PerCallLimit, StoredExpressions)
+	rs, _ := c.Compile(small, SchemaDeclType(small, false), PerCallLimit, StoredExpressions)
+	rb, _ := c.Compile(big, SchemaDeclType(big, false), PerCallLimit, StoredExpressions)
 	if rs[0].Program == rb[0].Program {
 		t.Errorf("different maxLength must not share a compilation")
 	}
@@ -104,26 +102,24 @@ func TestCompileCacheKeepsSizeEstimatesApart(t *testing.T) {
 }
 
 func TestCompileCacheKeepsEnvironmentKindsApart(t *testing.T) {
-	end := BeginCompileScope()
-	defer end()
+	c := NewCompileCache()
 	s := mustSchema(t, fmt.Sprintf(cacheSchema, 10))
 	dt := SchemaDeclType(s, false)
-	stored, _ := CompileWith(s, dt, PerCallLimit, StoredExpressions)
-	fresh, _ := CompileWith(s, dt, PerCallLimit, NewExpressions)
+	stored, _ := c.Compile(s, dt, PerCallLimit, StoredExpressions)
+	fresh, _ := c.Compile(s, dt, PerCallLimit, NewExpressions)
 	if stored[0].Program == fresh[0].Program {
 		t.Errorf("StoredExpressions and NewExpressions must compile separately")
 	}
 }
 
 func TestCompileCacheResolvesFieldPathPerSchema(t *testing.T) {
-	end := BeginCompileScope()
-	defer end()
+	c := NewCompileCache()
 	withA := mustSchema(t, `{"type":"object","properties":{"a":{"type":"string"}},"x-kubernetes-validations":[{"rule":"true","fieldPath":".a"}]}`)
 	// Same DeclType digest is impossible without "a", so check a hit keeps
 	// the path of the schema at hand: compile twice, second time a copy.
-	first, _ := CompileWith(withA, SchemaDeclType(withA, false), PerCallLimit, StoredExpressions)
+	first, _ := c.Compile(withA, SchemaDeclType(withA, false), PerCallLimit, StoredExpressions)
 	again := mustSchema(t, `{"type":"object","properties":{"a":{"type":"string"}},"x-kubernetes-validations":[{"rule":"true","fieldPath":".a"}]}`)
-	second, _ := CompileWith(again, SchemaDeclType(again, false), PerCallLimit, StoredExpressions)
+	second, _ := c.Compile(again, SchemaDeclType(again, false), PerCallLimit, StoredExpressions)
 	if first[0].NormalizedRuleFieldPath != "a" || second[0].NormalizedRuleFieldPath != "a" {
 		t.Errorf("field paths %q, %q, want a", first[0].NormalizedRuleFieldPath, second[0].NormalizedRuleFieldPath)
 	}
@@ -132,41 +128,51 @@ func TestCompileCacheResolvesFieldPathPerSchema(t *testing.T) {
 	}
 }
 
-func TestCompileCacheIsDroppedWhenTheLastScopeEnds(t *testing.T) {
-	end1 := BeginCompileScope()
-	end2 := BeginCompileScope()
-	end1()
-	end1() // idempotent
+func TestCompileCachesAreIndependent(t *testing.T) {
+	// Each CRD compile has its own cache: nothing is shared between two
+	// caches, nor with a nil cache.
 	s := mustSchema(t, fmt.Sprintf(cacheSchema, 10))
-	a, _ := CompileWith(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
-	end2()
-	b, _ := CompileWith(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
-	if a[0].Program == b[0].Program {
-		t.Errorf("no compilation may be reused outside a scope")
+	c1, c2 := NewCompileCache(), NewCompileCache()
+	a, _ := c1.Compile(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
+	b, _ := c2.Compile(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
+	n, _ := (*CompileCache)(nil).Compile(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
+	if a[0].Program == b[0].Program || a[0].Program == n[0].Program {
+		t.Errorf("no compilation may be reused outside its cache")
 	}
-	compileCache.mu.Lock()
-	defer compileCache.mu.Unlock()
-	if compileCache.scopes != 0 || compileCache.rules != nil {
-		t.Errorf("cache not released: scopes=%d rules=%d", compileCache.scopes, len(compileCache.rules))
+	if a2, _ := c1.Compile(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions); a2[0].Program != a[0].Program {
+		t.Errorf("second compile through the same cache should be a hit")
+	}
+}
+
+func TestNewValidatorWithCacheSharesCompilations(t *testing.T) {
+	s := mustSchema(t, fmt.Sprintf(cacheSchema, 10))
+	c := NewCompileCache()
+	v1 := NewValidatorWithCache(s, false, PerCallLimit, c)
+	v2 := NewValidatorWithCache(mustSchema(t, fmt.Sprintf(cacheSchema, 10)), false, PerCallLimit, c)
+	v3 := NewValidator(s, false, PerCallLimit)
+	if v1.compiledRules[0].Program != v2.compiledRules[0].Program {
+		t.Errorf("validators built through one cache should share programs")
+	}
+	if v1.compiledRules[0].Program == v3.compiledRules[0].Program {
+		t.Errorf("a validator built without a cache must compile its own programs")
 	}
 }
 
 // Compiling a CRD compiles each rule for the CRD checks, for the checks of
-// default values and for the serving validators; within a scope the
+// default values and for the serving validators; through one cache the
 // compilations of equal rules on equal types are shared.
-func ExampleBeginCompileScope() {
-	end := BeginCompileScope()
-	defer end()
+func ExampleCompileCache() {
+	c := NewCompileCache()
 	var props crd.JSONSchemaProps
 	_ = json.Unmarshal([]byte(`{"type":"object","properties":{"n":{"type":"integer"}},"x-kubernetes-validations":[{"rule":"self.n >= 0"}]}`), &props)
 	s, _ := schema.NewStructural(&props)
-	a, _ := Compile(s, SchemaDeclType(s, true), PerCallLimit)
-	b, _ := Compile(s, SchemaDeclType(s, true), PerCallLimit)
+	a, _ := c.Compile(s, SchemaDeclType(s, true), PerCallLimit, StoredExpressions)
+	b, _ := c.Compile(s, SchemaDeclType(s, true), PerCallLimit, StoredExpressions)
 	fmt.Println(a[0].Program == b[0].Program, a[0].MaxCost)
 	// Output: true 3
 }
 
-func TestCompileCacheIsSafeForOverlappingScopes(t *testing.T) {
+func TestCompileCacheIsSafeForConcurrentUse(t *testing.T) {
 	want := describeResults(func() []CompilationResult {
 		s := mustSchema(t, fmt.Sprintf(cacheSchema, 10))
 		r, _ := CompileWith(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
@@ -177,11 +183,10 @@ func TestCompileCacheIsSafeForOverlappingScopes(t *testing.T) {
 		schemas[i] = mustSchema(t, fmt.Sprintf(cacheSchema, 10))
 	}
 	done := make(chan []string, len(schemas))
+	c := NewCompileCache()
 	for _, s := range schemas {
 		go func() {
-			end := BeginCompileScope()
-			defer end()
-			r, _ := CompileWith(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
+			r, _ := c.Compile(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
 			done <- describeResults(r)
 		}()
 	}

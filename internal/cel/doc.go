@@ -5,7 +5,7 @@
 // It mirrors, without importing them:
 //   - k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel (compilation.go,
 //     validation.go, values.go, maplist.go, model/): Compile, Validator,
-//     ValidFieldPath, MapIsCorrelatable;
+//     ValidFieldPath (fieldpath.go), MapIsCorrelatable;
 //   - k8s.io/apiserver/pkg/cel (types.go, escaping.go, limits.go) and
 //     pkg/cel/common (schemas.go, valuesunstructured.go, maplist.go,
 //     equality.go): DeclType and SchemaDeclType with upstream's MaxElements and
@@ -29,16 +29,22 @@
 //	// report.Warnings: errors suppressed by ratcheting (upstream sends them as
 //	// warnings); report.Costs: runtime cost of every rule evaluation.
 //
-//	// CRD validation: internal/crdvalidation calls this checker at upstream's
-//	// position in the schema recursion.
-//	opts := validation.Options{CEL: cel.NewCRDChecker()}
+//	// Compiling a CRD: one cache for the CRD checks, the default checks and
+//	// the serving validators, dropped afterwards (engine.CompileCRD):
+//	cache := cel.NewCompileCache()
+//	v = cel.NewValidatorWithCache(structural, true, cel.PerCallLimit, cache)
 //
-// Importing this package also installs ValidateDefault as
-// internal/defaults.CELValidator, so CRD defaults are checked against rules.
+// Dependencies run as upstream's: this package imports neither CRD
+// validation nor defaulting. internal/crdvalidation compiles the rules of
+// each schema node through it (its cel.go is upstream's
+// cel_validation.go, CompileRules) and resolves selectable-field and rule
+// fieldPaths with ValidFieldPath; internal/defaults checks default values
+// against the rules with NewValidatorWithCache.
 //
-// Limits are upstream's: PerCallLimit (1,000,000 per evaluation),
-// RuntimeCELCostBudget (10,000,000 per object), StaticEstimatedCostLimit and
-// StaticEstimatedCRDCostLimit (checked by internal/crdvalidation).
+// Limits are upstream's, declared in internal/limits: PerCallLimit
+// (1,000,000 per evaluation) and RuntimeCELCostBudget (10,000,000 per
+// object) are re-exported here; StaticEstimatedCostLimit and
+// StaticEstimatedCRDCostLimit are checked by internal/crdvalidation.
 //
 // Performance: rules are compiled once per Validator; per evaluation the
 // Validator reuses the resource-root schema, skips cel-go's context plumbing

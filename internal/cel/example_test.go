@@ -1,12 +1,10 @@
 package cel_test
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/cel"
-	"github.com/crdlab/crdlab/internal/crdvalidation"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -71,26 +69,4 @@ func ExampleEscape() {
 	// x-y "x__dash__y" true
 	// a.b "a__dot__b" true
 	// 1x "" false
-}
-
-func ExampleCRDChecker_CompileRules() {
-	var root crd.JSONSchemaProps
-	_ = json.Unmarshal([]byte(`{"type":"object","properties":{"spec":{"type":"object",
-		"properties":{"n":{"type":"integer"}},
-		"x-kubernetes-validations":[{"rule":"self.n > 0"},{"rule":"self.m > 0"}]}}}`), &root)
-	spec := root.Properties["spec"]
-	results, err := cel.NewCRDChecker().CompileRules(crdvalidation.CELNode{
-		Root:   &root,
-		Steps:  []crdvalidation.CELStep{{Kind: crdvalidation.CELStepProperty, Property: "spec"}},
-		Schema: &spec,
-	})
-	if err != nil {
-		panic(err)
-	}
-	for _, r := range results {
-		fmt.Println(r.MaxCost, r.Error != nil)
-	}
-	// Output:
-	// 3 false
-	// 0 true
 }

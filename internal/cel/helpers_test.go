@@ -68,3 +68,15 @@ func errStrings[E interface{ Error() string }](list []E) []string {
 }
 
 func sprint(v interface{}) string { return fmt.Sprint(v) }
+
+func itoa(v uint64) string {
+	b := []byte{}
+	if v == 0 {
+		return "0"
+	}
+	for v > 0 {
+		b = append([]byte{byte('0' + v%10)}, b...)
+		v /= 10
+	}
+	return string(b)
+}

@@ -6,14 +6,14 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/crdlab/crdlab/internal/limits"
 )
 
 // Size constants of upstream's apiserver/pkg/cel/limits.go: the minimum and
 // maximum serialized sizes used to estimate how many elements a request can
 // hold.
 const (
-	// MaxRequestSizeBytes is celconfig.MaxRequestSizeBytes (3 MiB).
-	MaxRequestSizeBytes = int64(3 * 1024 * 1024)
 	maxDurationSizeJSON = 32
 	maxDatetimeSizeJSON = 32
 	minDurationSizeJSON = 3
@@ -26,21 +26,18 @@ const (
 	noMaxLength = math.MaxInt
 )
 
-// Runtime and static limits (k8s.io/apiserver/pkg/apis/cel/config.go and
-// apiextensions validation.go).
+// The limits used by this package's callers, from internal/limits (where
+// each names its upstream source).
 const (
-	// PerCallLimit is the runtime cost limit of one expression evaluation.
-	PerCallLimit = 1000000
-	// RuntimeCELCostBudget is the runtime cost budget of one object.
-	RuntimeCELCostBudget = 10000000
-	// CheckFrequency is how often (in comprehension iterations) evaluation checks for interruption.
-	CheckFrequency = 100
-	// MaxEvaluatedMessageExpressionSizeBytes bounds an evaluated messageExpression.
-	MaxEvaluatedMessageExpressionSizeBytes = 5 * 1024
-	// StaticEstimatedCostLimit is the largest static cost of one expression.
-	StaticEstimatedCostLimit = 10000000
-	// StaticEstimatedCRDCostLimit is the largest static cost of all expressions of a CRD schema.
-	StaticEstimatedCRDCostLimit = 100000000
+	// PerCallLimit is limits.PerCallLimit, the runtime cost limit of one
+	// expression evaluation.
+	PerCallLimit = limits.PerCallLimit
+	// RuntimeCELCostBudget is limits.RuntimeCELCostBudget, the runtime
+	// cost budget of one object.
+	RuntimeCELCostBudget = limits.RuntimeCELCostBudget
+	// MaxRequestSizeBytes is limits.MaxRequestSizeBytes, the request size
+	// size and cardinality estimates assume.
+	MaxRequestSizeBytes = limits.MaxRequestSizeBytes
 )
 
 // DeclType is the CEL type of a schema node, mirroring upstream's

@@ -3,7 +3,6 @@ package cel
 import (
 	"context"
 	"fmt"
-	"github.com/crdlab/crdlab/internal/crdvalidation"
 	"math"
 	"reflect"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -47,16 +47,22 @@ type Validator struct {
 // Compilation errors do not fail construction: they are reported when
 // objects are validated, as upstream does.
 func NewValidator(s *schema.Structural, isResourceRoot bool, perCallLimit uint64) *Validator {
+	return NewValidatorWithCache(s, isResourceRoot, perCallLimit, nil)
+}
+
+// NewValidatorWithCache is NewValidator compiling through cache (nil: no
+// memoization).
+func NewValidatorWithCache(s *schema.Structural, isResourceRoot bool, perCallLimit uint64, cache *CompileCache) *Validator {
 	if !hasXValidations(s) {
 		return nil
 	}
-	return newValidator(s, s, isResourceRoot, SchemaDeclType(s, isResourceRoot), perCallLimit)
+	return cache.newValidator(s, s, isResourceRoot, SchemaDeclType(s, isResourceRoot), perCallLimit)
 }
 
-func newValidator(validationSchema, nodeSchema *schema.Structural, isResourceRoot bool, declType *DeclType, perCallLimit uint64) *Validator {
+func (cache *CompileCache) newValidator(validationSchema, nodeSchema *schema.Structural, isResourceRoot bool, declType *DeclType, perCallLimit uint64) *Validator {
 	compSchema := *nodeSchema
 	compSchema.XValidations = validationSchema.XValidations
-	compiled, err := Compile(&compSchema, declType, perCallLimit)
+	compiled, err := cache.Compile(&compSchema, declType, perCallLimit, StoredExpressions)
 
 	var items, additional *Validator
 	var props map[string]Validator
@@ -66,7 +72,7 @@ func newValidator(validationSchema, nodeSchema *schema.Structural, isResourceRoo
 		elemType = declType.ElemType
 	}
 	if validationSchema.Items != nil && nodeSchema.Items != nil {
-		items = newValidator(validationSchema.Items, nodeSchema.Items, nodeSchema.Items.XEmbeddedResource, elemType, perCallLimit)
+		items = cache.newValidator(validationSchema.Items, nodeSchema.Items, nodeSchema.Items.XEmbeddedResource, elemType, perCallLimit)
 	}
 	if len(validationSchema.Properties) > 0 {
 		props = make(map[string]Validator, len(validationSchema.Properties))
@@ -92,19 +98,19 @@ func newValidator(validationSchema, nodeSchema *schema.Structural, isResourceRoo
 					continue
 				}
 			}
-			if p := newValidator(&vp, &np, np.XEmbeddedResource, ft, perCallLimit); p != nil {
+			if p := cache.newValidator(&vp, &np, np.XEmbeddedResource, ft, perCallLimit); p != nil {
 				props[k] = *p
 			}
 		}
 	}
 	if validationSchema.AdditionalProperties != nil && validationSchema.AdditionalProperties.Structural != nil &&
 		nodeSchema.AdditionalProperties != nil && nodeSchema.AdditionalProperties.Structural != nil {
-		additional = newValidator(validationSchema.AdditionalProperties.Structural, nodeSchema.AdditionalProperties.Structural,
+		additional = cache.newValidator(validationSchema.AdditionalProperties.Structural, nodeSchema.AdditionalProperties.Structural,
 			nodeSchema.AdditionalProperties.Structural.XEmbeddedResource, elemType, perCallLimit)
 	}
 	if validationSchema.ValueValidation != nil && len(validationSchema.ValueValidation.AllOf) > 0 {
 		for i := range validationSchema.ValueValidation.AllOf {
-			if v := newValidator(nestedToStructural(&validationSchema.ValueValidation.AllOf[i]), nodeSchema, isResourceRoot, declType, perCallLimit); v != nil {
+			if v := cache.newValidator(nestedToStructural(&validationSchema.ValueValidation.AllOf[i]), nodeSchema, isResourceRoot, declType, perCallLimit); v != nil {
 				allOf = append(allOf, v)
 			}
 		}
@@ -568,8 +574,8 @@ func evalMessageExpression(ctx context.Context, p cel.Program, src string, act i
 	}
 	s = strings.TrimSpace(s)
 	switch {
-	case len(s) > MaxEvaluatedMessageExpressionSizeBytes:
-		return "", rem - int64(*cost), cost, &Error{Detail: fmt.Sprintf("messageExpression beyond allowable length of %d", MaxEvaluatedMessageExpressionSizeBytes)}
+	case len(s) > limits.MaxEvaluatedMessageExpressionSizeBytes:
+		return "", rem - int64(*cost), cost, &Error{Detail: fmt.Sprintf("messageExpression beyond allowable length of %d", limits.MaxEvaluatedMessageExpressionSizeBytes)}
 	case hasNewlines(s):
 		return "", rem - int64(*cost), cost, &Error{Detail: "messageExpression should not contain line breaks"}
 	case len(s) == 0:
@@ -605,27 +611,4 @@ func fieldErrorForReason(p *field.Path, value interface{}, detail string, reason
 		return field.Duplicate(p, value)
 	}
 	return field.Invalid(p, value, detail)
-}
-
-// ValidFieldPathOption configures ValidFieldPath.
-type ValidFieldPathOption func(*validFieldPathOptions)
-
-type validFieldPathOptions struct{ allowArrayNotation bool }
-
-// WithFieldPathAllowArrayNotation allows or forbids ['key'] notation (allowed by default).
-func WithFieldPathAllowArrayNotation(allow bool) ValidFieldPathOption {
-	return func(o *validFieldPathOptions) { o.allowArrayNotation = allow }
-}
-
-// ValidFieldPath checks that jsonPath (".a.b['c']") only names properties
-// and map keys that exist in s and returns it as a field.Path with the schema
-// it leads to, as upstream's ValidFieldPath does (same error texts).
-func ValidFieldPath(jsonPath string, s *schema.Structural, opts ...ValidFieldPathOption) (validFieldPath *field.Path, found *schema.Structural, err error) {
-	o := &validFieldPathOptions{allowArrayNotation: true}
-	for _, f := range opts {
-		f(o)
-	}
-	// One implementation serves CRD validation (selectable fields, rule
-	// fieldPaths) and evaluation.
-	return crdvalidation.ValidFieldPath(jsonPath, s, o.allowArrayNotation)
 }

@@ -7,18 +7,15 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/cel"
+	"github.com/crdlab/crdlab/internal/limits"
+	"github.com/crdlab/crdlab/internal/schema"
 )
 
-// Cost limits of upstream's pkg/apis/apiextensions/validation.
-const (
-	// StaticEstimatedCostLimit is the largest allowed static CEL cost of one
-	// expression (upstream StaticEstimatedCostLimit).
-	StaticEstimatedCostLimit = 10000000
-	// StaticEstimatedCRDCostLimit is the largest allowed total static cost of
-	// the x-kubernetes-validations rules of one schema (upstream
-	// StaticEstimatedCRDCostLimit).
-	StaticEstimatedCRDCostLimit = 100000000
-)
+// This file is upstream's cel_validation.go (CELSchemaContext, TypeInfo,
+// the cost bookkeeping) and the part of validation.go that compiles the
+// x-kubernetes-validations of a schema node with cel.Compile and turns the
+// results into errors.
 
 // CELStepKind says how a CELStep descends from a schema node to a child.
 type CELStepKind int
@@ -84,45 +81,183 @@ type CELRuleResult struct {
 	UsesOldSelf bool
 }
 
-// CELChecker compiles CEL rules for CRD validation. It slots into the
-// recursive schema validation exactly where upstream's
-// ValidateCustomResourceDefinitionOpenAPISchema calls cel.Compile.
+// CompileRules compiles the rules of node.Schema as CRD validation does, at
+// upstream's position in ValidateCustomResourceDefinitionOpenAPISchema (its
+// cel.Compile call); cache memoizes the compilations (nil: none).
 //
-// CompileRules is called once per schema node that has
+// CRD validation calls it once per schema node that has
 // x-kubernetes-validations, after all the non-CEL checks of that node and of
 // its whole subtree (properties, items, additionalProperties, ...) found no
 // error, and only when the schema is structural and its defaults are valid
 // (upstream's non-nil CELSchemaContext). It is never called for nodes below
 // allOf, anyOf, oneOf, not, definitions or dependencies. Nodes are visited
 // children first (additionalProperties, then properties in sorted key
-// order, then items), so the call order is deterministic. The checker must
-// not modify the schemas it is given.
+// order, then items), so the call order is deterministic. The schemas are
+// not modified.
 //
-// It must return one CELRuleResult per rule of node.Schema.XValidations, in
+// It returns one CELRuleResult per rule of node.Schema.XValidations, in
 // order, compiling each rule and messageExpression against the type of self
-// that upstream derives for that node (model.SchemaDeclType of the root,
-// walked along node.Steps, with upstream's fallback of converting the node
-// itself when a property has no declared type) in the CEL environment of
-// compatibility version 1.36 (NewExpressionsEnv; on create no expression is
-// pre-existing), with per-call limit celconfig.PerCallLimit.
+// that upstream derives for that node (CELSchemaContext.TypeInfo:
+// model.SchemaDeclType of the topmost ancestor with rules, walked along
+// node.Steps, with upstream's fallback of converting the node itself when a
+// property has no declared type) in the CEL environment of compatibility
+// version 1.36 (NewExpressions; on create no expression is pre-existing),
+// with per-call limit limits.PerCallLimit.
 //
 // A non-nil error is reported as field.InternalError at
-// <node>.x-kubernetes-validations with err as is; return upstream's texts:
+// <node>.x-kubernetes-validations with err as is; its texts are upstream's:
 // "internal error: failed to construct type information for
 // x-kubernetes-validations rules: <err>", "internal error: failed to retrieve
 // type information for x-kubernetes-validations", or cel.Compile's error.
 //
-// The caller (this package) turns the results into errors: cost limits
+// The caller (celRuleErrors) turns the results into errors: cost limits
 // (StaticEstimatedCostLimit per expression, multiplied by the node's
 // cardinality), the per-schema total (StaticEstimatedCRDCostLimit), compile
 // errors, messageExpression errors, oldSelf on uncorrelatable paths and
 // optionalOldSelf without oldSelf.
-type CELChecker interface {
-	CompileRules(node CELNode) ([]CELRuleResult, error)
+func CompileRules(node CELNode, cache *cel.CompileCache) ([]CELRuleResult, error) {
+	ti, err := nodeTypeInfo(node)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: failed to construct type information for x-kubernetes-validations rules: %s", err)
+	}
+	if ti == nil {
+		return nil, fmt.Errorf("internal error: failed to retrieve type information for x-kubernetes-validations")
+	}
+	results, err := cache.Compile(ti.schema, ti.declType, limits.PerCallLimit, cel.NewExpressions)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]CELRuleResult, len(results))
+	for i, r := range results {
+		out[i] = CELRuleResult{
+			MaxCost:                  r.MaxCost,
+			MaxCardinality:           r.MaxCardinality,
+			UsesOldSelf:              r.UsesOldSelf,
+			HasMessageExpression:     r.MessageExpression != nil,
+			MessageExpressionMaxCost: r.MessageExpressionMaxCost,
+		}
+		if r.Error != nil {
+			out[i].Error = &CELRuleError{Required: r.Error.Type == cel.ErrorTypeRequired, Detail: r.Error.Detail}
+		}
+		if r.MessageExpressionError != nil {
+			out[i].MessageExpressionError = r.MessageExpressionError.Detail
+		}
+	}
+	return out, nil
+}
+
+// typeInfo is a structural schema node with its DeclType (upstream's
+// TypeInfo).
+type typeInfo struct {
+	schema   *schema.Structural
+	declType *cel.DeclType
+}
+
+func convertTypeInfo(s *crd.JSONSchemaProps, isRoot bool) (*typeInfo, error) {
+	st, err := schema.NewStructural(s)
+	if err != nil {
+		return nil, err
+	}
+	dt := cel.SchemaDeclType(st, isRoot)
+	if dt == nil {
+		return nil, fmt.Errorf("unable to convert structural schema to CEL declarations")
+	}
+	return &typeInfo{schema: st, declType: dt}, nil
+}
+
+func accessTypeInfo(parent *typeInfo, step CELStep) *typeInfo {
+	switch step.Kind {
+	case CELStepProperty:
+		if parent.schema.Properties != nil {
+			ps := parent.schema.Properties[step.Property]
+			if esc, ok := cel.Escape(step.Property); ok {
+				if f, ok := parent.declType.Fields[esc]; ok {
+					return &typeInfo{schema: &ps, declType: f.Type}
+				}
+			}
+		}
+	case CELStepItems:
+		if parent.schema.Items != nil {
+			return &typeInfo{schema: parent.schema.Items, declType: parent.declType.ElemType}
+		}
+	case CELStepAdditionalProperties:
+		if parent.schema.AdditionalProperties != nil {
+			return &typeInfo{schema: parent.schema.AdditionalProperties.Structural, declType: parent.declType.ElemType}
+		}
+	}
+	return nil
+}
+
+func childSchema(s *crd.JSONSchemaProps, step CELStep) *crd.JSONSchemaProps {
+	if s == nil {
+		return nil
+	}
+	switch step.Kind {
+	case CELStepProperty:
+		if p, ok := s.Properties[step.Property]; ok {
+			return &p
+		}
+	case CELStepItems:
+		if s.Items != nil {
+			return s.Items.Schema
+		}
+	case CELStepAdditionalProperties:
+		if s.AdditionalProperties != nil {
+			return s.AdditionalProperties.Schema
+		}
+	}
+	return nil
+}
+
+// nodeTypeInfo derives the type of the node at the end of steps: from the
+// topmost ancestor within validation rule scope down along the steps, falling
+// back to converting a node on its own where the parent's type has no entry.
+func nodeTypeInfo(node CELNode) (*typeInfo, error) {
+	nodes := []*crd.JSONSchemaProps{node.Root}
+	for i, st := range node.Steps {
+		if i == len(node.Steps)-1 && node.Schema != nil {
+			nodes = append(nodes, node.Schema)
+			continue
+		}
+		nodes = append(nodes, childSchema(nodes[len(nodes)-1], st))
+	}
+	if len(node.Steps) == 0 && node.Schema != nil {
+		nodes[0] = node.Schema
+	}
+	start := -1
+	for i, n := range nodes {
+		if n != nil && len(n.XValidations) > 0 {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		return nil, nil
+	}
+	var ti *typeInfo
+	for i := start; i < len(nodes); i++ {
+		var acc *typeInfo
+		if i > start && ti != nil {
+			acc = accessTypeInfo(ti, node.Steps[i-1])
+		}
+		if acc != nil {
+			ti = acc
+			continue
+		}
+		if nodes[i] == nil {
+			return nil, nil
+		}
+		var err error
+		ti, err = convertTypeInfo(nodes[i], i == 0 || nodes[i].XEmbeddedResource)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return ti, nil
 }
 
 // celContext mirrors upstream's CELSchemaContext without the type
-// information, which the CELChecker derives from Root and Steps.
+// information, which CompileRules derives from Root and Steps.
 type celContext struct {
 	root           *crd.JSONSchemaProps
 	steps          []CELStep
@@ -210,7 +345,7 @@ func (c *totalCost) observe(path *field.Path, cost uint64) {
 	} else {
 		c.total += cost
 	}
-	if cost < StaticEstimatedCRDCostLimit/100 {
+	if cost < limits.StaticEstimatedCRDCostLimit/100 {
 		return
 	}
 	c.mostExpensive = append(c.mostExpensive, ruleCost{path: path, cost: cost})
@@ -246,7 +381,7 @@ func costErrorMessage(costName string, cost, limit uint64) string {
 func (w *schemaWalker) celRuleErrors(s *crd.JSONSchemaProps, fldPath *field.Path, ctx *celContext, forbidOldSelf *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	vpath := fldPath.Child("x-kubernetes-validations")
-	results, err := w.opts.CEL.CompileRules(CELNode{Root: ctx.root, Steps: ctx.steps, Schema: s})
+	results, err := w.opts.compileRules(CELNode{Root: ctx.root, Steps: ctx.steps, Schema: s})
 	if err != nil {
 		return field.ErrorList{field.InternalError(vpath, err)}
 	}
@@ -256,8 +391,8 @@ func (w *schemaWalker) celRuleErrors(s *crd.JSONSchemaProps, fldPath *field.Path
 		}
 		rulePath := vpath.Index(i).Child("rule")
 		cost := expressionCost(cr, ctx)
-		if cost > StaticEstimatedCostLimit {
-			errs = append(errs, field.Forbidden(rulePath, costErrorMessage("estimated rule cost", cost, StaticEstimatedCostLimit)))
+		if cost > limits.StaticEstimatedCostLimit {
+			errs = append(errs, field.Forbidden(rulePath, costErrorMessage("estimated rule cost", cost, limits.StaticEstimatedCostLimit)))
 		}
 		ctx.totalCost.observe(rulePath, cost)
 		if cr.Error != nil {
@@ -271,8 +406,8 @@ func (w *schemaWalker) celRuleErrors(s *crd.JSONSchemaProps, fldPath *field.Path
 			errs = append(errs, field.Invalid(vpath.Index(i).Child("messageExpression"), internalRule(s.XValidations[i]), cr.MessageExpressionError))
 		} else if cr.HasMessageExpression {
 			mp := vpath.Index(i).Child("messageExpression")
-			if cr.MessageExpressionMaxCost > StaticEstimatedCostLimit {
-				errs = append(errs, field.Forbidden(mp, costErrorMessage("estimated messageExpression cost", cr.MessageExpressionMaxCost, StaticEstimatedCostLimit)))
+			if cr.MessageExpressionMaxCost > limits.StaticEstimatedCostLimit {
+				errs = append(errs, field.Forbidden(mp, costErrorMessage("estimated messageExpression cost", cr.MessageExpressionMaxCost, limits.StaticEstimatedCostLimit)))
 			}
 			ctx.totalCost.observe(mp, cr.MessageExpressionMaxCost)
 		}

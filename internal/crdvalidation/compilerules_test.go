@@ -1,4 +1,4 @@
-package cel
+package crdvalidation
 
 import (
 	"encoding/json"
@@ -6,12 +6,11 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/crdvalidation"
 )
 
 // The expected numbers were produced by upstream's CELSchemaContext.TypeInfo
 // and cel.Compile (NewExpressions environment) on the same schema.
-func TestCRDCheckerDerivesNodeTypesLikeUpstream(t *testing.T) {
+func TestCompileRulesDerivesNodeTypesLikeUpstream(t *testing.T) {
 	root := `{"type":"object","x-kubernetes-validations":[{"rule":"self.metadata.name != ''"}],"properties":{
 		"spec":{"type":"object","properties":{
 			"1x":{"type":"string","maxLength":5,"x-kubernetes-validations":[{"rule":"self.size() > 0"}]},
@@ -22,18 +21,18 @@ func TestCRDCheckerDerivesNodeTypesLikeUpstream(t *testing.T) {
 	if err := json.Unmarshal([]byte(root), &props); err != nil {
 		t.Fatal(err)
 	}
-	prop := func(n string) crdvalidation.CELStep {
-		return crdvalidation.CELStep{Kind: crdvalidation.CELStepProperty, Property: n}
+	prop := func(n string) CELStep {
+		return CELStep{Kind: CELStepProperty, Property: n}
 	}
 	cases := []struct {
 		name  string
-		steps []crdvalidation.CELStep
+		steps []CELStep
 		want  []string
 	}{
 		{"root sees implicit metadata", nil, []string{"cost=3 card=1048576 old=false err="}},
-		{"unescapable property converts itself", []crdvalidation.CELStep{prop("spec"), prop("1x")}, []string{"cost=3 card=1048576 old=false err="}},
-		{"embedded resource sees kind", []crdvalidation.CELStep{prop("spec"), prop("e")}, []string{"cost=2 card=1048576 old=false err="}},
-		{"list items", []crdvalidation.CELStep{prop("spec"), prop("l"), {Kind: crdvalidation.CELStepItems}}, []string{
+		{"unescapable property converts itself", []CELStep{prop("spec"), prop("1x")}, []string{"cost=3 card=1048576 old=false err="}},
+		{"embedded resource sees kind", []CELStep{prop("spec"), prop("e")}, []string{"cost=2 card=1048576 old=false err="}},
+		{"list items", []CELStep{prop("spec"), prop("l"), {Kind: CELStepItems}}, []string{
 			"cost=3 card=1048576 old=false err= msg=1844674407370955267",
 			"cost=0 card=0 old=false err=compilation failed: ERROR: <input>:1:5: undefined field 'w'",
 		}},
@@ -44,7 +43,7 @@ func TestCRDCheckerDerivesNodeTypesLikeUpstream(t *testing.T) {
 			for _, st := range c.steps {
 				node = childSchema(node, st)
 			}
-			res, err := NewCRDChecker().CompileRules(crdvalidation.CELNode{Root: &props, Steps: c.steps, Schema: node})
+			res, err := CompileRules(CELNode{Root: &props, Steps: c.steps, Schema: node}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,10 +65,10 @@ func TestCRDCheckerDerivesNodeTypesLikeUpstream(t *testing.T) {
 	}
 }
 
-func TestCRDCheckerReportsTypeConversionFailure(t *testing.T) {
+func TestCompileRulesReportsTypeConversionFailure(t *testing.T) {
 	// A node with rules but no CEL type (an array without items) cannot be typed.
 	props := crd.JSONSchemaProps{Type: "array", XValidations: crd.ValidationRules{{Rule: "true"}}}
-	_, err := NewCRDChecker().CompileRules(crdvalidation.CELNode{Root: &props, Schema: &props})
+	_, err := CompileRules(CELNode{Root: &props, Schema: &props}, nil)
 	want := "internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations"
 	if err == nil || err.Error() != want {
 		t.Errorf("err %v, want %q", err, want)

@@ -1,6 +1,7 @@
 package crdvalidation_test
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/crdlab/crdlab/engine/crd"
@@ -42,4 +43,26 @@ spec:
 	// Output:
 	// spec.validation.openAPIV3Schema.properties[spec].properties[size].type: Unsupported value: "int": supported values: "array", "boolean", "integer", "number", "object", "string"
 	// 0 warnings
+}
+
+func ExampleCompileRules() {
+	var root crd.JSONSchemaProps
+	_ = json.Unmarshal([]byte(`{"type":"object","properties":{"spec":{"type":"object",
+		"properties":{"n":{"type":"integer"}},
+		"x-kubernetes-validations":[{"rule":"self.n > 0"},{"rule":"self.m > 0"}]}}}`), &root)
+	spec := root.Properties["spec"]
+	results, err := crdvalidation.CompileRules(crdvalidation.CELNode{
+		Root:   &root,
+		Steps:  []crdvalidation.CELStep{{Kind: crdvalidation.CELStepProperty, Property: "spec"}},
+		Schema: &spec,
+	}, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range results {
+		fmt.Println(r.MaxCost, r.Error != nil)
+	}
+	// Output:
+	// 3 false
+	// 0 true
 }

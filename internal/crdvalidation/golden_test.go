@@ -49,8 +49,7 @@ func TestGoldenCases(t *testing.T) {
 }
 
 // RunGoldenCases compares the cases of dir with their golden files: the
-// cel_* cases when cel is true (they need a real CELChecker in opts), the
-// others otherwise.
+// cel_* cases when cel is true, the others otherwise.
 func RunGoldenCases(t *testing.T, dir string, cel bool, opts Options) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	if err != nil || len(files) == 0 {

@@ -37,7 +37,8 @@ func TestNoPanicOnOddInput(t *testing.T) {
 						t.Errorf("panic for schema %q extra %q: %v", s, e, r)
 					}
 				}()
-				ValidateCustomResourceDefinition(c, Options{CEL: &fakeCEL{results: map[string]CELRuleResult{}}})
+				ValidateCustomResourceDefinition(c, Options{})
+				validateCustomResourceDefinition(c, &options{compileRules: (&fakeCEL{results: map[string]CELRuleResult{}}).CompileRules})
 			}()
 		}
 	}

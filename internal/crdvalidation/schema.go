@@ -10,6 +10,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -339,7 +340,7 @@ func (w *schemaWalker) validateSchema(s *crd.JSONSchemaProps, fldPath *field.Pat
 		}
 		// CEL compilation only when no schema error was found at this level
 		// or below, as upstream.
-		if len(errs.schema) == 0 && ctx != nil && w.opts.CEL != nil {
+		if len(errs.schema) == 0 && ctx != nil {
 			errs.cel = append(errs.cel, w.celRuleErrors(s, fldPath, ctx, v.uncorrelatableOldSelfValidationPath)...)
 		}
 	}
@@ -368,7 +369,7 @@ func pathValid(s *crd.JSONSchemaProps, path string) bool {
 	if err != nil {
 		return true
 	}
-	_, _, err = ValidFieldPath(path, ss, true)
+	_, _, err = cel.ValidFieldPath(path, ss)
 	return err == nil
 }
 

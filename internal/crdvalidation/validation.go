@@ -1,4 +1,4 @@
-// Package validation validates a CustomResourceDefinition as kube-apiserver
+// Package crdvalidation validates a CustomResourceDefinition as kube-apiserver
 // does when it is created: upstream's registry strategy for CRDs
 // (k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition:
 // PrepareForCreate, Validate, WarningsOnCreate) and
@@ -13,8 +13,11 @@
 // (spec.validation.openAPIV3Schema... or spec.versions[i].schema...), the
 // same order and the same rendered bad values.
 //
-// CEL compilation is delegated to a CELChecker (see its documentation); with
-// a nil checker every other check still runs.
+// The CEL checks (compilation, static cost per expression and per schema,
+// oldSelf correlatability, messageExpression types) are upstream's
+// cel_validation.go and call internal/cel directly (cel.go); fieldPath and
+// selectable-field paths are resolved by cel.ValidFieldPath, and defaults
+// are checked (CEL rules included) by internal/defaults.
 package crdvalidation
 
 import (
@@ -27,7 +30,9 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/defaults"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/openapi"
 	"github.com/crdlab/crdlab/internal/schema"
 )
@@ -46,13 +51,17 @@ const MaxSelectableFields = 8
 
 // Options configures ValidateCustomResourceDefinition.
 type Options struct {
-	// CEL compiles x-kubernetes-validations rules; nil skips the CEL
-	// specific checks (compilation, cost, oldSelf correlatability).
-	CEL CELChecker
+	// CompileCache memoizes the CEL compilations of the rule checks and of
+	// the default-value checks (engine.CompileCRD shares one with the
+	// serving validators); nil compiles every rule.
+	CompileCache *cel.CompileCache
 }
 
 type options struct {
 	Options
+	// compileRules compiles the rules of one node: CompileRules with the
+	// cache, or a fake in tests.
+	compileRules func(CELNode) ([]CELRuleResult, error)
 }
 
 var (
@@ -70,6 +79,12 @@ var (
 // WarningsOnCreate; as upstream, they are only produced when there is no
 // error. c must carry the v1 defaults (crd.Decode applies them).
 func ValidateCustomResourceDefinition(c *crd.CustomResourceDefinition, opts Options) (errs field.ErrorList, warnings []string) {
+	o := &options{Options: opts}
+	o.compileRules = func(n CELNode) ([]CELRuleResult, error) { return CompileRules(n, o.CompileCache) }
+	return validateCustomResourceDefinition(c, o)
+}
+
+func validateCustomResourceDefinition(c *crd.CustomResourceDefinition, o *options) (errs field.ErrorList, warnings []string) {
 	errs = field.ErrorList{}
 	if c == nil {
 		return append(errs, field.Required(field.NewPath("spec"), "")), nil
@@ -96,8 +111,6 @@ func ValidateCustomResourceDefinition(c *crd.CustomResourceDefinition, opts Opti
 			break
 		}
 	}
-	o := &options{Options: opts}
-
 	nameFn := func(name string, prefix bool) []string {
 		ret := nameIsDNSSubdomain(name, prefix)
 		if name != in.Spec.Names.Plural+"."+in.Spec.Group {
@@ -512,7 +525,7 @@ func validateSelectableFields(fields []internalSelectableField, ss *schema.Struc
 			allErrs = append(allErrs, field.Required(p, ""))
 			continue
 		}
-		path, found, err := ValidFieldPath(f.JSONPath, ss, false)
+		path, found, err := cel.ValidFieldPath(f.JSONPath, ss, cel.WithFieldPathAllowArrayNotation(false))
 		if err == nil && ss == nil {
 			err = fmt.Errorf("does not refer to a valid field")
 		}
@@ -652,7 +665,7 @@ func validateValidation(v *internalValidation, statusEnabled bool, flags specFla
 			structuralInitErrs = append(structuralInitErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if verrs := schema.ValidateStructuralWithOptions(schemaPath, ss, schema.ValidationOptions{}); len(verrs) > 0 {
 			allErrs = append(allErrs, verrs...)
-		} else if derrs, err := defaults.ValidateDefaults(schemaPath, ss, true, true); err != nil {
+		} else if derrs, err := defaults.ValidateDefaultsWithOptions(schemaPath, ss, true, true, defaults.ValidateOptions{CompileCache: o.CompileCache}); err != nil {
 			allErrs = append(allErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if len(derrs) > 0 {
 			allErrs = append(allErrs, derrs...)
@@ -665,11 +678,11 @@ func validateValidation(v *internalValidation, statusEnabled bool, flags specFla
 	if len(allErrs) == 0 && len(structuralInitErrs) > 0 {
 		allErrs = append(allErrs, structuralInitErrs...)
 	}
-	if ctx != nil && ctx.totalCost.total > StaticEstimatedCRDCostLimit {
+	if ctx != nil && ctx.totalCost.total > limits.StaticEstimatedCRDCostLimit {
 		for _, e := range ctx.totalCost.mostExpensive {
 			allErrs = append(allErrs, field.Forbidden(e.path, "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"))
 		}
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("openAPIV3Schema"), costErrorMessage("x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema", ctx.totalCost.total, StaticEstimatedCRDCostLimit)))
+		allErrs = append(allErrs, field.Forbidden(fldPath.Child("openAPIV3Schema"), costErrorMessage("x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema", ctx.totalCost.total, limits.StaticEstimatedCRDCostLimit)))
 	}
 	return allErrs
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/engine/field"
 )
 
 // crdWithSchema builds a one-version CRD around an openAPIV3Schema body
@@ -39,11 +40,26 @@ func indent(s string, n int) string {
 
 func validate(t *testing.T, yaml string, opts Options) ([]string, []string) {
 	t.Helper()
+	return validateWith(t, yaml, func(c *crd.CustomResourceDefinition) (field.ErrorList, []string) {
+		return ValidateCustomResourceDefinition(c, opts)
+	})
+}
+
+// validateFake validates with f in place of CompileRules.
+func validateFake(t *testing.T, yaml string, f *fakeCEL) ([]string, []string) {
+	t.Helper()
+	return validateWith(t, yaml, func(c *crd.CustomResourceDefinition) (field.ErrorList, []string) {
+		return validateCustomResourceDefinition(c, &options{compileRules: f.CompileRules})
+	})
+}
+
+func validateWith(t *testing.T, yaml string, run func(*crd.CustomResourceDefinition) (field.ErrorList, []string)) ([]string, []string) {
+	t.Helper()
 	c, err := crd.DecodeOne([]byte(yaml), "t.yaml")
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	errs, warnings := ValidateCustomResourceDefinition(c, opts)
+	errs, warnings := run(c)
 	var out []string
 	for _, e := range errs {
 		out = append(out, e.Error())
@@ -173,8 +189,10 @@ func TestWarningsAreDroppedWhenThereAreErrors(t *testing.T) {
 	}
 }
 
-// fakeCEL records the nodes it is asked about and answers from a table
-// keyed by rule text.
+// fakeCEL stands in for CompileRules: it records the nodes it is asked
+// about and answers from a table keyed by rule text, so that these tests pin
+// how CRD validation walks the schema and turns results into errors
+// independently of CEL compilation.
 type fakeCEL struct {
 	calls   []string
 	results map[string]CELRuleResult
@@ -204,7 +222,7 @@ func (f *fakeCEL) CompileRules(n CELNode) ([]CELRuleResult, error) {
 	return out, nil
 }
 
-func TestCELCheckerIsCalledChildrenFirstWithSteps(t *testing.T) {
+func TestCompileRulesIsCalledChildrenFirstWithSteps(t *testing.T) {
 	y := crdWithSchema(`type: object
 x-kubernetes-validations: [{rule: root}]
 properties:
@@ -223,7 +241,7 @@ properties:
     not:
       maxLength: 1`, "")
 	f := &fakeCEL{results: map[string]CELRuleResult{}}
-	errs, _ := validate(t, y, Options{CEL: f})
+	errs, _ := validateFake(t, y, f)
 	if len(errs) != 0 {
 		t.Fatalf("unexpected errors %v", errs)
 	}
@@ -233,10 +251,10 @@ properties:
 	}
 }
 
-func TestCELCheckerSkippedBelowSchemaErrors(t *testing.T) {
+func TestCompileRulesSkippedBelowSchemaErrors(t *testing.T) {
 	y := crdWithSchema("type: object\nx-kubernetes-validations: [{rule: root}]\nproperties:\n  a: {type: string, uniqueItems: true}", "")
 	f := &fakeCEL{results: map[string]CELRuleResult{}}
-	errs, _ := validate(t, y, Options{CEL: f})
+	errs, _ := validateFake(t, y, f)
 	if len(f.calls) != 0 {
 		t.Errorf("checker called %v despite schema errors", f.calls)
 	}
@@ -270,7 +288,7 @@ properties:
 		"notold":   {MaxCost: 1},
 		"msg":      {MaxCost: 1, MessageExpressionError: "messageExpression compilation failed: bad"},
 	}}
-	got, _ := validate(t, y, Options{CEL: f})
+	got, _ := validateFake(t, y, f)
 	p := "spec.validation.openAPIV3Schema.properties[l].items.x-kubernetes-validations"
 	want := []string{
 		p + `[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 2.0x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
@@ -295,11 +313,11 @@ func TestCELTotalCostLimit(t *testing.T) {
 	}
 	f := &fakeCEL{results: map[string]CELRuleResult{"r": {MaxCost: 9000000}}}
 	// 11 x 9M = 99M is within the 100M limit.
-	if got, _ := validate(t, schemaWith(11), Options{CEL: f}); len(got) != 0 {
+	if got, _ := validateFake(t, schemaWith(11), f); len(got) != 0 {
 		t.Fatalf("unexpected errors %v", got)
 	}
 	// 12 x 9M = 108M: the 4 most expensive rules and the total are reported.
-	got, _ := validate(t, schemaWith(12), Options{CEL: f})
+	got, _ := validateFake(t, schemaWith(12), f)
 	if len(got) != 5 {
 		t.Fatalf("want 4 contributors and the total, got %d:\n%s", len(got), strings.Join(got, "\n"))
 	}
@@ -314,47 +332,12 @@ func TestCELTotalCostLimit(t *testing.T) {
 	}
 }
 
-func TestCELCheckerErrorIsInternal(t *testing.T) {
+func TestCompileRulesErrorIsInternal(t *testing.T) {
 	y := crdWithSchema("type: object\nx-kubernetes-validations: [{rule: x}]", "")
 	f := &fakeCEL{err: errors.New("internal error: failed to retrieve type information for x-kubernetes-validations")}
-	got, _ := validate(t, y, Options{CEL: f})
+	got, _ := validateFake(t, y, f)
 	want := `spec.validation.openAPIV3Schema.x-kubernetes-validations: Internal error: internal error: failed to retrieve type information for x-kubernetes-validations`
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
-func TestValidFieldPath(t *testing.T) {
-	c, err := crd.DecodeOne([]byte(crdWithSchema("type: object\nproperties:\n  spec:\n    type: object\n    properties:\n      'a.b': {type: string}\n      m:\n        type: object\n        additionalProperties: {type: integer}", "")), "t.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := c.Spec.Versions[0].Schema.OpenAPIV3Schema
-	ss := mustStructural(t, root)
-	tests := []struct {
-		path, want, err string
-		noArray         bool
-	}{
-		{path: ".spec['a.b']", want: "spec.a.b"},
-		{path: ".spec.m.k", want: "spec.m[k]"},
-		{path: ".spec.x", err: "does not refer to a valid field"},
-		{path: "spec", err: "expected [ or . but got: spec"},
-		{path: ".spec[a]", err: "expected single quoted string but got a"},
-		{path: ".spec['a.b'", err: "unexpected end of JSON path"},
-		{path: ".spec['a.b']", noArray: true, err: "array notation is not allowed"},
-		{path: ".spec['\\q']", err: "invalid string literal: invalid escape char \\q"},
-	}
-	for _, tt := range tests {
-		p, _, err := ValidFieldPath(tt.path, ss, !tt.noArray)
-		switch {
-		case tt.err != "":
-			if err == nil || err.Error() != tt.err {
-				t.Errorf("%s: err = %v, want %s", tt.path, err, tt.err)
-			}
-		case err != nil:
-			t.Errorf("%s: unexpected error %v", tt.path, err)
-		case p.String() != tt.want:
-			t.Errorf("%s: path = %s, want %s", tt.path, p, tt.want)
-		}
 	}
 }

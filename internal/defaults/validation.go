@@ -6,15 +6,13 @@ import (
 	"sort"
 
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/cel"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/objectmeta"
 	"github.com/crdlab/crdlab/internal/openapi"
 	"github.com/crdlab/crdlab/internal/prune"
 	"github.com/crdlab/crdlab/internal/schema"
 )
-
-// RuntimeCELCostBudget is the CEL cost budget shared by all default values of
-// one schema: k8s.io/apiserver/pkg/apis/cel.RuntimeCELCostBudget.
-const RuntimeCELCostBudget = 10000000
 
 // Surrounding TypeMeta of the object a default in metadata, apiVersion or
 // kind is validated in (upstream's ValidateDefaults uses these literals).
@@ -23,51 +21,57 @@ const (
 	validationKind       = "Validation"
 )
 
-// CELDefaultValidator checks a default value against the
-// x-kubernetes-validations rules of s and of every schema below it, as
-// upstream's cel.NewValidator(s, isResourceRoot, celconfig.PerCallLimit).
-// Validate(ctx, pth, s, obj, oldObj, costBudget) does, and returns the errors
-// and the remaining cost budget (negative when exhausted; the "running out of
-// cost budget" error is the validator's to report).
+// celDefaultValidator checks a default value against the
+// x-kubernetes-validations rules of s and of every schema below it and
+// returns the errors and the remaining cost budget (negative when exhausted;
+// the "running out of cost budget" error is the validator's to report).
+// ValidateDefaults uses celValidator; tests substitute a fake.
 //
-// ValidateDefaults calls it for each default (at pth = <schema path>.default)
-// that passed the pruning, ObjectMeta and OpenAPI checks: first with
-// oldObj = obj (the default as both self and oldSelf); then, if that gave no
-// errors, with oldObj = nil (an update from nothing to the default, because
+// The walk calls it for each default (at pth = <schema path>.default) that
+// passed the pruning, ObjectMeta and OpenAPI checks: first with oldObj = obj
+// (the default as both self and oldSelf); then, if that gave no errors, with
+// oldObj = nil (an update from nothing to the default, because
 // CRDValidationRatcheting is locked on in 1.37 and rules may use
-// optionalOldSelf). The smaller of the two remaining budgets is kept. When s
-// has no rules anywhere the validator must return (nil, costBudget), which
-// is what upstream's nil validator amounts to.
-type CELDefaultValidator func(pth *field.Path, s *schema.Structural, isResourceRoot bool, obj, oldObj interface{}, costBudget int64) (field.ErrorList, int64)
+// optionalOldSelf). The smaller of the two remaining budgets is kept.
+type celDefaultValidator func(pth *field.Path, s *schema.Structural, isResourceRoot bool, obj, oldObj interface{}, costBudget int64) (field.ErrorList, int64)
 
-// CELValidator is the CEL check ValidateDefaults uses. The CEL package sets
-// it (typically from an init function); while it is nil, defaults are not
-// checked against CEL rules.
-var CELValidator CELDefaultValidator
+// celValidator is upstream's
+// cel.NewValidator(s, isResourceRoot, celconfig.PerCallLimit).Validate(ctx,
+// pth, s, obj, oldObj, costBudget) in defaulting's validation: no
+// ratcheting; a schema without rules anywhere gives a nil validator, that
+// is (nil, costBudget). Compilations go through cache (nil: none).
+func celValidator(cache *cel.CompileCache) celDefaultValidator {
+	return func(pth *field.Path, s *schema.Structural, isResourceRoot bool, obj, oldObj interface{}, costBudget int64) (field.ErrorList, int64) {
+		v := cel.NewValidatorWithCache(s, isResourceRoot, limits.PerCallLimit, cache)
+		errs, remaining, _ := v.Validate(pth, obj, oldObj, costBudget)
+		return errs, remaining
+	}
+}
 
 // ValidateOptions are the knobs of ValidateDefaultsWithOptions.
 type ValidateOptions struct {
-	// CEL checks defaults against CEL rules; nil skips that check.
-	CEL CELDefaultValidator
-	// CostBudget is the total CEL cost budget; 0 means RuntimeCELCostBudget.
+	// CompileCache memoizes the compilations of the CEL rules (nil: none).
+	CompileCache *cel.CompileCache
+	// CostBudget is the total CEL cost budget; 0 means
+	// limits.RuntimeCELCostBudget.
 	CostBudget int64
 }
 
 // ValidateDefaults checks, at CRD creation or update, that every default
 // value of s is pruned (when requirePrunedDefaults), results in valid
 // apiVersion/kind/ObjectMeta where it is or contains them, passes the
-// OpenAPI validation of its schema and satisfies its CEL rules (through
-// CELValidator). The errors are upstream's: at <pth>...default, in schema
+// OpenAPI validation of its schema and satisfies its CEL rules
+// (internal/cel). The errors are upstream's: at <pth>...default, in schema
 // order with properties visited in sorted key order (upstream visits
 // them in map order, so only the order across sibling properties may differ
 // from one upstream run to another). The error result reports internal
 // failures, as upstream's does.
 func ValidateDefaults(pth *field.Path, s *schema.Structural, isResourceRoot, requirePrunedDefaults bool) (field.ErrorList, error) {
-	return ValidateDefaultsWithOptions(pth, s, isResourceRoot, requirePrunedDefaults, ValidateOptions{CEL: CELValidator})
+	return ValidateDefaultsWithOptions(pth, s, isResourceRoot, requirePrunedDefaults, ValidateOptions{})
 }
 
-// ValidateDefaultsWithOptions is ValidateDefaults with an explicit CEL
-// validator and cost budget.
+// ValidateDefaultsWithOptions is ValidateDefaults with a compile cache and
+// a cost budget.
 func ValidateDefaultsWithOptions(pth *field.Path, s *schema.Structural, isResourceRoot, requirePrunedDefaults bool, opts ValidateOptions) (field.ErrorList, error) {
 	if isResourceRoot {
 		if s == nil {
@@ -81,7 +85,7 @@ func ValidateDefaultsWithOptions(pth *field.Path, s *schema.Structural, isResour
 	}
 	budget := opts.CostBudget
 	if budget == 0 {
-		budget = RuntimeCELCostBudget
+		budget = limits.RuntimeCELCostBudget
 	}
 	v := defaultValidator{
 		requirePruned: requirePrunedDefaults,
@@ -90,7 +94,7 @@ func ValidateDefaultsWithOptions(pth *field.Path, s *schema.Structural, isResour
 		validateOpenAPI: func(pth *field.Path, s *schema.Structural, obj interface{}) field.ErrorList {
 			return openapi.NewValidatorFromStructural(s).Validate(pth, obj)
 		},
-		cel: opts.CEL,
+		cel: celValidator(opts.CompileCache),
 	}
 	f := NewRootObjectFunc().WithTypeMeta(validationAPIVersion, validationKind)
 	errs, err, _ := v.validate(pth, s, s, f, false, budget)
@@ -104,7 +108,7 @@ type defaultValidator struct {
 	coerce          func(pth *field.Path, obj interface{}, s *schema.Structural, isResourceRoot, dropInvalidFields bool) *field.Error
 	validateMeta    func(pth *field.Path, obj interface{}, s *schema.Structural, isResourceRoot bool) field.ErrorList
 	validateOpenAPI func(pth *field.Path, s *schema.Structural, obj interface{}) field.ErrorList
-	cel             CELDefaultValidator
+	cel             celDefaultValidator
 }
 
 // validate walks s. insideMeta says that s is (below) the apiVersion, kind or

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -245,7 +246,7 @@ func TestValidateDefaultsWalk(t *testing.T) {
 			}
 			budget := tt.budget
 			if budget == 0 {
-				budget = RuntimeCELCostBudget
+				budget = limits.RuntimeCELCostBudget
 			}
 			fake := tt.fake
 			v := fake.validator(tt.requirePrune)
@@ -278,7 +279,7 @@ func TestValidateDefaultsDoesNotChangeTheSchema(t *testing.T) {
 		validated = compact(obj)
 		return nil
 	}
-	if _, err, _ := v.validate(field.NewPath("x"), s, s, NewRootObjectFunc(), false, RuntimeCELCostBudget); err != nil {
+	if _, err, _ := v.validate(field.NewPath("x"), s, s, NewRootObjectFunc(), false, limits.RuntimeCELCostBudget); err != nil {
 		t.Fatal(err)
 	}
 	if after := compact(s.Properties["e"].Default.Object); after != before {
