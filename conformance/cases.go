@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/crdlab/crdlab/conformance/upstream"
+	"github.com/crdlab/crdlab/wire"
 	"sigs.k8s.io/yaml"
 )
 
@@ -238,7 +239,7 @@ func mergePatch(target, patch interface{}) interface{} {
 
 // CheckExpect returns the failed expectations of a case against the
 // upstream outcome (rep nil when compileErr is set).
-func CheckExpect(e *Expect, rep *upstream.Report, compileErr error) []string {
+func CheckExpect(e *Expect, rep *wire.Report, compileErr error) []string {
 	if e == nil {
 		return nil
 	}

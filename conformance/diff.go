@@ -8,6 +8,7 @@ import (
 
 	"github.com/crdlab/crdlab/conformance/upstream"
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/wire"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -17,7 +18,7 @@ type Outcome struct {
 	Report interface{} // normalized JSON of the report
 	Err    error
 	// Upstream is the oracle's report (upstream side only).
-	Upstream *upstream.Report
+	Upstream *wire.Report
 }
 
 // RunUpstream runs the oracle.

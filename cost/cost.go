@@ -10,6 +10,7 @@ import (
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/crdvalidation"
 	"github.com/crdlab/crdlab/internal/limits"
+	"github.com/crdlab/crdlab/wire"
 )
 
 // Limits enforced by kube-apiserver (from internal/limits, which names
@@ -42,10 +43,10 @@ type Report struct {
 	// Accepted is the CRD create verdict (no validation error).
 	Accepted bool `json:"accepted"`
 	// Errors are all the CRD validation errors, upstream's order.
-	Errors []ErrorReport `json:"errors"`
+	Errors []wire.ErrorReport `json:"errors"`
 	// CostErrors are the errors about static cost, upstream's order.
-	CostErrors []ErrorReport `json:"costErrors"`
-	Rules      []Rule        `json:"rules"`
+	CostErrors []wire.ErrorReport `json:"costErrors"`
+	Rules      []Rule             `json:"rules"`
 	// Schemas holds the total of each openAPIV3Schema (one, or one per
 	// version when the versions' schemas differ).
 	Schemas []SchemaTotal `json:"schemas"`
@@ -65,14 +66,6 @@ type Limits struct {
 	PerCRD        uint64 `json:"perCRD"`
 	PerCall       uint64 `json:"perCall"`
 	PerObject     int64  `json:"perObject"`
-}
-
-// ErrorReport is one field.Error.
-type ErrorReport struct {
-	Type    string `json:"type"`
-	Field   string `json:"field"`
-	Detail  string `json:"detail"`
-	Message string `json:"message"`
 }
 
 // Estimate is a static cost estimate of one evaluation.
@@ -217,8 +210,8 @@ func Analyze(c *crd.CustomResourceDefinition, objects ...[]byte) (rep *Report, e
 	rep = &Report{
 		CRD:        c.Metadata.Name,
 		Limits:     Limits{PerExpressionLimit, PerCRDLimit, PerCallLimit, PerObjectBudget},
-		Errors:     []ErrorReport{},
-		CostErrors: []ErrorReport{},
+		Errors:     []wire.ErrorReport{},
+		CostErrors: []wire.ErrorReport{},
 		Rules:      []Rule{},
 		Schemas:    []SchemaTotal{},
 	}
@@ -261,8 +254,8 @@ func Analyze(c *crd.CustomResourceDefinition, objects ...[]byte) (rep *Report, e
 	return rep, nil
 }
 
-func errorReport(e *field.Error) ErrorReport {
-	return ErrorReport{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Message: e.Error()}
+func errorReport(e *field.Error) wire.ErrorReport {
+	return wire.ErrorReport{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Message: e.Error()}
 }
 
 // isCostError recognizes the static cost errors of upstream's CRD validation.

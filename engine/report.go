@@ -5,43 +5,16 @@ import (
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/wire"
 )
 
-// Report is the JSON document `crdlab validate -o json` prints per object.
-type Report struct {
-	CRD    CRDReport     `json:"crd"`
-	Object *ObjectReport `json:"object"`
-}
-
-// CRDReport holds the CRD's validation outcome.
-type CRDReport struct {
-	Errors   []ErrorReport `json:"errors"`
-	Warnings []string      `json:"warnings"`
-}
-
-// ObjectReport holds one object's validation outcome.
-type ObjectReport struct {
-	Result      interface{}   `json:"result"`
-	Pruned      []string      `json:"pruned"`
-	DecodeError string        `json:"decodeError,omitempty"`
-	Errors      []ErrorReport `json:"errors"`
-	Warnings    []string      `json:"warnings"`
-}
-
-// ErrorReport is one field.Error.
-type ErrorReport struct {
-	Type    string `json:"type"`
-	Field   string `json:"field"`
-	Detail  string `json:"detail"`
-	Message string `json:"message"` // err.Error()
-}
-
 // NewReport builds the report of a CRD and, when r is not nil, of one
-// object validated against it. Slices are never nil.
-func NewReport(c *CRD, r *Result) *Report {
-	rep := &Report{CRD: CRDReport{Errors: errorReports(c.Errors()), Warnings: nonNil(c.Warnings())}}
+// object validated against it: the document `crdlab validate -o json`
+// prints (package wire). Slices are never nil.
+func NewReport(c *CRD, r *Result) *wire.Report {
+	rep := &wire.Report{CRD: wire.CRDReport{Errors: errorReports(c.Errors()), Warnings: nonNil(c.Warnings())}}
 	if r != nil {
-		rep.Object = &ObjectReport{
+		rep.Object = &wire.ObjectReport{
 			Result:      r.Object,
 			Pruned:      nonNil(r.Pruned),
 			DecodeError: r.DecodeError,
@@ -59,10 +32,11 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func errorReports(errs field.ErrorList) []ErrorReport {
-	out := make([]ErrorReport, 0, len(errs))
+// errorReports renders field errors as the reports' errors (never nil).
+func errorReports(errs field.ErrorList) []wire.ErrorReport {
+	out := make([]wire.ErrorReport, 0, len(errs))
 	for _, e := range errs {
-		out = append(out, ErrorReport{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Message: e.Error()})
+		out = append(out, wire.ErrorReport{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Message: e.Error()})
 	}
 	return out
 }
@@ -84,7 +58,7 @@ func InvalidMessage(kind, name string, errs field.ErrorList) string {
 }
 
 // InvalidMessageOf is InvalidMessage over already rendered errors (the
-// "message" of each ErrorReport): one error inline, several as "* " bullets.
+// "message" of each wire.ErrorReport): one error inline, several as "* " bullets.
 func InvalidMessageOf(kind, name string, messages []string) string {
 	prefix := fmt.Sprintf("The %s %q is invalid", kind, name)
 	switch len(messages) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/wire"
 )
 
 func TestInvalidMessage(t *testing.T) {
@@ -50,7 +51,7 @@ func TestNewReportCarriesErrorFields(t *testing.T) {
 	c := compileT(t, widgetCRD)
 	r := &Result{Errors: field.ErrorList{field.Invalid(field.NewPath("spec", "replicas"), int64(-1), "bad")}, DecodeError: "x"}
 	got := NewReport(c, r).Object
-	want := ErrorReport{Type: "FieldValueInvalid", Field: "spec.replicas", Detail: "bad", Message: "spec.replicas: Invalid value: -1: bad"}
+	want := wire.ErrorReport{Type: "FieldValueInvalid", Field: "spec.replicas", Detail: "bad", Message: "spec.replicas: Invalid value: -1: bad"}
 	if len(got.Errors) != 1 || got.Errors[0] != want || got.DecodeError != "x" {
 		t.Fatalf("got %+v, want one %+v and decodeError x", got, want)
 	}

@@ -5,42 +5,9 @@ import (
 	"encoding/json"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/crdlab/crdlab/wire"
 )
-
-// Report is the document `crdlab validate -o json` prints (engine.Report):
-// the CRD's errors and warnings and, when the CRD is valid, the object's
-// outcome.
-type Report struct {
-	CRD    CRDReport     `json:"crd"`
-	Object *ObjectReport `json:"object"`
-}
-
-// CRDReport holds the CRD's validation errors and warnings (engine.CRDReport).
-type CRDReport struct {
-	Errors   []ErrorReport `json:"errors"`
-	Warnings []string      `json:"warnings"`
-}
-
-// ObjectReport holds one object's outcome (engine.ObjectReport). Result is
-// the final object's JSON, or null when the request failed while decoding.
-type ObjectReport struct {
-	Result      json.RawMessage `json:"result"`
-	Pruned      []string        `json:"pruned"`
-	DecodeError string          `json:"decodeError,omitempty"`
-	Errors      []ErrorReport   `json:"errors"`
-	Warnings    []string        `json:"warnings"`
-}
-
-// Valid reports whether the request would have succeeded (engine.Result.Valid).
-func (o *ObjectReport) Valid() bool { return o.DecodeError == "" && len(o.Errors) == 0 }
-
-// ErrorReport is one field error (engine.ErrorReport).
-type ErrorReport struct {
-	Type    string `json:"type"`
-	Field   string `json:"field"`
-	Detail  string `json:"detail"`
-	Message string `json:"message"`
-}
 
 // FieldValidation is the fieldValidation request parameter (engine.FieldValidation).
 type FieldValidation string
@@ -71,37 +38,28 @@ type CRD struct {
 	r        *Runtime
 	id       uint64
 	src      []byte
-	report   CRDReport
+	report   wire.CRDReport
 	versions []string
 	closed   atomic.Bool
 }
 
 // Errors returns the CRD's validation errors, upstream's order (engine.CRD.Errors).
-func (c *CRD) Errors() []ErrorReport { return c.report.Errors }
+func (c *CRD) Errors() []wire.ErrorReport { return c.report.Errors }
 
 // Warnings returns the CRD's warnings (engine.CRD.Warnings).
 func (c *CRD) Warnings() []string { return c.report.Warnings }
 
 // Report returns the CRD's errors and warnings as one document.
-func (c *CRD) Report() CRDReport { return c.report }
+func (c *CRD) Report() wire.CRDReport { return c.report }
 
 // ServedVersions returns the served versions (engine.CRD.ServedVersions).
 func (c *CRD) ServedVersions() []string { return c.versions }
 
-type compileResult struct {
-	Handle   uint32    `json:"handle"`
-	CRD      CRDReport `json:"crd"`
-	Versions []string  `json:"versions"`
-}
-
 // Version returns the module's ABI and engine versions.
 func (r *Runtime) Version(ctx context.Context) (abi int, engine string, err error) {
-	var out struct {
-		ABI    int    `json:"abi"`
-		Engine string `json:"engine"`
-	}
+	var out wire.VersionResult
 	err = r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
-		return inst.call(ctx, map[string]string{"op": "version"}, &out)
+		return inst.call(ctx, wire.VersionRequest{Op: wire.OpVersion}, &out)
 	})
 	if err != nil {
 		// out may still be written by an abandoned call (see Options.Interrupt).
@@ -112,12 +70,10 @@ func (r *Runtime) Version(ctx context.Context) (abi int, engine string, err erro
 
 // Lint validates a CRD and returns its errors and warnings (`crdlab lint`).
 // The error is about decoding (Code DecodeError) or reaching the module.
-func (r *Runtime) Lint(ctx context.Context, crdYAMLorJSON []byte) (*CRDReport, error) {
-	var out struct {
-		CRD CRDReport `json:"crd"`
-	}
+func (r *Runtime) Lint(ctx context.Context, crdYAMLorJSON []byte) (*wire.CRDReport, error) {
+	var out wire.LintResult
 	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
-		return inst.call(ctx, textRequest("lint", crdYAMLorJSON), &out)
+		return inst.call(ctx, textRequest(wire.OpLint, crdYAMLorJSON), &out)
 	})
 	if err != nil {
 		return nil, err
@@ -148,9 +104,9 @@ func (r *Runtime) Compile(ctx context.Context, crdYAMLorJSON []byte) (*CRD, erro
 	return c, nil
 }
 
-func (c *CRD) compileIn(ctx context.Context, inst *instance) (*compileResult, bool, error) {
-	var res compileResult
-	broken, err := inst.call(ctx, textRequest("compile", c.src), &res)
+func (c *CRD) compileIn(ctx context.Context, inst *instance) (*wire.CompileResult, bool, error) {
+	var res wire.CompileResult
+	broken, err := inst.call(ctx, textRequest(wire.OpCompile, c.src), &res)
 	if err != nil {
 		return nil, broken, err
 	}
@@ -165,24 +121,44 @@ func (c *CRD) Close() { c.closed.Store(true) }
 // Validate validates one object (a JSON or YAML document), as
 // engine.CRD.Validate followed by engine.NewReport. The error is for misuse
 // (Code Invalid: unknown version, undecodable old object), a closed CRD, a
-// trap or the context's end; validation failures are in the report.
-func (c *CRD) Validate(ctx context.Context, object []byte, opts ValidateOptions) (*Report, error) {
+// trap or the context's end; validation failures are in the report. The
+// report's Object.Result is the final object's JSON as a json.RawMessage
+// (nil when the request failed while decoding).
+func (c *CRD) Validate(ctx context.Context, object []byte, opts ValidateOptions) (*wire.Report, error) {
 	raw, err := c.ValidateRaw(ctx, object, opts)
 	if err != nil {
 		return nil, err
 	}
-	var out Report
+	return decodeReport(raw)
+}
+
+// decodeReport decodes a "validate" result, keeping the object's bytes.
+func decodeReport(raw []byte) (*wire.Report, error) {
+	var out struct {
+		wire.Report
+		Object *struct {
+			wire.ObjectReport
+			Result json.RawMessage `json:"result"`
+		} `json:"object"`
+	}
 	if err := json.Unmarshal(raw, &out); err != nil {
 		return nil, err
 	}
-	return &out, nil
+	rep := out.Report
+	if o := out.Object; o != nil {
+		rep.Object = &o.ObjectReport
+		if len(o.Result) > 0 && string(o.Result) != "null" {
+			rep.Object.Result = o.Result
+		}
+	}
+	return &rep, nil
 }
 
 // ValidateRaw is Validate returning the module's result bytes untouched:
-// json.Marshal of the native engine.Report, byte for byte.
+// json.Marshal of the native engine.NewReport, byte for byte.
 func (c *CRD) ValidateRaw(ctx context.Context, object []byte, opts ValidateOptions) (json.RawMessage, error) {
 	if c.closed.Load() {
-		return nil, &Error{Code: "Invalid", Message: "CRD was closed"}
+		return nil, &Error{Code: wire.CodeInvalid, Message: "CRD was closed"}
 	}
 	var out json.RawMessage
 	err := c.r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
@@ -194,7 +170,7 @@ func (c *CRD) ValidateRaw(ctx context.Context, object []byte, opts ValidateOptio
 			}
 			h = inst.handles[c.id]
 		}
-		req := validateRequest{Op: "validate", Handle: h.handle,
+		req := wire.ValidateRequest{Op: wire.OpValidate, Handle: h.handle,
 			Version: opts.Version, Subresource: opts.Subresource, FieldValidation: string(opts.FieldValidation)}
 		req.Object, req.ObjectBytes = text(object)
 		req.Old, req.OldBytes = text(opts.Old)
@@ -215,35 +191,18 @@ func text(b []byte) (string, []byte) {
 	return "", b
 }
 
-type crdRequest struct {
-	Op       string `json:"op"`
-	CRD      string `json:"crd"`
-	CRDBytes []byte `json:"crdBytes,omitempty"`
-}
-
-func textRequest(op string, crd []byte) crdRequest {
-	r := crdRequest{Op: op}
+// textRequest is the request of "compile" or "lint".
+func textRequest(op wire.Op, crd []byte) wire.CompileRequest {
+	r := wire.CompileRequest{Op: op}
 	r.CRD, r.CRDBytes = text(crd)
 	return r
-}
-
-type validateRequest struct {
-	Op              string `json:"op"`
-	Handle          uint32 `json:"handle"`
-	Object          string `json:"object"`
-	ObjectBytes     []byte `json:"objectBytes,omitempty"`
-	Old             string `json:"old,omitempty"`
-	OldBytes        []byte `json:"oldBytes,omitempty"`
-	Version         string `json:"version,omitempty"`
-	Subresource     string `json:"subresource,omitempty"`
-	FieldValidation string `json:"fieldValidation,omitempty"`
 }
 
 // Cost returns the CEL cost report of a CRD and, for each object, the
 // runtime cost of its rules: the JSON document `crdlab cost -o json` prints
 // (cost.Report), as raw bytes.
 func (r *Runtime) Cost(ctx context.Context, crdYAMLorJSON []byte, objects ...[]byte) (json.RawMessage, error) {
-	req := costRequest{Op: "cost"}
+	req := wire.CostRequest{Op: wire.OpCost}
 	req.CRD, req.CRDBytes = text(crdYAMLorJSON)
 	for _, o := range objects {
 		if utf8.Valid(o) {
@@ -260,12 +219,4 @@ func (r *Runtime) Cost(ctx context.Context, crdYAMLorJSON []byte, objects ...[]b
 		return nil, err // out may still be written by an abandoned call
 	}
 	return out, nil
-}
-
-type costRequest struct {
-	Op           string   `json:"op"`
-	CRD          string   `json:"crd"`
-	CRDBytes     []byte   `json:"crdBytes,omitempty"`
-	Objects      []string `json:"objects,omitempty"`
-	ObjectsBytes [][]byte `json:"objectsBytes,omitempty"`
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/wire"
 	"sigs.k8s.io/yaml"
 )
 
@@ -232,7 +233,7 @@ func startChild() int {
 		if obj, err = os.ReadFile(filepath.Join("..", "..", "examples", "valid.yaml")); err == nil {
 			var c *CRD
 			if c, err = r.Compile(ctx, crd); err == nil {
-				var rep *Report
+				var rep *wire.Report
 				if rep, err = c.Validate(ctx, obj, ValidateOptions{}); err == nil && (rep.Object == nil || !rep.Object.Valid()) {
 					err = fmt.Errorf("valid.yaml is invalid: %+v", rep)
 				}

@@ -2,6 +2,7 @@ package wasm_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,7 +79,7 @@ func ExampleCRD_Validate() {
 		fmt.Println(e.Message)
 	}
 	rep, _ = crd.Validate(ctx, []byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a"},"spec":{}}`), wasm.ValidateOptions{})
-	fmt.Println(rep.Object.Valid(), string(rep.Object.Result))
+	fmt.Println(rep.Object.Valid(), string(rep.Object.Result.(json.RawMessage)))
 	// Output:
 	// CRD errors: 0 served: [v1]
 	// spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/crdlab/crdlab/wire"
 )
 
 func crontabCRD(t testing.TB) []byte {
@@ -92,7 +94,9 @@ func TestRawRequestsAreAnsweredWithErrors(t *testing.T) {
 	r := newRuntime(t, Options{})
 	ctx := context.Background()
 	tests := []struct {
-		name, req, code, contains string
+		name, req string
+		code      wire.ErrorCode
+		contains  string
 	}{
 		{"invalid UTF-8 outside strings", "{\"op\":\"version\"}\xff", "BadRequest", "not a valid JSON request"},
 		{"not JSON", "hello", "BadRequest", "not a valid JSON request"},

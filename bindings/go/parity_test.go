@@ -16,6 +16,7 @@ import (
 
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/wire"
 	"sigs.k8s.io/yaml"
 )
 
@@ -78,9 +79,7 @@ func nativeWith(cc *compileCache, req request) string {
 		return "DecodeError: " + err.Error()
 	}
 	if req.object == nil {
-		b, _ := json.Marshal(struct {
-			CRD engine.CRDReport `json:"crd"`
-		}{engine.NewReport(c, nil).CRD})
+		b, _ := json.Marshal(wire.LintResult{CRD: engine.NewReport(c, nil).CRD})
 		return string(b) + " versions=" + strings.Join(c.ServedVersions(), ",")
 	}
 	if len(c.Errors()) > 0 {
@@ -100,8 +99,8 @@ func nativeWith(cc *compileCache, req request) string {
 }
 
 // viaModule runs a request through the module, in the same output shape as
-// native. The CRD-only form re-marshals the compile report (the same Go
-// shape as engine.CRDReport); lintRaw checks the raw "lint" bytes.
+// native. The CRD-only form re-marshals the compile report (a
+// wire.CRDReport, as native); lintRaw checks the raw "lint" bytes.
 func viaModule(t testing.TB, cc *compileCache, r *Runtime, req request) string {
 	ctx := context.Background()
 	c, err := cc.compileModule(r, req.crd)
@@ -109,9 +108,7 @@ func viaModule(t testing.TB, cc *compileCache, r *Runtime, req request) string {
 		return errString(t, err)
 	}
 	if req.object == nil {
-		b, _ := json.Marshal(struct {
-			CRD CRDReport `json:"crd"`
-		}{c.Report()})
+		b, _ := json.Marshal(wire.LintResult{CRD: c.Report()})
 		return string(b) + " versions=" + strings.Join(c.ServedVersions(), ",")
 	}
 	raw, err := c.ValidateRaw(ctx, req.object, ValidateOptions{Version: req.version, Old: req.old, Subresource: req.subresource, FieldValidation: FieldValidation(req.fieldValidation)})
@@ -126,10 +123,10 @@ func errString(t testing.TB, err error) string {
 	if !errors.As(err, &e) {
 		t.Fatalf("error that is not a module error: %v", err)
 	}
-	if e.Code == "Trap" || e.Code == "Panic" {
+	if e.Code == wire.CodeTrap || e.Code == wire.CodePanic {
 		t.Fatalf("module failed: %v", err)
 	}
-	return e.Code + ": " + e.Message
+	return string(e.Code) + ": " + e.Message
 }
 
 // checkParity requires byte-identical outputs.
@@ -198,18 +195,13 @@ func lintRaw(t *testing.T, r *Runtime, crd []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := json.Marshal(struct {
-		CRD engine.CRDReport `json:"crd"`
-	}{engine.NewReport(c, nil).CRD})
-	body, _ := json.Marshal(textRequest("lint", crd))
+	want, _ := json.Marshal(wire.LintResult{CRD: engine.NewReport(c, nil).CRD})
+	body, _ := json.Marshal(textRequest(wire.OpLint, crd))
 	raw, err := r.Call(context.Background(), body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var env struct {
-		OK     bool            `json:"ok"`
-		Result json.RawMessage `json:"result"`
-	}
+	var env wire.Response
 	if err := json.Unmarshal(raw, &env); err != nil || !env.OK {
 		t.Fatalf("lint response %.500s (%v)", raw, err)
 	}

@@ -29,10 +29,12 @@ import (
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/crdlab/crdlab/wire"
 )
 
 // ABIVersion is the module ABI version these bindings speak.
-const ABIVersion = 1
+const ABIVersion = wire.ABIVersion
 
 // DefaultMemoryLimitPages caps each instance at 1 GiB (16,384 pages of 64 KiB).
 const DefaultMemoryLimitPages = 16384
@@ -117,12 +119,9 @@ type Runtime struct {
 // Error is an error response from the module, or a failure of the host to
 // reach it. Code is the ABI error code (BadRequest, DecodeError, NotFound,
 // Invalid, Panic), or Trap for an instance that died (it has been replaced).
-type Error struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
+type Error wire.Error
 
-func (e *Error) Error() string { return "crdlab wasm: " + e.Code + ": " + e.Message }
+func (e *Error) Error() string { return "crdlab wasm: " + string(e.Code) + ": " + e.Message }
 
 // New compiles the module and starts a first instance.
 func New(ctx context.Context, opts Options) (*Runtime, error) {
@@ -344,7 +343,7 @@ func (r *Runtime) do(ctx context.Context, fn func(context.Context, *instance) (b
 	r.mu.Unlock()
 	if closed {
 		<-r.sem
-		return &Error{Code: "Invalid", Message: "runtime is closed"}
+		return &Error{Code: wire.CodeInvalid, Message: "runtime is closed"}
 	}
 	if r.interrupt || ctx.Done() == nil {
 		// wazero stops the call when ctx ends, or ctx never ends.
@@ -442,7 +441,7 @@ func (i *instance) sweep(ctx context.Context) (broken bool) {
 			continue
 		}
 		delete(i.handles, id)
-		req, _ := json.Marshal(map[string]interface{}{"op": "free", "handle": h.handle})
+		req, _ := json.Marshal(wire.FreeRequest{Op: wire.OpFree, Handle: h.handle})
 		if _, broken, _ := i.roundTrip(ctx, req); broken {
 			return true
 		}
@@ -459,7 +458,7 @@ func (i *instance) roundTrip(ctx context.Context, body []byte) (resp []byte, bro
 	}
 	ptr := uint32(res[0])
 	if !i.mod.Memory().Write(ptr, body) {
-		return nil, true, &Error{Code: "Trap", Message: "request does not fit the module's memory"}
+		return nil, true, &Error{Code: wire.CodeTrap, Message: "request does not fit the module's memory"}
 	}
 	res, err = i.fn("crdlab_call").Call(ctx, uint64(ptr), uint64(len(body)))
 	if err != nil {
@@ -471,7 +470,7 @@ func (i *instance) roundTrip(ctx context.Context, body []byte) (resp []byte, bro
 	rp, rl := uint32(res[0]>>32), uint32(res[0])
 	raw, ok := i.mod.Memory().Read(rp, rl)
 	if !ok {
-		return nil, true, &Error{Code: "Trap", Message: "response out of the module's memory"}
+		return nil, true, &Error{Code: wire.CodeTrap, Message: "response out of the module's memory"}
 	}
 	resp = append([]byte(nil), raw...)
 	if _, err := i.fn("crdlab_free").Call(ctx, uint64(rp)); err != nil {
@@ -490,7 +489,7 @@ func (i *instance) trap(ctx context.Context, err error) error {
 	if tail := strings.TrimSpace(i.stderr.String()); tail != "" {
 		msg += "; module stderr: " + tail
 	}
-	return &Error{Code: "Trap", Message: msg}
+	return &Error{Code: wire.CodeTrap, Message: msg}
 }
 
 // call sends one request to an instance and decodes the response's result
@@ -504,19 +503,15 @@ func (i *instance) call(ctx context.Context, req interface{}, out interface{}) (
 	if err != nil {
 		return broken, err
 	}
-	var env struct {
-		OK     bool            `json:"ok"`
-		Result json.RawMessage `json:"result"`
-		Error  *Error          `json:"error"`
-	}
+	var env wire.Response
 	if err := json.Unmarshal(raw, &env); err != nil {
-		return true, &Error{Code: "Trap", Message: "malformed response: " + err.Error()}
+		return true, &Error{Code: wire.CodeTrap, Message: "malformed response: " + err.Error()}
 	}
 	if !env.OK {
 		if env.Error == nil {
-			env.Error = &Error{Code: "Panic", Message: "error response without error"}
+			return false, &Error{Code: wire.CodePanic, Message: "error response without error"}
 		}
-		return false, env.Error
+		return false, (*Error)(env.Error)
 	}
 	if out != nil {
 		if err := json.Unmarshal(env.Result, out); err != nil {

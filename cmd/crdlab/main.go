@@ -25,6 +25,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/wire"
 )
 
 const (
@@ -302,9 +303,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			status = exitInvalid
 		}
 		if *output == "json" {
-			if err := writeJSON(stdout, struct {
-				CRD engine.CRDReport `json:"crd"`
-			}{engine.NewReport(compiled, nil).CRD}); err != nil {
+			if err := writeJSON(stdout, wire.LintResult{CRD: engine.NewReport(compiled, nil).CRD}); err != nil {
 				return exitUsage
 			}
 			continue
@@ -340,7 +339,7 @@ func printCRD(c *engine.CRD, stdout, stderr io.Writer) {
 }
 
 // printCRDReport is printCRD over a report (native or from the wasm module).
-func printCRDReport(def *crd.CustomResourceDefinition, rep *engine.CRDReport, stdout, stderr io.Writer) {
+func printCRDReport(def *crd.CustomResourceDefinition, rep *wire.CRDReport, stdout, stderr io.Writer) {
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}
@@ -353,7 +352,7 @@ func printCRDReport(def *crd.CustomResourceDefinition, rep *engine.CRDReport, st
 }
 
 // messages returns the rendered errors of a report.
-func messages(errs []engine.ErrorReport) []string {
+func messages(errs []wire.ErrorReport) []string {
 	msgs := make([]string, len(errs))
 	for i, e := range errs {
 		msgs[i] = e.Message
@@ -363,7 +362,7 @@ func messages(errs []engine.ErrorReport) []string {
 
 // printResult prints one object's outcome as kubectl does: warnings,
 // then the error or a success line.
-func printResult(def *crd.CustomResourceDefinition, d document, rep *engine.ObjectReport, update bool, stdout, stderr io.Writer) {
+func printResult(def *crd.CustomResourceDefinition, d document, rep *wire.ObjectReport, update bool, stdout, stderr io.Writer) {
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}

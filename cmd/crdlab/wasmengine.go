@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 
 	wasm "github.com/crdlab/crdlab/bindings/go"
-	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/wire"
 )
 
 // wasmRequest is a `crdlab validate --engine wasm` invocation.
@@ -76,7 +76,7 @@ func validateWasm(r wasmRequest, stdin io.Reader, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "crdlab: %s: %v\n", d.where(), err)
 			return exitUsage
 		}
-		var rep engine.Report
+		var rep wire.Report
 		if err := json.Unmarshal(raw, &rep); err != nil {
 			fmt.Fprintf(stderr, "crdlab: %s: malformed report from the module: %v\n", d.where(), err)
 			return exitUsage

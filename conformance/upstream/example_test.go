@@ -7,7 +7,7 @@ import (
 )
 
 // Run computes what kube-apiserver 1.37 answers to a create of a custom
-// resource, in the JSON shape of crdlab's engine.Report.
+// resource, as crdlab's report (wire.Report).
 func ExampleRun() {
 	crd := []byte(`
 apiVersion: apiextensions.k8s.io/v1

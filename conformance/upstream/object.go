@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/crdlab/crdlab/wire"
 	"k8s.io/apiextensions-apiserver/pkg/apihelpers"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -403,7 +404,7 @@ func (s *server) decodeStored(vs *versionServing, data []byte) (*unstructured.Un
 // request mirrors the create and update handlers
 // (k8s.io/apiserver/pkg/endpoints/handlers/create.go, update.go) followed by
 // the store's rest.BeforeCreate / rest.BeforeUpdate.
-func (s *server) request(req Request) (rep *ObjectReport, err error) {
+func (s *server) request(req Request) (rep *wire.ObjectReport, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			rep, err = nil, fmt.Errorf("upstream panicked on the object: %v", r)
@@ -444,7 +445,7 @@ func (s *server) request(req Request) (rep *ObjectReport, err error) {
 		}
 	}
 
-	rep = &ObjectReport{Pruned: []string{}, Errors: []ErrorReport{}}
+	rep = &wire.ObjectReport{Pruned: []string{}, Errors: []wire.ErrorReport{}}
 	// crdHandler.ServeHTTP adds the version's deprecation warnings first.
 	warnings := append([]string{}, vs.warnings...)
 	defer func() {

@@ -2,7 +2,7 @@
 // CustomResourceDefinition and a custom resource through the functions
 // kube-apiserver 1.37 calls (k8s.io/apiextensions-apiserver v0.37.2,
 // k8s.io/apiserver v0.37.2), in the same order, and renders the outcome in
-// the JSON shape of crdlab's engine.Report.
+// crdlab's report types (package wire, what engine.NewReport builds).
 //
 // CRD side (a create of the CRD, as `kubectl create` sends it, i.e. with
 // fieldValidation=Strict): YAML→JSON with sigs.k8s.io/yaml, strict JSON
@@ -23,6 +23,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/crdlab/crdlab/wire"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -36,35 +37,6 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 	"sigs.k8s.io/yaml"
 )
-
-// Report has exactly the JSON shape of crdlab's engine.Report.
-type Report struct {
-	CRD    CRDReport     `json:"crd"`
-	Object *ObjectReport `json:"object"`
-}
-
-// CRDReport is the outcome of creating the CRD.
-type CRDReport struct {
-	Errors   []ErrorReport `json:"errors"`
-	Warnings []string      `json:"warnings"`
-}
-
-// ObjectReport is the outcome of one request for a custom resource.
-type ObjectReport struct {
-	Result      interface{}   `json:"result"`
-	Pruned      []string      `json:"pruned"`
-	DecodeError string        `json:"decodeError,omitempty"`
-	Errors      []ErrorReport `json:"errors"`
-	Warnings    []string      `json:"warnings"`
-}
-
-// ErrorReport is one field.Error; Message is its Error().
-type ErrorReport struct {
-	Type    string `json:"type"`
-	Field   string `json:"field"`
-	Detail  string `json:"detail"`
-	Message string `json:"message"`
-}
 
 // Request is one differential input.
 type Request struct {
@@ -161,7 +133,7 @@ func CreateCRD(v1crd *apiextensionsv1.CustomResourceDefinition) (c *CompiledCRD,
 
 // Run produces the report of one request. The error is a CRD decoding
 // failure (crdlab's Compile error) or a misuse of the request.
-func Run(req Request) (*Report, error) {
+func Run(req Request) (*wire.Report, error) {
 	v1crd, err := DecodeCRD(req.CRD)
 	if err != nil {
 		return nil, err
@@ -170,7 +142,7 @@ func Run(req Request) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{CRD: CRDReport{Errors: errorReports(c.Errors), Warnings: recordWarnings(c.Warnings)}}
+	rep := &wire.Report{CRD: wire.CRDReport{Errors: errorReports(c.Errors), Warnings: recordWarnings(c.Warnings)}}
 	if len(c.Errors) > 0 || req.Object == nil {
 		return rep, nil
 	}
@@ -186,10 +158,10 @@ func Run(req Request) (*Report, error) {
 	return rep, nil
 }
 
-func errorReports(errs field.ErrorList) []ErrorReport {
-	out := make([]ErrorReport, 0, len(errs))
+func errorReports(errs field.ErrorList) []wire.ErrorReport {
+	out := make([]wire.ErrorReport, 0, len(errs))
 	for _, e := range errs {
-		out = append(out, ErrorReport{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Message: e.Error()})
+		out = append(out, wire.ErrorReport{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Message: e.Error()})
 	}
 	return out
 }

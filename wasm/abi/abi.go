@@ -2,6 +2,8 @@
 // module: it takes one JSON request and returns one JSON response
 // {"ok": true, "result": ...} or {"ok": false, "error": {...}}. The wasip1
 // reactor (wasm/wasip1) and any other host glue only move bytes in and out.
+// The request, response and result types, the op names, the error codes and
+// the ABI version are those of package wire.
 //
 // A panic anywhere below Handle is recovered and returned as an error
 // response, so a host never sees a trap for bad input.
@@ -15,65 +17,13 @@ import (
 
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/wire"
 )
-
-// Version is the ABI version the module exports (crdlab_abi_version). It
-// changes only when a request or response shape changes incompatibly.
-const Version = 1
 
 // MaxRequestBytes bounds a single request (64 MiB): large enough for any
 // real CRD (the biggest corpus CRDs are a few MiB), small enough that a host
 // bug cannot make the module grow without limit.
 const MaxRequestBytes = 64 << 20
-
-// Request is one call into the module.
-type Request struct {
-	Op     string `json:"op"`
-	CRD    string `json:"crd,omitempty"`
-	Handle uint32 `json:"handle,omitempty"`
-	Object string `json:"object,omitempty"`
-	Old    string `json:"old,omitempty"`
-	// CRDBytes, ObjectBytes and OldBytes (base64 in JSON) replace CRD,
-	// Object and Old when set: they carry input that is not valid UTF-8
-	// byte for byte, which a JSON string cannot.
-	CRDBytes    []byte `json:"crdBytes,omitempty"`
-	ObjectBytes []byte `json:"objectBytes,omitempty"`
-	OldBytes    []byte `json:"oldBytes,omitempty"`
-	// Objects are the objects of a "cost" request (YAML or JSON text);
-	// ObjectsBytes the same as bytes (base64 in JSON).
-	Objects         []string `json:"objects,omitempty"`
-	ObjectsBytes    [][]byte `json:"objectsBytes,omitempty"`
-	Version         string   `json:"version,omitempty"`
-	Subresource     string   `json:"subresource,omitempty"`
-	FieldValidation string   `json:"fieldValidation,omitempty"`
-}
-
-// Error is the error member of a failed response.
-type Error struct {
-	// Code is one of BadRequest, DecodeError, NotFound, Invalid, Panic.
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-// Response is the envelope of every answer.
-type Response struct {
-	OK     bool        `json:"ok"`
-	Result interface{} `json:"result,omitempty"`
-	Error  *Error      `json:"error,omitempty"`
-}
-
-// CompileResult is the result of "compile".
-type CompileResult struct {
-	Handle   uint32           `json:"handle"`
-	CRD      engine.CRDReport `json:"crd"`
-	Versions []string         `json:"versions"`
-}
-
-// VersionResult is the result of "version".
-type VersionResult struct {
-	ABI    int    `json:"abi"`
-	Engine string `json:"engine"`
-}
 
 // Server holds the compiled CRDs of one module instance.
 type Server struct {
@@ -87,25 +37,26 @@ func NewServer() *Server {
 	return &Server{next: 1, handles: map[uint32]*engine.CRD{}}
 }
 
-// Handle answers one JSON request with one JSON response. It never panics.
+// Handle answers one JSON request with one JSON response (a
+// wire.Response). It never panics.
 func (s *Server) Handle(req []byte) (resp []byte) {
 	defer func() {
 		if r := recover(); r != nil {
-			resp = encode(Response{Error: &Error{Code: "Panic", Message: fmt.Sprintf("internal error: %v\n%s", r, debug.Stack())}})
+			resp = encodeError(&wire.Error{Code: wire.CodePanic, Message: fmt.Sprintf("internal error: %v\n%s", r, debug.Stack())})
 		}
 	}()
 	if len(req) > MaxRequestBytes {
-		return encode(Response{Error: &Error{Code: "BadRequest", Message: fmt.Sprintf("request of %d bytes exceeds the limit of %d bytes", len(req), MaxRequestBytes)}})
+		return encodeError(&wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("request of %d bytes exceeds the limit of %d bytes", len(req), MaxRequestBytes)})
 	}
-	var r Request
+	var r wire.Request
 	if err := json.Unmarshal(req, &r); err != nil {
-		return encode(Response{Error: &Error{Code: "BadRequest", Message: "request is not a valid JSON request object: " + err.Error()}})
+		return encodeError(&wire.Error{Code: wire.CodeBadRequest, Message: "request is not a valid JSON request object: " + err.Error()})
 	}
 	result, e := s.dispatch(&r)
 	if e != nil {
-		return encode(Response{Error: e})
+		return encodeError(e)
 	}
-	return encode(Response{OK: true, Result: result})
+	return encodeResult(result)
 }
 
 // compile is engine.Compile; tests replace it to exercise panic recovery.
@@ -122,28 +73,26 @@ func pick(text string, raw []byte) []byte {
 	return []byte(text)
 }
 
-func (s *Server) dispatch(r *Request) (interface{}, *Error) {
+func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 	switch r.Op {
-	case "version":
-		return VersionResult{ABI: Version, Engine: engine.Version}, nil
-	case "compile", "lint":
+	case wire.OpVersion:
+		return wire.VersionResult{ABI: wire.ABIVersion, Engine: engine.Version}, nil
+	case wire.OpCompile, wire.OpLint:
 		c, err := compile(pick(r.CRD, r.CRDBytes))
 		if err != nil {
-			return nil, &Error{Code: "DecodeError", Message: err.Error()}
+			return nil, &wire.Error{Code: wire.CodeDecodeError, Message: err.Error()}
 		}
 		rep := engine.NewReport(c, nil)
-		if r.Op == "lint" {
-			return struct {
-				CRD engine.CRDReport `json:"crd"`
-			}{rep.CRD}, nil
+		if r.Op == wire.OpLint {
+			return wire.LintResult{CRD: rep.CRD}, nil
 		}
 		s.mu.Lock()
 		h := s.next
 		s.next++
 		s.handles[h] = c
 		s.mu.Unlock()
-		return CompileResult{Handle: h, CRD: rep.CRD, Versions: c.ServedVersions()}, nil
-	case "validate":
+		return wire.CompileResult{Handle: h, CRD: rep.CRD, Versions: c.ServedVersions()}, nil
+	case wire.OpValidate:
 		c, e := s.lookup(r.Handle)
 		if e != nil {
 			return nil, e
@@ -157,19 +106,19 @@ func (s *Server) dispatch(r *Request) (interface{}, *Error) {
 		}
 		res, err := c.Validate(pick(r.Object, r.ObjectBytes), opts)
 		if err != nil {
-			return nil, &Error{Code: "Invalid", Message: err.Error()}
+			return nil, &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
 		}
 		return engine.NewReport(c, res), nil
-	case "free":
+	case wire.OpFree:
 		s.mu.Lock()
 		_, ok := s.handles[r.Handle]
 		delete(s.handles, r.Handle)
 		s.mu.Unlock()
 		if !ok {
-			return nil, &Error{Code: "NotFound", Message: fmt.Sprintf("no compiled CRD with handle %d", r.Handle)}
+			return nil, &wire.Error{Code: wire.CodeNotFound, Message: fmt.Sprintf("no compiled CRD with handle %d", r.Handle)}
 		}
-		return struct{}{}, nil
-	case "cost":
+		return wire.FreeResult{}, nil
+	case wire.OpCost:
 		objects := make([][]byte, 0, len(r.Objects)+len(r.ObjectsBytes))
 		for _, o := range r.Objects {
 			objects = append(objects, []byte(o))
@@ -177,30 +126,44 @@ func (s *Server) dispatch(r *Request) (interface{}, *Error) {
 		objects = append(objects, r.ObjectsBytes...)
 		rep, err := analyzeCost(pick(r.CRD, r.CRDBytes), objects...)
 		if err != nil {
-			return nil, &Error{Code: "DecodeError", Message: err.Error()}
+			return nil, &wire.Error{Code: wire.CodeDecodeError, Message: err.Error()}
 		}
 		return rep, nil
 	case "":
-		return nil, &Error{Code: "BadRequest", Message: `request has no "op"`}
+		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: `request has no "op"`}
 	default:
-		return nil, &Error{Code: "BadRequest", Message: fmt.Sprintf("unknown op %q (expected version, compile, lint, validate, cost or free)", r.Op)}
+		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown op %q (expected %s, %s, %s, %s, %s or %s)", r.Op,
+			wire.OpVersion, wire.OpCompile, wire.OpLint, wire.OpValidate, wire.OpCost, wire.OpFree)}
 	}
 }
 
-func (s *Server) lookup(h uint32) (*engine.CRD, *Error) {
+func (s *Server) lookup(h uint32) (*engine.CRD, *wire.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.handles[h]
 	if !ok {
-		return nil, &Error{Code: "NotFound", Message: fmt.Sprintf("no compiled CRD with handle %d", h)}
+		return nil, &wire.Error{Code: wire.CodeNotFound, Message: fmt.Sprintf("no compiled CRD with handle %d", h)}
 	}
 	return c, nil
 }
 
-func encode(r Response) []byte {
-	b, err := json.Marshal(r)
+// encodeResult returns the response {"ok":true,"result":<result>}: the
+// bytes json.Marshal gives for a wire.Response carrying the encoded result,
+// without a second pass over them.
+func encodeResult(result interface{}) []byte {
+	b, err := json.Marshal(result)
 	if err != nil {
-		b, _ = json.Marshal(Response{Error: &Error{Code: "Panic", Message: "internal error: cannot encode response: " + err.Error()}})
+		return encodeError(&wire.Error{Code: wire.CodePanic, Message: "internal error: cannot encode response: " + err.Error()})
 	}
+	const head, tail = `{"ok":true,"result":`, `}`
+	out := make([]byte, 0, len(head)+len(b)+len(tail))
+	out = append(out, head...)
+	out = append(out, b...)
+	return append(out, tail...)
+}
+
+// encodeError returns the response {"ok":false,"error":{...}}.
+func encodeError(e *wire.Error) []byte {
+	b, _ := json.Marshal(wire.Response{Error: e}) // cannot fail: two strings
 	return b
 }

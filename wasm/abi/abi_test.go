@@ -7,6 +7,7 @@ import (
 
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/wire"
 )
 
 const crd = `apiVersion: apiextensions.k8s.io/v1
@@ -35,15 +36,9 @@ spec:
       openAPIV3Schema: {type: object}
 `
 
-type envelope struct {
-	OK     bool            `json:"ok"`
-	Result json.RawMessage `json:"result"`
-	Error  *Error          `json:"error"`
-}
-
-func call(t *testing.T, s *Server, req string) envelope {
+func call(t *testing.T, s *Server, req string) wire.Response {
 	t.Helper()
-	var env envelope
+	var env wire.Response
 	raw := s.Handle([]byte(req))
 	if err := json.Unmarshal(raw, &env); err != nil {
 		t.Fatalf("response is not JSON: %v: %s", err, raw)
@@ -64,7 +59,7 @@ func request(t *testing.T, fields map[string]interface{}) string {
 
 func TestVersionReportsABIAndEngine(t *testing.T) {
 	env := call(t, NewServer(), `{"op":"version"}`)
-	want, _ := json.Marshal(VersionResult{ABI: Version, Engine: engine.Version})
+	want, _ := json.Marshal(wire.VersionResult{ABI: wire.ABIVersion, Engine: engine.Version})
 	if string(env.Result) != string(want) {
 		t.Fatalf("got %s, want %s", env.Result, want)
 	}
@@ -73,7 +68,7 @@ func TestVersionReportsABIAndEngine(t *testing.T) {
 func TestCompileValidateFreeRoundTrip(t *testing.T) {
 	s := NewServer()
 	env := call(t, s, request(t, map[string]interface{}{"op": "compile", "crd": crd}))
-	var cr CompileResult
+	var cr wire.CompileResult
 	if err := json.Unmarshal(env.Result, &cr); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +103,7 @@ func TestInvalidCRDValidatesToTheCRDReport(t *testing.T) {
 	s := NewServer()
 	bad := strings.Replace(crd, "scope: Namespaced", "scope: Galactic", 1)
 	env := call(t, s, request(t, map[string]interface{}{"op": "compile", "crd": bad}))
-	var cr CompileResult
+	var cr wire.CompileResult
 	_ = json.Unmarshal(env.Result, &cr)
 	if len(cr.CRD.Errors) == 0 {
 		t.Fatalf("expected CRD errors: %s", env.Result)
@@ -120,7 +115,11 @@ func TestInvalidCRDValidatesToTheCRDReport(t *testing.T) {
 }
 
 func TestErrorsHaveDocumentedCodes(t *testing.T) {
-	tests := []struct{ name, req, code, contains string }{
+	tests := []struct {
+		name, req string
+		code      wire.ErrorCode
+		contains  string
+	}{
 		{"not JSON", `nope`, "BadRequest", "not a valid JSON request object"},
 		{"no op", `{"crd":""}`, "BadRequest", `request has no "op"`},
 		{"unknown op", `{"op":"frobnicate"}`, "BadRequest", `unknown op "frobnicate"`},
@@ -180,5 +179,22 @@ func TestCostIsTheNativeCostReport(t *testing.T) {
 	}
 	if !strings.Contains(string(want), "self.tags.all") {
 		t.Fatalf("report does not list the rule: %s", want)
+	}
+}
+
+// TestResultEnvelopeIsTheMarshaledResponse: encodeResult writes the bytes
+// json.Marshal gives for the wire.Response carrying the result.
+func TestResultEnvelopeIsTheMarshaledResponse(t *testing.T) {
+	c, _ := engine.Compile([]byte(crd))
+	res, _ := c.Validate([]byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"<a&b>"},"spec":{"replicas":11}}`), engine.ValidateOptions{})
+	for _, result := range []interface{}{engine.NewReport(c, res), wire.FreeResult{}, wire.VersionResult{ABI: 1, Engine: "dev"}} {
+		b, err := json.Marshal(result)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(wire.Response{OK: true, Result: b})
+		if got := encodeResult(result); string(got) != string(want) {
+			t.Fatalf("got  %s\nwant %s", got, want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/crdlab/crdlab/wasm/abi"
+	"github.com/crdlab/crdlab/wire"
 )
 
 // A host (or a test) talks to the dispatcher with JSON requests; the wasip1
@@ -14,12 +15,12 @@ func ExampleServer_Handle() {
 	fmt.Println(string(s.Handle([]byte(`{"op":"nope"}`))))
 
 	var compiled struct {
-		Result abi.CompileResult `json:"result"`
+		Result wire.CompileResult `json:"result"`
 	}
 	crd := `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"crontabs.stable.example.com"},
 "spec":{"group":"stable.example.com","scope":"Namespaced","names":{"plural":"crontabs","singular":"crontab","kind":"CronTab"},
 "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object"}}}]}}`
-	req, _ := json.Marshal(abi.Request{Op: "compile", CRD: crd})
+	req, _ := json.Marshal(wire.CompileRequest{Op: wire.OpCompile, CRD: crd})
 	_ = json.Unmarshal(s.Handle(req), &compiled)
 	fmt.Println(compiled.Result.Handle, compiled.Result.Versions, len(compiled.Result.CRD.Errors))
 	// Output:

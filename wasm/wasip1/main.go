@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/crdlab/crdlab/wasm/abi"
+	"github.com/crdlab/crdlab/wire"
 )
 
 func main() {}
@@ -23,7 +24,7 @@ var (
 )
 
 //go:wasmexport crdlab_abi_version
-func abiVersion() uint32 { return abi.Version }
+func abiVersion() uint32 { return wire.ABIVersion }
 
 //go:wasmexport crdlab_malloc
 func malloc(size uint32) uint32 {

@@ -1,14 +1,45 @@
+/**
+ * The wire constants (Go: package github.com/crdlab/crdlab/wire): the ABI
+ * version, the op names and the error codes.
+ */
+export declare const WIRE: {
+  readonly ABI_VERSION: 1;
+  readonly Op: {
+    readonly Version: 'version';
+    readonly Compile: 'compile';
+    readonly Lint: 'lint';
+    readonly Validate: 'validate';
+    readonly Cost: 'cost';
+    readonly Free: 'free';
+  };
+  readonly Code: {
+    readonly BadRequest: 'BadRequest';
+    readonly DecodeError: 'DecodeError';
+    readonly NotFound: 'NotFound';
+    readonly Invalid: 'Invalid';
+    readonly Panic: 'Panic';
+    readonly Trap: 'Trap';
+    readonly Load: 'Load';
+  };
+};
+
+/** An op name (the "op" of a request). */
+export type Op = (typeof WIRE.Op)[keyof typeof WIRE.Op];
+
+/** An error code: the module's (BadRequest, DecodeError, NotFound, Invalid, Panic) or this package's (Trap, Load). */
+export type ErrorCode = (typeof WIRE.Code)[keyof typeof WIRE.Code];
+
 /** The ABI version this package speaks. */
 export declare const ABI_VERSION: 1;
 
-/** An error returned by the module. `code` is BadRequest, DecodeError, NotFound, Invalid, Panic, Trap or Load. */
+/** An error returned by the module, or a failure to reach it. */
 export declare class CrdlabError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly detail: string;
 }
 
-/** One field error, as kube-apiserver reports it. */
-export interface FieldError {
+/** One field error, as kube-apiserver reports it (Go: wire.ErrorReport). */
+export interface ErrorReport {
   /** upstream's field.ErrorType, e.g. "FieldValueInvalid" */
   type: string;
   /** the field path, e.g. "spec.replicas" */
@@ -18,24 +49,48 @@ export interface FieldError {
   message: string;
 }
 
+/** One field error (the former name of ErrorReport). */
+export type FieldError = ErrorReport;
+
+/** A CRD's validation outcome (Go: wire.CRDReport). */
 export interface CRDReport {
-  errors: FieldError[];
+  errors: ErrorReport[];
   warnings: string[];
 }
 
+/** One object's validation outcome (Go: wire.ObjectReport). */
 export interface ObjectReport {
   /** the final object (pruned, defaulted), or null if the request failed while decoding */
   result: unknown;
   pruned: string[];
   decodeError?: string;
-  errors: FieldError[];
+  errors: ErrorReport[];
   warnings: string[];
 }
 
-/** The document `crdlab validate -o json` prints. `object` is null when the CRD is invalid. */
+/** The document `crdlab validate -o json` prints, the result of "validate" (Go: wire.Report). `object` is null when the CRD is invalid. */
 export interface Report {
   crd: CRDReport;
   object: ObjectReport | null;
+}
+
+/** The result of "version" (Go: wire.VersionResult). */
+export interface VersionResult {
+  abi: number;
+  engine: string;
+}
+
+/** The result of "compile" (Go: wire.CompileResult). */
+export interface CompileResult {
+  handle: number;
+  crd: CRDReport;
+  /** served versions, or null when none is served */
+  versions: string[] | null;
+}
+
+/** The result of "lint", the document `crdlab lint -o json` prints (Go: wire.LintResult). */
+export interface LintResult {
+  crd: CRDReport;
 }
 
 export interface ValidateOptions {
@@ -56,7 +111,7 @@ export interface LoadOptions {
 
 export declare class CompiledCRD {
   readonly report: CRDReport;
-  readonly errors: FieldError[];
+  readonly errors: ErrorReport[];
   readonly warnings: string[];
   /** served versions */
   readonly versions: string[];
@@ -67,7 +122,7 @@ export declare class CompiledCRD {
 export declare class Crdlab {
   /** Resolves when calls can be made: at once, except just after a trap in a browser (the instance is being replaced). */
   ready(): Promise<void>;
-  version(): { abi: number; engine: string };
+  version(): VersionResult;
   lint(crd: string | object): CRDReport;
   compile(crd: string | object): CompiledCRD;
   /** The CEL cost report `crdlab cost -o json` prints (static costs, suggestions, per-object runtime costs). */

@@ -3,7 +3,36 @@
 // and in browsers, through crdlab's WebAssembly module (see wasm/ABI.md).
 import { wasiImportsFor, WasiExit } from './wasi.js';
 
-export const ABI_VERSION = 1;
+/**
+ * The wire constants: the ABI version, the op names and the error codes
+ * (Trap and Load are set by this package, never by the module). They are
+ * those of the Go package github.com/crdlab/crdlab/wire; a Go test there
+ * checks that the two agree.
+ */
+export const WIRE = Object.freeze({
+  ABI_VERSION: 1,
+  Op: Object.freeze({
+    Version: 'version',
+    Compile: 'compile',
+    Lint: 'lint',
+    Validate: 'validate',
+    Cost: 'cost',
+    Free: 'free',
+  }),
+  Code: Object.freeze({
+    BadRequest: 'BadRequest',
+    DecodeError: 'DecodeError',
+    NotFound: 'NotFound',
+    Invalid: 'Invalid',
+    Panic: 'Panic',
+    Trap: 'Trap',
+    Load: 'Load',
+  }),
+});
+
+const { Op, Code } = WIRE;
+
+export const ABI_VERSION = WIRE.ABI_VERSION;
 
 /** An error returned by the module (or a failure to reach it). */
 export class CrdlabError extends Error {
@@ -32,7 +61,7 @@ async function moduleFrom(source) {
     return WebAssembly.compile(await readFile(path));
   }
   const resp = await fetch(url);
-  if (!resp.ok) throw new CrdlabError('Load', `fetching ${url}: HTTP ${resp.status}`);
+  if (!resp.ok) throw new CrdlabError(Code.Load, `fetching ${url}: HTTP ${resp.status}`);
   if (WebAssembly.compileStreaming && (resp.headers.get('content-type') || '').includes('application/wasm')) {
     return WebAssembly.compileStreaming(resp);
   }
@@ -74,7 +103,7 @@ class Instance {
     this.exports = instance.exports;
     this.exports._initialize();
     const v = this.exports.crdlab_abi_version();
-    if (v !== ABI_VERSION) throw new CrdlabError('Load', `module ABI version ${v}, this package speaks ${ABI_VERSION}`);
+    if (v !== ABI_VERSION) throw new CrdlabError(Code.Load, `module ABI version ${v}, this package speaks ${ABI_VERSION}`);
     this.encoder = new TextEncoder();
     this.decoder = new TextDecoder();
   }
@@ -94,7 +123,7 @@ class Instance {
     const text = this.decoder.decode(new Uint8Array(this.memory.buffer, p, n));
     this.exports.crdlab_free(p);
     const env = JSON.parse(text);
-    if (!env.ok) throw new CrdlabError(env.error?.code ?? 'Panic', env.error?.message ?? 'error response without error');
+    if (!env.ok) throw new CrdlabError(env.error?.code ?? Code.Panic, env.error?.message ?? 'error response without error');
     return env.result;
   }
 }
@@ -117,18 +146,18 @@ export class Crdlab {
   }
 
   call(request) {
-    if (!this.inst) throw new CrdlabError('Trap', 'the module instance is being replaced after a trap: await crdlab.ready() and retry');
+    if (!this.inst) throw new CrdlabError(Code.Trap, 'the module instance is being replaced after a trap: await crdlab.ready() and retry');
     try {
       return this.inst.call(request);
     } catch (e) {
       if (e instanceof CrdlabError) throw e;
       // A trap leaves the instance unusable: replace it.
       this.replace();
-      if (e instanceof WasiExit) throw new CrdlabError('Trap', e.message);
+      if (e instanceof WasiExit) throw new CrdlabError(Code.Trap, e.message);
       if (e instanceof RangeError) {
-        throw new CrdlabError('Trap', `${e.message} (the input nests deeper than this JavaScript engine's call stack allows; the module instance was replaced)`);
+        throw new CrdlabError(Code.Trap, `${e.message} (the input nests deeper than this JavaScript engine's call stack allows; the module instance was replaced)`);
       }
-      throw new CrdlabError('Trap', String(e && e.message ? e.message : e));
+      throw new CrdlabError(Code.Trap, String(e && e.message ? e.message : e));
     }
   }
 
@@ -152,12 +181,12 @@ export class Crdlab {
 
   /** The module's ABI and engine versions. */
   version() {
-    return this.call({ op: 'version' });
+    return this.call({ op: Op.Version });
   }
 
   /** Validates a CRD: `{errors, warnings}` as `crdlab lint -o json` prints under "crd". */
   lint(crd) {
-    return this.call({ op: 'lint', crd: text(crd) }).crd;
+    return this.call({ op: Op.Lint, crd: text(crd) }).crd;
   }
 
   /**
@@ -166,13 +195,13 @@ export class Crdlab {
    * cost of its rules: the document `crdlab cost -o json` prints.
    */
   cost(crd, objects = []) {
-    return this.call({ op: 'cost', crd: text(crd), objects: objects.map(text) });
+    return this.call({ op: Op.Cost, crd: text(crd), objects: objects.map(text) });
   }
 
   /** Compiles a CRD once, for many validations. */
   compile(crd) {
     const src = text(crd);
-    const res = this.call({ op: 'compile', crd: src });
+    const res = this.call({ op: Op.Compile, crd: src });
     const c = new CompiledCRD(this, src, res);
     this.live.add(c);
     return c;
@@ -197,9 +226,9 @@ export class CompiledCRD {
    * document `crdlab validate -o json` prints: `{crd, object}`.
    */
   validate(object, { old, version, subresource, fieldValidation } = {}) {
-    if (this.disposed) throw new CrdlabError('Invalid', 'CRD was disposed');
-    if (this.handle === undefined) this.handle = this.owner.call({ op: 'compile', crd: this.src }).handle;
-    const req = { op: 'validate', handle: this.handle, object: text(object) };
+    if (this.disposed) throw new CrdlabError(Code.Invalid, 'CRD was disposed');
+    if (this.handle === undefined) this.handle = this.owner.call({ op: Op.Compile, crd: this.src }).handle;
+    const req = { op: Op.Validate, handle: this.handle, object: text(object) };
     if (old !== undefined && old !== null) req.old = text(old);
     if (version) req.version = version;
     if (subresource) req.subresource = subresource;
@@ -212,7 +241,7 @@ export class CompiledCRD {
     if (this.disposed) return;
     this.disposed = true;
     this.owner.live.delete(this);
-    if (this.handle !== undefined) this.owner.call({ op: 'free', handle: this.handle });
+    if (this.handle !== undefined) this.owner.call({ op: Op.Free, handle: this.handle });
   }
 }
 

@@ -1,0 +1,217 @@
+// Package wire holds crdlab's wire types: the JSON documents crdlab prints
+// and the WebAssembly module's ABI (wasm/ABI.md). It imports only the
+// standard library, so any host can use it without the engine.
+//
+// The report types (Report, CRDReport, ObjectReport, ErrorReport) are the
+// document `crdlab validate -o json` prints and the result of the module's
+// "validate" call; engine.NewReport builds them. The ABI types are the
+// request envelope (Request, or one of the per-op request types), the
+// response envelope (Response, with an Error on failure), each op's result,
+// the op names (Op), the error codes (ErrorCode) and the ABI version.
+//
+// The JavaScript bindings (bindings/js/src/index.js, WIRE) declare the same
+// op names and error codes; a test keeps the two in step.
+package wire
+
+import "encoding/json"
+
+// ABIVersion is the version of the module's ABI (the crdlab_abi_version
+// export, the "version" call's ABI). It changes only when a request or
+// response shape changes incompatibly.
+const ABIVersion = 1
+
+// Op names a call into the module: the "op" member of a request.
+type Op string
+
+// The ops of ABI version 1.
+const (
+	OpVersion  Op = "version"
+	OpCompile  Op = "compile"
+	OpLint     Op = "lint"
+	OpValidate Op = "validate"
+	OpCost     Op = "cost"
+	OpFree     Op = "free"
+)
+
+// ErrorCode is the "code" of an error response.
+type ErrorCode string
+
+// The error codes. The module answers with the first five; Trap and Load
+// are set by hosts (bindings/go, bindings/js), never by the module.
+const (
+	// CodeBadRequest: a malformed request, an unknown op, a request over
+	// the size limit.
+	CodeBadRequest ErrorCode = "BadRequest"
+	// CodeDecodeError: the CRD bytes do not decode (engine.Compile's error).
+	CodeDecodeError ErrorCode = "DecodeError"
+	// CodeNotFound: an unknown handle.
+	CodeNotFound ErrorCode = "NotFound"
+	// CodeInvalid: a misuse, e.g. an unserved version or an undecodable old
+	// object (engine.CRD.Validate's error).
+	CodeInvalid ErrorCode = "Invalid"
+	// CodePanic: an internal error, recovered; the instance stays usable.
+	CodePanic ErrorCode = "Panic"
+	// CodeTrap (hosts only): the instance died or a call was interrupted;
+	// the host replaced the instance.
+	CodeTrap ErrorCode = "Trap"
+	// CodeLoad (hosts only): the module could not be loaded or speaks
+	// another ABI version.
+	CodeLoad ErrorCode = "Load"
+)
+
+// Report is the document `crdlab validate -o json` prints per object, and
+// the result of "validate".
+type Report struct {
+	CRD CRDReport `json:"crd"`
+	// Object is nil (null) when the CRD is invalid or no object was
+	// validated.
+	Object *ObjectReport `json:"object"`
+}
+
+// CRDReport holds a CRD's validation outcome.
+type CRDReport struct {
+	// Errors are the CRD's validation errors, upstream's order.
+	Errors   []ErrorReport `json:"errors"`
+	Warnings []string      `json:"warnings"`
+}
+
+// ObjectReport holds one object's validation outcome.
+type ObjectReport struct {
+	// Result is the final object (pruned, coerced, defaulted), or nil (null)
+	// when the request failed while decoding. The engine stores the decoded
+	// object; a host decoding the module's bytes may keep them as a
+	// json.RawMessage (bindings/go does).
+	Result interface{} `json:"result"`
+	// Pruned lists the unknown fields dropped while decoding.
+	Pruned []string `json:"pruned"`
+	// DecodeError is the API server's message when the request failed while
+	// decoding.
+	DecodeError string        `json:"decodeError,omitempty"`
+	Errors      []ErrorReport `json:"errors"`
+	Warnings    []string      `json:"warnings"`
+}
+
+// Valid reports whether the request would have succeeded: no decoding
+// error and no validation error.
+func (o *ObjectReport) Valid() bool { return o.DecodeError == "" && len(o.Errors) == 0 }
+
+// ErrorReport is one field error as kube-apiserver reports it.
+type ErrorReport struct {
+	// Type is upstream's field.ErrorType, e.g. "FieldValueInvalid".
+	Type string `json:"type"`
+	// Field is the field path, e.g. "spec.replicas".
+	Field  string `json:"field"`
+	Detail string `json:"detail"`
+	// Message is the rendered error (field.Error's Error()).
+	Message string `json:"message"`
+}
+
+// Request is one call into the module, as the module decodes it: the union
+// of the members of every op's request (see CompileRequest,
+// ValidateRequest, CostRequest, FreeRequest, VersionRequest).
+type Request struct {
+	Op     Op     `json:"op"`
+	CRD    string `json:"crd,omitempty"`
+	Handle uint32 `json:"handle,omitempty"`
+	Object string `json:"object,omitempty"`
+	Old    string `json:"old,omitempty"`
+	// CRDBytes, ObjectBytes and OldBytes (base64 in JSON) replace CRD,
+	// Object and Old when set: they carry input that is not valid UTF-8
+	// byte for byte, which a JSON string cannot.
+	CRDBytes    []byte `json:"crdBytes,omitempty"`
+	ObjectBytes []byte `json:"objectBytes,omitempty"`
+	OldBytes    []byte `json:"oldBytes,omitempty"`
+	// Objects are the objects of a "cost" request (YAML or JSON text);
+	// ObjectsBytes the same as bytes (base64 in JSON), after Objects.
+	Objects         []string `json:"objects,omitempty"`
+	ObjectsBytes    [][]byte `json:"objectsBytes,omitempty"`
+	Version         string   `json:"version,omitempty"`
+	Subresource     string   `json:"subresource,omitempty"`
+	FieldValidation string   `json:"fieldValidation,omitempty"`
+}
+
+// VersionRequest is the request of "version".
+type VersionRequest struct {
+	Op Op `json:"op"`
+}
+
+// CompileRequest is the request of "compile" and "lint": a CRD, YAML or
+// JSON text (CRDBytes instead when it is not valid UTF-8).
+type CompileRequest struct {
+	Op       Op     `json:"op"`
+	CRD      string `json:"crd"`
+	CRDBytes []byte `json:"crdBytes,omitempty"`
+}
+
+// ValidateRequest is the request of "validate": one object (YAML or JSON
+// text, one document) against the compiled CRD Handle; Old makes it an
+// update.
+type ValidateRequest struct {
+	Op          Op     `json:"op"`
+	Handle      uint32 `json:"handle"`
+	Object      string `json:"object"`
+	ObjectBytes []byte `json:"objectBytes,omitempty"`
+	Old         string `json:"old,omitempty"`
+	OldBytes    []byte `json:"oldBytes,omitempty"`
+	// Version is the served version; "" picks it from the object's apiVersion.
+	Version string `json:"version,omitempty"`
+	// Subresource is "" or "status".
+	Subresource string `json:"subresource,omitempty"`
+	// FieldValidation is "Strict" (default), "Warn" or "Ignore".
+	FieldValidation string `json:"fieldValidation,omitempty"`
+}
+
+// CostRequest is the request of "cost": a CRD and, optionally, objects whose
+// runtime costs are reported.
+type CostRequest struct {
+	Op           Op       `json:"op"`
+	CRD          string   `json:"crd"`
+	CRDBytes     []byte   `json:"crdBytes,omitempty"`
+	Objects      []string `json:"objects,omitempty"`
+	ObjectsBytes [][]byte `json:"objectsBytes,omitempty"`
+}
+
+// FreeRequest is the request of "free": it releases a compiled CRD.
+type FreeRequest struct {
+	Op     Op     `json:"op"`
+	Handle uint32 `json:"handle"`
+}
+
+// Response is the envelope of every answer: {"ok":true,"result":...} or
+// {"ok":false,"error":{...}}. Result holds the op's result as JSON:
+// VersionResult, CompileResult, LintResult, Report ("validate"),
+// FreeResult, or the cost report of package cost ("cost").
+type Response struct {
+	OK     bool            `json:"ok"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *Error          `json:"error,omitempty"`
+}
+
+// Error is the error member of a failed response.
+type Error struct {
+	Code    ErrorCode `json:"code"`
+	Message string    `json:"message"`
+}
+
+// VersionResult is the result of "version".
+type VersionResult struct {
+	ABI    int    `json:"abi"`
+	Engine string `json:"engine"`
+}
+
+// CompileResult is the result of "compile".
+type CompileResult struct {
+	Handle uint32    `json:"handle"`
+	CRD    CRDReport `json:"crd"`
+	// Versions are the served versions, in the order of spec.versions.
+	Versions []string `json:"versions"`
+}
+
+// LintResult is the result of "lint", the document `crdlab lint -o json`
+// prints.
+type LintResult struct {
+	CRD CRDReport `json:"crd"`
+}
+
+// FreeResult is the result of "free": {}.
+type FreeResult struct{}
