@@ -36,7 +36,7 @@ func (v *Validator) ValidateUpdate(fldPath *field.Path, obj, old interface{}) fi
 		return nil
 	}
 	var res result
-	c := &corr{old: old, new: obj, sch: v.root}
+	c := &corr{OldValue: old, Value: obj, Schema: v.root}
 	validateNode(v.root, obj, newPath(), c, &res)
 	return toFieldErrors(fldPath, res.errs)
 }
@@ -109,7 +109,7 @@ func validateNode(n *node, data interface{}, p *vpath, c *corr, res *result) {
 	}
 	start := len(res.errs)
 	validatePlain(n, data, p, c, res)
-	if len(res.errs) > start && c.deepEqual() {
+	if len(res.errs) > start && c.CachedDeepEqual() {
 		for i := start; i < len(res.errs); i++ {
 			res.errs[i] = nil
 		}
@@ -477,64 +477,20 @@ func enumMatches(data, ev interface{}) bool {
 	return reflect.DeepEqual(dv.Convert(et).Interface(), ev)
 }
 
-// deepEqual is reflect.DeepEqual, fast for decoded JSON values.
-func deepEqual(a, b interface{}) bool {
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case int64:
-		y, ok := b.(int64)
-		return ok && x == y
-	case float64:
-		y, ok := b.(float64)
-		return ok && x == y
-	case map[string]interface{}:
-		y, ok := b.(map[string]interface{})
-		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !deepEqual(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []interface{}:
-		y, ok := b.([]interface{})
-		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !deepEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(a, b)
-}
-
 // validateSlice is kube-openapi's schemaSliceValidator, without its own
 // match count increment.
 func validateSlice(n *node, arr []interface{}, p *vpath, c *corr, res *result) {
 	size := len(arr)
 	if n.items != nil {
 		for i := 0; i < size; i++ {
-			validateChild(n.items, arr[i], p, pathIndex, "", i, c.index(i), res)
+			validateChild(n.items, arr[i], p, pathIndex, "", i, c.Index(i), res)
 		}
 	}
 	itemsSize := 0
 	if len(n.itemsTuple) > 0 {
 		itemsSize = len(n.itemsTuple)
 		for i := 0; i < itemsSize && i < size; i++ {
-			validateChild(n.itemsTuple[i], arr[i], p, pathIndex, "", i, c.index(i), res)
+			validateChild(n.itemsTuple[i], arr[i], p, pathIndex, "", i, c.Index(i), res)
 		}
 	}
 	if n.additionalItems != nil && itemsSize < size {
@@ -545,7 +501,7 @@ func validateSlice(n *node, arr []interface{}, p *vpath, c *corr, res *result) {
 			// upstream's loop bound (size-itemsSize+1) is kept; indexes past
 			// the end, where upstream would panic, are skipped.
 			for i := itemsSize; i < size-itemsSize+1 && i < size; i++ {
-				validateChild(n.additionalItems.schema, arr[i], p, pathIndex, "", i, c.index(i), res)
+				validateChild(n.additionalItems.schema, arr[i], p, pathIndex, "", i, c.Index(i), res)
 			}
 		}
 	}
@@ -708,7 +664,7 @@ func childCorr(c *corr, p *vpath, k string) *corr {
 	if c == nil || (len(p.segs) == 0 && (k == "kind" || k == "apiVersion")) {
 		return nil
 	}
-	return c.key(k)
+	return c.Key(k)
 }
 
 // validateNumber is kube-openapi's numberValidator, without its own match
