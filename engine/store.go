@@ -98,7 +98,7 @@ func (v *Validator) beforeUpdate(obj, old map[string]interface{}, status bool) m
 		}
 	}
 	oldGen, _, _ := unstructured.NestedInt64(old, "metadata", "generation")
-	setGeneration(obj, oldGen)
+	unstructured.SetGeneration(obj, oldGen)
 	if status {
 		obj = prepareStatusUpdate(obj, old)
 	} else {
@@ -121,14 +121,6 @@ func (v *Validator) beforeUpdate(obj, old map[string]interface{}, status bool) m
 		}
 	}
 	return obj
-}
-
-func setGeneration(obj map[string]interface{}, g int64) {
-	if g == 0 {
-		unstructured.RemoveNestedField(obj, "metadata", "generation")
-		return
-	}
-	unstructured.SetNestedField(obj, g, "metadata", "generation")
 }
 
 // validateCommonFields mirrors rest's validateCommonFields:

@@ -36,7 +36,7 @@ func (v *Validator) prepareForUpdate(obj, old map[string]interface{}) {
 	}
 	if !reflect.DeepEqual(withoutMetadata(obj), withoutMetadata(old)) {
 		oldGen, _, _ := unstructured.NestedInt64(old, "metadata", "generation")
-		setGeneration(obj, oldGen+1)
+		unstructured.SetGeneration(obj, oldGen+1)
 	}
 }
 

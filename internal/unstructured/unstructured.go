@@ -85,3 +85,13 @@ func RemoveNestedField(obj map[string]interface{}, fields ...string) {
 	}
 	delete(m, fields[len(fields)-1])
 }
+
+// SetGeneration mirrors Unstructured.SetGeneration: 0 removes
+// metadata.generation.
+func SetGeneration(obj map[string]interface{}, g int64) {
+	if g == 0 {
+		RemoveNestedField(obj, "metadata", "generation")
+		return
+	}
+	SetNestedField(obj, g, "metadata", "generation")
+}

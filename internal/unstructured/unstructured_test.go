@@ -34,3 +34,15 @@ func TestSetAndRemoveNestedField(t *testing.T) {
 		t.Fatalf("got %#v", obj)
 	}
 }
+
+func TestSetGenerationZeroRemoves(t *testing.T) {
+	obj := map[string]interface{}{}
+	SetGeneration(obj, 2)
+	if g, _, _ := NestedInt64(obj, "metadata", "generation"); g != 2 {
+		t.Fatalf("got %#v", obj)
+	}
+	SetGeneration(obj, 0)
+	if _, found, _ := NestedFieldNoCopy(obj, "metadata", "generation"); found {
+		t.Fatalf("got %#v", obj)
+	}
+}
