@@ -17,8 +17,17 @@
 // (rest.BeforeCreate/BeforeUpdate, ValidateCreate/ValidateUpdate) with the CR
 // strategy (pkg/registry/customresource strategy.go, validator.go,
 // status_strategy.go): PrepareForCreate/PrepareForUpdate, Validate /
-// ValidateUpdate and the finalizer warnings. The x-kubernetes-validations
-// (CEL) step has one slot, Validator.validateCEL in pipeline.go.
+// ValidateUpdate (OpenAPI schema, embedded ObjectMeta, list types, then
+// x-kubernetes-validations) and the finalizer warnings.
+//
+// The files follow upstream's: engine.go is the API; serving.go builds the
+// per-version validators (getOrCreateServingInfoFor); handler.go is the
+// request handler and its decoding (customresource_handler.go's
+// schemaCoercingDecoder, the handlers' decode errors), reading the body as
+// serializer.go (runtime/serializer/json) does; store.go is the generic
+// registry store with rest.BeforeCreate/BeforeUpdate; strategy.go,
+// status_strategy.go and validator.go are pkg/registry/customresource's;
+// warnings.go is the warning recorder of a response.
 //
 // What a cluster does that cannot be reproduced offline is documented on
 // Validate (server-set uid/creationTimestamp, managedFields, random
@@ -26,18 +35,20 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
-	"github.com/crdlab/crdlab/internal/cel"
-	"sort"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/crdvalidation"
-	"github.com/crdlab/crdlab/internal/defaults"
 	"github.com/crdlab/crdlab/internal/openapi"
 	"github.com/crdlab/crdlab/internal/schema"
 )
+
+// Version is the crdlab engine version reported by the WebAssembly module's
+// "version" call (wasm/ABI.md). Release builds set it at link time with
+// -ldflags "-X github.com/crdlab/crdlab/engine.Version=v1.2.3".
+var Version = "dev"
 
 // FieldValidation is the fieldValidation request parameter.
 type FieldValidation string
@@ -123,12 +134,14 @@ func (c *CRD) Validator(version string) (*Validator, error) {
 	}
 	v, ok := c.validators[version]
 	if !ok || !v.served {
-		return nil, fmt.Errorf("version %q is not served by CustomResourceDefinition %q (served: %v)", version, c.def.Metadata.Name, c.servedVersions())
+		return nil, fmt.Errorf("version %q is not served by CustomResourceDefinition %q (served: %v)", version, c.def.Metadata.Name, c.ServedVersions())
 	}
 	return v, nil
 }
 
-func (c *CRD) servedVersions() []string {
+// ServedVersions returns the names of the CRD's served versions, in the
+// order of spec.versions (nil for none).
+func (c *CRD) ServedVersions() []string {
 	var out []string
 	for _, v := range c.def.Spec.Versions {
 		if v.Served {
@@ -172,111 +185,125 @@ func (c *CRD) pickVersion(body *jsonBody) string {
 	return ""
 }
 
-// versionInfo is what the handler keeps per version.
-type servingShared struct {
-	group, kind           string
-	namespaced            bool
-	preserveUnknownFields bool
-	structural            map[string]*schema.Structural // by version; nil entry = no schema
+// ValidateOptions selects the request to simulate.
+type ValidateOptions struct {
+	// Version is the served version the request is sent to; "" picks it from
+	// the object's apiVersion (CRD.Validate) or is the validator's version.
+	Version string
+	// Old is the stored object; when set, the request is an update.
+	Old []byte
+	// Subresource is "" or "status" (a status update; requires Old).
+	Subresource string
+	// FieldValidation is Strict (the default, as kubectl), Warn or Ignore.
+	FieldValidation FieldValidation
 }
 
-// build mirrors getOrCreateServingInfoFor for every version.
-func (c *CRD) build(cache *cel.CompileCache) (err error) {
+// Result is the outcome of one request.
+type Result struct {
+	// Object is the final object (pruned, coerced, defaulted, prepared) or
+	// nil if the request failed while decoding.
+	Object interface{}
+	// Pruned lists the unknown fields dropped while decoding, upstream's order
+	// (the paths of the "unknown field" errors; reported with Ignore too).
+	Pruned []string
+	// DecodeError is the API server's message when the request fails while
+	// decoding (strict unknown/duplicate fields, bad JSON, apiVersion/kind).
+	DecodeError string
+	// Errors are the validation errors, upstream's order.
+	Errors field.ErrorList
+	// Warnings are the response's warnings, upstream's order.
+	Warnings []string
+	// Costs is the runtime cost of every CEL rule (and messageExpression)
+	// evaluation, in evaluation order.
+	Costs []RuleCost
+}
+
+// RuleCost is the runtime cost of one evaluation of an
+// x-kubernetes-validations rule or of its messageExpression.
+type RuleCost struct {
+	// Path is the field path of the schema node the rule is declared on.
+	Path string
+	// Rule is the index of the rule in the node's x-kubernetes-validations.
+	Rule int
+	// MessageExpression is true for the cost of the rule's messageExpression.
+	MessageExpression bool
+	// Cost is the runtime cost, in upstream's cost units.
+	Cost uint64
+}
+
+// Valid reports whether the request would have succeeded.
+func (r *Result) Valid() bool { return r.DecodeError == "" && len(r.Errors) == 0 }
+
+// Validator validates objects of one version of a CRD. It is immutable and
+// safe for concurrent use.
+type Validator struct {
+	crd             *CRD
+	shared          *servingShared
+	version         string
+	served          bool
+	structural      *schema.Structural
+	schemaValidator *openapi.Validator
+	statusValidator *openapi.Validator
+	hasStatus       bool
+	scale           *scaleSpec
+	cel             *cel.Validator // nil when the schema has no x-kubernetes-validations
+	warnings        []string       // deprecation warnings
+}
+
+// Version returns the validator's version.
+func (v *Validator) Version() string { return v.version }
+
+// GeneratedNameSuffix replaces the 5 random characters kube-apiserver
+// appends to metadata.generateName (names.SimpleNameGenerator), so that
+// results are reproducible.
+const GeneratedNameSuffix = "xxxxx"
+
+// StoredResourceVersion is the resourceVersion given to an old object that
+// has none (every stored object has one; an update must carry it).
+const StoredResourceVersion = "1"
+
+// Validate runs one create (opts.Old == nil), update or status update
+// against this version. opts.Version, when set, must be this validator's
+// version.
+//
+// Not reproduced offline: the uid and creationTimestamp the server sets on
+// create, managedFields, the random generateName suffix (GeneratedNameSuffix
+// is used), resourceVersion preconditions (an update without
+// metadata.resourceVersion takes the old one, as kubectl apply does).
+func (v *Validator) Validate(object []byte, opts ValidateOptions) (res *Result, err error) {
+	return v.validate(object, nil, opts)
+}
+
+// validate is Validate with the object already converted to JSON when
+// body is not nil (CRD.Validate converts it once to pick the version).
+func (v *Validator) validate(object []byte, body *jsonBody, opts ValidateOptions) (res *Result, err error) {
+	if opts.Version != "" && opts.Version != v.version {
+		return nil, fmt.Errorf("validator is for version %q, not %q", v.version, opts.Version)
+	}
+	switch opts.Subresource {
+	case "":
+	case "status":
+		if opts.Old == nil {
+			return nil, fmt.Errorf("a status update needs the old object")
+		}
+		if !v.hasStatus {
+			return nil, fmt.Errorf("version %q has no status subresource", v.version)
+		}
+	default:
+		return nil, fmt.Errorf("unsupported subresource %q (want \"\" or \"status\")", opts.Subresource)
+	}
+	fv := opts.FieldValidation
+	switch fv {
+	case "":
+		fv = Strict
+	case Strict, Warn, Ignore:
+	default:
+		return nil, fmt.Errorf("invalid fieldValidation %q (want Strict, Warn or Ignore)", opts.FieldValidation)
+	}
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("crdlab: building validators panicked: %v", r)
+			res, err = nil, fmt.Errorf("crdlab: internal error validating the object: %v", r)
 		}
 	}()
-	spec := &c.def.Spec
-	shared := &servingShared{
-		group:                 spec.Group,
-		kind:                  spec.Names.Kind,
-		namespaced:            spec.Scope == crd.NamespaceScoped,
-		preserveUnknownFields: spec.PreserveUnknownFields,
-		structural:            map[string]*schema.Structural{},
-	}
-	for _, v := range spec.Versions {
-		if v.Storage {
-			c.storage = v.Name
-		}
-		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
-			continue
-		}
-		s, err := schema.NewStructural(v.Schema.OpenAPIV3Schema)
-		if !spec.PreserveUnknownFields && err != nil {
-			return fmt.Errorf("the server could not properly serve the CR schema: %v", err)
-		}
-		if !spec.PreserveUnknownFields {
-			s = s.DeepCopy()
-			if err := defaults.PruneDefaults(s); err != nil {
-				return fmt.Errorf("the server could not properly serve the CR schema: failed to prune defaults: %v", err)
-			}
-		}
-		shared.structural[v.Name] = s
-	}
-	c.validators = map[string]*Validator{}
-	for _, v := range spec.Versions {
-		if !v.Storage && !v.Served {
-			continue
-		}
-		val := &Validator{
-			crd:     c,
-			shared:  shared,
-			version: v.Name,
-			served:  v.Served,
-		}
-		val.structural = shared.structural[v.Name]
-		if val.structural != nil {
-			// The strategy's cel.NewValidator(structuralSchema, true, PerCallLimit):
-			// nil when no node has rules.
-			val.cel = cel.NewValidatorWithCache(val.structural, true, cel.PerCallLimit, cache)
-		}
-		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
-			props := v.Schema.OpenAPIV3Schema
-			if val.schemaValidator, err = openapi.NewSchemaValidator(props); err != nil {
-				return err
-			}
-			if v.Subresources != nil && v.Subresources.Status != nil && props.Properties != nil {
-				if st, ok := props.Properties["status"]; ok {
-					if val.statusValidator, err = openapi.NewSchemaValidator(&st); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		if v.Subresources != nil {
-			val.hasStatus = v.Subresources.Status != nil
-			if sc := v.Subresources.Scale; sc != nil {
-				val.scale = &scaleSpec{specReplicasPath: sc.SpecReplicasPath, statusReplicasPath: sc.StatusReplicasPath, labelSelectorPath: sc.LabelSelectorPath}
-			}
-		}
-		if v.Deprecated {
-			if v.DeprecationWarning != nil {
-				val.warnings = append(val.warnings, *v.DeprecationWarning)
-			} else {
-				val.warnings = append(val.warnings, defaultDeprecationWarning(v.Name, spec))
-			}
-		}
-		c.validators[v.Name] = val
-	}
-	if c.storage == "" {
-		return errors.New("the CustomResourceDefinition has no storage version")
-	}
-	return nil
-}
-
-// defaultDeprecationWarning mirrors the handler's function of the same name.
-func defaultDeprecationWarning(deprecatedVersion string, spec *crd.CustomResourceDefinitionSpec) string {
-	msg := fmt.Sprintf("%s/%s %s is deprecated", spec.Group, deprecatedVersion, spec.Names.Kind)
-	var newer []string
-	for _, v := range spec.Versions {
-		if v.Served && !v.Deprecated && compareKubeAwareVersionStrings(deprecatedVersion, v.Name) < 0 {
-			newer = append(newer, v.Name)
-		}
-	}
-	if len(newer) == 0 {
-		return msg
-	}
-	sort.Slice(newer, func(i, j int) bool { return compareKubeAwareVersionStrings(newer[i], newer[j]) > 0 })
-	return msg + fmt.Sprintf("; use %s/%s %s", spec.Group, newer[0], spec.Names.Kind)
+	return v.serve(object, body, opts.Old, opts.Subresource == "status", fv)
 }

@@ -40,14 +40,21 @@ func ValidateListSetsAndMaps(fldPath *field.Path, s *schema.Structural, obj map[
 	return errs
 }
 
-// ValidateListSetsAndMapsUpdate is what the custom resource strategy does on
-// update: the new object is checked only when the old object has no
-// list-set/list-map errors (an already broken object may stay broken).
+// ValidateListSetsAndMapsUpdate is what the custom resource strategy and its
+// status strategy do on update: the new object's errors are reported only
+// when the old object has no list-set/list-map errors (an already broken
+// object may stay broken). The old object is only checked when the new one
+// has errors, as the status strategy does; the strategy checks the old one
+// first, with the same result.
 func ValidateListSetsAndMapsUpdate(fldPath *field.Path, s *schema.Structural, obj, old map[string]interface{}) field.ErrorList {
+	errs := ValidateListSetsAndMaps(fldPath, s, obj)
+	if len(errs) == 0 {
+		return nil
+	}
 	if oldErrs := ValidateListSetsAndMaps(fldPath, s, old); len(oldErrs) != 0 {
 		return nil
 	}
-	return ValidateListSetsAndMaps(fldPath, s, obj)
+	return errs
 }
 
 func sortedKeys(m map[string]interface{}) []string {

@@ -147,6 +147,8 @@ func TestValidateListSetsAndMapsUpdateRatchets(t *testing.T) {
 		{name: "valid old: new duplicates are reported", obj: `{"set":["a","a"]}`, old: `{"set":["a"]}`,
 			want: []string{`set[1]: Duplicate value: "a"`}},
 		{name: "invalid old: new duplicates are tolerated", obj: `{"set":["a","a"],"map1":[{"k":1},{"k":1}]}`, old: `{"set":["b","b"]}`},
+		{name: "valid new, invalid old", obj: `{"set":["a"]}`, old: `{"set":["b","b"]}`},
+		{name: "valid new, valid old", obj: `{"set":["a"]}`, old: `{"set":["b"]}`},
 		{name: "no old object", obj: `{"set":["a","a"]}`,
 			want: []string{`set[1]: Duplicate value: "a"`}},
 	}

@@ -7,7 +7,7 @@ import (
 
 // TestJSONBodyShortcutMatchesYAMLToJSON pins the YAML shortcut of
 // toJSONBody to the path it skips: toJSON (kubectl's YAMLToJSON), then
-// interpret and decodeJSON on that text.
+// interpret and jsonstrict.Decode on that text.
 func TestJSONBodyShortcutMatchesYAMLToJSON(t *testing.T) {
 	for _, tc := range []struct {
 		name, doc string

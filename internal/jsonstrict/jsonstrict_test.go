@@ -1,4 +1,4 @@
-package engine
+package jsonstrict
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-func TestDecodeJSONValues(t *testing.T) {
+func TestDecodeValues(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
@@ -24,7 +24,7 @@ func TestDecodeJSONValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, _, err := decodeJSON([]byte(tt.in), true)
+			got, _, err := Decode([]byte(tt.in), true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,7 +35,7 @@ func TestDecodeJSONValues(t *testing.T) {
 	}
 }
 
-func TestDecodeJSONStrictErrors(t *testing.T) {
+func TestDecodeStrictErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
@@ -48,7 +48,7 @@ func TestDecodeJSONStrictErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, errs, err := decodeJSON([]byte(tt.in), true)
+			_, errs, err := Decode([]byte(tt.in), true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,40 +63,40 @@ func TestDecodeJSONStrictErrors(t *testing.T) {
 	}
 }
 
-func TestDecodeJSONCapsStrictErrorsAt100(t *testing.T) {
+func TestDecodeCapsStrictErrorsAt100(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("{")
 	for i := 0; i < 150; i++ {
 		fmt.Fprintf(&b, `"k%d":1,"k%d":2,`, i, i)
 	}
 	b.WriteString(`"z":0}`)
-	_, errs, err := decodeJSON([]byte(b.String()), true)
+	_, errs, err := Decode([]byte(b.String()), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(errs) != maxStrictErrors {
-		t.Fatalf("got %d strict errors, want %d", len(errs), maxStrictErrors)
+	if len(errs) != MaxErrors {
+		t.Fatalf("got %d strict errors, want %d", len(errs), MaxErrors)
 	}
 }
 
-func TestDecodeJSONNotStrictRecordsNothing(t *testing.T) {
-	_, errs, err := decodeJSON([]byte(`{"a":1,"a":2}`), false)
+func TestDecodeNotStrictRecordsNothing(t *testing.T) {
+	_, errs, err := Decode([]byte(`{"a":1,"a":2}`), false)
 	if err != nil || len(errs) != 0 {
 		t.Fatalf("errs=%v err=%v", errs, err)
 	}
 }
 
-func TestDecodeJSONOutOfRangeNumber(t *testing.T) {
-	_, _, err := decodeJSON([]byte(`{"a":1e400}`), true)
+func TestDecodeOutOfRangeNumber(t *testing.T) {
+	_, _, err := Decode([]byte(`{"a":1e400}`), true)
 	if err == nil || err.Error() != "json: cannot unmarshal number 1e400 into Go value of type float64" {
 		t.Fatalf("err = %v", err)
 	}
 }
 
-func TestDecodeJSONAgreesWithEncodingJSON(t *testing.T) {
+func TestDecodeAgreesWithEncodingJSON(t *testing.T) {
 	inputs := []string{`{"a":[1,2.5,"x",{"b":null}]}`, `{"\ud83d\ude00":"\t"}`, `{}`, `{"a":"\u0000"}`}
 	for _, in := range inputs {
-		got, _, err := decodeJSON([]byte(in), false)
+		got, _, err := Decode([]byte(in), false)
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
@@ -112,7 +112,7 @@ func TestDecodeJSONAgreesWithEncodingJSON(t *testing.T) {
 	}
 }
 
-func FuzzDecodeJSON(f *testing.F) {
+func FuzzDecode(f *testing.F) {
 	for _, s := range []string{`{"a":1}`, `{"a":[1,{"b":2,"b":3}]}`, `{"a":"\u00e9"}`, `[1]`, `{`} {
 		f.Add([]byte(s))
 	}
@@ -120,7 +120,7 @@ func FuzzDecodeJSON(f *testing.F) {
 		if !json.Valid(data) {
 			return
 		}
-		got, _, err := decodeJSON(data, true)
+		got, _, err := Decode(data, true)
 		if err != nil {
 			if strings.HasPrefix(err.Error(), "json: cannot unmarshal number") {
 				return
