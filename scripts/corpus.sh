@@ -14,8 +14,11 @@
 # CRD files: grep -rl "^kind: CustomResourceDefinition" DIR --include=*.yaml.
 # Gateway API also ships example objects under examples/.
 #
-# Users: conformance (TestCorpus; CRDLAB_CORPUS_FETCH names another script),
-# benchmarks/, bindings/go (TestParityCorpus), bindings/js/bench/bench.js.
+# Users: conformance (TestCorpus), benchmarks/, bindings/go
+# (TestParityCorpus), bindings/js/bench/bench.js. In their environment,
+# CRDLAB_CORPUS_FETCH names another script to run instead of this one, and
+# CRDLAB_CORPUS gives conformance the directories (':'-separated) without
+# running any script (bindings/go: CRDLAB_CORPUS=all checks every CRD).
 # The versions are pinned: changing one changes what the tests compare.
 set -euo pipefail
 
@@ -30,14 +33,15 @@ default_mods=(
   github.com/argoproj/argo-cd/v3@v3.5.0
 )
 
-# OpenShift's API (about 590 CRD documents). The module has no semver tags
-# after 2018 (its @latest is v3.9.0+incompatible, without v1 CRDs), so this
-# is the newest pseudo-version the proxy serves (2026-08-13).
+# OpenShift's API (587 CRD documents). The module has no semver tags
+# after 2018 (its @latest is v3.9.0+incompatible, with no CRD YAML), and the
+# proxy neither lists pseudo-versions nor resolves @master here: this is the
+# newest pseudo-version found that it serves (commit of 2026-08-13).
 openshift_mods=(
   github.com/openshift/api@v0.0.0-20260813212709-d4bb0b443cb8
 )
 
-usage() { sed -n '2,20s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '2,23s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 mods=("${default_mods[@]}")
 list=false
