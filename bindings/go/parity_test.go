@@ -326,10 +326,10 @@ func TestParityConformanceCases(t *testing.T) {
 }
 
 // corpusDirs returns the corpus module directories, or skips. The
-// repository's scripts/corpus.sh (relative to this package) runs offline
-// (GOPROXY=off): the modules must be in the module cache already.
+// repository's scripts/corpus.sh runs offline (GOPROXY=off): the modules
+// must be in the module cache already.
 func corpusDirs(t testing.TB) []string {
-	script := "../../scripts/corpus.sh"
+	script := filepath.Join(repoRoot, "scripts", "corpus.sh")
 	if p := os.Getenv("CRDLAB_CORPUS_FETCH"); p != "" {
 		script = p
 	}
