@@ -16,19 +16,24 @@ import (
 
 // DefaultFetchScript downloads the real-world corpus (Gateway API, Istio,
 // Cluster API, cert-manager, Prometheus Operator, Kyverno, Argo CD) through
-// the Go module proxy and prints one module directory per line.
-const DefaultFetchScript = "/work/shared/corpus/fetch.sh"
+// the Go module proxy and prints one module directory per line. The path is
+// relative to the repository root, which CorpusDirs finds by walking up from
+// the working directory (a test's package directory).
+const DefaultFetchScript = "scripts/corpus.sh"
 
 // CorpusDirs returns the corpus directories: $CRDLAB_CORPUS (separated by
 // the OS path list separator) or the output of the fetch script
-// ($CRDLAB_CORPUS_FETCH, default DefaultFetchScript).
+// ($CRDLAB_CORPUS_FETCH, default the repository's DefaultFetchScript).
 func CorpusDirs() ([]string, error) {
 	if env := os.Getenv("CRDLAB_CORPUS"); env != "" {
 		return filepath.SplitList(env), nil
 	}
 	script := os.Getenv("CRDLAB_CORPUS_FETCH")
 	if script == "" {
-		script = DefaultFetchScript
+		var err error
+		if script, err = findUp(DefaultFetchScript); err != nil {
+			return nil, fmt.Errorf("no corpus: set CRDLAB_CORPUS or CRDLAB_CORPUS_FETCH (%v)", err)
+		}
 	}
 	if _, err := os.Stat(script); err != nil {
 		return nil, fmt.Errorf("no corpus: set CRDLAB_CORPUS or CRDLAB_CORPUS_FETCH (%v)", err)
@@ -47,6 +52,26 @@ func CorpusDirs() ([]string, error) {
 		}
 	}
 	return dirs, nil
+}
+
+// findUp returns rel joined to the nearest directory, from the working
+// directory up, where it exists.
+func findUp(rel string) (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, rel)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("%s not found in the working directory or above", rel)
+		}
+		dir = parent
+	}
 }
 
 // CorpusDoc is one YAML document of a corpus file.

@@ -8,7 +8,7 @@ package conformance
 // environment, getExpressionCost), and the CRD verdict and cost errors must
 // equal upstream's CRD create validation.
 //
-// The corpus is found with `bash /work/shared/corpus/fetch.sh` (or
+// The corpus is fetched with `bash scripts/corpus.sh` (or
 // CRDLAB_CORPUS_GATEWAY / CRDLAB_CORPUS_ISTIO); absent corpora are skipped.
 
 import (
@@ -187,7 +187,7 @@ func corpusCostCases(t *testing.T) []costCase {
 	}
 	add("istio", filepath.Join(istio, "manifests/charts/base/files/crd-all.gen.yaml"))
 	if len(out) == 0 {
-		t.Log("corpus not found (run bash /work/shared/corpus/fetch.sh): only the docs examples are compared")
+		t.Log("corpus not found (run bash ../scripts/corpus.sh): only the docs examples are compared")
 	}
 	return out
 }
