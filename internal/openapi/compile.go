@@ -65,6 +65,14 @@ type node struct {
 	enum        []interface{}
 	enumText    string   // fmt "%v" of enum, as kube-openapi's message prints it
 	enumStrings []string // the values as field.NotSupported lists them
+	// enumSet holds the string values of enum: a string matches the enum
+	// exactly when it is in the set (enumMatches compares strings only with
+	// strings), so a value is checked in constant time.
+	enumSet map[string]struct{}
+	// enumDetail is field.NotSupported's detail for enumStrings, rendered
+	// once (a 100,000-value enum renders to megabytes).
+	enumDetailOnce sync.Once
+	enumDetail     string
 
 	// object keywords
 	maxProps, minProps *int64
@@ -367,8 +375,10 @@ func (n *node) finish() {
 	if len(n.enum) > 0 {
 		n.enumText = fmt.Sprintf("%v", n.enum)
 		n.enumStrings = make([]string, 0, len(n.enum))
+		n.enumSet = make(map[string]struct{})
 		for _, v := range n.enum {
 			if s, ok := v.(string); ok {
+				n.enumSet[s] = struct{}{}
 				n.enumStrings = append(n.enumStrings, s)
 			} else {
 				b, _ := json.Marshal(v)
