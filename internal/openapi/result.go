@@ -84,17 +84,47 @@ func (e *vErr) sameMessage(o *vErr) bool {
 		if e.name == o.name {
 			return e.enum == o.enum || e.enum.enumText == o.enum.enumText
 		}
-		return e.message() == o.message() // different split points: rare
+		return concatEqual([]string{e.name, enumMiddle, e.enum.enumText}, []string{o.name, enumMiddle, o.enum.enumText})
 	case oEnum:
 		e, o = o, e
 	}
 	// e is an enum error, o.msg a rendered message
-	s := o.msg
-	if len(s) != len(e.name)+len(enumMiddle)+len(e.enum.enumText) {
+	return concatEqual([]string{e.name, enumMiddle, e.enum.enumText}, []string{o.msg})
+}
+
+// concatEqual reports whether the concatenations of a and b are equal,
+// without building them (stops at the first difference).
+func concatEqual(a, b []string) bool {
+	la, lb := 0, 0
+	for _, s := range a {
+		la += len(s)
+	}
+	for _, s := range b {
+		lb += len(s)
+	}
+	if la != lb {
 		return false
 	}
-	return s[:len(e.name)] == e.name && s[len(e.name):len(e.name)+len(enumMiddle)] == enumMiddle &&
-		s[len(e.name)+len(enumMiddle):] == e.enum.enumText
+	var x, y string
+	for {
+		for len(x) == 0 && len(a) > 0 {
+			x, a = a[0], a[1:]
+		}
+		for len(y) == 0 && len(b) > 0 {
+			y, b = b[0], b[1:]
+		}
+		if len(x) == 0 || len(y) == 0 {
+			return len(x) == len(y)
+		}
+		n := len(x)
+		if len(y) < n {
+			n = len(y)
+		}
+		if x[:n] != y[:n] {
+			return false
+		}
+		x, y = x[n:], y[n:]
+	}
 }
 
 // notSupportedDetail is field.NotSupported's detail for the node's enum,
