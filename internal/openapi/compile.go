@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/schema"
@@ -161,7 +162,7 @@ func fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
 	if in.Enum != nil {
 		n.enum = make([]interface{}, len(in.Enum))
 		for i := range in.Enum {
-			v, err := in.Enum[i].Value()
+			v, err := enumValue(&in.Enum[i])
 			if err != nil {
 				return nil, fmt.Errorf("%s.enum[%d]: %v", orRoot(path), i, err)
 			}
@@ -431,4 +432,24 @@ func compilePattern(p string) (*regexp.Regexp, error) {
 		}
 	}
 	return re, nil
+}
+
+// enumValue is j.Value(), with a shortcut for the common case of a plain
+// JSON string (no escapes, valid UTF-8): enums can hold a million values.
+func enumValue(j *crd.JSON) (interface{}, error) {
+	raw := j.Raw
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
+		body := raw[1 : n-1]
+		plain := utf8.Valid(body)
+		for _, c := range body {
+			if c < 0x20 || c == '"' || c == '\\' {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return string(body), nil
+		}
+	}
+	return j.Value()
 }

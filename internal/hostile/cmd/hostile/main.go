@@ -153,6 +153,9 @@ func main() {
 		os.RemoveAll(dir)
 	}
 	if *out != "" {
+		if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+			fatal(err)
+		}
 		if err := os.WriteFile(*out, report(rows), 0o644); err != nil {
 			fatal(err)
 		}
