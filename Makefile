@@ -68,3 +68,13 @@ clean:
 
 include bench.mk
 include wasm.mk
+
+# The hostile corpus (internal/hostile): every input through the Go API and
+# the CLI, each in its own process under a 30 s / 2 GiB ceiling; fails on a
+# crash, a hang or an unexpected outcome; writes docs/hostile.md.
+.PHONY: hostile
+hostile:
+	@mkdir -p bin
+	$(GO) build -o bin/crdlab ./cmd/crdlab
+	$(GO) build -o bin/hostile ./internal/hostile/cmd/hostile
+	bin/hostile -crdlab bin/crdlab -o docs/hostile.md

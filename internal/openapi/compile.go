@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/schema"
@@ -65,6 +66,14 @@ type node struct {
 	enum        []interface{}
 	enumText    string   // fmt "%v" of enum, as kube-openapi's message prints it
 	enumStrings []string // the values as field.NotSupported lists them
+	// enumSet holds the string values of enum: a string matches the enum
+	// exactly when it is in the set (enumMatches compares strings only with
+	// strings), so a value is checked in constant time.
+	enumSet map[string]struct{}
+	// enumDetail is field.NotSupported's detail for enumStrings, rendered
+	// once (a 100,000-value enum renders to megabytes).
+	enumDetailOnce sync.Once
+	enumDetail     string
 
 	// object keywords
 	maxProps, minProps *int64
@@ -153,7 +162,7 @@ func fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
 	if in.Enum != nil {
 		n.enum = make([]interface{}, len(in.Enum))
 		for i := range in.Enum {
-			v, err := in.Enum[i].Value()
+			v, err := enumValue(&in.Enum[i])
 			if err != nil {
 				return nil, fmt.Errorf("%s.enum[%d]: %v", orRoot(path), i, err)
 			}
@@ -367,8 +376,10 @@ func (n *node) finish() {
 	if len(n.enum) > 0 {
 		n.enumText = fmt.Sprintf("%v", n.enum)
 		n.enumStrings = make([]string, 0, len(n.enum))
+		n.enumSet = make(map[string]struct{})
 		for _, v := range n.enum {
 			if s, ok := v.(string); ok {
+				n.enumSet[s] = struct{}{}
 				n.enumStrings = append(n.enumStrings, s)
 			} else {
 				b, _ := json.Marshal(v)
@@ -421,4 +432,24 @@ func compilePattern(p string) (*regexp.Regexp, error) {
 		}
 	}
 	return re, nil
+}
+
+// enumValue is j.Value(), with a shortcut for the common case of a plain
+// JSON string (no escapes, valid UTF-8): enums can hold a million values.
+func enumValue(j *crd.JSON) (interface{}, error) {
+	raw := j.Raw
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
+		body := raw[1 : n-1]
+		plain := utf8.Valid(body)
+		for _, c := range body {
+			if c < 0x20 || c == '"' || c == '\\' {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return string(body), nil
+		}
+	}
+	return j.Value()
 }

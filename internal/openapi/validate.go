@@ -404,14 +404,21 @@ func validateEnum(n *node, data interface{}, p *vpath, res *result) {
 	if len(n.enum) == 0 {
 		return
 	}
-	for _, ev := range n.enum {
-		if ev != nil && enumMatches(data, ev) {
+	if s, ok := data.(string); ok {
+		// a string matches string values only: the set decides
+		if _, found := n.enumSet[s]; found {
 			return
 		}
+	} else {
+		for _, ev := range n.enum {
+			if ev != nil && enumMatches(data, ev) {
+				return
+			}
+		}
 	}
-	name := p.String()
-	res.add(&vErr{code: codeEnum, name: name, value: data, hasVal: true, enum: n,
-		msg: fmt.Sprintf("%s in %s should be one of %s", name, in, n.enumText)})
+	// The message ("<name> in body should be one of <enum>") is rendered
+	// only when needed (vErr.message): it holds the whole enum.
+	res.add(&vErr{code: codeEnum, name: p.String(), value: data, hasVal: true, enum: n})
 }
 
 // enumMatches is reflect's "convert data to the enum value's type, then

@@ -3,6 +3,7 @@ package openapi
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -331,5 +332,16 @@ func TestValidatorIsSafeForConcurrentUse(t *testing.T) {
 	}
 	for i := 0; i < 8; i++ {
 		<-done
+	}
+}
+
+func TestEnumValueShortcutMatchesValue(t *testing.T) {
+	for _, raw := range []string{`"a"`, `""`, `"a\"b"`, `"\u00e9"`, "\"\xff\"", "\"a\tb\"", `1`, `"é"`, `null`, `["a"]`, `"a\\b"`} {
+		j := &crd.JSON{Raw: []byte(raw)}
+		want, werr := j.Value()
+		got, gerr := enumValue(j)
+		if !reflect.DeepEqual(got, want) || (werr == nil) != (gerr == nil) {
+			t.Errorf("%s: enumValue = %#v, %v; Value = %#v, %v", raw, got, gerr, want, werr)
+		}
 	}
 }
