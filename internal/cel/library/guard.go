@@ -11,6 +11,8 @@ import (
 	"github.com/google/cel-go/common"
 	"github.com/google/cel-go/common/decls"
 	"github.com/google/cel-go/common/functions"
+
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -27,7 +29,7 @@ import (
 // is cancelled. The guards compute, from the evaluated arguments and before
 // running the function, the cost the call will be charged (the same numbers:
 // CostEstimator.CallCost for the functions Kubernetes prices, cel-go's
-// defaults for its own). When that charge alone exceeds PerCallLimit the
+// defaults for its own). When that charge alone exceeds limits.PerCallLimit the
 // evaluation is certain to be cancelled, so the function is not run: it
 // returns an overLimit placeholder that carries the size the real result
 // would have had. The cost observer then charges exactly what it would have
@@ -47,12 +49,12 @@ import (
 // string.
 //
 // The guards rely on the program options every base environment carries:
-// OptTrackCost and CostLimit(at most PerCallLimit); an overLimit value never
+// OptTrackCost and CostLimit(at most limits.PerCallLimit); an overLimit value never
 // survives the cost observer.
 
 // maxResultSize is the largest string (in code points) a guarded function
-// builds: one more character would cost more than PerCallLimit to traverse.
-const maxResultSize = uint64(PerCallLimit / common.StringTraversalCostFactor)
+// builds: one more character would cost more than limits.PerCallLimit to traverse.
+const maxResultSize = uint64(limits.PerCallLimit / common.StringTraversalCostFactor)
 
 // overLimit stands for the result of a call that was not run because its
 // charge exceeds the per-call limit. Size is the size the result would have
@@ -91,7 +93,7 @@ func cancelEvaluation() {
 
 // overCharge returns the placeholder when charge exceeds the per-call limit.
 func overCharge(charge, resultSize uint64) ref.Val {
-	if charge > PerCallLimit {
+	if charge > limits.PerCallLimit {
 		return overLimit{size: resultSize}
 	}
 	return nil

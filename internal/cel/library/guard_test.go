@@ -13,6 +13,8 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/ext"
 	"github.com/google/cel-go/interpreter"
+
+	"github.com/crdlab/crdlab/internal/limits"
 )
 
 // evalWith compiles expr with s (a string variable) in env options opts and
@@ -85,7 +87,7 @@ func TestCostGuardsCancelBeforeRunning(t *testing.T) {
 // the same libraries without guards.
 func TestCostGuardsDoNotChangeResultsOrCosts(t *testing.T) {
 	unguarded := []cel.EnvOption{ext.Strings(ext.StringsVersion(2)), Regex(), QuantityLib(), SemverLib(1)}
-	prog := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost), cel.CostLimit(PerCallLimit),
+	prog := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost), cel.CostLimit(limits.PerCallLimit),
 		cel.CostTrackerOptions(interpreter.PresenceTestHasCost(false)), cel.CostTracking(&CostEstimator{})}
 	exprs := []string{
 		`s.replace('a', 'bb')`, `s.replace('', '-')`, `s.replace('a', 'b', 2)`, `s.split('a')`, `s.split('', 3)`,
