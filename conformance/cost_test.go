@@ -15,10 +15,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,11 +86,7 @@ func upstreamCosts(t *testing.T, root *apiextensions.JSONSchemaProps, rootPath *
 				}
 			}
 		}
-		names := make([]string, 0, len(s.Properties))
-		for k := range s.Properties {
-			names = append(names, k)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(s.Properties))
 		for _, k := range names {
 			prop := s.Properties[k]
 			walk(&prop, p.Child("properties").Key(k), ctx.ChildPropertyContext(&prop, k))

@@ -5,10 +5,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -207,7 +208,7 @@ func (d *decoder) decodeList(obj map[string]interface{}, node *yamlv3.Node, apiV
 	if err := d.checkDuplicates(node, "", false); err != nil {
 		return nil, err
 	}
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		switch k {
 		case "apiVersion", "kind", "items", "metadata":
 		default:
@@ -554,20 +555,11 @@ func (d *decoder) orderedKeys(obj map[string]interface{}, n *yamlv3.Node) []stri
 			}
 		}
 	}
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		if !seen[k] {
 			keys = append(keys, k)
 		}
 	}
-	return keys
-}
-
-func sortedKeys(m map[string]interface{}) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	return keys
 }
 

@@ -2,9 +2,10 @@ package crdvalidation
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/crd"
@@ -134,15 +135,6 @@ func nameIsDNSSubdomain(name string, prefix bool) []string {
 	return isDNS1123Subdomain(name)
 }
 
-func sortedStringKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // validateObjectMeta is upstream's ValidateObjectMeta for a cluster-scoped
 // object on create (name, generateName, namespace, generation, labels,
 // annotations and finalizers; map keys are visited in sorted order where
@@ -169,7 +161,7 @@ func validateObjectMeta(m *crd.ObjectMeta, nameFn func(string, bool) []string, f
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("generation"), m.Generation, "must be greater than or equal to 0"))
 	}
 	labelsPath := fldPath.Child("labels")
-	for _, k := range sortedStringKeys(m.Labels) {
+	for _, k := range slices.Sorted(maps.Keys(m.Labels)) {
 		for _, msg := range isQualifiedName(k) {
 			allErrs = append(allErrs, field.Invalid(labelsPath, k, msg))
 		}
@@ -179,7 +171,7 @@ func validateObjectMeta(m *crd.ObjectMeta, nameFn func(string, bool) []string, f
 	}
 	annPath := fldPath.Child("annotations")
 	total := 0
-	for _, k := range sortedStringKeys(m.Annotations) {
+	for _, k := range slices.Sorted(maps.Keys(m.Annotations)) {
 		for _, msg := range isQualifiedName(strings.ToLower(k)) {
 			allErrs = append(allErrs, field.Invalid(annPath, k, msg))
 		}

@@ -2,8 +2,9 @@ package defaults
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/cel"
@@ -205,11 +206,7 @@ func (v *defaultValidator) validate(pth *field.Path, s, rootSchema *schema.Struc
 		}
 	}
 
-	keys := make([]string, 0, len(s.Properties))
-	for k := range s.Properties {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(s.Properties))
 	for _, k := range keys {
 		sub := s.Properties[k]
 		subInsideMeta := insideMeta

@@ -3,7 +3,9 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -182,12 +184,12 @@ func fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
 	n.not = conv(in.Not, ".not")
 	if in.Properties != nil {
 		n.props = make(map[string]*node, len(in.Properties))
-		for _, k := range sortedKeys(in.Properties) {
+		for _, k := range slices.Sorted(maps.Keys(in.Properties)) {
 			p := in.Properties[k]
 			n.props[k] = conv(&p, ".properties["+k+"]")
 		}
 	}
-	for _, k := range sortedKeys(in.PatternProperties) {
+	for _, k := range slices.Sorted(maps.Keys(in.PatternProperties)) {
 		p := in.PatternProperties[k]
 		n.patternProps = append(n.patternProps, patternProp{pattern: k, schema: conv(&p, ".patternProperties["+k+"]")})
 	}
@@ -204,11 +206,7 @@ func fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
 		}
 	}
 	if in.Dependencies != nil {
-		keys := make([]string, 0, len(in.Dependencies))
-		for k := range in.Dependencies {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(in.Dependencies))
 		for _, k := range keys {
 			d := in.Dependencies[k]
 			n.deps = append(n.deps, dependency{key: k, schema: conv(d.Schema, ".dependencies["+k+"]"), property: d.Property})
@@ -233,15 +231,6 @@ func orRoot(p string) string {
 		return "openAPIV3Schema"
 	}
 	return "openAPIV3Schema" + p
-}
-
-func sortedKeys(m map[string]crd.JSONSchemaProps) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func fromStructural(s *schema.Structural) *node {

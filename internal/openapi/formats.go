@@ -2,11 +2,12 @@ package openapi
 
 import (
 	"encoding/hex"
+	"maps"
 	"net/mail"
 	"net/netip"
 	"net/url"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -70,11 +71,7 @@ func LookupFormat(name string) func(string) bool {
 
 // KnownFormats lists the normalized names of the registry, sorted.
 func KnownFormats() []string {
-	names := make([]string, 0, len(formats))
-	for k := range formats {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(formats))
 	return names
 }
 
@@ -156,29 +153,25 @@ func walkProps(s *crd.JSONSchemaProps, f func(*crd.JSONSchemaProps)) {
 		walkProps(&s.OneOf[i], f)
 	}
 	walkProps(s.Not, f)
-	for _, k := range sortedKeys(s.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		p := s.Properties[k]
 		walkProps(&p, f)
 	}
 	if s.AdditionalProperties != nil {
 		walkProps(s.AdditionalProperties.Schema, f)
 	}
-	for _, k := range sortedKeys(s.PatternProperties) {
+	for _, k := range slices.Sorted(maps.Keys(s.PatternProperties)) {
 		p := s.PatternProperties[k]
 		walkProps(&p, f)
 	}
 	if s.AdditionalItems != nil {
 		walkProps(s.AdditionalItems.Schema, f)
 	}
-	for _, k := range sortedKeys(s.Definitions) {
+	for _, k := range slices.Sorted(maps.Keys(s.Definitions)) {
 		p := s.Definitions[k]
 		walkProps(&p, f)
 	}
-	deps := make([]string, 0, len(s.Dependencies))
-	for k := range s.Dependencies {
-		deps = append(deps, k)
-	}
-	sort.Strings(deps)
+	deps := slices.Sorted(maps.Keys(s.Dependencies))
 	for _, k := range deps {
 		walkProps(s.Dependencies[k].Schema, f)
 	}
