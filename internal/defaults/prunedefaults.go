@@ -39,7 +39,7 @@ func (p *defaultPruner) prune(s *schema.Structural, f SurroundingObjectFunc) (ch
 		return false, nil
 	}
 	if s.Default.Object != nil {
-		obj, acc, err := f(DeepCopyJSONValue(s.Default.Object))
+		obj, acc, err := f(schema.DeepCopyJSONValue(s.Default.Object))
 		if err != nil {
 			return false, fmt.Errorf("failed to prune default value: %v", err)
 		}

@@ -135,7 +135,7 @@ func (v *defaultValidator) validate(pth *field.Path, s, rootSchema *schema.Struc
 		if insideMeta {
 			// The default is checked inside a surrounding object of the
 			// resource, where its metadata, apiVersion or kind are.
-			obj, _, ferr := f(DeepCopyJSONValue(def))
+			obj, _, ferr := f(schema.DeepCopyJSONValue(def))
 			if ferr != nil {
 				return nil, fmt.Errorf("failed to validate default value inside metadata: %v", ferr), remaining
 			}
@@ -154,9 +154,9 @@ func (v *defaultValidator) validate(pth *field.Path, s, rootSchema *schema.Struc
 			// e.g. drops its unknown fields) and then reports and validates
 			// the coerced value; errors keep a reference to it. Working on a
 			// copy gives the same errors and leaves the schema untouched.
-			def = DeepCopyJSONValue(def)
+			def = schema.DeepCopyJSONValue(def)
 			if v.requirePruned {
-				pruned := DeepCopyJSONValue(def)
+				pruned := schema.DeepCopyJSONValue(def)
 				prune.PruneWithOptions(pruned, s, s.XEmbeddedResource, prune.Options{})
 				if !reflect.DeepEqual(pruned, def) {
 					errs = append(errs, field.Invalid(dpth, def, "must not have unknown fields"))
