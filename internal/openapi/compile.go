@@ -13,6 +13,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/schema"
+	"github.com/crdlab/crdlab/internal/strfmt"
 )
 
 // JSON Schema type names, as kube-openapi spells them.
@@ -325,7 +326,7 @@ func fromNested(v *schema.NestedValueValidation) *node {
 // finish precomputes what validation needs from the keywords.
 func (n *node) finish() {
 	n.typesJoin = strings.Join(n.types, ",")
-	n.fmtCheck = lookupFormat(n.format)
+	n.fmtCheck = strfmt.Lookup(n.format)
 	if len(n.types) == 1 {
 		switch n.types[0] {
 		case integerType:
