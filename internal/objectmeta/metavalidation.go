@@ -33,7 +33,9 @@ const (
 // (api/validation.ValidateObjectMetaAccessor): generateName and name with
 // nameFn, the namespace against the scope, generation, labels, annotations,
 // owner references, finalizers and managed fields. Map entries are checked
-// in sorted key order (upstream: random order).
+// in sorted key order (upstream: random order). It serves custom resources
+// and embedded resources here and, through internal/crdvalidation, the
+// CustomResourceDefinition's own metadata.
 func ValidateObjectMeta(meta *ObjectMeta, requiresNamespace bool, nameFn names.ValidateNameFunc, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if len(meta.GenerateName) != 0 {
