@@ -25,6 +25,8 @@ import (
 	"sync"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/crdlab/crdlab/internal/yamldoc"
 )
 
 // Case is one CRD of the benchmark with the objects validated against it.
@@ -132,7 +134,11 @@ func LoadCase(spec CaseSpec) (*Case, error) {
 		if err != nil {
 			return nil, err
 		}
-		for i, doc := range splitYAML(b) {
+		docs, err := splitYAML(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", ex, err)
+		}
+		for i, doc := range docs {
 			js, err := yaml.YAMLToJSON(doc)
 			if err != nil {
 				return nil, fmt.Errorf("%s document %d: %v", ex, i, err)
@@ -188,7 +194,11 @@ func crdInfo(doc []byte) (*crdSummary, error) {
 func selectCRD(data []byte, name string) ([]byte, error) {
 	var found [][]byte
 	var names []string
-	for _, doc := range splitYAML(data) {
+	docs, err := splitYAML(data)
+	if err != nil {
+		return nil, err
+	}
+	for _, doc := range docs {
 		var m struct {
 			Kind     string
 			Metadata struct{ Name string }
@@ -208,22 +218,18 @@ func selectCRD(data []byte, name string) ([]byte, error) {
 	return found[0], nil
 }
 
-// splitYAML splits a YAML stream on "---" lines (kubectl's YAMLReader rule).
-func splitYAML(data []byte) [][]byte {
-	var docs [][]byte
-	var cur bytes.Buffer
-	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
-		if bytes.HasPrefix(line, []byte("---")) && len(bytes.TrimSpace(line[3:])) == 0 {
-			if len(bytes.TrimSpace(cur.Bytes())) > 0 {
-				docs = append(docs, append([]byte(nil), cur.Bytes()...))
-			}
-			cur.Reset()
-			continue
+// splitYAML splits a YAML stream as kubectl does (see internal/yamldoc) and
+// drops the documents holding only white space.
+func splitYAML(data []byte) ([][]byte, error) {
+	docs, err := yamldoc.Split(data)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	for _, d := range docs {
+		if len(bytes.TrimSpace(d.Data)) > 0 {
+			out = append(out, d.Data)
 		}
-		cur.Write(line)
 	}
-	if len(bytes.TrimSpace(cur.Bytes())) > 0 {
-		docs = append(docs, append([]byte(nil), cur.Bytes()...))
-	}
-	return docs
+	return out, nil
 }

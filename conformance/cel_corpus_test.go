@@ -9,8 +9,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -61,11 +63,7 @@ func celCorpusCRDs(t *testing.T) map[string][]byte {
 
 func TestCELCorpusDifferential(t *testing.T) {
 	crds := celCorpusCRDs(t)
-	names := make([]string, 0, len(crds))
-	for n := range crds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(crds))
 	rules := 0
 	for _, name := range names {
 		js := crds[name]

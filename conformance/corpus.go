@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/crdlab/crdlab/internal/yamldoc"
 )
 
 // DefaultFetchScript downloads the real-world corpus (Gateway API, Istio,
@@ -88,29 +90,21 @@ type CorpusDoc struct {
 	CRDGroup, CRDKind string
 }
 
-var docSeparator = regexp.MustCompile(`(?m)^---[ \t]*(#.*)?$`)
-
-// SplitDocs splits a multi-document YAML file.
-func SplitDocs(data []byte) [][]byte {
+// SplitDocs splits a multi-document YAML file as kubectl does (see
+// internal/yamldoc) and drops the documents holding only blank lines and
+// comments.
+func SplitDocs(data []byte) ([][]byte, error) {
+	docs, err := yamldoc.Split(data)
+	if err != nil {
+		return nil, err
+	}
 	var out [][]byte
-	for _, d := range docSeparator.Split(string(data), -1) {
-		if strings.TrimSpace(stripComments(d)) == "" {
-			continue
+	for _, d := range docs {
+		if !yamldoc.Empty(d.Data) {
+			out = append(out, d.Data)
 		}
-		out = append(out, []byte(d))
 	}
-	return out
-}
-
-func stripComments(s string) string {
-	var b strings.Builder
-	for _, l := range strings.Split(s, "\n") {
-		if t := strings.TrimSpace(l); t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		b.WriteString(l + "\n")
-	}
-	return b.String()
+	return out, nil
 }
 
 // ReadCorpusDocs reads the YAML documents of every *.yaml/*.yml file under
@@ -139,7 +133,12 @@ func ReadCorpusDocs(dir string, want *regexp.Regexp) ([]CorpusDoc, error) {
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, p)
-		for i, doc := range SplitDocs(data) {
+		docs, err := SplitDocs(data)
+		if err != nil {
+			out = append(out, CorpusDoc{Name: fmt.Sprintf("%s/%s#0", base, rel), Path: p, Data: data, SkipReason: "not a YAML stream: " + err.Error()})
+			return nil
+		}
+		for i, doc := range docs {
 			cd := CorpusDoc{Name: fmt.Sprintf("%s/%s#%d", base, rel, i), Path: p, Data: doc}
 			if isTemplate(doc) {
 				cd.SkipReason = "template ({{ ... }})"

@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -405,11 +407,7 @@ func TestParityCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("corpus parity skipped in -short mode")
 	}
-	all := make([]string, 0, len(crds))
-	for n := range crds {
-		all = append(all, n)
-	}
-	sort.Strings(all)
+	all := slices.Sorted(maps.Keys(crds))
 	names := corpusSample(all)
 	r := newRuntime(t, Options{MaxInstances: 1})
 	start := time.Now()
@@ -483,11 +481,7 @@ func TestParityCorpus(t *testing.T) {
 			return nil
 		})
 	}
-	kinds := make([]string, 0, len(byKind))
-	for k := range byKind {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
+	kinds := slices.Sorted(maps.Keys(byKind))
 	for _, k := range kinds {
 		check(gateway[k], byKind[k])
 	}

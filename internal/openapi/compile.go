@@ -3,7 +3,9 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/schema"
+	"github.com/crdlab/crdlab/internal/strfmt"
 )
 
 // JSON Schema type names, as kube-openapi spells them.
@@ -191,12 +194,12 @@ func fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
 	n.not = conv(in.Not, ".not")
 	if in.Properties != nil {
 		n.props = make(map[string]*node, len(in.Properties))
-		for _, k := range sortedKeys(in.Properties) {
+		for _, k := range slices.Sorted(maps.Keys(in.Properties)) {
 			p := in.Properties[k]
 			n.props[k] = conv(&p, ".properties["+k+"]")
 		}
 	}
-	for _, k := range sortedKeys(in.PatternProperties) {
+	for _, k := range slices.Sorted(maps.Keys(in.PatternProperties)) {
 		p := in.PatternProperties[k]
 		n.patternProps = append(n.patternProps, patternProp{pattern: k, schema: conv(&p, ".patternProperties["+k+"]")})
 	}
@@ -213,11 +216,7 @@ func fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
 		}
 	}
 	if in.Dependencies != nil {
-		keys := make([]string, 0, len(in.Dependencies))
-		for k := range in.Dependencies {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(in.Dependencies))
 		for _, k := range keys {
 			d := in.Dependencies[k]
 			n.deps = append(n.deps, dependency{key: k, schema: conv(d.Schema, ".dependencies["+k+"]"), property: d.Property})
@@ -242,15 +241,6 @@ func orRoot(p string) string {
 		return "openAPIV3Schema"
 	}
 	return "openAPIV3Schema" + p
-}
-
-func sortedKeys(m map[string]crd.JSONSchemaProps) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func fromStructural(s *schema.Structural) *node {
@@ -345,7 +335,7 @@ func fromNested(v *schema.NestedValueValidation) *node {
 // finish precomputes what validation needs from the keywords.
 func (n *node) finish() {
 	n.typesJoin = strings.Join(n.types, ",")
-	n.fmtCheck = lookupFormat(n.format)
+	n.fmtCheck = strfmt.Lookup(n.format)
 	if len(n.types) == 1 {
 		switch n.types[0] {
 		case integerType:

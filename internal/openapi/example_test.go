@@ -96,18 +96,3 @@ func ExampleGetUnrecognizedFormats() {
 	// Output:
 	// [semver]
 }
-
-func ExampleIsDuration() {
-	fmt.Println(openapi.IsDuration("1h30m"), openapi.IsDuration("3 days"), openapi.IsDuration("soon"))
-	// Output:
-	// true true false
-}
-
-func ExampleLookupFormat() {
-	check := openapi.LookupFormat("date-time")
-	fmt.Println(check("2024-01-02T03:04:05Z"), check("2024-01-02"))
-	fmt.Println(openapi.LookupFormat("int32") == nil) // not a string format of the registry
-	// Output:
-	// true false
-	// true
-}

@@ -2,9 +2,10 @@ package openapi
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -541,15 +542,6 @@ func validateSlice(n *node, arr []interface{}, p *vpath, c *corr, res *result) {
 	}
 }
 
-func sortedMapKeys(m map[string]interface{}) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // validateObject is kube-openapi's objectValidator (which adds no match
 // count of its own).
 func validateObject(n *node, m map[string]interface{}, p *vpath, c *corr, res *result) {
@@ -635,7 +627,7 @@ func forEachKey(m map[string]interface{}, res *result, keys *[]string, f func(k 
 			res.errs[i] = nil
 		}
 		res.errs, res.match = res.errs[:start], match
-		*keys = sortedMapKeys(m)
+		*keys = slices.Sorted(maps.Keys(m))
 	}
 	for _, k := range *keys {
 		f(k, m[k])
