@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/crdlab/crdlab/conformance/upstream"
+	"github.com/crdlab/crdlab/wire"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -50,7 +51,7 @@ func UpstreamCompile(data []byte) (*UpstreamCRD, error) {
 // PrepareForCreate, ValidateCreate (the strategy's ObjectMeta, OpenAPI,
 // list-type and CEL validation) and WarningsOnCreate. HTTP, admission and
 // storage are left out, as on crdlab's side.
-func (c *UpstreamCRD) Validate(body []byte, version string) (*upstream.ObjectReport, error) {
+func (c *UpstreamCRD) Validate(body []byte, version string) (*wire.ObjectReport, error) {
 	if len(c.Errors) > 0 {
 		return nil, fmt.Errorf("the CRD is invalid: %v", c.Errors.ToAggregate())
 	}

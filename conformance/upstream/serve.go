@@ -1,5 +1,7 @@
 package upstream
 
+import "github.com/crdlab/crdlab/wire"
+
 // Served is a CRD that the create path accepted, served as kube-apiserver
 // serves it (getOrCreateServingInfoFor): what Run builds before handling the
 // request, kept so that one CRD can answer many requests (the benchmarks
@@ -24,6 +26,6 @@ func (s *Served) StorageVersion() string { return s.srv.storageVersion }
 
 // Request handles one request for a custom resource, as Run does for
 // req.Object (req.CRD is not read).
-func (s *Served) Request(req Request) (*ObjectReport, error) {
+func (s *Served) Request(req Request) (*wire.ObjectReport, error) {
 	return s.srv.request(req)
 }
