@@ -378,7 +378,7 @@ func oaOurValidator(t *testing.T, js []byte) (*openapi.Validator, *crd.JSONSchem
 	if err := json.Unmarshal(js, &p); err != nil {
 		t.Fatalf("our schema: %v", err)
 	}
-	v, err := openapi.NewSchemaValidator(&p)
+	v, err := openapi.NewSchemaValidator(&p, nil)
 	if err != nil {
 		t.Fatalf("our validator: %v", err)
 	}
@@ -547,7 +547,7 @@ func TestOpenAPIDifferentialStructural(t *testing.T) {
 			return false
 		}
 		upV := upvalidation.NewSchemaValidatorFromOpenAPI(upSS.ToKubeOpenAPI())
-		ourV := openapi.NewValidatorFromStructural(ourSS)
+		ourV := openapi.NewValidatorFromStructural(ourSS, nil)
 		for j := 0; j < 4; j++ {
 			obj := g.value(s, 3)
 			var up []string

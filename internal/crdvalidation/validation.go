@@ -56,6 +56,10 @@ type Options struct {
 	// the default-value checks (engine.CompileCRD shares one with the
 	// serving validators); nil compiles every rule.
 	CompileCache *cel.CompileCache
+	// Patterns memoizes the schema patterns compiled by the default-value
+	// checks (shared with the serving validators the same way); nil
+	// compiles every pattern.
+	Patterns *openapi.Patterns
 }
 
 type options struct {
@@ -662,7 +666,7 @@ func validateValidation(v *internalValidation, statusEnabled bool, flags specFla
 			structuralInitErrs = append(structuralInitErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if verrs := schema.ValidateStructuralWithOptions(schemaPath, ss, schema.ValidationOptions{}); len(verrs) > 0 {
 			allErrs = append(allErrs, verrs...)
-		} else if derrs, err := defaults.ValidateDefaultsWithOptions(schemaPath, ss, true, true, defaults.ValidateOptions{CompileCache: o.CompileCache}); err != nil {
+		} else if derrs, err := defaults.ValidateDefaultsWithOptions(schemaPath, ss, true, true, defaults.ValidateOptions{CompileCache: o.CompileCache, Patterns: o.Patterns}); err != nil {
 			allErrs = append(allErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if len(derrs) > 0 {
 			allErrs = append(allErrs, derrs...)

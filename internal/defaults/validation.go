@@ -53,6 +53,8 @@ func celValidator(cache *cel.CompileCache) celDefaultValidator {
 type ValidateOptions struct {
 	// CompileCache memoizes the compilations of the CEL rules (nil: none).
 	CompileCache *cel.CompileCache
+	// Patterns memoizes the compiled schema patterns (nil: none).
+	Patterns *openapi.Patterns
 	// CostBudget is the total CEL cost budget; 0 means
 	// limits.RuntimeCELCostBudget.
 	CostBudget int64
@@ -93,7 +95,7 @@ func ValidateDefaultsWithOptions(pth *field.Path, s *schema.Structural, isResour
 		coerce:        objectmeta.Coerce,
 		validateMeta:  objectmeta.Validate,
 		validateOpenAPI: func(pth *field.Path, s *schema.Structural, obj interface{}) field.ErrorList {
-			return openapi.NewValidatorFromStructural(s).Validate(pth, obj)
+			return openapi.NewValidatorFromStructural(s, opts.Patterns).Validate(pth, obj)
 		},
 		cel: celValidator(opts.CompileCache),
 	}

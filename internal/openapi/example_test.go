@@ -30,7 +30,7 @@ func exampleValidator() *openapi.Validator {
 	if err := json.Unmarshal([]byte(exampleSchema), &props); err != nil {
 		panic(err)
 	}
-	v, err := openapi.NewSchemaValidator(&props)
+	v, err := openapi.NewSchemaValidator(&props, nil)
 	if err != nil {
 		panic(err)
 	}
@@ -81,7 +81,7 @@ func ExampleNewValidatorFromStructural() {
 		Generic:         schema.Generic{Type: "string"},
 		ValueValidation: &schema.ValueValidation{MaxLength: &max, Format: "bogus"},
 	}
-	v := openapi.NewValidatorFromStructural(s)
+	v := openapi.NewValidatorFromStructural(s, nil)
 	fmt.Println(v.Validate(field.NewPath("spec", "default"), "toolong"))
 	// Output:
 	// [spec.default: Too long: may not be more than 3 bytes]

@@ -33,7 +33,7 @@ func mustValidator(t testing.TB, s string) *Validator {
 	if err := d.Decode(&p); err != nil {
 		t.Fatalf("schema %s: %v", s, err)
 	}
-	v, err := NewSchemaValidator(&p)
+	v, err := NewSchemaValidator(&p, nil)
 	if err != nil {
 		t.Fatalf("NewSchemaValidator: %v", err)
 	}
@@ -296,13 +296,13 @@ func TestNewSchemaValidatorRejectsRefs(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"type":"object","properties":{"a":{"$ref":"#/definitions/x"}}}`), &p); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewSchemaValidator(&p); err == nil || !strings.Contains(err.Error(), "schema references not supported") {
+	if _, err := NewSchemaValidator(&p, nil); err == nil || !strings.Contains(err.Error(), "schema references not supported") {
 		t.Errorf("want a reference error, got %v", err)
 	}
 }
 
 func TestNilSchemaValidatesEverything(t *testing.T) {
-	v, err := NewSchemaValidator(nil)
+	v, err := NewSchemaValidator(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
