@@ -48,7 +48,6 @@ func TestFailures(t *testing.T) {
 	}
 }
 
-
 func TestRunFilterAndLoadErrors(t *testing.T) {
 	rep, err := RunPaths(Options{Run: regexp.MustCompile(`onUpdate/.*ratchet`)}, "testdata/widgets")
 	if err != nil {

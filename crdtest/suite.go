@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v3"
+	yaml "sigs.k8s.io/yaml/goyaml.v3"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
