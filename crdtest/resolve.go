@@ -228,6 +228,19 @@ func (l *loader) targets(s *SuiteFile) ([]target, error) {
 		if len(docs) == 0 {
 			return nil, fmt.Errorf("crd %q: no such CRD file next to the suite (or among --crd)", s.CRD)
 		}
+		if len(docs) > 1 {
+			// A file of several CRDs: the ones serving the suite's objects.
+			group, kind := firstObjectGK(s)
+			var keep []*crdDoc
+			for _, d := range docs {
+				if d.group == group && d.kind == kind {
+					keep = append(keep, d)
+				}
+			}
+			if len(keep) > 0 {
+				docs = keep
+			}
+		}
 	case s.CRDName != "":
 		for _, d := range l.extra {
 			if d.name == s.CRDName {
