@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	yaml "sigs.k8s.io/yaml/goyaml.v3"
 	sigsyaml "sigs.k8s.io/yaml"
+	yaml "sigs.k8s.io/yaml/goyaml.v3"
 )
 
 // SuiteFile is one suite file as written: OpenShift's format (name, crd or
