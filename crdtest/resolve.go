@@ -43,6 +43,8 @@ type loader struct {
 	extra    []*crdDoc // --crd
 	gates    map[string]*gateEntry
 	compiled map[string]*compileEntry
+	sources  map[*engine.CRD][]byte // the JSON each CRD was compiled from
+	observe  func(Request)
 }
 
 type fileEntry struct {
@@ -62,7 +64,7 @@ type compileEntry struct {
 }
 
 func newLoader() *loader {
-	return &loader{files: map[string]*fileEntry{}, gates: map[string]*gateEntry{}, compiled: map[string]*compileEntry{}}
+	return &loader{files: map[string]*fileEntry{}, gates: map[string]*gateEntry{}, compiled: map[string]*compileEntry{}, sources: map[*engine.CRD][]byte{}}
 }
 
 // readCRDs returns the CRDs in a YAML or JSON file (other documents are
@@ -593,7 +595,12 @@ func (l *loader) compile(t target, patches []Patch) (*engine.CRD, error) {
 		if data, e.err = t.crdBytes(patches); e.err != nil {
 			return
 		}
-		e.crd, e.err = compileLenient(data)
+		e.crd, data, e.err = compileLenient(data)
+		if e.crd != nil {
+			l.mu.Lock()
+			l.sources[e.crd] = data
+			l.mu.Unlock()
+		}
 		if e.err == nil && len(e.crd.Errors()) > 0 {
 			e.err = fmt.Errorf("%s: the API server would reject the CRD: %v", t.crd.path, e.crd.Errors().ToAggregate())
 		}
@@ -625,24 +632,24 @@ func deepCopy(v interface{}) interface{} {
 // unknown fields silently, so the API server never sees them. crdlab's
 // decoder is strict (as the API server is with a raw request), so unknown
 // fields it reports are removed and the CRD is decoded again.
-func compileLenient(data []byte) (*engine.CRD, error) {
+func compileLenient(data []byte) (*engine.CRD, []byte, error) {
 	var doc interface{}
 	for attempt := 0; ; attempt++ {
 		c, err := engine.Compile(data)
 		var de *crd.DecodeError
 		if err == nil || attempt == 1000 || !errors.As(err, &de) || !strings.HasPrefix(de.Msg, "unknown field") || de.Path == "" {
-			return c, err
+			return c, data, err
 		}
 		if doc == nil {
 			if err := json.Unmarshal(data, &doc); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		if !removeFieldPath(doc, de.Path) {
-			return c, err
+			return c, data, err
 		}
 		if data, err = json.Marshal(doc); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 }
@@ -693,4 +700,11 @@ func removeFieldPath(doc interface{}, path string) bool {
 		}
 	}
 	return false
+}
+
+// crdJSON returns the JSON a compiled CRD came from.
+func (l *loader) crdJSON(c *engine.CRD) []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.sources[c]
 }

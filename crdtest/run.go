@@ -26,6 +26,23 @@ type Options struct {
 	Run *regexp.Regexp
 	// Parallel is the number of cases run at once; 0 is GOMAXPROCS.
 	Parallel int
+	// Observe, when set, is called with every request a case sends (from
+	// several goroutines at once): e.g. to replay them elsewhere.
+	Observe func(Request)
+}
+
+// Request is one API request sent by a case, as given to Options.Observe.
+type Request struct {
+	// CRD is the CustomResourceDefinition as installed (JSON).
+	CRD []byte
+	// Object is the request body and Old the stored object (JSON; Old is
+	// nil for a create).
+	Object, Old []byte
+	// Subresource is "" or "status".
+	Subresource     string
+	FieldValidation engine.FieldValidation
+	// Result is crdlab's outcome.
+	Result *engine.Result
 }
 
 // CaseResult is the outcome of one case.
@@ -113,6 +130,7 @@ func load(opts Options, paths []string) (*plan, error) {
 		return nil, err
 	}
 	l := newLoader()
+	l.observe = opts.Observe
 	if err := l.addExtra(opts.CRDs); err != nil {
 		return nil, err
 	}
@@ -274,7 +292,10 @@ type request struct {
 
 // stored is the object the server keeps after a successful write, and the
 // response's resourceVersion.
-type server struct{ rv int }
+type server struct {
+	rv int
+	l  *loader
+}
 
 // do runs the request and returns the result, the API server's error
 // message ("" on success) and the stored object.
@@ -296,6 +317,9 @@ func (s *server) do(r request) (*engine.Result, string, object, error) {
 	res, err := r.crd.Validate(body, opts)
 	if err != nil {
 		return nil, "", nil, err
+	}
+	if s.l != nil && s.l.observe != nil {
+		s.l.observe(Request{CRD: s.l.crdJSON(r.crd), Object: body, Old: opts.Old, Subresource: r.subresource, FieldValidation: r.fv, Result: res})
 	}
 	if msg := errorMessage(r.crd, res); msg != "" {
 		return res, msg, nil, nil
@@ -361,7 +385,7 @@ func (l *loader) runOnCreate(t target, c *OnCreate) error {
 	if err != nil {
 		return fmt.Errorf("initial: %v", err)
 	}
-	srv := &server{}
+	srv := &server{l: l}
 	_, msg, got, err := srv.do(request{crd: crd, body: obj, fv: engine.Warn})
 	if err != nil {
 		return fmt.Errorf("initial: %v", err)
@@ -400,7 +424,7 @@ func (l *loader) runOnUpdate(t target, c *OnUpdate) error {
 		return fmt.Errorf("initial: %v", err)
 	}
 	initialStatus, hasInitialStatus := initial["status"]
-	srv := &server{}
+	srv := &server{l: l}
 	_, msg, got, err := srv.do(request{crd: crd, body: initial, fv: engine.Warn})
 	if err != nil {
 		return fmt.Errorf("initial: %v", err)
@@ -550,7 +574,7 @@ func (l *loader) runSequence(t target, q *Sequence) error {
 	}
 	var patches []Patch
 	var cur object
-	srv := &server{}
+	srv := &server{l: l}
 	for i, st := range q.Steps {
 		fail := func(format string, args ...interface{}) error {
 			return fmt.Errorf("step %d (%s, line %d): %s", i+1, st.kind(), st.Line, fmt.Sprintf(format, args...))
