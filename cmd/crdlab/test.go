@@ -68,6 +68,9 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "crdlab test: %v\n", err)
 		return exitUsage
 	}
+	if len(rep.Results) == 0 && len(rep.LoadErrors) == 0 {
+		fmt.Fprintln(stderr, "crdlab test: warning: no test cases found (or none matched -run)")
+	}
 	if *junit != "" {
 		if err := writeJUnit(*junit, rep); err != nil {
 			fmt.Fprintf(stderr, "crdlab test: --junit: %v\n", err)
