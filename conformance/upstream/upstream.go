@@ -54,6 +54,11 @@ type Request struct {
 	Subresource string
 	// FieldValidation is Strict (default, as kubectl), Warn or Ignore.
 	FieldValidation string
+	// OldCRD, when set, makes the CRD side an update of this CRD (see
+	// UpdateCRD); StoredVersions, when not nil, sets its
+	// status.storedVersions.
+	OldCRD         []byte
+	StoredVersions []string
 }
 
 // scheme mirrors pkg/apiserver/apiserver.go's Scheme (init): the
@@ -138,8 +143,17 @@ func Run(req Request) (*wire.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := CreateCRD(v1crd)
-	if err != nil {
+	var c *CompiledCRD
+	if req.OldCRD != nil {
+		old, err := DecodeCRD(req.OldCRD)
+		if err != nil {
+			return nil, err
+		}
+		c, err = UpdateCRD(v1crd, old, req.StoredVersions)
+		if err != nil {
+			return nil, err
+		}
+	} else if c, err = CreateCRD(v1crd); err != nil {
 		return nil, err
 	}
 	rep := &wire.Report{CRD: wire.CRDReport{Errors: errorReports(c.Errors), Warnings: recordWarnings(c.Warnings)}}
