@@ -2,9 +2,11 @@
 // offline, exactly as kube-apiserver 1.37 would (see package
 // github.com/crdlab/crdlab/engine).
 //
-//	crdlab validate --crd FILE [--old FILE] [--version V] [--subresource status]
+//	crdlab validate --crd FILE [--old-crd FILE [--stored-versions V,...]] [--old FILE]
+//	                [--version V] [--subresource status]
 //	                [--field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
 //	crdlab lint [-o text|json] CRD...
+//	crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD
 //	crdlab cost [-o text|json] CRD [OBJECT...]
 //	crdlab test [--crd FILE|DIR]... [-run REGEX] [-o text|json] [--junit FILE] PATH...
 //	crdlab version
@@ -39,9 +41,11 @@ const usage = `crdlab validates CustomResourceDefinitions and custom resources o
 as kube-apiserver 1.37 does.
 
 Usage:
-  crdlab validate --crd FILE [--old FILE] [--version V] [--subresource status]
+  crdlab validate --crd FILE [--old-crd FILE [--stored-versions V,...]] [--old FILE]
+                  [--version V] [--subresource status]
                   [--field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
   crdlab lint [-o text|json] CRD...
+  crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD
   crdlab cost [-o text|json] CRD [OBJECT...]
   crdlab test [--crd FILE|DIR]... [-run REGEX] [-o text|json] [--junit FILE] PATH...
   crdlab test --init CRD
@@ -102,6 +106,8 @@ func checkOutput(o string, stderr io.Writer) bool {
 func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("validate", stderr)
 	crdFile := fs.String("crd", "", "the CustomResourceDefinition `FILE` (YAML or JSON; - for stdin)")
+	oldCRDFile := fs.String("old-crd", "", "the CRD in the cluster `FILE`: --crd is an update of it (its verdict is the CRD's)")
+	storedVersions := fs.String("stored-versions", "", "with --old-crd: its status.storedVersions, comma-separated")
 	oldFile := fs.String("old", "", "the stored object `FILE`: validate an update instead of a create")
 	version := fs.String("version", "", "the served `VERSION` the request is sent to (default: the object's apiVersion)")
 	subresource := fs.String("subresource", "", "\"status\" to validate a status update (needs --old)")
@@ -142,13 +148,27 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 
+	if *storedVersions != "" && *oldCRDFile == "" {
+		fmt.Fprintln(stderr, "crdlab validate: --stored-versions needs --old-crd")
+		return exitUsage
+	}
+	if *engineName == "wasm" && *oldCRDFile != "" {
+		fmt.Fprintln(stderr, "crdlab validate: --old-crd is not supported with --engine wasm")
+		return exitUsage
+	}
 	if *engineName == "wasm" {
 		return validateWasm(wasmRequest{
 			module: *wasmModule, crdFile: *crdFile, oldFile: *oldFile, version: *version,
 			subresource: *subresource, fieldValidation: *fieldValidation, output: *output, args: fs.Args(),
 		}, stdin, stdout, stderr)
 	}
-	compiled, code := compileFile(*crdFile, stdin, stderr)
+	var compiled *engine.CRD
+	var code int
+	if *oldCRDFile != "" {
+		compiled, code = compileUpdateFiles(*crdFile, *oldCRDFile, *storedVersions, stdin, stderr)
+	} else {
+		compiled, code = compileFile(*crdFile, stdin, stderr)
+	}
 	if compiled == nil {
 		return code
 	}
@@ -276,11 +296,20 @@ func compileFile(name string, stdin io.Reader, stderr io.Writer) (*engine.CRD, i
 func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("lint", stderr)
 	output := fs.String("o", "text", "output format: text or json")
+	oldFile := fs.String("old", "", "the CRD in the cluster `FILE`: lint the update of it to the one CRD given")
+	storedVersions := fs.String("stored-versions", "", "with --old: its status.storedVersions, comma-separated (default: the file's, else its storage version)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
 	if !checkOutput(*output, stderr) {
 		return exitUsage
+	}
+	if *storedVersions != "" && *oldFile == "" {
+		fmt.Fprintln(stderr, "crdlab lint: --stored-versions needs --old")
+		return exitUsage
+	}
+	if *oldFile != "" {
+		return runLintUpdate(*oldFile, *storedVersions, *output, fs.Args(), stdin, stdout, stderr)
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "crdlab lint: no CRDs given (files, directories or -)")
