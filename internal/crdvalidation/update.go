@@ -44,6 +44,10 @@ const fieldImmutableErrorMsg = objectmeta.FieldImmutableErrorMsg
 func ValidateCustomResourceDefinitionUpdate(newCRD, oldCRD *crd.CustomResourceDefinition, opts Options) (errs field.ErrorList, warnings []string) {
 	o := &options{Options: opts}
 	o.compileRules = func(n CELNode) ([]CELRuleResult, error) { return CompileRules(n, o.CompileCache) }
+	return validateCustomResourceDefinitionUpdate(newCRD, oldCRD, o)
+}
+
+func validateCustomResourceDefinitionUpdate(newCRD, oldCRD *crd.CustomResourceDefinition, o *options) (errs field.ErrorList, warnings []string) {
 	errs = field.ErrorList{}
 	if newCRD == nil || oldCRD == nil {
 		return append(errs, field.Required(field.NewPath("spec"), "")), nil
@@ -79,7 +83,7 @@ func ValidateCustomResourceDefinitionUpdate(newCRD, oldCRD *crd.CustomResourceDe
 	}
 
 	established := IsEstablished(oldCRD)
-	flags := updateFlags(in, old, oldCRD, established)
+	flags := updateFlags(in, old, established)
 
 	// rest.ValidateUpdate: validateCommonFields, then the strategy.
 	meta := field.NewPath("metadata")
@@ -122,7 +126,7 @@ func IsEstablished(c *crd.CustomResourceDefinition) bool {
 
 // updateFlags is the validationOptions literal of upstream's
 // ValidateCustomResourceDefinitionUpdate.
-func updateFlags(in, old *internalCRD, oldCRD *crd.CustomResourceDefinition, established bool) specFlags {
+func updateFlags(in, old *internalCRD, established bool) specFlags {
 	oc := old.Spec.Conversion
 	return specFlags{
 		requireRecognizedConversionReviewVersion: oc == nil || hasValidConversionReviewVersionOrEmpty(oc.ConversionReviewVersions),

@@ -1,10 +1,13 @@
 // Package crdvalidation validates a CustomResourceDefinition as kube-apiserver
-// does when it is created: upstream's registry strategy for CRDs
+// does when it is created or updated: upstream's registry strategy for CRDs
 // (k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition:
-// PrepareForCreate, Validate, WarningsOnCreate) and
-// pkg/apis/apiextensions/validation (ValidateCustomResourceDefinition and the
-// recursive ValidateCustomResourceDefinitionOpenAPISchema), v0.37.2, with the
-// 1.37 feature-gate defaults.
+// PrepareForCreate, Validate, WarningsOnCreate; PrepareForUpdate,
+// ValidateUpdate, WarningsOnUpdate) and pkg/apis/apiextensions/validation
+// (ValidateCustomResourceDefinition, ValidateCustomResourceDefinitionUpdate
+// and the recursive ValidateCustomResourceDefinitionOpenAPISchema), v0.37.2,
+// with the 1.37 feature-gate defaults. On update the checks are ratcheted
+// against the old CRD exactly where upstream's validationOptions are
+// (update.go).
 //
 // Upstream validates the *internal* type after the v1-to-internal
 // conversion, which hoists schemas, subresources, printer columns and
