@@ -76,7 +76,10 @@ func UpdateCRD(newV1, oldV1 *apiextensionsv1.CustomResourceDefinition, storedVer
 	}
 	ctx := genericapirequest.WithNamespace(context.Background(), "")
 	strategy := customresourcedefinition.NewStrategy(scheme)
-	// rest.BeforeUpdate, minus the namespace check and the error wrapping.
+	// rest.BeforeUpdate without the error wrapping: the request is
+	// cluster-scoped (EnsureObjectNamespaceMatchesRequestNamespace clears
+	// the namespace), then the system fields are restored.
+	obj.Namespace = ""
 	obj.Generation = old.Generation
 	strategy.PrepareForUpdate(ctx, obj, old)
 	if len(obj.UID) == 0 {

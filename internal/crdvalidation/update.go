@@ -54,7 +54,9 @@ func validateCustomResourceDefinitionUpdate(newCRD, oldCRD *crd.CustomResourceDe
 	}
 	in, old := toInternal(newCRD), toInternal(oldCRD)
 
-	// rest.BeforeUpdate: system fields the client cannot change.
+	// rest.BeforeUpdate: a cluster-scoped object's namespace is cleared,
+	// then the system fields the client cannot change are restored.
+	in.Metadata.Namespace = ""
 	in.Metadata.Generation = old.Metadata.Generation
 	if in.Metadata.UID == "" {
 		in.Metadata.UID = old.Metadata.UID
