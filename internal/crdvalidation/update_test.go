@@ -145,3 +145,39 @@ func TestUpdatePassesStoredExpressionsToCompileRules(t *testing.T) {
 		t.Errorf("stored expressions: rules %v, messages %v", seen.StoredRules, seen.StoredMessageExpressions)
 	}
 }
+
+// TestUpdateNoPanicOnOddInput pairs the odd CRDs of TestNoPanicOnOddInput
+// (and empty ones) as old and new: an update reports errors, never panics.
+func TestUpdateNoPanicOnOddInput(t *testing.T) {
+	schemas := []string{
+		"type: object\nproperties:\n  l: {type: array, items: []}",
+		"type: object\nproperties:\n  l: {type: array, x-kubernetes-list-type: map, x-kubernetes-list-map-keys: [a], items: [{type: object}]}",
+		"type: object\ndependencies:\n  a: {type: string}\n  b: [c]\nnot: {}\nallOf: [{}]\ndefinitions: {d: {}}",
+		"type: object\nproperties:\n  a: {type: object, default: {x: 1}, x-kubernetes-validations: [{rule: 'self.x == 1', messageExpression: 'nope('}]}",
+		"{}",
+	}
+	var crds []*crd.CustomResourceDefinition
+	for _, s := range schemas {
+		c, err := crd.DecodeOne([]byte(crdWithSchema(s, "")), "t.yaml")
+		if err != nil {
+			continue
+		}
+		crds = append(crds, c)
+	}
+	crds = append(crds, &crd.CustomResourceDefinition{})
+	for i, n := range crds {
+		for j, o := range crds {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("panic for new %d old %d: %v", i, j, r)
+					}
+				}()
+				ValidateCustomResourceDefinitionUpdate(n, o, Options{})
+			}()
+		}
+	}
+	if errs, _ := ValidateCustomResourceDefinitionUpdate(nil, nil, Options{}); len(errs) != 1 {
+		t.Errorf("nil CRDs: %v", errs)
+	}
+}
