@@ -7,6 +7,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/wire"
 )
 
 // This file is the CRD-update side of the CLI: `lint --old OLD NEW` and
@@ -81,9 +82,7 @@ func runLintUpdate(oldFile, storedVersions, output string, args []string, stdin 
 	}
 	rep := engine.NewReport(compiled, nil).CRD
 	if output == "json" {
-		if err := writeJSON(stdout, struct {
-			CRD engine.CRDReport `json:"crd"`
-		}{rep}); err != nil {
+		if err := writeJSON(stdout, wire.LintResult{CRD: rep}); err != nil {
 			return exitUsage
 		}
 		return status
