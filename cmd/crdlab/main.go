@@ -6,6 +6,7 @@
 //	                [--field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
 //	crdlab lint [-o text|json] CRD...
 //	crdlab cost [-o text|json] CRD [OBJECT...]
+//	crdlab schema [--draft 2020-12|07] [--strict] [-o DIR [--layout kubeconform|catalog]] CRD...
 //	crdlab version
 //
 // OBJECT and CRD are YAML or JSON files, directories (their *.yaml, *.yml
@@ -42,6 +43,7 @@ Usage:
                   [--field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
   crdlab lint [-o text|json] CRD...
   crdlab cost [-o text|json] CRD [OBJECT...]
+  crdlab schema [--draft 2020-12|07] [--strict] [-o DIR [--layout kubeconform|catalog]] CRD...
   crdlab version
 
 validate --engine wasm [--wasm-module FILE] runs through the WebAssembly
@@ -68,6 +70,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runLint(args[1:], stdin, stdout, stderr)
 	case "cost":
 		return runCost(args[1:], stdin, stdout, stderr)
+	case "schema":
+		return runSchema(args[1:], stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "crdlab %s (Kubernetes 1.37, k8s.io/apiextensions-apiserver v0.37.2)\n", engine.Version)
 		return exitValid
