@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
@@ -18,13 +19,15 @@ import (
 	sj "github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-var updateDoc = flag.Bool("update-doc", false, "rewrite the agreement table of docs/jsonschema.md")
+var (
+	updateDoc = flag.Bool("update-doc", false, "rewrite the agreement table of docs/jsonschema.md")
+	mutations = flag.Int("mutations", 100, "generated mutations per served version (spread over the schema)")
+)
 
 const (
-	docFile        = "../docs/jsonschema.md"
-	tableBegin     = "<!-- BEGIN agreement table (go test ./jsonschema -run TestDifferential -update-doc) -->"
-	tableEnd       = "<!-- END agreement table -->"
-	mutationsLimit = 300
+	docFile    = "../docs/jsonschema.md"
+	tableBegin = "<!-- BEGIN agreement table (go test ./jsonschema -run TestDifferential -update-doc) -->"
+	tableEnd   = "<!-- END agreement table -->"
 )
 
 // compiled is one exported schema compiled by santhosh-tekuri/jsonschema.
@@ -73,7 +76,7 @@ func export(t *testing.T, name string, def *crd.CustomResourceDefinition) export
 					m = ex.strict
 				}
 				c := m[s.Version]
-				sch := compileSchema(t, fmt.Sprintf("%s/%s/%s/strict=%v.json", name, s.Version, draft, strict), s)
+				sch := compileSchema(t, fmt.Sprintf("mem:///%s/%s/%s/strict=%v.json", strings.NewReplacer("#", "_", " ", "_").Replace(name), s.Version, draft, strict), s)
 				if draft == jsonschema.Draft07 {
 					c.draft07 = sch
 				} else {
@@ -242,7 +245,20 @@ type crdStats struct {
 var limitations = []struct {
 	name string
 	re   *regexp.Regexp
-}{}
+}{
+	{"a null value the API server drops counts for min/maxProperties in JSON Schema",
+		regexp.MustCompile(`: null \(strict=(true|false)\): crdlab valid=false \([^)]*should have at (least|most) [0-9]+ properties`)},
+}
+
+// limitation returns the documented limitation a disagreement falls under.
+func limitation(d string) string {
+	for _, l := range limitations {
+		if l.re.MatchString(d) {
+			return l.name
+		}
+	}
+	return ""
+}
 
 func TestDifferential(t *testing.T) {
 	var inputs []*crdInput
@@ -267,7 +283,11 @@ func TestDifferential(t *testing.T) {
 	for i, in := range inputs {
 		st := &crdStats{name: in.name}
 		stats = append(stats, st)
+		start := time.Now()
 		runCRD(t, in, st)
+		if d := time.Since(start); d > 5*time.Second {
+			t.Logf("%s: %v", in.name, d.Round(time.Millisecond))
+		}
 		if i == nCases-1 {
 			t.Logf("conformance cases: %d CRDs", nCases)
 		}
@@ -322,7 +342,7 @@ func runCRD(t *testing.T, in *crdInput, st *crdStats) {
 	}
 	sort.Strings(names)
 	for _, v := range names {
-		g := generated(def.Spec.Group, v, def.Spec.Names.Kind, versions[v], mutationsLimit)
+		g := generated(def.Spec.Group, v, def.Spec.Names.Kind, versions[v], *mutations)
 		st.generated += len(g)
 		objs = append(objs, g...)
 	}
@@ -365,8 +385,13 @@ func runCRD(t *testing.T, in *crdInput, st *crdStats) {
 				}
 				continue
 			}
-			st.disagreements = append(st.disagreements, fmt.Sprintf("%s (strict=%v): crdlab valid=%v (%s), JSON Schema valid=%v (%s)\n    object: %s",
-				o.name, strict, want, why, got, gotWhy, truncate(string(o.data), 600)))
+			d := fmt.Sprintf("%s (strict=%v): crdlab valid=%v (%s), JSON Schema valid=%v (%s)\n    object: %s",
+				o.name, strict, want, why, got, gotWhy, truncate(string(o.data), 600))
+			if limitation(d) != "" {
+				st.limitationsHit++
+				continue
+			}
+			st.disagreements = append(st.disagreements, d)
 		}
 	}
 }
@@ -417,6 +442,9 @@ func renderTable(stats []*crdStats, nCases int) string {
 		note := st.skip
 		if n := len(st.disagreements); n > 0 {
 			note = fmt.Sprintf("%d disagreements", n)
+		}
+		if st.limitationsHit > 0 {
+			note = strings.TrimPrefix(note+fmt.Sprintf("; %d documented limitation", st.limitationsHit), "; ")
 		}
 		rows.WriteString(row(st.name, *st, note))
 		add(&corpus, st)

@@ -15,7 +15,7 @@ import (
 // lengths and sizes, bad formats and patterns, values outside enums,
 // duplicates, unknown fields).
 
-const maxGenDepth = 8
+const maxGenDepth = 6
 
 func rawValue(j *crd.JSON) (interface{}, bool) {
 	if j == nil || len(j.Raw) == 0 {
@@ -333,7 +333,7 @@ func generated(group, version, kind string, s *crd.JSONSchemaProps, limit int) [
 			continue
 		}
 		for _, m := range mutationsAt(st) {
-			obj := setAt(deepCopy(full), st.path, m)
+			obj := setAt(copyValue(full), st.path, m)
 			muts = append(muts, objInput{name: fmt.Sprintf("%s: %s", orRoot(pathString(st.path)), m.name), data: mustJSON(obj)})
 		}
 	}
@@ -361,4 +361,22 @@ func mustJSON(v interface{}) []byte {
 		panic(err)
 	}
 	return b
+}
+
+func copyValue(v interface{}) interface{} {
+	switch x := v.(type) {
+	case map[string]interface{}:
+		c := make(map[string]interface{}, len(x))
+		for k, e := range x {
+			c[k] = copyValue(e)
+		}
+		return c
+	case []interface{}:
+		c := make([]interface{}, len(x))
+		for i, e := range x {
+			c[i] = copyValue(e)
+		}
+		return c
+	}
+	return v
 }

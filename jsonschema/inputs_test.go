@@ -237,6 +237,7 @@ func corpusInputs(dirs []string) ([]*crdInput, error) {
 	}
 	byGK := map[string]*crdInput{}
 	var out []*crdInput
+	sameSpec := map[string]bool{}
 	for _, c := range crds {
 		var head struct {
 			Spec struct {
@@ -247,6 +248,14 @@ func corpusInputs(dirs []string) ([]*crdInput, error) {
 			} `json:"spec"`
 		}
 		_ = json.Unmarshal(c.data, &head)
+		var full struct {
+			Spec json.RawMessage `json:"spec"`
+		}
+		_ = json.Unmarshal(c.data, &full)
+		if sameSpec[string(full.Spec)] {
+			continue // a copy (other metadata or formatting)
+		}
+		sameSpec[string(full.Spec)] = true
 		in := &crdInput{name: c.name, data: c.data}
 		out = append(out, in)
 		byGK[head.Spec.Group+"/"+head.Spec.Names.Kind] = in

@@ -47,9 +47,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/openapi"
 )
 
 // Draft is a JSON Schema dialect.
@@ -167,6 +169,8 @@ type converter struct {
 	// statusDropped: the status subresource is enabled, so a create drops
 	// .status after decoding: only its unknown fields matter (strict).
 	statusDropped bool
+	// lossy counts the checks left out (formats JSON Schema cannot express)
+	lossy int
 }
 
 func (c *converter) note(path, what string) {
@@ -200,7 +204,9 @@ func convertVersion(def *crd.CustomResourceDefinition, v *crd.CustomResourceDefi
 	props["apiVersion"] = withDescription(props["apiVersion"], c.constant(gv))
 	props["kind"] = withDescription(props["kind"], c.constant(kind))
 	props["metadata"] = c.objectMeta(props["metadata"], "metadata")
-	doc["required"] = mergeRequired([]string{"apiVersion", "kind"}, doc["required"])
+	// the API server sets metadata.generation before validating: metadata
+	// is never missing
+	doc["required"] = mergeRequired([]string{"apiVersion", "kind"}, without(doc["required"], "metadata"))
 	if v.Subresources != nil && v.Subresources.Scale != nil {
 		sc := v.Subresources.Scale
 		c.scaleReplicas(doc, sc.SpecReplicasPath)
@@ -281,8 +287,9 @@ type nodeCtx struct {
 	// validating, so null is valid whatever the schema says.
 	acceptNull bool
 	// defaulted are the properties of the enclosing object that have a
-	// default (for required lists under allOf/anyOf/oneOf).
-	defaulted map[string]bool
+	// default (for required lists under allOf/anyOf/oneOf), with the
+	// default values.
+	defaulted map[string]*crd.JSON
 	// structureOnly: the value is dropped after decoding (status on
 	// create with the status subresource): only unknown fields matter.
 	structureOnly bool
@@ -371,8 +378,16 @@ func (c *converter) node(s *crd.JSONSchemaProps, path string, ctx nodeCtx) (map[
 		out["multipleOf"] = *s.MultipleOf
 	}
 	if s.Format == "int32" && s.Type == "integer" {
-		// kube-openapi checks that the value fits the format
-		out["allOf"] = c.combine(out["allOf"], []interface{}{map[string]interface{}{"minimum": int64(-1 << 31), "maximum": int64(1<<31 - 1)}})
+		// kube-openapi checks that the value fits the format, and so its
+		// bounds: a bound out of range fails every number
+		con := map[string]interface{}{"minimum": int64(-1 << 31), "maximum": int64(1<<31 - 1)}
+		for _, b := range []*float64{s.Minimum, s.Maximum, s.MultipleOf} {
+			if b != nil && (*b < -(1<<31) || *b > 1<<31-1 || *b != float64(int64(*b))) {
+				con = map[string]interface{}{"type": "null"}
+				c.note(path, "bounds out of the int32 range: the API server rejects every number")
+			}
+		}
+		out["allOf"] = c.combine(out["allOf"], []interface{}{con})
 	}
 	setInt(out, "maxLength", s.MaxLength)
 	setInt(out, "minLength", s.MinLength)
@@ -391,6 +406,7 @@ func (c *converter) node(s *crd.JSONSchemaProps, path string, ctx nodeCtx) (map[
 					out["allOf"] = c.combine(out["allOf"], []interface{}{fc})
 				}
 			} else {
+				c.lossy++
 				c.note(path, fmt.Sprintf("format %q", s.Format))
 			}
 		}
@@ -426,16 +442,16 @@ func (c *converter) node(s *crd.JSONSchemaProps, path string, ctx nodeCtx) (map[
 			var m interface{}
 			_ = json.Unmarshal(b, &m)
 			rules[i] = m
-			c.note(path, "CEL rule "+strconvQuote(r.Rule))
+			c.note(path, "CEL rule "+strconv.Quote(r.Rule))
 		}
 		out["x-kubernetes-validations"] = rules
 	}
 
 	// defaulted properties are not required: the API server fills them in
-	defaulted := map[string]bool{}
+	defaulted := map[string]*crd.JSON{}
 	for k, p := range s.Properties {
 		if !ctx.junctor && p.Default != nil && len(p.Default.Raw) > 0 {
-			defaulted[k] = true
+			defaulted[k] = p.Default
 		}
 	}
 	requiredSet := map[string]bool{}
@@ -443,7 +459,7 @@ func (c *converter) node(s *crd.JSONSchemaProps, path string, ctx nodeCtx) (map[
 		var req []interface{}
 		for _, r := range s.Required {
 			requiredSet[r] = true
-			if defaulted[r] || ctx.defaulted[r] {
+			if defaulted[r] != nil || ctx.defaulted[r] != nil {
 				continue
 			}
 			req = append(req, r)
@@ -485,7 +501,7 @@ func (c *converter) node(s *crd.JSONSchemaProps, path string, ctx nodeCtx) (map[
 			p := s.Properties[k]
 			childCtx := nodeCtx{junctor: ctx.junctor}
 			if !ctx.junctor && !p.Nullable {
-				childCtx.acceptNull = defaulted[k] || !requiredSet[k]
+				childCtx.acceptNull = defaulted[k] != nil || !requiredSet[k]
 			}
 			if ctx.root && k == "status" && c.statusDropped {
 				childCtx.structureOnly = true
@@ -498,6 +514,24 @@ func (c *converter) node(s *crd.JSONSchemaProps, path string, ctx nodeCtx) (map[
 			props[k] = child
 		}
 		out["properties"] = props
+		if ctx.junctor {
+			// the API server validates after defaulting: an absent property
+			// with a default is its default value here
+			var req []interface{}
+			for _, k := range sortedKeys(s.Properties) {
+				d := ctx.defaulted[k]
+				if d == nil {
+					continue
+				}
+				p := s.Properties[k]
+				if !valueValid(&p, d) {
+					req = append(req, k)
+				}
+			}
+			if len(req) > 0 {
+				out["required"] = mergeRequired(nil, append(asInterfaces(out["required"]), req...))
+			}
+		}
 	}
 	if len(s.PatternProperties) > 0 {
 		props := map[string]interface{}{}
@@ -539,6 +573,9 @@ func (c *converter) node(s *crd.JSONSchemaProps, path string, ctx nodeCtx) (map[
 		}
 	}
 	junctorCtx := nodeCtx{junctor: true, defaulted: defaulted}
+	if ctx.junctor {
+		junctorCtx.defaulted = ctx.defaulted // nested junctors: the same object
+	}
 	for _, kw := range []struct {
 		name string
 		list []crd.JSONSchemaProps
@@ -547,6 +584,7 @@ func (c *converter) node(s *crd.JSONSchemaProps, path string, ctx nodeCtx) (map[
 			continue
 		}
 		var list []interface{}
+		before := c.lossy
 		for i := range kw.list {
 			child, err := c.node(&kw.list[i], path, junctorCtx)
 			if err != nil {
@@ -554,14 +592,26 @@ func (c *converter) node(s *crd.JSONSchemaProps, path string, ctx nodeCtx) (map[
 			}
 			list = append(list, child)
 		}
-		out[kw.name] = c.combine(out[kw.name], list)
+		name := kw.name
+		if name == "oneOf" && c.lossy > before {
+			// a check left out could make two branches match: anyOf never
+			// rejects what the API server accepts
+			name = "anyOf"
+			c.note(path, "oneOf exclusivity (a branch holds a check JSON Schema cannot express)")
+		}
+		out[name] = c.combine(out[name], list)
 	}
 	if s.Not != nil {
+		before := c.lossy
 		child, err := c.node(s.Not, path, junctorCtx)
 		if err != nil {
 			return nil, err
 		}
-		out["not"] = child
+		if c.lossy > before {
+			c.note(path, "not (it holds a check JSON Schema cannot express)")
+		} else {
+			out["not"] = child
+		}
 	}
 
 	// on null, the API server checks only type and enum: keep the
@@ -611,7 +661,7 @@ func (c *converter) structure(s *crd.JSONSchemaProps) map[string]interface{} {
 	if s.Description != "" {
 		out["description"] = s.Description
 	}
-	if !c.opts.Strict || preserves(s) {
+	if !c.opts.Strict {
 		return out
 	}
 	if s.Items != nil && s.Items.Schema != nil {
@@ -643,7 +693,7 @@ func (c *converter) structure(s *crd.JSONSchemaProps) map[string]interface{} {
 		}
 		props["metadata"] = c.objectMeta(nil, "")
 	}
-	if prunes(s) {
+	if prunes(s) && !preserves(s) {
 		out["additionalProperties"] = false
 	}
 	return out
@@ -816,6 +866,35 @@ func (c *converter) objectMeta(prev interface{}, path string) map[string]interfa
 	return out
 }
 
+func without(req interface{}, name string) []interface{} {
+	var out []interface{}
+	for _, r := range asInterfaces(req) {
+		if r != name {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func asInterfaces(v interface{}) []interface{} {
+	l, _ := v.([]interface{})
+	return l
+}
+
+// valueValid reports whether the API server's OpenAPI validation accepts v
+// against s (value validations: the junctor branches of a schema).
+func valueValid(s *crd.JSONSchemaProps, v *crd.JSON) bool {
+	val, err := v.Value()
+	if err != nil {
+		return true
+	}
+	validator, err := openapi.NewSchemaValidator(s)
+	if err != nil {
+		return true
+	}
+	return len(validator.Validate(nil, val)) == 0
+}
+
 func setInt(out map[string]interface{}, key string, v *int64) {
 	if v != nil {
 		out[key] = *v
@@ -870,9 +949,4 @@ func orRoot(path string) string {
 		return "openAPIV3Schema"
 	}
 	return "openAPIV3Schema" + path
-}
-
-func strconvQuote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }
