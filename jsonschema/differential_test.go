@@ -168,6 +168,17 @@ func expressible(def *crd.CustomResourceDefinition, obj interface{}, e *field.Er
 	if m := formatError.FindStringSubmatch(e.Detail); m != nil && !jsonschema.FormatExpressed(m[1]) && isString(valueAt(obj, e.Field)) {
 		return false // documented limitation: formats JSON Schema does not express
 	}
+	if m := junctorError.FindStringSubmatch(e.Detail); m != nil {
+		for i := range def.Spec.Versions {
+			v := &def.Spec.Versions[i]
+			if v.Schema == nil {
+				continue
+			}
+			if n := resolve(v.Schema.OpenAPIV3Schema, m[1]); n != nil && lossyJunctors(n) {
+				return false // documented: a junctor holding a format JSON Schema does not express
+			}
+		}
+	}
 	if e.Type == field.ErrorTypeDuplicate {
 		list := regexp.MustCompile(`\[[0-9]+\]$`).ReplaceAllString(e.Field, "")
 		for i := range def.Spec.Versions {
@@ -184,6 +195,47 @@ func expressible(def *crd.CustomResourceDefinition, obj interface{}, e *field.Er
 }
 
 var formatError = regexp.MustCompile(` in body must be of type ([a-z0-9-]+): `)
+
+var junctorError = regexp.MustCompile(`^"([^"]+)" must (?:validate|not validate) `)
+
+// lossyJunctors reports whether a junctor of s holds a format the export
+// does not express.
+func lossyJunctors(s *crd.JSONSchemaProps) bool {
+	var lossy func(s *crd.JSONSchemaProps) bool
+	lossy = func(s *crd.JSONSchemaProps) bool {
+		if s == nil {
+			return false
+		}
+		if s.Format != "" && !jsonschema.FormatExpressed(s.Format) {
+			return true
+		}
+		for _, l := range [][]crd.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
+			for i := range l {
+				if lossy(&l[i]) {
+					return true
+				}
+			}
+		}
+		for _, p := range s.Properties {
+			p := p
+			if lossy(&p) {
+				return true
+			}
+		}
+		if s.Items != nil && lossy(s.Items.Schema) {
+			return true
+		}
+		return lossy(s.Not)
+	}
+	for _, l := range [][]crd.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
+		for i := range l {
+			if lossy(&l[i]) {
+				return true
+			}
+		}
+	}
+	return lossy(s.Not)
+}
 
 var pathSeg = regexp.MustCompile(`\[[^\]]*\]|[^.\[]+`)
 
