@@ -21,7 +21,7 @@ import (
 
 var (
 	updateDoc = flag.Bool("update-doc", false, "rewrite the agreement table of docs/jsonschema.md")
-	mutations = flag.Int("mutations", 100, "generated mutations per served version (spread over the schema)")
+	mutations = flag.Int("mutations", 60, "generated mutations per served version (spread over the schema)")
 )
 
 const (
@@ -174,8 +174,14 @@ func expressible(def *crd.CustomResourceDefinition, obj interface{}, e *field.Er
 			if v.Schema == nil {
 				continue
 			}
-			if n := resolve(v.Schema.OpenAPIV3Schema, m[1]); n != nil && lossyJunctors(n) {
-				return false // documented: a junctor holding a format JSON Schema does not express
+			// the junctor may be the node's or an ancestor's (a branch
+			// constraining a property)
+			segs := pathSeg.FindAllString(m[1], -1)
+			for j := len(segs); j >= 0; j-- {
+				prefix := strings.Join(segs[:j], ".")
+				if n := resolve(v.Schema.OpenAPIV3Schema, strings.ReplaceAll(prefix, ".[", "[")); n != nil && lossyJunctors(n) {
+					return false // documented: a junctor holding a format JSON Schema does not express
+				}
 			}
 		}
 	}
