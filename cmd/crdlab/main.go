@@ -9,6 +9,7 @@
 //	crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD
 //	crdlab cost [-o text|json] CRD [OBJECT...]
 //	crdlab test [--crd FILE|DIR]... [-run REGEX] [-o text|json] [--junit FILE] PATH...
+//	crdlab schema [--draft 2020-12|07] [--strict] [-o DIR [--layout kubeconform|catalog]] CRD...
 //	crdlab version
 //
 // OBJECT and CRD are YAML or JSON files, directories (their *.yaml, *.yml
@@ -49,6 +50,7 @@ Usage:
   crdlab cost [-o text|json] CRD [OBJECT...]
   crdlab test [--crd FILE|DIR]... [-run REGEX] [-o text|json] [--junit FILE] PATH...
   crdlab test --init CRD
+  crdlab schema [--draft 2020-12|07] [--strict] [-o DIR [--layout kubeconform|catalog]] CRD...
   crdlab version
 
 validate --engine wasm [--wasm-module FILE] runs through the WebAssembly
@@ -77,6 +79,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runCost(args[1:], stdin, stdout, stderr)
 	case "test":
 		return runTest(args[1:], stdout, stderr)
+	case "schema":
+		return runSchema(args[1:], stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "crdlab %s (Kubernetes 1.37, k8s.io/apiextensions-apiserver v0.37.2)\n", engine.Version)
 		return exitValid

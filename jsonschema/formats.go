@@ -1,0 +1,77 @@
+package jsonschema
+
+import (
+	"strings"
+
+	"github.com/crdlab/crdlab/engine/crd"
+)
+
+// supportedStringFormats are the string formats kube-apiserver 1.37 keeps in
+// a CRD schema (others are stripped and not checked), normalized (no dashes).
+var supportedStringFormats = map[string]bool{
+	"bsonobjectid": true, "uri": true, "email": true, "hostname": true,
+	"ipv4": true, "ipv6": true, "cidr": true, "mac": true,
+	"uuid": true, "uuid3": true, "uuid4": true, "uuid5": true,
+	"isbn": true, "isbn10": true, "isbn13": true, "creditcard": true,
+	"ssn": true, "hexcolor": true, "rgbcolor": true, "byte": true,
+	"password": true, "date": true, "duration": true, "datetime": true,
+	"k8sshortname": true, "k8slongname": true,
+}
+
+// formatChecked reports whether the API server checks the format of s's
+// string values (int32, int64, float and double only take part in type
+// checks, which the type keyword expresses).
+func formatChecked(s *crd.JSONSchemaProps) bool {
+	if s.Type != "" && s.Type != "string" {
+		return false
+	}
+	return supportedStringFormats[strings.ReplaceAll(s.Format, "-", "")]
+}
+
+const hex = "[0-9a-fA-F]"
+
+// formatConstraints are the formats kube-openapi checks with a regular
+// expression (and a length), written as JSON Schema keywords: the same
+// language under santhosh-tekuri/jsonschema (Go regexp) and, for these
+// ASCII patterns, under ECMA-262 engines. nil: the format checks nothing.
+var formatConstraints = map[string]map[string]interface{}{
+	"password":     nil,
+	"uuid":         {"pattern": "^" + hex + "{8}-?" + hex + "{4}-?" + hex + "{4}-?" + hex + "{4}-?" + hex + "{12}$"},
+	"uuid3":        {"pattern": "^" + hex + "{8}-?" + hex + "{4}-?3" + hex + "{3}-?" + hex + "{4}-?" + hex + "{12}$"},
+	"uuid4":        {"pattern": "^" + hex + "{8}-?" + hex + "{4}-?4" + hex + "{3}-?[89abAB]" + hex + "{3}-?" + hex + "{12}$"},
+	"uuid5":        {"pattern": "^" + hex + "{8}-?" + hex + "{4}-?5" + hex + "{3}-?[89abAB]" + hex + "{3}-?" + hex + "{12}$"},
+	"hexcolor":     {"pattern": "^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"},
+	"rgbcolor":     {"pattern": `^rgb\([ \t\n\f\r]*(0|[1-9][0-9]?|1[0-9][0-9]?|2[0-4][0-9]|25[0-5])[ \t\n\f\r]*,[ \t\n\f\r]*(0|[1-9][0-9]?|1[0-9][0-9]?|2[0-4][0-9]|25[0-5])[ \t\n\f\r]*,[ \t\n\f\r]*(0|[1-9][0-9]?|1[0-9][0-9]?|2[0-4][0-9]|25[0-5])[ \t\n\f\r]*\)$`},
+	"byte":         {"pattern": `^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$`},
+	"ssn":          {"pattern": `^[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}$`},
+	"k8sshortname": {"pattern": "^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"},
+	"k8slongname":  {"pattern": `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`, "maxLength": 253},
+}
+
+// formatConstraint returns the JSON Schema form of a format check, and
+// false when JSON Schema cannot express it exactly.
+func formatConstraint(format string) (map[string]interface{}, bool) {
+	fc, ok := formatConstraints[strings.ReplaceAll(format, "-", "")]
+	if !ok {
+		return nil, false
+	}
+	if fc == nil {
+		return nil, true
+	}
+	cp := make(map[string]interface{}, len(fc))
+	for k, v := range fc {
+		cp[k] = v
+	}
+	return cp, true
+}
+
+// FormatExpressed reports whether the check kube-apiserver makes for a
+// string format is expressed exactly by the exported schemas (as a
+// pattern). Formats the API server does not check are expressed trivially.
+func FormatExpressed(format string) bool {
+	if !supportedStringFormats[strings.ReplaceAll(format, "-", "")] {
+		return true
+	}
+	_, ok := formatConstraint(format)
+	return ok
+}
