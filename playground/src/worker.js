@@ -6,6 +6,7 @@
 // requests that arrive while the engine is busy replace each other, and
 // the page drops answers to superseded requests.
 import { load } from '../../bindings/js/src/index.js';
+import { addPositions } from './yamlpath.js';
 
 let engine;
 let pending = null;
@@ -23,6 +24,9 @@ function compiled(text) {
   const t0 = performance.now();
   c = engine.compile(text);
   const compileMs = performance.now() - t0;
+  // Where the CRD's errors and warnings are, once per CRD text (this
+  // parses the CRD, which can take a while: not on the page's thread).
+  c.warningPositions = addPositions(text, c.report.errors, c.report.warnings, true);
   kept.set(text, c);
   while (kept.size > KEEP) {
     const [k, old] = kept.entries().next().value;
@@ -48,6 +52,7 @@ function validate(req) {
     return res;
   }
   res.crd = c.report;
+  res.crdWarningPositions = c.warningPositions;
   res.versions = c.versions ?? [];
   if (c.errors.length) return res;
   const opts = { fieldValidation: req.fieldValidation, subresource: req.subresource, version: req.version };
@@ -55,6 +60,8 @@ function validate(req) {
   const t0 = performance.now();
   try {
     res.report = c.validate(req.object, opts);
+    const o = res.report.object;
+    if (o) res.objectWarningPositions = addPositions(req.object, o.errors, o.warnings, false);
   } catch (e) {
     res.objectError = failure(e);
   }

@@ -183,3 +183,48 @@ export function fieldsOf(schema) {
 }
 
 export { isPair };
+
+let lcText;
+let lcStarts;
+/** The 1-based line and column of an offset in text. */
+export function lineCol(text, offset) {
+  if (text !== lcText) {
+    lcText = text;
+    lcStarts = [0];
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lcStarts.push(i + 1);
+  }
+  let lo = 0;
+  let hi = lcStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lcStarts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - lcStarts[lo] + 1 };
+}
+
+/** The path a warning quotes ('unknown field "spec.x"'), or ''. */
+export function warningField(w) {
+  const m = /field "([^"]+)"/.exec(w);
+  return m ? m[1] : '';
+}
+
+/**
+ * Adds a position {line, column} to each error that has none (the engine
+ * will report them itself; until then, or for input it could not place,
+ * the field path is resolved in the text), and returns the positions of
+ * the warnings (null where none is found).
+ */
+export function addPositions(text, errors, warnings, crd) {
+  const find = crd ? locateInCRD : locate;
+  for (const e of errors) {
+    if (e.position || e.field === undefined) continue;
+    const at = find(text, e.field);
+    if (at) e.position = { ...lineCol(text, at.offset), inferred: true };
+  }
+  return warnings.map((w) => {
+    const f = warningField(w);
+    const at = f ? find(text, f) : null;
+    return at ? { ...lineCol(text, at.offset), inferred: true } : null;
+  });
+}
