@@ -123,7 +123,13 @@ try {
   await step('the engine loads in a worker; the header shows its version', async () => {
     await page.goto(`${base}/`);
     await page.waitForFunction(() => window.__crdlab?.firstResultAt !== null && window.__crdlab?.firstResultAt !== undefined, null, { timeout: 30000 });
-    measure('page open -> first result (CronTab, module gzip)', await page.evaluate(() => window.__crdlab.firstResultAt));
+    const t = await page.evaluate(() => {
+      const p = window.__crdlab;
+      const nav = performance.getEntriesByType('navigation')[0];
+      return { domContentLoaded: nav.domContentLoadedEventEnd, moduleCompiled: p.moduleAt, workerInit: p.initMs, engineReady: p.readyAt, firstResult: p.firstResultAt };
+    });
+    measure('page open -> first result (CronTab, module gzip)', t.firstResult);
+    console.log(`# page open breakdown (ms since navigation): ${JSON.stringify(Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Math.round(v)])))}`);
     const v = await page.textContent('#engineVersion');
     assert.match(v, /^engine \S+ · ABI 1$/);
     assert.doesNotMatch(v, /engine dev/, 'the module is stamped with its version by wasm.mk');
