@@ -87,8 +87,7 @@ function celCompletion(ctx) {
   const m = ctx.matchBefore(/\b(self|oldSelf)((?:\.[A-Za-z_][\w-]*)*)\.([A-Za-z_][\w-]*)?$/);
   if (!m) return null;
   const parts = /\b(self|oldSelf)((?:\.[A-Za-z_][\w-]*)*)\.([A-Za-z_][\w-]*)?$/.exec(m.text);
-  let base = at.schema;
-  if (parts[1] === 'oldSelf' && false) base = null;
+  const base = at.schema; // oldSelf has the same type as self
   const names = parts[2] ? parts[2].slice(1).split('.') : [];
   const s = schemaAlong(base, names);
   const options = fieldsOf(s);

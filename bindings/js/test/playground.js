@@ -413,6 +413,23 @@ spec:
     await page.waitForFunction((t) => window.__crdlab.editors.object.state.doc.toString() === t, dropped);
   });
 
+  await step('layout: the editors keep their width as results grow; one column on a narrow window', async () => {
+    await page.selectOption('#examples', 'cost-over-budget');
+    await settle(page);
+    const w = () => page.$eval('#crdPane', (e) => e.getBoundingClientRect().width);
+    const wide = await w();
+    assert.ok(wide > 0.45 * 1440 - 40, `CRD editor ${wide} px wide in a 1440 px window`);
+    await setText(page, 'object', 'apiVersion: example.com/v1\nkind: Policy\nmetadata:\n  name: ' + 'x'.repeat(400) + '\nspec:\n  names: [' + 'averyveryverylongname,'.repeat(40) + 'z]\n');
+    await settle(page);
+    assert.equal(await w(), wide, 'long results do not squeeze the editors');
+    await page.setViewportSize({ width: 800, height: 1000 });
+    const narrow = await w();
+    assert.ok(narrow > 700, `CRD editor ${narrow} px wide in an 800 px window`);
+    const below = await page.evaluate(() => document.querySelector('.results').getBoundingClientRect().top >= document.querySelector('.editors').getBoundingClientRect().bottom - 1);
+    assert.ok(below, 'results below the editors');
+    await page.setViewportSize({ width: 1440, height: 1000 });
+  });
+
   await step('light screenshot', async () => {
     await page.setViewportSize({ width: 1440, height: 1000 });
     await page.selectOption('#examples', 'crontab');
