@@ -15,6 +15,7 @@ import { tags as t } from '@lezer/highlight';
 import { parse as parseYAML, stringify as toYAML } from 'yaml';
 import { locate, ruleAt, schemaAlong, fieldsOf, warningField } from './yamlpath.js';
 import { encodeState, decodeState } from './share.js';
+import { celHighlight } from './celhighlight.js';
 import { examples, crontabCRD, crontabObject } from './examples.js';
 
 const $ = (id) => document.getElementById(id);
@@ -108,7 +109,7 @@ function makeEditor(parent, name, doc) {
         drawSelection(), dropCursor(), EditorState.allowMultipleSelections.of(true), indentOnInput(),
         syntaxHighlighting(highlight), bracketMatching(), closeBrackets(), rectangularSelection(),
         highlightActiveLine(), highlightSelectionMatches(), lintGutter(),
-        name === 'crd' ? autocompletion({ override: [celCompletion] }) : [],
+        name === 'crd' ? [autocompletion({ override: [celCompletion] }), celHighlight] : [],
         keymap.of([
           { key: 'Mod-Enter', run: () => { runNow(); return true; } },
           indentWithTab,

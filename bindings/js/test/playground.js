@@ -179,6 +179,24 @@ try {
     await settle(page);
   });
 
+  await step('CEL inside rule strings is highlighted', async () => {
+    await page.evaluate(() => {
+      const v = window.__crdlab.editors.crd;
+      v.dispatch({ effects: EditorViewScroll(v, v.state.doc.toString().indexOf('- rule:')) });
+      function EditorViewScroll(view, pos) { return view.constructor.scrollIntoView(pos, { y: 'center' }); }
+    });
+    await page.waitForTimeout(100);
+    const vars = await page.$$eval('#crdEditor .cm-cel-var', (els) => els.map((e) => e.textContent));
+    const fns = await page.$$eval('#crdEditor .cm-cel-fn', (els) => els.map((e) => e.textContent));
+    assert.deepEqual(vars, ['self', 'self']);
+    assert.deepEqual(fns, ['startsWith']);
+    const [cel, str] = await page.evaluate(() => [
+      getComputedStyle(document.querySelector('#crdEditor .cm-cel-var')).color,
+      getComputedStyle(document.querySelector('#crdEditor .cm-cel-lit')).color,
+    ]);
+    assert.notEqual(cel, str);
+  });
+
   await step('completion offers the schema fields at the rule\'s location (self., self.<field>.)', async () => {
     const crd = await getText(page, 'crd');
     const pos = crd.indexOf('"self.replicas') + '"self.'.length;
