@@ -179,6 +179,23 @@ try {
     await settle(page);
   });
 
+  await step('updates: a transition rule\'s error on its object line; an undecodable old object marked in its editor', async () => {
+    await page.selectOption('#examples', 'transition-rules');
+    await settle(page);
+    assert.ok(await page.isVisible('#oldPane'));
+    const obj = await getText(page, 'object');
+    let ps = await problems(page);
+    assert.ok(ps.some((p) => p.loc === `object:${lineOf(obj, 'storageClass: slow')}` && p.msg.includes('storageClass is immutable')), JSON.stringify(ps));
+    await setText(page, 'old', 'spec:\n  storageClass: [fast\n');
+    await settle(page);
+    ps = await problems(page);
+    assert.ok(ps.some((p) => p.loc.startsWith('old object:') && p.msg.includes('old object')), JSON.stringify(ps));
+    assert.ok((await page.$$eval('#oldEditor .cm-lintRange-error', (els) => els.length)) > 0);
+    await page.selectOption('#examples', 'crontab');
+    await settle(page);
+    assert.ok(!(await page.isVisible('#oldPane')));
+  });
+
   await step('CEL inside rule strings is highlighted', async () => {
     await page.evaluate(() => {
       const v = window.__crdlab.editors.crd;
