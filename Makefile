@@ -25,6 +25,7 @@ setup:
 		if [ -f $$m/go.mod ]; then echo "go mod download ($$m)"; (cd $$m && $(GO) mod download) || exit 1; fi; \
 	done
 	cd bindings/js && $(NPM) ci --no-audit --no-fund
+	cd playground && $(NPM) ci --no-audit --no-fund
 	@command -v $(CHROMIUM) >/dev/null 2>&1 || { \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 			echo "installing Debian's chromium for the browser tests"; \

@@ -42,7 +42,10 @@ WASM_NOINLINE ?= google.golang.org/protobuf/... cel.dev/... github.com/antlr4-go
                  github.com/google/cel-go/common/types/pb github.com/crdlab/crdlab/engine/crd/... \
                  github.com/crdlab/crdlab/internal/crdvalidation
 WASM_GCFLAGS ?= $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
-WASM_FLAGS  ?= -trimpath -ldflags='-s -w' -buildmode=c-shared $(WASM_GCFLAGS)
+# The engine version the module reports (the ABI "version" op; the
+# playground shows it): as the Makefile stamps the crdlab command.
+WASM_VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+WASM_FLAGS  ?= -trimpath -ldflags='-s -w -X github.com/crdlab/crdlab/engine.Version=$(WASM_VERSION)' -buildmode=c-shared $(WASM_GCFLAGS)
 WASM_MAX_BROTLI ?= 3000000
 WASM_SRCS   := $(shell find engine internal cost wasm -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
@@ -59,12 +62,12 @@ $(WASM_OUT): $(WASM_SRCS) wasm.mk
 bindings/js/crdlab.wasm: $(WASM_OUT)
 	cp $< $@
 
+# The playground is a static site: playground/build.mjs bundles its sources,
+# CodeMirror and bindings/js with esbuild (playground/package.json, installed
+# by `make setup`) next to the page, its service worker and the module.
 wasm-playground: $(WASM_OUT)
-	rm -rf $(WASM_PLAY)
-	mkdir -p $(WASM_PLAY)/crdlab
-	cp playground/index.html playground/style.css playground/app.js $(WASM_PLAY)/
-	cp bindings/js/src/*.js bindings/js/src/*.d.ts $(WASM_PLAY)/crdlab/
-	cp $(WASM_OUT) $(WASM_PLAY)/crdlab.wasm
+	@test -d playground/node_modules || (cd playground && $(NPM) ci --no-audit --no-fund)
+	cd playground && $(NODE) build.mjs --out $(abspath $(WASM_PLAY)) --wasm $(abspath $(WASM_OUT))
 
 wasm-test: wasm-test-go wasm-test-js
 

@@ -1,33 +1,69 @@
 // End-to-end test of the playground: serves build/playground (assembled by
-// `make wasm`) from 127.0.0.1, loads it in headless Chromium (Debian's
-// /usr/bin/chromium driven by playwright-core), edits the object and checks
-// the errors the page shows, then saves a screenshot
-// ($PLAYGROUND_SCREENSHOT, default /tmp/crdlab-playground.png).
+// `make wasm`: playground/build.mjs) from 127.0.0.1, the module gzip'd as
+// the documented deployment serves it, and drives it in headless Chromium
+// (Debian's /usr/bin/chromium through playwright-core): the worker, the
+// editors' diagnostics, completion, sharing, examples, results, comfort
+// features and offline reload. It measures page open -> first result and
+// keystroke -> result (printed as "# measure" lines, reported in
+// benchmarks/README.md) and writes the README's screenshots
+// (docs/playground-light.png, docs/playground-dark.png; $PLAYGROUND_SHOTS
+// to write them elsewhere).
 import { createServer } from 'node:http';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, readdir } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { examples, crontabCRD } from '../../../playground/src/examples.js';
 
 const root = process.env.PLAYGROUND_DIR ?? fileURLToPath(new URL('../../../build/playground/', import.meta.url));
-const screenshot = process.env.PLAYGROUND_SCREENSHOT ?? '/tmp/crdlab-playground.png';
-const types = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html', '.css': 'text/css' };
+const shots = process.env.PLAYGROUND_SHOTS ?? fileURLToPath(new URL('../../../docs/', import.meta.url));
+const types = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html', '.css': 'text/css', '.map': 'application/json' };
 
 try {
   await stat(join(root, 'index.html'));
   await stat(join(root, 'crdlab.wasm'));
+  await stat(join(root, 'main.js'));
 } catch {
-  console.error(`not ok - ${root} has no index.html or crdlab.wasm: run \`make wasm\` first`);
+  console.error(`not ok - ${root} has no index.html, main.js or crdlab.wasm: run \`make wasm\` first`);
   process.exit(1);
 }
 
+// The HTTPRoute CRD of the Gateway API module, when the module cache has it.
+async function httpRouteCRD() {
+  if (process.env.HTTPROUTE_CRD) return readFile(process.env.HTTPROUTE_CRD, 'utf8');
+  try {
+    const cache = execFileSync('go', ['env', 'GOMODCACHE'], { encoding: 'utf8' }).trim();
+    const dirs = (await readdir(join(cache, 'sigs.k8s.io'))).filter((d) => d.startsWith('gateway-api@')).sort();
+    if (!dirs.length) return null;
+    return await readFile(join(cache, 'sigs.k8s.io', dirs[dirs.length - 1], 'config/crd/standard/gateway.networking.k8s.io_httproutes.yaml'), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+// A static server; the module and bundles go out gzip'd (from the .gz files
+// the build writes) to clients that accept it.
+let serving = true;
 const server = createServer(async (req, res) => {
+  if (!serving) {
+    req.socket.destroy();
+    return;
+  }
   let path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
   if (path.endsWith('/')) path += 'index.html';
   try {
-    const body = await readFile(join(root, path));
-    res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' });
+    const headers = { 'content-type': types[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-cache' };
+    let body;
+    if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+      try {
+        body = await readFile(join(root, path + '.gz'));
+        headers['content-encoding'] = 'gzip';
+      } catch { /* no precompressed copy */ }
+    }
+    body ??= await readFile(join(root, path));
+    res.writeHead(200, headers);
     res.end(body);
   } catch {
     res.writeHead(404);
@@ -37,101 +73,499 @@ const server = createServer(async (req, res) => {
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const base = `http://127.0.0.1:${server.address().port}`;
 
-const objectWithTooManyReplicas = `apiVersion: stable.example.com/v1
-kind: CronTab
-metadata:
-  name: my-new-cron-object
-spec:
-  cronSpec: "* * * * */5"
-  image: my-awesome-cron-image
-  replicas: 15
-`;
-
 const steps = [];
 const step = async (name, fn) => {
+  const t = Date.now();
   try {
     await fn();
-    console.log(`ok ${steps.length + 1} - ${name}`);
+    console.log(`ok ${steps.length + 1} - ${name} (${Date.now() - t} ms)`);
     steps.push(true);
   } catch (e) {
-    console.log(`not ok ${steps.length + 1} - ${name}: ${e.message}`);
+    console.log(`not ok ${steps.length + 1} - ${name}: ${e.stack ?? e.message}`);
     steps.push(false);
   }
 };
+const measures = [];
+const measure = (name, ms) => {
+  measures.push([name, ms]);
+  console.log(`# measure ${name}: ${Math.round(ms)} ms`);
+};
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
+
+// Page helpers.
+const idle = (page, timeout = 30000) => page.waitForFunction(() => window.__crdlab?.idle?.(), null, { timeout, polling: 20 });
+const setText = (page, name, text) => page.evaluate(([n, t]) => {
+  const v = window.__crdlab.editors[n];
+  v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t } });
+}, [name, text]);
+const getText = (page, name) => page.evaluate((n) => window.__crdlab.editors[n].state.doc.toString(), name);
+const settle = async (page, timeout) => {
+  await page.waitForTimeout(30);
+  await idle(page, timeout);
+};
+const problems = (page) => page.$$eval('#problems li', (lis) => lis.map((li) => ({ loc: li.querySelector('.loc').textContent, msg: li.querySelector('.msg').textContent })));
+const resultsText = (page) => page.evaluate(() => ['problems', 'crdResult', 'objectResult', 'final', 'costs'].map((id) => document.getElementById(id).innerText).join('\n'));
+const lineOf = (text, needle) => text.slice(0, text.indexOf(needle)).split('\n').length;
+
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, colorScheme: 'light' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  const page = await context.newPage();
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
-  await page.goto(`${base}/`);
 
-  await step('the engine loads and reports ready', async () => {
-    await page.waitForFunction(() => /ready in \d+ ms/.test(document.getElementById('status').textContent), null, { timeout: 30000 });
-    assert.match(await page.textContent('#status'), /\(ABI 1\) ready in \d+ ms/);
+  await step('the engine loads in a worker; the header shows its version', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForFunction(() => window.__crdlab?.firstResultAt !== null && window.__crdlab?.firstResultAt !== undefined, null, { timeout: 30000 });
+    const t = await page.evaluate(() => {
+      const p = window.__crdlab;
+      const nav = performance.getEntriesByType('navigation')[0];
+      return { domContentLoaded: nav.domContentLoadedEventEnd, moduleCompiled: p.moduleAt, workerInit: p.initMs, engineReady: p.readyAt, firstResult: p.firstResultAt };
+    });
+    measure('page open -> first result (CronTab, module gzip)', t.firstResult);
+    console.log(`# page open breakdown (ms since navigation): ${JSON.stringify(Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Math.round(v)])))}`);
+    const v = await page.textContent('#engineVersion');
+    assert.match(v, /^engine \S+ · ABI 1$/);
+    assert.doesNotMatch(v, /engine dev/, 'the module is stamped with its version by wasm.mk');
+    assert.match(await page.textContent('#status'), /ready in \d+ ms/);
   });
 
-  await step('the sample object is rejected for its unknown field (Strict)', async () => {
-    await page.waitForFunction(() => document.getElementById('objectResult').textContent.length > 0, null, { timeout: 10000 });
-    assert.match(await page.textContent('#objectResult'), /unknown field "spec.color"/);
-    assert.equal((await page.textContent('#crdResult')).trim(), 'The CRD is valid.');
+  await step('CronTab opens with its errors marked on their lines in the object editor', async () => {
+    await settle(page);
+    const obj = await getText(page, 'object');
+    const ps = await problems(page);
+    const rep = ps.find((p) => p.msg.startsWith('spec.replicas: Invalid value: 15'));
+    assert.ok(rep, JSON.stringify(ps));
+    assert.equal(rep.loc, `object:${lineOf(obj, 'replicas: 15')}`);
+    const cron = ps.find((p) => p.msg.startsWith('spec.cronSpec: Invalid value'));
+    assert.equal(cron?.loc, `object:${lineOf(obj, 'cronSpec:')}`);
+    const marked = await page.$$eval('#objectEditor .cm-lintRange-error', (els) => els.map((e) => e.textContent));
+    assert.ok(marked.some((t) => t.includes('replicas: 15')), JSON.stringify(marked));
+    assert.ok(marked.some((t) => t.includes('cronSpec: "* * * *"')), JSON.stringify(marked));
+    // The rule on spec is reported on spec.
+    assert.ok(ps.some((p) => p.loc === `object:${lineOf(obj, 'spec:')}` && p.msg.includes('more than 5 replicas')), JSON.stringify(ps));
   });
 
-  await step('editing the object shows the API server\'s errors', async () => {
-    await page.fill('#object', objectWithTooManyReplicas);
-    await page.waitForFunction(() => document.getElementById('objectResult').textContent.includes('spec.replicas'), null, { timeout: 10000 });
-    const items = await page.$$eval('#objectResult li.err', (els) => els.map((e) => e.textContent));
-    assert.ok(items.includes('spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10'), JSON.stringify(items));
-    // A CEL rule on an object: upstream omits the value (field.OmitValueType).
-    assert.ok(items.includes('spec: Invalid value: more than 5 replicas need an image from registry.example.com'), JSON.stringify(items));
+  await step('hovering a mark shows the message; clicking a problem jumps to its line', async () => {
+    await page.hover('#objectEditor .cm-lintRange-error >> nth=0');
+    await page.waitForSelector('.cm-tooltip-lint', { timeout: 5000 });
+    assert.match(await page.textContent('.cm-tooltip-lint'), /Invalid value/);
+    await page.mouse.move(5, 5);
+    const ps = await problems(page);
+    const i = ps.findIndex((p) => p.msg.startsWith('spec.replicas'));
+    await page.click(`#problems li >> nth=${i} >> .loc`);
+    const line = await page.evaluate(() => { const v = window.__crdlab.editors.object; return v.state.doc.lineAt(v.state.selection.main.head).number; });
+    assert.equal(`object:${line}`, ps[i].loc);
   });
 
-  await step('fixing the object makes it accepted, with its defaults shown', async () => {
-    await page.fill('#object', objectWithTooManyReplicas.replace('replicas: 15\n', ''));
-    await page.waitForFunction(() => document.getElementById('objectResult').textContent.includes('would be accepted'), null, { timeout: 10000 });
-    const final = JSON.parse(await page.textContent('#final'));
-    assert.equal(final.spec.replicas, 1);
-  });
-
-  await step('Warn prunes the unknown field and says so', async () => {
-    await page.fill('#object', objectWithTooManyReplicas.replace('replicas: 15\n', 'replicas: 2\n  color: blue\n'));
-    await page.selectOption('#fieldValidation', 'Warn');
-    await page.waitForFunction(() => document.getElementById('objectResult').textContent.includes('pruned: spec.color'), null, { timeout: 10000 });
-    assert.match(await page.textContent('#objectResult'), /Warning: unknown field "spec.color"/);
-  });
-
-  await step('an invalid CRD is reported and the object is not validated', async () => {
-    await page.selectOption('#fieldValidation', 'Strict');
-    const crd = await page.inputValue('#crd');
-    await page.fill('#crd', crd.replace('scope: Namespaced', 'scope: Galactic'));
-    await page.waitForFunction(() => document.getElementById('crdResult').textContent.includes('spec.scope'), null, { timeout: 10000 });
-    assert.match(await page.textContent('#crdResult'), /spec.scope: Unsupported value: "Galactic"/);
+  await step('CRD errors are marked on the CRD editor line they name', async () => {
+    const crd = await getText(page, 'crd');
+    await setText(page, 'crd', crd.replace('scope: Namespaced', 'scope: Galactic').replace("self.replicas <= 5 ||", 'self.replicaz <= 5 ||'));
+    await settle(page);
+    const now = await getText(page, 'crd');
+    const ps = await problems(page);
+    assert.ok(ps.some((p) => p.loc === `CRD:${lineOf(now, 'scope: Galactic')}` && p.msg.includes('spec.scope: Unsupported value: "Galactic"')), JSON.stringify(ps));
+    assert.ok(ps.some((p) => p.loc === `CRD:${lineOf(now, '- rule:')}` && /x-kubernetes-validations\[0\]\.rule: Invalid value/.test(p.msg) && p.msg.includes('replicaz')), JSON.stringify(ps));
+    const marked = await page.$$eval('#crdEditor .cm-lintRange-error', (els) => els.map((e) => e.textContent));
+    assert.ok(marked.some((t) => t.includes('scope: Galactic')), JSON.stringify(marked));
     assert.match(await page.textContent('#objectResult'), /Fix the CRD first/);
-    await page.fill('#crd', crd);
-    await page.fill('#object', objectWithTooManyReplicas);
-    await page.waitForFunction(() => document.getElementById('objectResult').textContent.includes('spec.replicas'), null, { timeout: 10000 });
+    await setText(page, 'crd', crd);
+    await settle(page);
   });
 
-  await step('the cost panel lists the CEL rule with its estimate and its cost on the object', async () => {
-    await page.waitForFunction(() => document.querySelectorAll('#costs table.costs tbody tr').length > 0, null, { timeout: 10000 });
-    const rows = await page.$$eval('#costs table.costs tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
-    assert.equal(rows.length, 1, JSON.stringify(rows));
-    assert.match(rows[0][0], /self\.replicas <= 5/);
-    assert.match(rows[0][2], /^\d[\d,]*\.\.\d[\d,]*$/);
-    assert.match(rows[0][5], /^\d[\d,]*$/, 'runtime cost on the object');
-    assert.match(await page.textContent('#costs'), /CRD total: [\d,]+ of the 100,000,000 limit; this object: [\d,]+ of its 10,000,000 runtime budget/);
+  await step('updates: a transition rule\'s error on its object line; an undecodable old object marked in its editor', async () => {
+    await page.selectOption('#examples', 'transition-rules');
+    await settle(page);
+    assert.ok(await page.isVisible('#oldPane'));
+    const obj = await getText(page, 'object');
+    let ps = await problems(page);
+    assert.ok(ps.some((p) => p.loc === `object:${lineOf(obj, 'storageClass: slow')}` && p.msg.includes('storageClass is immutable')), JSON.stringify(ps));
+    await setText(page, 'old', 'spec:\n  storageClass: [fast\n');
+    await settle(page);
+    ps = await problems(page);
+    assert.ok(ps.some((p) => p.loc.startsWith('old object:') && p.msg.includes('old object')), JSON.stringify(ps));
+    assert.ok((await page.$$eval('#oldEditor .cm-lintRange-error', (els) => els.length)) > 0);
+    await page.selectOption('#examples', 'crontab');
+    await settle(page);
+    assert.ok(!(await page.isVisible('#oldPane')));
+  });
+
+  await step('CEL inside rule strings is highlighted', async () => {
+    await page.evaluate(() => {
+      const v = window.__crdlab.editors.crd;
+      v.dispatch({ effects: EditorViewScroll(v, v.state.doc.toString().indexOf('- rule:')) });
+      function EditorViewScroll(view, pos) { return view.constructor.scrollIntoView(pos, { y: 'center' }); }
+    });
+    await page.waitForTimeout(100);
+    const vars = await page.$$eval('#crdEditor .cm-cel-var', (els) => els.map((e) => e.textContent));
+    const fns = await page.$$eval('#crdEditor .cm-cel-fn', (els) => els.map((e) => e.textContent));
+    assert.deepEqual(vars, ['self', 'self']);
+    assert.deepEqual(fns, ['startsWith']);
+    const [cel, str] = await page.evaluate(() => [
+      getComputedStyle(document.querySelector('#crdEditor .cm-cel-var')).color,
+      getComputedStyle(document.querySelector('#crdEditor .cm-cel-lit')).color,
+    ]);
+    assert.notEqual(cel, str);
+  });
+
+  await step('completion offers the schema fields at the rule\'s location (self., self.<field>.)', async () => {
+    const crd = await getText(page, 'crd');
+    const pos = crd.indexOf('"self.replicas') + '"self.'.length;
+    await page.evaluate((p) => { const v = window.__crdlab.editors.crd; v.focus(); v.dispatch({ selection: { anchor: p } }); }, pos);
+    await page.keyboard.press('Control+Space');
+    await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: 5000, state: 'attached' });
+    const labels = await page.$$eval('.cm-tooltip-autocomplete li .cm-completionLabel', (els) => els.map((e) => e.textContent));
+    assert.deepEqual([...labels].sort(), ['cronSpec', 'image', 'replicas']);
+    await page.keyboard.press('Escape');
+    // A nested object, one level down, in the status example's... own CRD.
+    const nested = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: things.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: things, singular: thing, kind: Thing}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-validations:
+        - rule: "self.spec.template.x"
+        properties:
+          spec:
+            type: object
+            properties:
+              template:
+                type: object
+                properties:
+                  image: {type: string}
+                  pullPolicy: {type: string}
+`;
+    await setText(page, 'crd', nested);
+    const p2 = nested.indexOf('self.spec.template.') + 'self.spec.template.'.length;
+    await page.evaluate((p) => { const v = window.__crdlab.editors.crd; v.focus(); v.dispatch({ selection: { anchor: p } }); }, p2);
+    await page.keyboard.press('Control+Space');
+    await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: 5000, state: 'attached' });
+    const l2 = await page.$$eval('.cm-tooltip-autocomplete li .cm-completionLabel', (els) => els.map((e) => e.textContent));
+    assert.deepEqual([...l2].sort(), ['image', 'pullPolicy']);
+    await page.keyboard.press('Escape');
+  });
+
+  await step('the engine runs in a worker: the CRD is compiled once, object edits reuse it, the main thread stays free', async () => {
+    await page.selectOption('#examples', 'crontab');
+    await settle(page);
+    // Compiling happens once per CRD text: object edits reuse the handle.
+    await setText(page, 'object', (await getText(page, 'object')).replace('replicas: 15', 'replicas: 4'));
+    await settle(page);
+    assert.equal(await page.evaluate(() => window.__crdlab.lastResult.compileMs), 0);
+    await page.evaluate(() => {
+      window.__longTasks = [];
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) { window.__longTasks.push(e.duration); (window.__ltAt ??= []).push([Math.round(e.startTime), Math.round(e.duration)]); } }).observe({ type: 'longtask' });
+    });
+    // Ten keystrokes in the object editor.
+    const lat = [];
+    const obj = await getText(page, 'object');
+    await page.evaluate((p) => { const v = window.__crdlab.editors.object; v.focus(); v.dispatch({ selection: { anchor: p } }); }, obj.indexOf('my-awesome-cron-image') + 'my-awesome-cron-image'.length);
+    for (let i = 0; i < 10; i++) {
+      const before = await page.evaluate(() => window.__crdlab.results);
+      await page.keyboard.type('x');
+      await page.waitForFunction((b) => window.__crdlab.results > b && window.__crdlab.idle(), before, { polling: 5 });
+      lat.push(await page.evaluate(() => window.__crdlab.lastLatency));
+    }
+    measure('CronTab object keystroke -> result (median of 10)', median(lat));
+    const typingTasks = await page.evaluate(() => window.__longTasks.splice(0));
+    measure('longest main-thread task while typing (CronTab)', Math.max(0, ...typingTasks));
+    // A CRD that takes a while to compile: the main thread stays free, and
+    // the keystrokes made meanwhile are validated once, in their last state.
+    const props = Array.from({ length: 400 }, (_, i) => `              f${i}:\n                type: string\n                maxLength: 64\n                x-kubernetes-validations:\n                - rule: "self.startsWith('a') || self.size() < ${i + 2}"\n`).join('');
+    // The new text is put in the editor with "as I type" off, and the
+    // editor given time to parse and paint it: what is measured is the
+    // main thread while the worker compiles (Ctrl+Enter) and while the
+    // keystrokes made meanwhile wait for it, up to the result.
+    await page.uncheck('#live');
+    await setText(page, 'crd', crontabCRD.replace('              cronSpec:\n', props + '              cronSpec:\n'));
+    await page.waitForTimeout(1500);
+    await page.check('#live');
+    await page.evaluate(() => window.__longTasks.splice(0));
+    const before = await page.evaluate(() => window.__crdlab.results);
+    const o2 = await getText(page, 'object');
+    await page.evaluate((p) => { const v = window.__crdlab.editors.object; v.focus(); v.dispatch({ selection: { anchor: p } }); }, o2.indexOf('replicas: 4') + 'replicas: 4'.length);
+    await page.keyboard.type('321', { delay: 20 });
+    await page.waitForFunction((b) => window.__crdlab.results > b && !window.__crdlab.busy(), before, { timeout: 120000, polling: 10 });
+    const longTasks = await page.evaluate(() => window.__longTasks.splice(0));
+    await settle(page, 120000);
+    const results = (await page.evaluate(() => window.__crdlab.results)) - before;
+    const compileMs = await page.evaluate(() => window.__crdlab.compileMs);
+    measure('compile of a CRD with 400 rules, in the worker', compileMs);
+    measure('longest main-thread task during that compile', Math.max(0, ...longTasks));
+    console.log(`# the page's own handlers, longest run (ms): ${JSON.stringify(await page.evaluate(() => window.__crdlab.handlers))}; over 30 ms [name, ms, at]: ${JSON.stringify(await page.evaluate(() => window.__crdlab.slow.splice(0)))}; long tasks [at, ms]: ${JSON.stringify(await page.evaluate(() => (window.__ltAt ?? []).splice(0)))}`);
+    measure('cost view render, 400 rules', await page.evaluate(() => window.__crdlab.costRenderMs));
+    assert.ok(compileMs > 500, `compile took ${compileMs} ms`);
+    assert.ok(results <= 2, `${results} results for 3 keystrokes made during a compile`);
+    assert.ok((await problems(page)).some((p) => p.msg.startsWith('spec.replicas: Invalid value: 4321')), 'the last state is validated');
+    // The engine is not on the main thread: a compile of seconds leaves no
+    // task of that order there. (The target is no task over 50 ms; on this
+    // shared 2-core machine, at load averages of 10-20, tasks of the
+    // editor's own background parsing and GC reach 100-250 ms, with or
+    // without the engine: the test does not assert 50 ms, it prints the
+    // longest, see benchmarks/README.md.)
+    assert.ok(Math.max(0, ...longTasks) < Math.min(400, compileMs / 4), `main-thread long tasks ${JSON.stringify(longTasks)} while the worker compiled for ${compileMs} ms`);
+    const own = await page.evaluate(() => window.__crdlab.handlers);
+    assert.ok(own.edit < 50, `the editor's change handler ran ${own.edit} ms`);
+  });
+
+  await step('share: a URL holding every field restores the exact state, valid CRD or not', async () => {
+    await page.selectOption('#examples', 'multi-version');
+    await settle(page);
+    await page.check('#modeUpdate');
+    await setText(page, 'old', 'apiVersion: example.com/v1beta1\nkind: Gadget\nmetadata:\n  name: sample\nspec:\n  size: S\n');
+    await page.selectOption('#fieldValidation', 'Warn');
+    await page.selectOption('#subresource', 'status');
+    await page.selectOption('#version', 'v1');
+    await setText(page, 'crd', (await getText(page, 'crd')).replace('scope: Namespaced', 'scope: Galactic') + '# ünïcödé ✓\n');
+    await settle(page);
+    const state = await page.evaluate(() => window.__crdlab.getState());
+    await page.click('#share');
+    await page.waitForFunction(() => !!window.__crdlab.sharedURL);
+    const url = await page.evaluate(() => window.__crdlab.sharedURL);
+    assert.match(url, /#s=[A-Za-z0-9_-]+$/);
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), url);
+    const p2 = await context.newPage();
+    await p2.goto(url);
+    await p2.waitForFunction(() => window.__crdlab?.results > 0, null, { timeout: 30000 });
+    assert.deepEqual(await p2.evaluate(() => window.__crdlab.getState()), state);
+    assert.match(await p2.textContent('#problems'), /Galactic/);
+    await p2.close();
+    // The address bar is kept up to date without pressing Share.
+    await setText(page, 'object', 'kind: Changed\n');
+    await page.waitForFunction(() => window.__crdlab.hashSaved > 0 && location.hash.length > 3);
+    await page.waitForTimeout(400);
+    const p3 = await context.newPage();
+    await p3.goto(page.url());
+    await p3.waitForFunction(() => window.__crdlab?.results > 0, null, { timeout: 30000 });
+    assert.equal(await p3.evaluate(() => window.__crdlab.getState().object), 'kind: Changed\n');
+    await p3.close();
+  });
+
+  await step(`every example (${examples.length}) loads and shows its point`, async () => {
+    const failures = [];
+    for (const x of examples) {
+      await page.selectOption('#examples', x.id);
+      await settle(page);
+      await page.waitForFunction(() => document.getElementById('costs').textContent.length > 0);
+      const text = await resultsText(page);
+      for (const s of x.shows) if (!text.includes(s)) failures.push(`${x.id}: no "${s}"`);
+      for (const s of x.hides ?? []) if (text.includes(s)) failures.push(`${x.id}: shows "${s}"`);
+      assert.equal(await page.textContent('#about'), x.about);
+    }
+    assert.deepEqual(failures, []);
+  });
+
+  await step('the final object is a diff: pruned fields struck out, defaults marked; download', async () => {
+    await page.selectOption('#examples', 'defaulting-pruning');
+    await settle(page);
+    const pruned = await page.$$eval('#final .dl.pruned', (els) => els.map((e) => e.textContent.trim()));
+    const added = await page.$$eval('#final .dl.added', (els) => els.map((e) => e.textContent.trim()));
+    assert.deepEqual(pruned, ['debug: true']);
+    assert.ok(added.includes('replicas: 1') && added.includes('strategy:') && added.includes('type: RollingUpdate'), JSON.stringify(added));
+    assert.equal(await page.$eval('#final .dl.pruned', (e) => getComputedStyle(e).textDecorationLine), 'line-through');
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+    assert.equal(dl.suggestedFilename(), 'sample.yaml');
+    const body = await readFile(await dl.path(), 'utf8');
+    assert.match(body, /replicas: 1\n/);
+    assert.doesNotMatch(body, /debug/);
+  });
+
+  await step('the cost view: bars against the limit, over-budget rules first with their fixes, blanks where nothing applies', async () => {
+    await page.selectOption('#examples', 'cost-over-budget');
+    await settle(page);
+    await page.waitForFunction(() => document.querySelector('#costs table'));
+    const rows = await page.$$eval('#costs tbody tr', (trs) => trs.map((tr) => ({ over: tr.classList.contains('over'), cells: [...tr.cells].map((c) => c.innerText) })));
+    assert.ok(rows[0].over, JSON.stringify(rows));
+    assert.match(rows[0].cells[0], /fix: maxItems ≤ [\d,]+ on spec\.names/);
+    assert.match(rows[0].cells[2], /over the limit/);
+    assert.equal(await page.$eval('#costs tbody tr .bar .fill', (e) => e.style.width), '100%');
+    assert.match(await page.textContent('#costs .total'), /CRD total: [\d,≈.×^]+ of the 100,000,000 limit/);
+    // No garbage: no "..N" ranges without a minimum, no 19-digit numbers.
+    const all = await page.textContent('#costs');
+    assert.doesNotMatch(all, /(^|[^\d])\.\.\d/);
+    assert.doesNotMatch(all, /\d{1,3}(,\d{3}){6,}/);
+    // CronTab: a runtime cost on the object.
+    await page.selectOption('#examples', 'crontab');
+    await settle(page);
+    await page.waitForFunction(() => document.querySelectorAll('#costs tbody tr').length === 1);
+    assert.match((await page.$$eval('#costs tbody td', (tds) => tds.map((t) => t.innerText)))[3], /^\d[\d,]*$/);
+    // An object that does not decode: no runtime cost, blank.
+    await setText(page, 'object', 'spec: [unclosed\n');
+    await settle(page);
+    await page.waitForTimeout(100);
+    assert.equal((await page.$$eval('#costs tbody td', (tds) => tds.map((t) => t.innerText)))[3], '');
+    // An update: the transition rule's runtime cost is blank, not 0.
+    await page.selectOption('#examples', 'transition-rules');
+    await settle(page);
+    await page.waitForFunction(() => document.querySelectorAll('#costs tbody tr').length === 1);
+    const cells = await page.$$eval('#costs tbody td', (tds) => tds.map((t) => t.innerText));
+    assert.equal(cells[3], '');
+    assert.match(cells[2], /^\d/);
+  });
+
+  await step('Ctrl+Enter validates when "as I type" is off', async () => {
+    await page.selectOption('#examples', 'crontab');
+    await settle(page);
+    await page.uncheck('#live');
+    await setText(page, 'object', (await getText(page, 'object')).replace('replicas: 15', 'replicas: 77'));
+    await page.waitForTimeout(200);
+    assert.ok(!(await page.textContent('#problems')).includes('77'));
+    await page.evaluate(() => window.__crdlab.editors.object.focus());
+    await page.keyboard.press('Control+Enter');
+    await settle(page);
+    assert.ok((await page.textContent('#problems')).includes('Invalid value: 77'));
+    await page.check('#live');
+  });
+
+  await step('open a local file and drag-and-drop one into an editor', async () => {
+    const text = 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: from-a-file\nspec:\n  replicas: 0\n';
+    await page.setInputFiles('input[data-open-input="object"]', { name: 'ct.yaml', mimeType: 'text/yaml', buffer: Buffer.from(text) });
+    await page.waitForFunction((t) => window.__crdlab.editors.object.state.doc.toString() === t, text);
+    await settle(page);
+    assert.ok((await problems(page)).some((p) => p.loc === 'object:6' && p.msg.includes('spec.replicas: Invalid value: 0')));
+    const dropped = text.replace('from-a-file', 'dropped').replace('replicas: 0', 'replicas: 3');
+    const dt = await page.evaluateHandle((t) => {
+      const d = new DataTransfer();
+      d.items.add(new File([t], 'dropped.yaml', { type: 'text/yaml' }));
+      return d;
+    }, dropped);
+    await page.dispatchEvent('#objectEditor .cm-content', 'drop', { dataTransfer: dt });
+    await page.waitForFunction((t) => window.__crdlab.editors.object.state.doc.toString() === t, dropped);
+  });
+
+  await step('layout: the editors keep their width as results grow; one column on a narrow window', async () => {
+    await page.selectOption('#examples', 'cost-over-budget');
+    await settle(page);
+    const w = () => page.$eval('#crdPane', (e) => e.getBoundingClientRect().width);
+    const wide = await w();
+    assert.ok(wide > 0.45 * 1440 - 40, `CRD editor ${wide} px wide in a 1440 px window`);
+    await setText(page, 'object', 'apiVersion: example.com/v1\nkind: Policy\nmetadata:\n  name: ' + 'x'.repeat(400) + '\nspec:\n  names: [' + 'averyveryverylongname,'.repeat(40) + 'z]\n');
+    await settle(page);
+    assert.equal(await w(), wide, 'long results do not squeeze the editors');
+    await page.setViewportSize({ width: 800, height: 1000 });
+    const narrow = await w();
+    assert.ok(narrow > 700, `CRD editor ${narrow} px wide in an 800 px window`);
+    const below = await page.evaluate(() => document.querySelector('.results').getBoundingClientRect().top >= document.querySelector('.editors').getBoundingClientRect().bottom - 1);
+    assert.ok(below, 'results below the editors');
+    await page.setViewportSize({ width: 1440, height: 1000 });
+  });
+
+  await step('light screenshot', async () => {
+    await page.setViewportSize({ width: 1440, height: 1000 });
+    await page.selectOption('#examples', 'crontab');
+    await settle(page);
+    await page.waitForFunction(() => document.querySelectorAll('#costs tbody tr').length === 1);
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.screenshot({ path: join(shots, 'playground-light.png') });
+  });
+
+  await step('dark mode follows prefers-color-scheme; the toggle is remembered', async () => {
+    const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const dark = (c) => c.match(/\d+/g).slice(0, 3).reduce((a, b) => a + Number(b), 0) < 200;
+    assert.ok(!dark(await bg()));
+    await page.emulateMedia({ colorScheme: 'dark' });
+    assert.ok(dark(await bg()), await bg());
+    const editorBg = await page.$eval('#objectEditor .cm-editor', (e) => getComputedStyle(e).backgroundColor);
+    assert.ok(dark(editorBg), editorBg);
+    await page.screenshot({ path: join(shots, 'playground-dark.png') });
+    await page.click('#theme'); // -> light, remembered
+    assert.ok(!dark(await bg()));
+    await page.reload();
+    await page.waitForFunction(() => window.__crdlab?.results > 0, null, { timeout: 30000 });
+    assert.equal(await page.evaluate(() => localStorage.getItem('crdlab-theme')), 'light');
+    assert.ok(!dark(await bg()), 'the choice survives a reload');
+    await page.click('#theme');
+    assert.ok(dark(await bg()));
+    await page.evaluate(() => localStorage.removeItem('crdlab-theme'));
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  const crd = await httpRouteCRD();
+  await step(crd ? 'HTTPRoute: the CRD compiles once in the worker, object keystrokes reuse it' : 'HTTPRoute: skipped (no Gateway API module in the module cache)', async () => {
+    if (!crd) return;
+    const route = `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: example
+spec:
+  parentRefs:
+  - name: gw
+  hostnames: ["www.example.com"]
+  rules:
+  - matches:
+    - path: {type: PathPrefix, value: /login}
+    backendRefs:
+    - name: auth
+      port: 8080
+`;
+    await page.evaluate(() => {
+      window.__longTasks = [];
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) { window.__longTasks.push(e.duration); (window.__ltAt ??= []).push([Math.round(e.startTime), Math.round(e.duration)]); } }).observe({ type: 'longtask' });
+    });
+    await page.evaluate(([c, o]) => {
+      const e = window.__crdlab.editors;
+      e.object.dispatch({ changes: { from: 0, to: e.object.state.doc.length, insert: o } });
+      e.crd.dispatch({ changes: { from: 0, to: e.crd.state.doc.length, insert: c } });
+    }, [crd, route]);
+    await settle(page, 120000);
+    const compileMs = await page.evaluate(() => window.__crdlab.lastResult.compileMs);
+    measure('HTTPRoute CRD compile in the worker', compileMs);
+    assert.match(await page.textContent('#crdResult'), /The CRD is valid/);
+    assert.match(await page.textContent('#objectResult'), /would be accepted/);
+    await page.evaluate(() => window.__longTasks.splice(0));
+    const lat = [];
+    const obj = await getText(page, 'object');
+    await page.evaluate((p) => { const v = window.__crdlab.editors.object; v.focus(); v.dispatch({ selection: { anchor: p } }); }, obj.indexOf('/login') + '/login'.length);
+    for (let i = 0; i < 10; i++) {
+      const before = await page.evaluate(() => window.__crdlab.results);
+      await page.keyboard.type('x');
+      await page.waitForFunction((b) => window.__crdlab.results > b && !window.__crdlab.busy(), before, { polling: 5, timeout: 30000 });
+      lat.push(await page.evaluate(() => window.__crdlab.lastLatency));
+      assert.equal(await page.evaluate(() => window.__crdlab.lastResult.compileMs), 0);
+    }
+    measure('HTTPRoute object keystroke -> result, CRD compiled (median of 10)', median(lat));
+    const longTasks = await page.evaluate(() => window.__longTasks);
+    measure('longest main-thread task during the HTTPRoute keystrokes', Math.max(0, ...longTasks));
+    console.log(`# the page's own handlers, longest run (ms): ${JSON.stringify(await page.evaluate(() => window.__crdlab.handlers))}; over 30 ms [name, ms, at]: ${JSON.stringify(await page.evaluate(() => window.__crdlab.slow.splice(0)))}; long tasks [at, ms]: ${JSON.stringify(await page.evaluate(() => (window.__ltAt ?? []).splice(0)))}`);
+    assert.ok(Math.max(0, ...longTasks) < 400, `main-thread long tasks ${JSON.stringify(longTasks)} during HTTPRoute keystrokes (the CRD compiles in ${compileMs} ms)`);
+    await settle(page, 120000);
+  });
+
+  await step('offline: after the first load the page works without the server (service worker)', async () => {
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 30000 }).catch(async () => {
+      await page.reload();
+      await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 30000 });
+    });
+    await page.goto(`${base}/`);
+    await page.waitForFunction(() => window.__crdlab?.results > 0, null, { timeout: 30000 });
+    serving = false;
+    server.closeAllConnections();
+    await page.reload();
+    await page.waitForFunction(() => window.__crdlab?.results > 0, null, { timeout: 30000 });
+    assert.match(await page.textContent('#engineVersion'), /ABI 1/);
+    assert.match(await page.textContent('#problems'), /spec\.replicas/);
+    serving = true;
   });
 
   await step('the page reports no script errors', async () => {
-    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(pageErrors.filter((e) => !/Failed to load resource|ERR_|net::/.test(e)), []);
   });
-
-  await page.screenshot({ path: screenshot, fullPage: true });
-  console.log(`# screenshot: ${screenshot}`);
 } finally {
   await browser.close();
   server.close();

@@ -1,0 +1,715 @@
+// The playground: CodeMirror editors in, crdlab's engine in Web Workers
+// (worker.js), results out. The main thread never calls the engine.
+import { EditorState, Compartment } from '@codemirror/state';
+import {
+  EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter,
+  drawSelection, highlightSpecialChars, rectangularSelection, dropCursor,
+} from '@codemirror/view';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { foldGutter, foldKeymap, indentOnInput, bracketMatching, syntaxHighlighting, HighlightStyle } from '@codemirror/language';
+import { searchKeymap, highlightSelectionMatches } from '@codemirror/search';
+import { autocompletion, completionKeymap, closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
+import { lintGutter, lintKeymap, setDiagnostics } from '@codemirror/lint';
+import { yaml } from '@codemirror/lang-yaml';
+import { tags as t } from '@lezer/highlight';
+import { parse as parseYAML, stringify as toYAML } from 'yaml';
+import { locate, ruleAt, schemaAlong, fieldsOf, warningField } from './yamlpath.js';
+import { encodeState, decodeState } from './share.js';
+import { celHighlight } from './celhighlight.js';
+import { examples, crontabCRD, crontabObject } from './examples.js';
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, cls, text) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+
+// Measurements the e2e test reads (benchmarks/README.md).
+const perf = (window.__crdlab = { results: 0, costs: 0, lastLatency: null, firstResultAt: null, requests: 0, handlers: {}, slow: [] });
+// timed records the longest run of each of the page's own handlers (the
+// e2e test compares them with the long tasks it observes).
+const timed = (name, fn) => function (...args) {
+  const t = performance.now();
+  try {
+    return fn.apply(this, args);
+  } finally {
+    const d = performance.now() - t;
+    if (!(perf.handlers[name] >= d)) perf.handlers[name] = d;
+    if (d > 30) perf.slow.push([name, Math.round(d), Math.round(t)]);
+  }
+};
+
+// ---- theme ---------------------------------------------------------------
+const THEME_KEY = 'crdlab-theme';
+function applyTheme(theme) {
+  if (theme) document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+  const dark = theme ? theme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
+  $('theme').textContent = dark ? '☀ light' : '☾ dark';
+  $('theme').title = 'switch to the ' + (dark ? 'light' : 'dark') + ' theme (remembered)';
+}
+applyTheme(localStorage.getItem(THEME_KEY));
+$('theme').addEventListener('click', () => {
+  const dark = getComputedStyle(document.documentElement).getPropertyValue('--scheme').trim() === 'dark';
+  const next = dark ? 'light' : 'dark';
+  localStorage.setItem(THEME_KEY, next);
+  applyTheme(next);
+});
+matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => applyTheme(localStorage.getItem(THEME_KEY)));
+
+// One theme for both schemes: colours are CSS variables (style.css).
+const highlight = HighlightStyle.define([
+  { tag: [t.propertyName, t.definition(t.propertyName)], color: 'var(--hl-key)' },
+  { tag: [t.string, t.special(t.string), t.content], color: 'var(--hl-string)' },
+  { tag: [t.number, t.bool, t.null, t.atom], color: 'var(--hl-atom)' },
+  { tag: [t.comment, t.lineComment], color: 'var(--hl-comment)', fontStyle: 'italic' },
+  { tag: [t.meta, t.keyword, t.labelName, t.typeName, t.punctuation, t.separator], color: 'var(--hl-meta)' },
+]);
+const editorTheme = EditorView.theme({
+  '&': { color: 'var(--fg)', backgroundColor: 'var(--editor-bg)', height: '100%' },
+  '.cm-content': { caretColor: 'var(--fg)', fontFamily: 'var(--mono)' },
+  '.cm-gutters': { backgroundColor: 'var(--gutter-bg)', color: 'var(--muted)', borderRight: '1px solid var(--border)' },
+  '.cm-activeLine': { backgroundColor: 'var(--active-line)' },
+  '.cm-activeLineGutter': { backgroundColor: 'var(--active-line)' },
+  '&.cm-focused .cm-cursor': { borderLeftColor: 'var(--fg)' },
+  '&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection': { backgroundColor: 'var(--selection) !important' },
+  '.cm-tooltip': { backgroundColor: 'var(--panel-bg)', color: 'var(--fg)', border: '1px solid var(--border)' },
+  '.cm-panels': { backgroundColor: 'var(--panel-bg)', color: 'var(--fg)' },
+  '.cm-scroller': { overflow: 'auto' },
+});
+
+// ---- completion of self./oldSelf. in rules -------------------------------
+function celCompletion(ctx) {
+  const text = ctx.state.doc.toString();
+  const at = ruleAt(text, ctx.pos);
+  if (!at) return null;
+  const m = ctx.matchBefore(/\b(self|oldSelf)((?:\.[A-Za-z_][\w-]*)*)\.([A-Za-z_][\w-]*)?$/);
+  if (!m) return null;
+  const parts = /\b(self|oldSelf)((?:\.[A-Za-z_][\w-]*)*)\.([A-Za-z_][\w-]*)?$/.exec(m.text);
+  const base = at.schema; // oldSelf has the same type as self
+  const names = parts[2] ? parts[2].slice(1).split('.') : [];
+  const s = schemaAlong(base, names);
+  const options = fieldsOf(s);
+  if (!options.length) return null;
+  return { from: ctx.pos - (parts[3] ?? '').length, options, validFor: /^[\w-]*$/ };
+}
+
+// ---- editors -------------------------------------------------------------
+let scheduleRun = () => {};
+
+function makeEditor(parent, name, doc) {
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc,
+      extensions: [
+        lineNumbers(), highlightActiveLineGutter(), highlightSpecialChars(), history(), foldGutter(),
+        drawSelection(), dropCursor(), EditorState.allowMultipleSelections.of(true), indentOnInput(),
+        syntaxHighlighting(highlight), bracketMatching(), closeBrackets(), rectangularSelection(),
+        highlightActiveLine(), highlightSelectionMatches(), lintGutter(),
+        name === 'crd' ? [autocompletion({ override: [celCompletion] }), celHighlight] : [],
+        keymap.of([
+          { key: 'Mod-Enter', run: () => { runNow(); return true; } },
+          indentWithTab,
+          ...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap,
+          ...foldKeymap, ...completionKeymap, ...lintKeymap,
+        ]),
+        yaml(), editorTheme,
+        EditorView.updateListener.of(timed('edit', (u) => { if (u.docChanged) { perf.editAt = performance.now(); scheduleRun(); } })),
+        EditorView.contentAttributes.of({ 'aria-label': name + ' editor' }),
+      ],
+    }),
+  });
+  // A dropped file replaces the editor's text (CodeMirror would insert it).
+  const host = parent.closest('.pane');
+  host.addEventListener('dragover', (ev) => { ev.preventDefault(); host.classList.add('dragging'); });
+  host.addEventListener('dragleave', () => host.classList.remove('dragging'));
+  host.addEventListener('drop', (ev) => {
+    host.classList.remove('dragging');
+    const f = ev.dataTransfer?.files?.[0];
+    if (!f) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    f.text().then((s) => setText(name, s));
+  }, true);
+  return view;
+}
+
+const editors = {
+  crd: makeEditor($('crdEditor'), 'crd', ''),
+  object: makeEditor($('objectEditor'), 'object', ''),
+  old: makeEditor($('oldEditor'), 'old', ''),
+};
+perf.editors = editors;
+
+function setText(name, text) {
+  const v = editors[name];
+  v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
+}
+const getText = (name) => editors[name].state.doc.toString();
+
+for (const btn of document.querySelectorAll('[data-open]')) {
+  const input = el('input');
+  input.type = 'file';
+  input.accept = '.yaml,.yml,.json,text/yaml,application/json';
+  input.hidden = true;
+  input.dataset.openInput = btn.dataset.open;
+  btn.after(input);
+  btn.addEventListener('click', () => input.click());
+  input.addEventListener('change', async () => {
+    if (input.files[0]) setText(btn.dataset.open, await input.files[0].text());
+    input.value = '';
+  });
+}
+
+// ---- state ---------------------------------------------------------------
+function getState() {
+  return {
+    crd: getText('crd'), object: getText('object'), old: getText('old'),
+    fieldValidation: $('fieldValidation').value, subresource: $('subresource').value,
+    version: $('version').value, mode: $('modeUpdate').checked ? 'update' : 'create',
+  };
+}
+
+let pendingVersion = '';
+function setState(s) {
+  suppress = true;
+  $('shareNote').textContent = '';
+  setText('crd', s.crd ?? '');
+  setText('object', s.object ?? '');
+  setText('old', s.old ?? '');
+  $('fieldValidation').value = s.fieldValidation || 'Strict';
+  $('subresource').value = s.subresource || '';
+  pendingVersion = s.version || '';
+  ensureVersionOption(pendingVersion);
+  $('version').value = pendingVersion;
+  const update = s.mode === 'update';
+  $('modeUpdate').checked = update;
+  $('modeCreate').checked = !update;
+  showMode();
+  suppress = false;
+  perf.editAt = performance.now();
+  runNow();
+}
+
+function ensureVersionOption(v) {
+  if (v && ![...$('version').options].some((o) => o.value === v)) $('version').appendChild(new Option(v, v));
+}
+
+function showMode() {
+  $('oldPane').hidden = !$('modeUpdate').checked;
+}
+
+// ---- workers -------------------------------------------------------------
+const validator = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+const coster = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+let reqId = 0;
+let engineReady = false;
+let suppress = false;
+let current = {};
+
+// Edits are sent at once when the engine is idle; while it is busy only
+// the newest state is sent when it answers (and the worker itself runs
+// only the newest of the requests it has queued), so a newer keystroke
+// supersedes older ones without a debounce delay.
+let inflight = { validate: false, cost: false };
+let dirty = { validate: false, cost: false };
+scheduleRun = () => {
+  if (suppress) return;
+  saveHash();
+  if (!$('live').checked) return;
+  runNow();
+};
+
+// The cost report follows each validation (and the cost worker starts
+// after the first one): the two workers never compete for the CPU with
+// each other, so validation keeps one core and the page the other.
+function runNow() {
+  if (!engineReady) return;
+  send('validate');
+}
+
+function send(kind) {
+  if (inflight[kind]) {
+    dirty[kind] = true;
+    return;
+  }
+  dirty[kind] = false;
+  inflight[kind] = true;
+  const s = getState();
+  if (kind === 'validate') {
+    const id = ++reqId;
+    current = { id, state: s, editAt: perf.editAt ?? performance.now() };
+    perf.requests++;
+    const old = s.mode === 'update' ? s.old : undefined;
+    validator.postMessage({ kind: 'validate', id, crd: s.crd, object: s.object, old, fieldValidation: s.fieldValidation, subresource: s.subresource, version: s.version });
+    $('busy').hidden = false;
+  } else {
+    costState = { id: ++costId, state: s };
+    coster.postMessage({ kind: 'cost', id: costId, crd: s.crd, object: s.object });
+  }
+}
+// A slow cost report (a big CRD: the cost op compiles it on each call)
+// waits until the edits pause, not to take a core away while typing.
+let costSlow = false;
+let costTimer = null;
+function sendCostSoon() {
+  clearTimeout(costTimer);
+  costTimer = null;
+  if (!costSlow) return send('cost');
+  costTimer = setTimeout(() => { costTimer = null; send('cost'); }, 1000);
+}
+let costId = 0;
+let costStarted = false;
+let wasmModule;
+let costState = {};
+perf.getState = () => getState();
+perf.busy = () => inflight.validate || dirty.validate;
+perf.idle = () => engineReady && costStarted && costTimer === null && !inflight.validate && !inflight.cost && !dirty.validate && !dirty.cost;
+
+validator.onmessage = timed('validation result', (ev) => {
+  const m = ev.data;
+  if (m.kind === 'ready') return onReady(m, 'validate');
+  inflight.validate = false;
+  const req = current;
+  if (dirty.validate) send('validate');
+  else $('busy').hidden = true;
+  showValidation(m, req.state);
+  if (!costStarted) {
+    costStarted = true;
+    coster.postMessage({ kind: 'init', module: wasmModule });
+  }
+  sendCostSoon();
+  perf.results++;
+  perf.lastResult = m;
+  if (m.compileMs) perf.compileMs = m.compileMs;
+  if (req.editAt) perf.lastLatency = performance.now() - req.editAt;
+  if (perf.firstResultAt === null) perf.firstResultAt = performance.now();
+});
+coster.onmessage = timed('cost result', (ev) => {
+  const m = ev.data;
+  if (m.kind === 'ready') return onReady(m, 'cost');
+  inflight.cost = false;
+  costSlow = (m.costMs ?? 0) > 500;
+  const st = costState.state;
+  if (dirty.cost) send('cost');
+  const tc = performance.now();
+  showCosts(m, st);
+  perf.costRenderMs = performance.now() - tc;
+  perf.costs++;
+});
+
+let readyCount = 0;
+function onReady(m, role) {
+  if (m.error) {
+    $('status').textContent = `could not load the engine: ${m.error.message}`;
+    return;
+  }
+  if (role === 'validate') {
+    engineReady = true;
+    $('engineVersion').textContent = `engine ${m.version.engine} · ABI ${m.version.abi}`;
+    $('status').textContent = `ready in ${Math.round(performance.now() - t0)} ms`;
+    perf.readyAt = performance.now();
+    perf.initMs = m.initMs;
+    runNow();
+  }
+  readyCount++;
+}
+
+const t0 = performance.now();
+(async () => {
+  const url = new URL('crdlab.wasm', location.href);
+  let mod;
+  try {
+    mod = await WebAssembly.compileStreaming(fetch(url));
+  } catch {
+    const r = await fetch(url);
+    mod = await WebAssembly.compile(await r.arrayBuffer());
+  }
+  perf.moduleAt = performance.now();
+  wasmModule = mod;
+  validator.postMessage({ kind: 'init', module: mod });
+})().catch((e) => { $('status').textContent = `could not load the engine: ${e.message}`; });
+
+// ---- diagnostics -----------------------------------------------------------
+const EDITOR_LABEL = { crd: 'CRD', object: 'object', old: 'old object' };
+
+// lineOf: where an error goes in an editor: the engine's position when it
+// reports one, else the node its field path names (or its nearest ancestor).
+function placeOf(name, text, e) {
+  const doc = editors[name].state.doc;
+  if (e.position?.line) {
+    const line = doc.line(Math.min(Math.max(1, e.position.line), doc.lines));
+    return { from: line.from, to: line.to, line: line.number };
+  }
+  const at = e.field !== undefined ? locate(text, e.field) : null;
+  const offset = at ? Math.min(at.offset, doc.length) : 0;
+  const line = doc.lineAt(offset);
+  return { from: line.from, to: line.to, line: line.number };
+}
+
+
+function decodeLine(msg) {
+  const m = /(?:^|\D)line (\d+)/.exec(msg) ?? /^(\d+): /.exec(msg);
+  return m ? Number(m[1]) : 1;
+}
+
+let problems = [];
+const marked = { crd: 0, object: 0, old: 0 };
+function setProblems(list, state) {
+  problems = list;
+  const by = { crd: [], object: [], old: [] };
+  const stale = {};
+  for (const name of Object.keys(editors)) stale[name] = !!state && getText(name) !== state[name];
+  for (const p of list) {
+    const doc = editors[p.editor].state.doc;
+    if (stale[p.editor]) continue; // the editor changed since: its marks come with the next result
+    if (p.from > doc.length) continue;
+    by[p.editor].push({ from: p.from, to: p.to, severity: p.severity, message: p.message, source: 'crdlab' });
+  }
+  for (const name of Object.keys(editors)) {
+    // A transaction costs a view update (measured: ~100 ms on a 400 KiB
+    // CRD): none when there was nothing to mark and still is not.
+    if (!by[name].length && !marked[name]) continue;
+    marked[name] = by[name].length;
+    editors[name].dispatch(setDiagnostics(editors[name].state, by[name]));
+  }
+  const box = $('problems');
+  box.replaceChildren();
+  $('problemCount').textContent = list.length ? String(list.length) : '';
+  if (!list.length) {
+    box.appendChild(el('div', 'ok', 'No problems.'));
+    return;
+  }
+  const ul = el('ul', 'problems');
+  for (const p of list) {
+    const li = el('li', p.severity);
+    const loc = el('button', 'loc', `${EDITOR_LABEL[p.editor]}:${p.line}`);
+    loc.title = 'go to the line';
+    loc.addEventListener('click', () => jump(p));
+    li.appendChild(loc);
+    li.appendChild(el('span', 'msg', p.message));
+    ul.appendChild(li);
+  }
+  box.appendChild(ul);
+}
+
+function jump(p) {
+  const v = editors[p.editor];
+  if (p.editor === 'old') { $('modeUpdate').checked = true; showMode(); }
+  const pos = Math.min(p.from, v.state.doc.length);
+  v.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: 'center' }) });
+  v.focus();
+}
+
+function problem(editor, state, e, severity, message) {
+  const place = placeOf(editor, state[editor], e);
+  return { editor, severity, message, ...place, field: e.field };
+}
+
+// ---- results -----------------------------------------------------------------
+let finalObject = null;
+
+function showValidation(m, state) {
+  const crdBox = $('crdResult');
+  const objBox = $('objectResult');
+  const list = [];
+  objBox.replaceChildren();
+  crdBox.replaceChildren();
+  finalObject = null;
+  $('download').disabled = true;
+  if (m.fatal) {
+    crdBox.appendChild(el('div', 'err', m.fatal.message));
+  }
+  if (m.crdError) {
+    const line = decodeLine(m.crdError.message);
+    list.push(problem('crd', state, { position: { line } }, 'error', m.crdError.message));
+    crdBox.appendChild(el('div', 'err', m.crdError.message));
+    objBox.appendChild(el('div', 'muted', 'The CRD does not decode: no object to validate.'));
+    $('final').replaceChildren();
+    setProblems(list, state);
+    return;
+  }
+  if (m.versions) updateVersions(m.versions);
+  if (m.crd) {
+    for (const e of m.crd.errors) list.push(problem('crd', state, e, 'error', e.message));
+    m.crd.warnings.forEach((w, i) => list.push(problem('crd', state, { position: m.crdWarningPositions?.[i] ?? { line: 1 } }, 'warning', 'Warning: ' + w)));
+    crdBox.appendChild(m.crd.errors.length ? el('div', 'err', `The API server would reject this CRD (${m.crd.errors.length} error${m.crd.errors.length > 1 ? 's' : ''}).`) : el('div', 'ok', 'The CRD is valid.'));
+    if (m.crd.warnings.length) crdBox.appendChild(el('div', 'warn', `${m.crd.warnings.length} warning(s).`));
+    if (m.compileMs) crdBox.appendChild(el('div', 'muted', `compiled in ${Math.round(m.compileMs)} ms (kept for the next edits)`));
+    if (m.crd.errors.length) {
+      objBox.appendChild(el('div', 'warn', 'Fix the CRD first: the API server would not serve it.'));
+      $('final').replaceChildren();
+    }
+  }
+  if (m.objectError) {
+    const ed = /old object/i.test(m.objectError.message) ? 'old' : 'object';
+    list.push(problem(ed, state, { position: { line: decodeLine(m.objectError.message) } }, 'error', m.objectError.message));
+    objBox.appendChild(el('div', 'err', m.objectError.message));
+    $('final').replaceChildren();
+  }
+  const o = m.report?.object;
+  if (o) {
+    if (o.decodeError) {
+      const f = warningField(o.decodeError);
+      list.push(problem('object', state, f ? { field: f } : { position: { line: decodeLine(o.decodeError) } }, 'error', o.decodeError));
+      objBox.appendChild(el('div', 'err', o.decodeError));
+    } else if (o.errors.length) {
+      objBox.appendChild(el('div', 'err', `The API server would reject ${state.mode === 'update' ? 'the update' : 'the object'} (${o.errors.length} error${o.errors.length > 1 ? 's' : ''}).`));
+    } else {
+      objBox.appendChild(el('div', 'ok', state.mode === 'update' ? 'The update would be accepted.' : 'The object would be accepted.'));
+    }
+    for (const e of o.errors) list.push(problem('object', state, e, 'error', e.message));
+    o.warnings.forEach((w, i) => list.push(problem('object', state, { position: m.objectWarningPositions?.[i] ?? { line: 1 } }, 'warning', 'Warning: ' + w)));
+    if (o.pruned.length) objBox.appendChild(el('div', 'muted', `pruned: ${o.pruned.join(', ')}`));
+    if (m.validateMs !== undefined) objBox.appendChild(el('div', 'muted', `validated in ${m.validateMs < 10 ? m.validateMs.toFixed(1) : Math.round(m.validateMs)} ms`));
+    showDiff(state.object, o);
+  }
+  setProblems(list, state);
+}
+
+function updateVersions(versions) {
+  const sel = $('version');
+  const cur = sel.value || pendingVersion;
+  const want = ['', ...versions];
+  if ([...sel.options].map((o) => o.value).join('\n') !== want.join('\n')) {
+    sel.replaceChildren(new Option('(from apiVersion)', ''));
+    for (const v of versions) sel.appendChild(new Option(v, v));
+  }
+  sel.value = versions.includes(cur) ? cur : '';
+  pendingVersion = '';
+}
+
+// showDiff renders the final object against the input: pruned fields
+// struck out, fields the engine added (defaults, metadata the API server
+// sets) marked, changed values with both.
+function showDiff(inputText, o) {
+  const box = $('final');
+  box.replaceChildren();
+  if (o.result === null || o.result === undefined) return;
+  finalObject = o.result;
+  $('download').disabled = false;
+  let input;
+  try { input = parseYAML(inputText); } catch { input = undefined; }
+  const lines = [];
+  const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const scalar = (v) => (typeof v === 'string' ? (/^[\w./-]+$/.test(v) && !/^(true|false|null|[\d.]+)$/.test(v) ? v : JSON.stringify(v)) : JSON.stringify(v));
+  const push = (cls, ind, text, note) => lines.push({ cls, text: ' '.repeat(ind) + text, note });
+  function emit(v, ind, prefix, cls, note) {
+    if (isObj(v) && Object.keys(v).length) {
+      push(cls, ind, prefix.trimEnd(), note);
+      for (const [k, x] of Object.entries(v)) emit(x, ind + 2, `${k}: `, cls);
+    } else if (Array.isArray(v) && v.length) {
+      push(cls, ind, prefix.trimEnd(), note);
+      for (const x of v) emit(x, ind + 2, '- ', cls);
+    } else push(cls, ind, prefix + (isObj(v) ? '{}' : Array.isArray(v) ? '[]' : scalar(v)), note);
+  }
+  function diff(a, b, ind, prefix) {
+    if (isObj(a) && isObj(b)) {
+      if (prefix) push('', ind - 2, prefix.trimEnd());
+      const keys = [...Object.keys(b), ...Object.keys(a).filter((k) => !(k in b))];
+      for (const k of keys) {
+        if (!(k in b)) emit(a[k], ind, `${k}: `, 'pruned', 'pruned');
+        else if (!(k in a)) emit(b[k], ind, `${k}: `, 'added', 'defaulted / set');
+        else diff(a[k], b[k], ind + 2, `${k}: `);
+      }
+      if (!keys.length) push('', ind - 2, prefix + '{}');
+    } else if (Array.isArray(a) && Array.isArray(b) && a.length && b.length) {
+      push('', ind - 2, prefix.trimEnd());
+      const n = Math.max(a.length, b.length);
+      for (let i = 0; i < n; i++) {
+        if (i >= b.length) emit(a[i], ind, '- ', 'pruned', 'pruned');
+        else if (i >= a.length) emit(b[i], ind, '- ', 'added', 'added');
+        else if (isObj(a[i]) && isObj(b[i])) {
+          // "- " then the object's keys
+          const sub = [];
+          const save = lines.length;
+          diff(a[i], b[i], ind + 2, '');
+          sub.push(...lines.splice(save));
+          if (sub.length) sub[0].text = ' '.repeat(ind) + '- ' + sub[0].text.trimStart();
+          lines.push(...sub);
+        } else diff(a[i], b[i], ind + 2, '- ');
+      }
+    } else if (JSON.stringify(a) === JSON.stringify(b)) {
+      emit(b, Math.max(ind - 2, 0), prefix, '');
+    } else {
+      if (a !== undefined) emit(a, Math.max(ind - 2, 0), prefix, 'pruned', 'changed');
+      emit(b, Math.max(ind - 2, 0), prefix, 'added', a === undefined ? 'defaulted' : 'changed');
+    }
+  }
+  if (isObj(input)) diff(input, o.result, 0, '');
+  else emit(o.result, 0, '', '');
+  for (const l of lines) {
+    const d = el('div', 'dl ' + l.cls, l.text);
+    if (l.note) d.title = l.note;
+    box.appendChild(d);
+  }
+}
+
+$('download').addEventListener('click', () => {
+  if (!finalObject) return;
+  const name = finalObject?.metadata?.name ?? 'object';
+  const a = el('a');
+  a.href = URL.createObjectURL(new Blob([toYAML(finalObject)], { type: 'application/yaml' }));
+  a.download = `${name}.yaml`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+});
+
+// ---- costs ---------------------------------------------------------------
+const SAFE = Number.MAX_SAFE_INTEGER;
+export function fmtCost(n) {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return '';
+  if (n > SAFE) {
+    const [m, e] = n.toExponential(1).split('e+');
+    return `≈${m}×10^${e}`;
+  }
+  return group(n);
+}
+const group = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+function bar(value, limit, over) {
+  const wrap = el('div', 'bar');
+  const fill = el('div', 'fill' + (over ? ' over' : ''));
+  // Log scale: the limits are 10^7 and 10^8, typical rules cost 1..10^4.
+  const share = value <= 0 ? 0 : Math.min(1, Math.log10(value + 1) / Math.log10(limit));
+  fill.style.width = `${(share * 100).toFixed(1)}%`;
+  wrap.appendChild(fill);
+  wrap.title = `${fmtCost(value)} of ${fmtCost(limit)} (log scale)`;
+  return wrap;
+}
+
+function showCosts(m, state) {
+  const box = $('costs');
+  box.replaceChildren();
+  if (m.error) {
+    box.appendChild(el('div', 'muted', `no cost report: ${m.error.message}`));
+    return;
+  }
+  const rep = m.cost;
+  const rules = rep.rules ?? [];
+  if (!rules.length) {
+    box.appendChild(el('div', 'muted', 'The CRD has no x-kubernetes-validations rules.'));
+    return;
+  }
+  const perExpr = rep.limits?.perExpression ?? 10000000;
+  const perCRD = rep.limits?.perCRD ?? 100000000;
+  const objCost = (rep.objects ?? [])[0];
+  const runtimeOK = objCost && !objCost.error;
+  const update = state.mode === 'update';
+  const order = rules.map((r, i) => ({ r, i })).sort((a, b) => (b.r.overBudget - a.r.overBudget) || (a.i - b.i));
+  const table = el('table', 'costs');
+  const head = table.createTHead().insertRow();
+  for (const h of ['rule', 'at', 'static estimate (against the per-expression limit)', 'on this object']) head.appendChild(el('th', '', h));
+  const body = table.createTBody();
+  for (const { r } of order) {
+    const tr = body.insertRow();
+    if (r.overBudget) tr.className = 'over';
+    const expr = el('td', 'expr');
+    expr.appendChild(el('code', '', r.expression));
+    if (r.field === 'messageExpression') expr.appendChild(el('div', 'muted', 'messageExpression'));
+    if (r.compileError) expr.appendChild(el('div', 'err', `does not compile: ${r.compileError}`));
+    for (const s of r.suggestions ?? []) expr.appendChild(el('div', 'fix', `fix: ${s.keyword} ≤ ${group(s.max)} on ${s.dataPath}${s.current !== undefined ? ` (now ${group(s.current)})` : ''} → ${fmtCost(s.estimatedCost)}`));
+    if (r.suggestionNote) expr.appendChild(el('div', 'muted', r.suggestionNote));
+    tr.appendChild(expr);
+    tr.appendChild(el('td', 'path', r.dataPath || '(root)'));
+    const est = el('td', 'est');
+    if (!r.compileError) {
+      est.appendChild(bar(r.estimatedCost, perExpr, r.overBudget));
+      const range = r.estimate?.min !== undefined && r.estimate.min !== r.estimate.max ? `${fmtCost(r.estimate.min)}..${fmtCost(r.estimate.max)}` : fmtCost(r.estimate?.max);
+      const card = r.cardinality > 1 ? ` × ${fmtCost(r.cardinality)}${r.cardinalityBounded ? '' : ' (estimated)'}` : '';
+      est.appendChild(el('div', r.overBudget ? 'num over' : 'num', `${fmtCost(r.estimatedCost)}${r.overBudget ? ' — over the limit' : ''}`));
+      if (range && (card || range !== fmtCost(r.estimatedCost))) est.appendChild(el('div', 'muted', `per run ${range}${card}`));
+    }
+    tr.appendChild(est);
+    // Runtime cost: the cost op evaluates the object as a create, so on an
+    // update the transition rules (oldSelf) have no runtime cost to show.
+    const transition = /\boldSelf\b/.test(r.expression);
+    const rt = el('td', 'num');
+    if (runtimeOK && !r.compileError && !(update && transition) && (r.evaluations?.[0] ?? 0) > 0) {
+      rt.textContent = fmtCost(r.runtimeCost?.[0]);
+    } else if (update && transition) rt.title = 'transition rules: the runtime cost of updates is not computed';
+    tr.appendChild(rt);
+  }
+  const total = el('div', 'total');
+  total.appendChild(el('div', rep.totalLimitShare > 1 ? 'over' : '', `CRD total: ${fmtCost(rep.totalEstimatedCost)} of the ${fmtCost(perCRD)} limit`));
+  total.appendChild(bar(rep.totalEstimatedCost, perCRD, rep.totalLimitShare > 1));
+  for (const s of rep.schemas ?? []) for (const g of s.suggestions ?? []) total.appendChild(el('div', 'fix', `fix: ${g.keyword} ≤ ${group(g.max)} on ${g.dataPath}`));
+  if (runtimeOK && !update) total.appendChild(el('div', 'muted', `this object: ${fmtCost(objCost.totalCost)} of its ${fmtCost(rep.limits?.perObject ?? 10000000)} runtime budget${objCost.note ? ` (${objCost.note})` : ''}`));
+  box.replaceChildren(table, total);
+}
+
+// ---- share -----------------------------------------------------------------
+let hashTimer;
+function saveHash() {
+  clearTimeout(hashTimer);
+  hashTimer = setTimeout(async () => {
+    const t = performance.now();
+    const h = await encodeState(getState());
+    window.history.replaceState(null, '', '#' + h);
+    perf.handlers['share hash (async)'] = Math.max(perf.handlers['share hash (async)'] ?? 0, performance.now() - t);
+    perf.hashSaved = (perf.hashSaved ?? 0) + 1;
+  }, 200);
+}
+$('share').addEventListener('click', async () => {
+  clearTimeout(hashTimer);
+  const h = await encodeState(getState());
+  window.history.replaceState(null, '', '#' + h);
+  const url = location.href;
+  try {
+    await navigator.clipboard.writeText(url);
+    $('shareNote').textContent = `link copied (${url.length.toLocaleString('en-US')} characters)`;
+  } catch {
+    $('shareNote').textContent = 'copy the address bar: it holds the link';
+  }
+  perf.sharedURL = url;
+});
+
+// ---- examples --------------------------------------------------------------
+const sel = $('examples');
+const groups = new Map();
+for (const x of examples) {
+  if (!groups.has(x.group)) {
+    const g = document.createElement('optgroup');
+    g.label = x.group;
+    groups.set(x.group, g);
+    sel.appendChild(g);
+  }
+  groups.get(x.group).appendChild(new Option(x.title, x.id));
+}
+function loadExample(id) {
+  const x = examples.find((e) => e.id === id);
+  if (!x) return;
+  $('about').textContent = x.about;
+  setState({ crd: x.crd, object: x.object, old: x.old ?? '', fieldValidation: x.fieldValidation, subresource: x.subresource, version: x.version, mode: x.mode ?? 'create' });
+  saveHash();
+}
+sel.addEventListener('change', () => { if (sel.value) loadExample(sel.value); });
+
+// ---- controls --------------------------------------------------------------
+for (const id of ['fieldValidation', 'subresource', 'version']) $(id).addEventListener('change', scheduleRun);
+for (const id of ['modeCreate', 'modeUpdate']) $(id).addEventListener('change', () => { showMode(); scheduleRun(); });
+$('run').addEventListener('click', runNow);
+document.addEventListener('keydown', (ev) => {
+  if ((ev.ctrlKey || ev.metaKey) && ev.key === 'Enter') { ev.preventDefault(); runNow(); }
+});
+
+// ---- start -------------------------------------------------------------------
+(async () => {
+  let s = null;
+  try { s = await decodeState(location.hash); } catch (e) { $('shareNote').textContent = `could not read the shared state: ${e.message}`; }
+  if (s) setState(s);
+  else {
+    sel.value = 'crontab';
+    loadExample('crontab');
+  }
+})();
+
+if ('serviceWorker' in navigator && !new URLSearchParams(location.search).has('nosw')) {
+  navigator.serviceWorker.register('sw.js').catch(() => {});
+}
+export { crontabCRD, crontabObject };

@@ -1,0 +1,123 @@
+// The engine's Web Worker. Two run in the page: role "validate" compiles a
+// CRD once per CRD text (kept by the binding's compile handle) and
+// validates objects against it; role "cost" computes the cost report,
+// which the ABI's "cost" op recompiles on each call, so that a big CRD's
+// cost report never delays a validation. Both run only the newest request:
+// requests that arrive while the engine is busy replace each other, and
+// the page drops answers to superseded requests.
+import { load } from '../../bindings/js/src/index.js';
+import { addPositions } from './yamlpath.js';
+
+let engine;
+let pending = null;
+let scheduled = false;
+const kept = new Map(); // CRD text -> CompiledCRD (the last few)
+const KEEP = 3;
+
+function compiled(text) {
+  let c = kept.get(text);
+  if (c) {
+    kept.delete(text);
+    kept.set(text, c); // most recently used last
+    return { c, compileMs: 0 };
+  }
+  const t0 = performance.now();
+  c = engine.compile(text);
+  const compileMs = performance.now() - t0;
+  // Where the CRD's errors and warnings are, once per CRD text (this
+  // parses the CRD, which can take a while: not on the page's thread).
+  c.warningPositions = addPositions(text, c.report.errors, c.report.warnings, true);
+  kept.set(text, c);
+  while (kept.size > KEEP) {
+    const [k, old] = kept.entries().next().value;
+    kept.delete(k);
+    old.dispose();
+  }
+  return { c, compileMs };
+}
+
+function failure(e) {
+  return { code: e?.code ?? 'Error', message: e?.detail ?? String(e?.message ?? e) };
+}
+
+function validate(req) {
+  const res = { id: req.id, kind: 'validate' };
+  let c;
+  try {
+    const r = compiled(req.crd);
+    c = r.c;
+    res.compileMs = r.compileMs;
+  } catch (e) {
+    res.crdError = failure(e);
+    return res;
+  }
+  res.crd = c.report;
+  res.crdWarningPositions = c.warningPositions;
+  res.versions = c.versions ?? [];
+  if (c.errors.length) return res;
+  const opts = { fieldValidation: req.fieldValidation, subresource: req.subresource, version: req.version };
+  if (req.old !== undefined && req.old !== null) opts.old = req.old;
+  const t0 = performance.now();
+  try {
+    res.report = c.validate(req.object, opts);
+    const o = res.report.object;
+    if (o) res.objectWarningPositions = addPositions(req.object, o.errors, o.warnings, false);
+  } catch (e) {
+    res.objectError = failure(e);
+  }
+  res.validateMs = performance.now() - t0;
+  return res;
+}
+
+function cost(req) {
+  const res = { id: req.id, kind: 'cost' };
+  const t0 = performance.now();
+  try {
+    res.cost = engine.cost(req.crd, req.object === undefined ? [] : [req.object]);
+  } catch (e) {
+    res.error = failure(e);
+  }
+  res.costMs = performance.now() - t0;
+  return res;
+}
+
+function run() {
+  scheduled = false;
+  const req = pending;
+  pending = null;
+  if (!req) return;
+  let res;
+  try {
+    res = req.kind === 'cost' ? cost(req) : validate(req);
+  } catch (e) {
+    res = { id: req.id, kind: req.kind, fatal: failure(e) };
+  }
+  postMessage(res);
+  schedule();
+}
+
+function schedule() {
+  // A macrotask: messages that arrived while the engine was busy are
+  // delivered first, so only the newest of them runs.
+  if (pending && !scheduled) {
+    scheduled = true;
+    setTimeout(run, 0);
+  }
+}
+
+onmessage = async (ev) => {
+  const m = ev.data;
+  if (m.kind === 'init') {
+    try {
+      const t0 = performance.now();
+      engine = await load(m.module, { stderr: () => {} });
+      postMessage({ kind: 'ready', version: engine.version(), initMs: performance.now() - t0 });
+    } catch (e) {
+      postMessage({ kind: 'ready', error: failure(e) });
+    }
+    schedule();
+    return;
+  }
+  pending = m;
+  if (engine) schedule();
+};
