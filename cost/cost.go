@@ -166,7 +166,11 @@ type SchemaTotal struct {
 
 // ObjectCosts is the runtime cost of the rules on one object.
 type ObjectCosts struct {
-	Index   int    `json:"index"`
+	Index int `json:"index"`
+	// Source is where the object comes from (set by the caller, e.g. a
+	// file name); Kind and Name are read from the object.
+	Source  string `json:"source,omitempty"`
+	Kind    string `json:"kind,omitempty"`
 	Name    string `json:"name,omitempty"`
 	Version string `json:"version,omitempty"`
 	// TotalCost is the budget consumed (rules and messageExpressions).
@@ -178,7 +182,8 @@ type ObjectCosts struct {
 	// Note is set when the API server would not run the rules on this
 	// object (it has blocking errors); the costs are reported anyway.
 	Note string `json:"note,omitempty"`
-	// Error is set when the object could not be evaluated.
+	// Error is set when the object could not be evaluated, or was skipped
+	// (an object of another kind than the CRD's).
 	Error string `json:"error,omitempty"`
 }
 

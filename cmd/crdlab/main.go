@@ -7,7 +7,8 @@
 //	                [--field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
 //	crdlab lint [-o text|json] CRD...
 //	crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD
-//	crdlab cost [-o text|json] CRD [OBJECT...]
+//	crdlab cost [-o text|json] [--sort K] [--top N] [--over PERCENT] CRD|DIR... [OBJECT|DIR...]
+//	crdlab bench [-o text|json|csv] [--sort K] [--top N] [--over PERCENT] CRD|DIR... OBJECT|DIR...
 //	crdlab test [--crd FILE|DIR]... [-run REGEX] [-o text|json] [--junit FILE] PATH...
 //	crdlab version
 //
@@ -46,7 +47,8 @@ Usage:
                   [--field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
   crdlab lint [-o text|json] CRD...
   crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD
-  crdlab cost [-o text|json] CRD [OBJECT...]
+  crdlab cost [-o text|json] [--sort K] [--top N] [--over PERCENT] CRD|DIR... [OBJECT|DIR...]
+  crdlab bench [-o text|json|csv] [--sort K] [--top N] [--over PERCENT] CRD|DIR... OBJECT|DIR...
   crdlab test [--crd FILE|DIR]... [-run REGEX] [-o text|json] [--junit FILE] PATH...
   crdlab test --init CRD
   crdlab version
@@ -77,6 +79,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runCost(args[1:], stdin, stdout, stderr)
 	case "test":
 		return runTest(args[1:], stdout, stderr)
+	case "bench":
+		return runBench(args[1:], stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "crdlab %s (Kubernetes 1.37, k8s.io/apiextensions-apiserver v0.37.2)\n", engine.Version)
 		return exitValid
