@@ -117,7 +117,7 @@ func (r *BenchReport) WriteCSV(w io.Writer, header bool) error {
 			return err
 		}
 	}
-	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 	for _, o := range r.Objects {
 		for _, p := range o.Phases {
 			t := p.Timing
@@ -130,9 +130,9 @@ func (r *BenchReport) WriteCSV(w io.Writer, header bool) error {
 	for _, x := range r.Rules {
 		o := r.Objects[x.Object]
 		row := []string{r.CRD, strconv.Itoa(o.Index), o.Source, o.Kind, o.Name, o.Version, "rule", x.Field, x.ErrorPath, x.DataPath, x.Expression,
-			strconv.Itoa(x.Evaluations), strconv.FormatUint(x.Cost, 10), strconv.FormatUint(x.EstimatedCost, 10), f(x.LimitShare)}
+			strconv.Itoa(x.Evaluations), strconv.FormatUint(x.Cost, 10), strconv.FormatUint(x.EstimatedCost, 10), strconv.FormatFloat(x.LimitShare, 'g', 6, 64)}
 		if t := x.Timing; t != nil {
-			row = append(row, f(t.MedianNs), f(t.P10Ns), f(t.P90Ns), f(t.AllocsPerOp), f(t.BytesPerOp), f(x.PerEvaluationNs), f(x.NsPerCostUnit))
+			row = append(row, f(t.MedianNs), f(t.P10Ns), f(t.P90Ns), f(t.AllocsPerOp), f(t.BytesPerOp), f(x.PerEvaluationNs), strconv.FormatFloat(x.NsPerCostUnit, 'f', 2, 64))
 		} else {
 			row = append(row, "", "", "", "", "", "", "")
 		}
