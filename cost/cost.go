@@ -113,6 +113,9 @@ type Rule struct {
 	// SuggestionNote says why there is no suggestion for an expression
 	// over its limit.
 	SuggestionNote string `json:"suggestionNote,omitempty"`
+	// Advice says, for an expression over its limit, which part of it or
+	// of the schema makes the estimate large (each re-estimated).
+	Advice []Advice `json:"advice,omitempty"`
 	// RuntimeCost is the cost on each object given (sum over evaluations);
 	// Evaluations counts the evaluations.
 	RuntimeCost []uint64 `json:"runtimeCost,omitempty"`
@@ -252,6 +255,7 @@ func Analyze(c *crd.CustomResourceDefinition, objects ...[]byte) (rep *Report, e
 	}
 	a.suggest(rep)
 	a.suggestTotals(rep)
+	a.advise(rep)
 	rep.SuggestionsTruncated = a.truncated
 	if len(objects) > 0 {
 		runtimeCosts(rep, c, objects)

@@ -54,6 +54,9 @@ func (r *Report) Text() string {
 		} else if x.SuggestionNote != "" {
 			fmt.Fprintf(&b, "  %s\n", x.SuggestionNote)
 		}
+		for _, ad := range x.Advice {
+			fmt.Fprintf(&b, "  why: %s\n", ad.Message)
+		}
 		for oi, c := range x.RuntimeCost {
 			fmt.Fprintf(&b, "  object %d:    runtime cost %s in %d evaluation(s)\n", oi, group(c), x.Evaluations[oi])
 		}
