@@ -7,6 +7,8 @@ package cel
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/google/cel-go/cel"
 
@@ -80,12 +82,12 @@ func (v *Validator) sites(fldPath *field.Path, obj interface{}, out *[]Site) {
 		}
 	case map[string]interface{}:
 		if v.AdditionalProperties != nil {
-			for _, k := range sortedKeys(x) {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				v.AdditionalProperties.sites(fldPath.Key(k), x[k], out)
 			}
 		}
 		if v.Properties != nil {
-			for _, k := range sortedKeys(x) {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				if sub, ok := v.Properties[k]; ok {
 					sub.sites(fldPath.Child(k), x[k], out)
 				}
