@@ -49,6 +49,9 @@ const (
 	minUnits = 10
 )
 
+// genOpts are the generator's options (-depth, -nodes).
+var genOpts = benchmarks.DefaultGenerateOptions
+
 func sizeName(n int) string {
 	if n == 0 {
 		return "max"
@@ -59,9 +62,9 @@ func sizeName(n int) string {
 // sample is one rule on one object.
 type sample struct {
 	project, crd, errorPath, dataPath, field, expr, size string
-	evals                                               int
-	units                                               uint64
-	ns                                                  float64
+	evals                                                int
+	units                                                uint64
+	ns                                                   float64
 }
 
 func (s sample) nsPerUnit() float64 { return s.ns / float64(s.units) }
@@ -72,6 +75,8 @@ func main() {
 	samples := flag.Int("samples", 5, "timed batches per figure")
 	corpus := flag.String("corpus", "", "comma-separated module directories (default: what ../scripts/corpus.sh prints)")
 	script := flag.String("script", "../scripts/corpus.sh", "the corpus script")
+	flag.IntVar(&genOpts.OptionalDepth, "depth", genOpts.OptionalDepth, "generate optional properties down to this depth")
+	flag.IntVar(&genOpts.MaxNodes, "nodes", genOpts.MaxNodes, "at most this many values per generated object (before scaling the lists)")
 	flag.Parse()
 
 	var dirs []string
@@ -92,7 +97,7 @@ func main() {
 	opts := cost.BenchOptions{Duration: *duration, Samples: *samples}
 	var all []sample
 	seen := map[string]bool{}
-	var crds, rules, skipped, notEvaluated int
+	var crds, rules, skipped, notEvaluated, transitions int
 	perProject := map[string]*projectStats{}
 	var skippedNotes []string
 	for _, dir := range dirs {
@@ -140,6 +145,11 @@ func main() {
 					field: r.Field, expr: r.Expression, size: sizeName(sizes[r.Object]), evals: r.Evaluations, units: r.Cost, ns: r.Timing.MedianNs})
 			}
 			notEvaluated += len(static.Rules) - len(evaluated)
+			for i, r := range static.Rules {
+				if !evaluated[i] && strings.Contains(static.Rules[i].Expression, "oldSelf") || (r.Field == "messageExpression" && !evaluated[i] && i > 0 && strings.Contains(static.Rules[i-1].Expression, "oldSelf")) {
+					transitions++
+				}
+			}
 			fmt.Fprintf(os.Stderr, "%s %s: %d rules, %d samples so far (%s)\n", project, def.Metadata.Name, len(static.Rules), len(all), time.Since(start).Round(time.Second))
 		}
 	}
@@ -151,7 +161,7 @@ func main() {
 			perProject[projectName(d)] = &projectStats{}
 		}
 	}
-	run := runInfo{crds: crds, rules: rules, notEvaluated: notEvaluated, notes: skippedNotes, elapsed: time.Since(start),
+	run := runInfo{crds: crds, rules: rules, notEvaluated: notEvaluated, transitions: transitions, notes: skippedNotes, elapsed: time.Since(start),
 		duration: *duration, samples: *samples, projects: perProject}
 	if err := write(*out, all, run); err != nil {
 		fatalf("%v", err)
@@ -163,6 +173,7 @@ type projectStats struct{ crds, rules int }
 // runInfo is what the report says about the run besides the samples.
 type runInfo struct {
 	crds, rules, notEvaluated int
+	transitions               int
 	notes                     []string
 	elapsed, duration         time.Duration
 	samples                   int
@@ -223,7 +234,7 @@ func crdDocs(dir string) [][]byte {
 // objectsAtSizes generates an object for the CRD's storage version and
 // scales its lists to each of sizes.
 func objectsAtSizes(doc []byte) ([][]byte, error) {
-	obj, err := benchmarks.Generate(doc, benchmarks.DefaultGenerateOptions)
+	obj, err := benchmarks.Generate(doc, genOpts)
 	if err != nil {
 		return nil, err
 	}
