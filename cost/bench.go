@@ -180,12 +180,8 @@ func Benchmark(c *crd.CustomResourceDefinition, objects [][]byte, opts BenchOpti
 		// rules
 		if v != nil {
 			sites := v.Sites(nil, obj)
-			type group struct {
-				idx   int
-				sites []*cel.Site
-			}
-			var order []int
-			groups := map[int]*group{}
+			// the sites of each expression (index in rep.Rules)
+			groups := map[int][]*cel.Site{}
 			for i := range sites {
 				s := &sites[i]
 				f := FieldRule
@@ -196,22 +192,16 @@ func Benchmark(c *crd.CustomResourceDefinition, objects [][]byte, opts BenchOpti
 				if !ok {
 					continue
 				}
-				g := groups[ri]
-				if g == nil {
-					g = &group{idx: ri}
-					groups[ri] = g
-					order = append(order, ri)
-				}
-				g.sites = append(g.sites, s)
+				groups[ri] = append(groups[ri], s)
 			}
 			for ri := range rep.Rules {
 				if rep.Rules[ri].schema != si {
 					continue
 				}
 				rb := newRuleBench(oi, ri, &rep.Rules[ri])
-				if g := groups[ri]; g != nil {
-					rb.Evaluations = len(g.sites)
-					for _, s := range g.sites {
+				if g := groups[ri]; len(g) > 0 {
+					rb.Evaluations = len(g)
+					for _, s := range g {
 						c, err := s.Eval()
 						rb.Cost = addSaturating(rb.Cost, c)
 						if err != nil && rb.Error == "" {
@@ -219,7 +209,7 @@ func Benchmark(c *crd.CustomResourceDefinition, objects [][]byte, opts BenchOpti
 						}
 					}
 					t := measure(opts, nil, func(int) {
-						for _, s := range g.sites {
+						for _, s := range g {
 							_, _ = s.Eval()
 						}
 					})
