@@ -1,6 +1,7 @@
 # bench.mk — benchmarks (crdlab vs upstream) and fuzzing; included from the Makefile.
 #
 #   make bench       benchmarks/ side by side (crdlab vs upstream), then benchstat
+#   make cel-costs   benchmarks/cel-costs.md: CEL cost units vs wall time over the corpus
 #   make fuzz        every fuzz target of the main module for FUZZTIME each
 #   make wasm-anchor build/upstream-anchor.wasm (upstream's schema packages,
 #                    benchmarks/cmd/upstreamwasm, GOOS=wasip1) and its sizes:
@@ -56,3 +57,14 @@ wasm-anchor:
 	@mkdir -p $(dir $(ANCHOR_OUT))
 	cd benchmarks && GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(abspath $(ANCHOR_OUT)) ./cmd/upstreamwasm
 	$(NODE) bindings/js/bench/size.js $(ANCHOR_OUT)
+
+# make cel-costs: does the CEL cost model predict time? Every rule of the
+# corpus (scripts/corpus.sh) on generated objects with lists at 1, 10, 100
+# and maxItems items, timed with package cost's Benchmark (as crdlab bench);
+# writes benchmarks/cel-costs.md, cel-costs.csv and the two SVG plots
+# (benchmarks/cmd/celcosts). CELCOSTS_FLAGS tunes it (e.g. -duration 10ms).
+CELCOSTS_FLAGS ?= -duration 5ms -samples 5
+
+.PHONY: cel-costs
+cel-costs:
+	cd benchmarks && $(GO) run ./cmd/celcosts -out . $(CELCOSTS_FLAGS)

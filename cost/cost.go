@@ -113,6 +113,9 @@ type Rule struct {
 	// SuggestionNote says why there is no suggestion for an expression
 	// over its limit.
 	SuggestionNote string `json:"suggestionNote,omitempty"`
+	// Advice says, for an expression over its limit, which part of it or
+	// of the schema makes the estimate large (each re-estimated).
+	Advice []Advice `json:"advice,omitempty"`
 	// RuntimeCost is the cost on each object given (sum over evaluations);
 	// Evaluations counts the evaluations.
 	RuntimeCost []uint64 `json:"runtimeCost,omitempty"`
@@ -166,7 +169,11 @@ type SchemaTotal struct {
 
 // ObjectCosts is the runtime cost of the rules on one object.
 type ObjectCosts struct {
-	Index   int    `json:"index"`
+	Index int `json:"index"`
+	// Source is where the object comes from (set by the caller, e.g. a
+	// file name); Kind and Name are read from the object.
+	Source  string `json:"source,omitempty"`
+	Kind    string `json:"kind,omitempty"`
 	Name    string `json:"name,omitempty"`
 	Version string `json:"version,omitempty"`
 	// TotalCost is the budget consumed (rules and messageExpressions).
@@ -178,7 +185,8 @@ type ObjectCosts struct {
 	// Note is set when the API server would not run the rules on this
 	// object (it has blocking errors); the costs are reported anyway.
 	Note string `json:"note,omitempty"`
-	// Error is set when the object could not be evaluated.
+	// Error is set when the object could not be evaluated, or was skipped
+	// (an object of another kind than the CRD's).
 	Error string `json:"error,omitempty"`
 }
 
@@ -247,6 +255,7 @@ func Analyze(c *crd.CustomResourceDefinition, objects ...[]byte) (rep *Report, e
 	}
 	a.suggest(rep)
 	a.suggestTotals(rep)
+	a.advise(rep)
 	rep.SuggestionsTruncated = a.truncated
 	if len(objects) > 0 {
 		runtimeCosts(rep, c, objects)

@@ -56,13 +56,15 @@
 //	    "suggestions": [{"keyword": "maxItems"|"maxProperties"|"maxLength",
 //	        "path", "dataPath", "max", "current", "target", "estimatedCost"}],
 //	    "suggestionNote": "...",         // why there is none
+//	    "advice": [{"kind", "subExpression", "estimatedCostWithout",
+//	        "move": {suggestion}, "message"}], // over the limit: why
 //	    "runtimeCost": [per object], "evaluations": [per object]
 //	  }],
 //	  "schemas": [{"schema", "totalEstimatedCost", "limitShare", "overLimit",
 //	               "suggestions", "suggestionNote"}],
 //	  "totalEstimatedCost": T,           // the largest schema total
 //	  "totalLimitShare": T/100000000,
-//	  "objects": [{"index", "name", "version", "totalCost", "budgetShare",
+//	  "objects": [{"index", "source", "kind", "name", "version", "totalCost", "budgetShare",
 //	               "overBudget", "note", "errors", "error"}],
 //	  "suggestionsTruncated": bool
 //	}
@@ -73,6 +75,24 @@
 // under 100,000,000, every affected expression re-estimated). Max is the
 // largest value that fits; one more does not. The search re-estimates at
 // most 2,000 times per report (suggestionsTruncated says it stopped).
+//
+// Advice (Rule.Advice, for an expression over its limit) names what makes
+// the estimate large: a string() conversion, a concatenation inside a macro,
+// a macro nested in another, matches() on a string without maxLength (each
+// reported when replacing it by a constant of its type brings the expression
+// under the limit, or divides its cost by 100), or a bound written only
+// inside allOf/anyOf/oneOf, which the estimator ignores (kubernetes#139523),
+// with the cost once it is written on the node. Every figure is a
+// re-estimation.
+//
+// Benchmark times what Analyze counts: every rule and messageExpression on
+// every object (median wall time with the 10th and 90th percentiles,
+// allocations, nanoseconds per cost unit), and each phase of the object's
+// validation (decode, prune, default, openapi, cel, and the whole request).
+// Objects of another group or kind than the CRD's are skipped with an error
+// ("skipped: ...") by Analyze and Benchmark alike. The measurement is in
+// this package (measure.go) so that the wasm ABI and the JS binding can
+// expose it later; they do not yet.
 //
 // Runtime costs are those of a create: the object goes through the engine's
 // request pipeline (pruning, defaulting) when the CRD can serve it, then

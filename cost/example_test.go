@@ -3,8 +3,10 @@ package cost_test
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/crdlab/crdlab/cost"
+	"github.com/crdlab/crdlab/engine/crd"
 )
 
 // The Kubernetes docs' unbounded list: the API server rejects the CRD, and
@@ -46,4 +48,25 @@ func ExampleAnalyze() {
 	// spec.replicas rule 2
 	// spec.tags rule 16
 	// total 102 of 10000000
+}
+
+// Benchmark times each rule on each object (and each validation phase);
+// the cost units are exact, the times depend on the machine.
+func ExampleBenchmark() {
+	crdYAML, _ := os.ReadFile("testdata/docs-bounded.yaml")
+	def, _ := crd.DecodeOne(crdYAML, "docs-bounded.yaml")
+	object := []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nfoo: [a, b]\n")
+	br, err := cost.Benchmark(def, [][]byte{object}, cost.BenchOptions{Duration: time.Millisecond})
+	if err != nil {
+		panic(err)
+	}
+	r := br.Rules[0]
+	fmt.Println(r.DataPath, r.Evaluations, r.Cost, r.EstimatedCost, r.Timing.MedianNs > 0)
+	for _, p := range br.Objects[0].Phases {
+		fmt.Print(p.Phase, " ")
+	}
+	fmt.Println()
+	// Output:
+	// foo 1 9 202 true
+	// decode prune default openapi cel request
 }

@@ -35,6 +35,11 @@ func runtimeCosts(rep *Report, c *crd.CustomResourceDefinition, objects [][]byte
 	}
 	for oi, data := range objects {
 		oc := ObjectCosts{Index: oi, Errors: []string{}}
+		if msg := kindMismatch(c, data); msg != "" {
+			oc.Error = msg
+			rep.Objects = append(rep.Objects, oc)
+			continue
+		}
 		obj, version, blocking, err := prepareObject(c, compiled, data)
 		if err != nil {
 			oc.Error = err.Error()
@@ -46,6 +51,7 @@ func runtimeCosts(rep *Report, c *crd.CustomResourceDefinition, objects [][]byte
 			oc.Note = "the API server would not run the rules: " + blocking
 		}
 		if m, ok := obj.(map[string]interface{}); ok {
+			oc.Kind, _ = m["kind"].(string)
 			if md, ok := m["metadata"].(map[string]interface{}); ok {
 				oc.Name, _ = md["name"].(string)
 			}

@@ -54,6 +54,9 @@ func (r *Report) Text() string {
 		} else if x.SuggestionNote != "" {
 			fmt.Fprintf(&b, "  %s\n", x.SuggestionNote)
 		}
+		for _, ad := range x.Advice {
+			fmt.Fprintf(&b, "  why: %s\n", ad.Message)
+		}
 		for oi, c := range x.RuntimeCost {
 			fmt.Fprintf(&b, "  object %d:    runtime cost %s in %d evaluation(s)\n", oi, group(c), x.Evaluations[oi])
 		}
@@ -76,19 +79,22 @@ func (r *Report) Text() string {
 		}
 	}
 	for _, o := range r.Objects {
-		name := o.Name
-		if name == "" {
-			name = "-"
+		label := fmt.Sprintf("object %d", o.Index)
+		if who := ObjectLabel(o.Index, o.Source, o.Kind, o.Name); who != label {
+			label += " (" + strings.TrimPrefix(who, label+" (")
+			if !strings.HasSuffix(label, ")") {
+				label += ")"
+			}
 		}
 		if o.Error != "" {
-			fmt.Fprintf(&b, "object %d (%s): %s\n", o.Index, name, o.Error)
+			fmt.Fprintf(&b, "%s: %s\n", label, o.Error)
 			continue
 		}
 		over := ""
 		if o.OverBudget {
 			over = "  OVER BUDGET"
 		}
-		fmt.Fprintf(&b, "object %d (%s, %s): runtime cost %s = %s of %s%s\n", o.Index, name, o.Version, group(o.TotalCost), percent(o.BudgetShare), group(PerObjectBudget), over)
+		fmt.Fprintf(&b, "%s, version %s: runtime cost %s = %s of %s%s\n", label, o.Version, group(o.TotalCost), percent(o.BudgetShare), group(PerObjectBudget), over)
 		if o.Note != "" {
 			fmt.Fprintf(&b, "  note: %s\n", o.Note)
 		}

@@ -199,12 +199,13 @@ func (a *analyzer) estimate(root *crd.JSONSchemaProps, steps []crdvalidation.CEL
 	if n == nil || i >= len(n.XValidations) {
 		return exprCost{err: errNoNode}
 	}
-	single := *n
-	single.XValidations = crd.ValidationRules{n.XValidations[i]}
-	if len(steps) == 0 {
-		root = &single
-	}
-	res, err := crdvalidation.CompileRules(crdvalidation.CELNode{Root: root, Steps: steps, Schema: &single}, nil)
+	// The rule alone, on the node inside root: CompileRules derives the
+	// node's type from its topmost ancestor with rules, whose own subtree
+	// (not an override of the node) says which rules the node has.
+	rule := n.XValidations[i]
+	root = withNode(root, steps, func(s *crd.JSONSchemaProps) { s.XValidations = crd.ValidationRules{rule} })
+	single := nodeAt(root, steps)
+	res, err := crdvalidation.CompileRules(crdvalidation.CELNode{Root: root, Steps: steps, Schema: single}, nil)
 	if err != nil || len(res) != 1 {
 		if err == nil {
 			err = errNoNode
