@@ -196,7 +196,7 @@ func lintRaw(t *testing.T, r *Runtime, crd []byte) {
 		t.Fatal(err)
 	}
 	want, _ := json.Marshal(wire.LintResult{CRD: engine.NewReport(c, nil).CRD})
-	body, _ := json.Marshal(textRequest(wire.OpLint, crd))
+	body, _ := json.Marshal(textRequest(wire.OpLint, crd, "", ""))
 	raw, err := r.Call(context.Background(), body)
 	if err != nil {
 		t.Fatal(err)

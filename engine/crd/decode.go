@@ -78,6 +78,18 @@ func DecodeOne(data []byte, filename string) (*CustomResourceDefinition, error) 
 	return crds[0], nil
 }
 
+// DecodeOneDocument is DecodeDocuments for exactly one CustomResourceDefinition.
+func DecodeOneDocument(data []byte, filename string) (Document, error) {
+	docs, err := DecodeDocuments(data, filename)
+	if err != nil {
+		return Document{}, err
+	}
+	if len(docs) != 1 {
+		return Document{}, &DecodeError{File: filename, Msg: fmt.Sprintf("expected exactly one CustomResourceDefinition, found %d", len(docs))}
+	}
+	return docs[0], nil
+}
+
 // Decode reads every CustomResourceDefinition in data: a JSON object, a YAML
 // document, a multi-document YAML stream ("---" separated), or a List /
 // CustomResourceDefinitionList with items. Decoding is strict: unknown and
@@ -86,14 +98,80 @@ func DecodeOne(data []byte, filename string) (*CustomResourceDefinition, error) 
 // into JSON exactly as kubectl does it (sigs.k8s.io/yaml.YAMLToJSON, YAML 1.1
 // scalars: "yes" is true), and the v1 API defaults are applied (see
 // SetDefaults).
+//
+// Decode is DecodeDocuments failing on the first unknown or duplicate field
+// (what the API server does with fieldValidation=Strict, kubectl's default).
 func Decode(data []byte, filename string) ([]*CustomResourceDefinition, error) {
-	var out []*CustomResourceDefinition
+	docs, err := DecodeDocuments(data, filename)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*CustomResourceDefinition, 0, len(docs))
+	for _, d := range docs {
+		if len(d.FieldErrors) > 0 {
+			return nil, d.FieldErrors[0].Pos
+		}
+		out = append(out, d.CRD)
+	}
+	return out, nil
+}
+
+// Document is one CustomResourceDefinition read by DecodeDocuments with its
+// unknown and duplicate fields.
+type Document struct {
+	// CRD is the decoded CRD, with the v1 defaults. Unknown fields are
+	// dropped; of duplicate fields the last one is kept.
+	CRD *CustomResourceDefinition
+	// FieldErrors are the unknown and duplicate fields, in the order the
+	// API server's strict JSON decoder reports them.
+	FieldErrors []*FieldError
+}
+
+// FieldError is an unknown or duplicate field of a CRD as the API server's
+// strict JSON decoder (sigs.k8s.io/json, through
+// k8s.io/apimachinery/pkg/runtime/serializer/json) reports it: with
+// fieldValidation=Strict the request fails with "strict decoding error: "
+// and the errors joined by ", ", with Warn each is a warning, with Ignore
+// they are dropped silently.
+//
+// The decoder does not look inside free-form values (default, example,
+// enum: apiextensions/v1.JSON reads raw bytes) nor inside the
+// schema-or-array/bool/string-array fields (items, additionalProperties,
+// additionalItems, dependencies: their UnmarshalJSON decodes with the
+// non-strict k8s.io/apimachinery/pkg/util/json), so neither is reported
+// there: upstream drops such unknown fields and keeps the last of duplicates.
+type FieldError struct {
+	// Type is "unknown field" or "duplicate field".
+	Type string
+	// Path is upstream's path: struct fields and map keys joined with ".",
+	// list indexes as "[i]" (spec.versions[0].schema.openAPIV3Schema.properties.spec),
+	// relative to the CRD (not to an enclosing List).
+	Path string
+	// Pos is the same error located in the input: file, line and column of
+	// the key, and crdlab's path spelling (map keys as [key]).
+	Pos *DecodeError
+}
+
+// The FieldError types.
+const (
+	UnknownField   = "unknown field"
+	DuplicateField = "duplicate field"
+)
+
+// Error renders the error as upstream does: unknown field "path".
+func (e *FieldError) Error() string { return e.Type + " " + strconv.Quote(e.Path) }
+
+// DecodeDocuments reads every CustomResourceDefinition in data as Decode
+// does, but reports unknown and duplicate fields per CRD (Document) instead
+// of failing on them. The error is any other decoding failure.
+func DecodeDocuments(data []byte, filename string) ([]Document, error) {
+	var out []Document
 	for _, doc := range splitDocuments(data) {
-		crds, err := decodeDocument(doc, filename)
+		docs, err := decodeDocument(doc, filename)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, crds...)
+		out = append(out, docs...)
 	}
 	return out, nil
 }
@@ -131,7 +209,7 @@ func splitDocuments(data []byte) []document {
 	return docs
 }
 
-func decodeDocument(doc document, filename string) ([]*CustomResourceDefinition, error) {
+func decodeDocument(doc document, filename string) ([]Document, error) {
 	if bytes.HasPrefix(doc.data, []byte("---")) {
 		doc.data = doc.data[3:]
 	}
@@ -194,10 +272,10 @@ func decodeDocument(doc document, filename string) ([]*CustomResourceDefinition,
 	if err != nil {
 		return nil, err
 	}
-	return []*CustomResourceDefinition{c}, nil
+	return []Document{c}, nil
 }
 
-func (d *decoder) decodeList(obj map[string]interface{}, node *yamlv3.Node, apiVersion, kind string) ([]*CustomResourceDefinition, error) {
+func (d *decoder) decodeList(obj map[string]interface{}, node *yamlv3.Node, apiVersion, kind string) ([]Document, error) {
 	if kind == "List" && apiVersion != "v1" {
 		return nil, d.errAt(d.valueNode(node, "apiVersion"), "apiVersion", fmt.Sprintf("unsupported apiVersion %q for kind List (expected \"v1\")", apiVersion))
 	}
@@ -219,7 +297,7 @@ func (d *decoder) decodeList(obj map[string]interface{}, node *yamlv3.Node, apiV
 		return nil, d.errAt(d.valueNode(node, "items"), "items", "expected array, got "+describe(obj["items"]))
 	}
 	itemsNode := d.valueNode(node, "items")
-	var out []*CustomResourceDefinition
+	var out []Document
 	for i, it := range items {
 		p := fmt.Sprintf("items[%d]", i)
 		itemNode := d.indexNode(itemsNode, i)
@@ -236,7 +314,7 @@ func (d *decoder) decodeList(obj map[string]interface{}, node *yamlv3.Node, apiV
 	return out, nil
 }
 
-func (d *decoder) decodeCRD(obj map[string]interface{}, node *yamlv3.Node, prefix string) (*CustomResourceDefinition, error) {
+func (d *decoder) decodeCRD(obj map[string]interface{}, node *yamlv3.Node, prefix string) (Document, error) {
 	apiVersion, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
 	if apiVersion != APIVersion {
@@ -244,24 +322,25 @@ func (d *decoder) decodeCRD(obj map[string]interface{}, node *yamlv3.Node, prefi
 		if apiVersion == "" {
 			msg = fmt.Sprintf("apiVersion is required (expected %q)", APIVersion)
 		}
-		return nil, d.errAt(d.valueNode(node, "apiVersion"), join(prefix, "apiVersion"), msg)
+		return Document{}, d.errAt(d.valueNode(node, "apiVersion"), join(prefix, "apiVersion"), msg)
 	}
 	if kind != Kind {
 		msg := fmt.Sprintf("unsupported kind %q (expected %q)", kind, Kind)
 		if kind == "" {
 			msg = fmt.Sprintf("kind is required (expected %q)", Kind)
 		}
-		return nil, d.errAt(d.valueNode(node, "kind"), join(prefix, "kind"), msg)
+		return Document{}, d.errAt(d.valueNode(node, "kind"), join(prefix, "kind"), msg)
 	}
-	if err := d.check(obj, node, reflect.TypeOf(CustomResourceDefinition{}), prefix); err != nil {
-		return nil, err
+	d.fieldErrors, d.seenFieldErrors = nil, nil
+	if err := d.check(obj, node, reflect.TypeOf(CustomResourceDefinition{}), prefix, ""); err != nil {
+		return Document{}, err
 	}
 	c := &CustomResourceDefinition{}
 	if err := fill(obj, reflect.ValueOf(c).Elem()); err != nil {
-		return nil, d.errAt(node, prefix, err.Error())
+		return Document{}, d.errAt(node, prefix, err.Error())
 	}
 	SetDefaults(c)
-	return c, nil
+	return Document{CRD: c, FieldErrors: d.fieldErrors}, nil
 }
 
 // decoder walks the decoded JSON value and the YAML node tree side by side:
@@ -270,6 +349,58 @@ func (d *decoder) decodeCRD(obj map[string]interface{}, node *yamlv3.Node, prefi
 type decoder struct {
 	file       string
 	lineOffset int
+
+	// fieldErrors are the unknown and duplicate fields of the CRD being
+	// decoded; seenFieldErrors dedups them as sigs.k8s.io/json does.
+	fieldErrors     []*FieldError
+	seenFieldErrors map[FieldError]bool
+}
+
+// maxFieldErrors mirrors sigs.k8s.io/json's bound on saved strict errors.
+const maxFieldErrors = 100
+
+// fieldError records an unknown or duplicate field: k is the key node,
+// path crdlab's path, apath upstream's.
+func (d *decoder) fieldError(typ string, k *yamlv3.Node, path, apath string) {
+	key := FieldError{Type: typ, Path: apath}
+	if d.seenFieldErrors[key] || len(d.fieldErrors) >= maxFieldErrors {
+		return
+	}
+	if d.seenFieldErrors == nil {
+		d.seenFieldErrors = map[FieldError]bool{}
+	}
+	d.seenFieldErrors[key] = true
+	pos := d.errAt(k, path, fmt.Sprintf("%s %q", typ, path))
+	pos.pathInMsg = true
+	d.fieldErrors = append(d.fieldErrors, &FieldError{Type: typ, Path: apath, Pos: pos})
+}
+
+// secondOccurrences maps each key written more than once in a mapping node
+// to its second occurrence (where upstream reports the duplicate).
+func secondOccurrences(n *yamlv3.Node) map[string]*yamlv3.Node {
+	m := resolve(n)
+	if m == nil || m.Kind != yamlv3.MappingNode || len(m.Content) < 4 {
+		return nil
+	}
+	var seen map[string]bool
+	var out map[string]*yamlv3.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i].Value
+		if seen[k] {
+			if out == nil {
+				out = map[string]*yamlv3.Node{}
+			}
+			if _, ok := out[k]; !ok {
+				out[k] = m.Content[i]
+			}
+			continue
+		}
+		if seen == nil {
+			seen = make(map[string]bool, len(m.Content)/2)
+		}
+		seen[k] = true
+	}
+	return out
 }
 
 func yamlSyntaxError(err error, firstLine int, file string) error {
@@ -398,8 +529,22 @@ var extraKnownFields = map[reflect.Type]map[string]bool{
 }
 
 // check verifies that v (a JSON value with json.Number numbers) fits the Go
-// type t the way the API server's strict decoder requires.
-func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path string) error {
+// type t the way the API server's strict decoder requires; path is crdlab's
+// spelling of the field path, apath upstream's (FieldError.Path). Unknown
+// and duplicate fields are recorded (fieldError), everything else fails.
+func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path, apath string) error {
+	return d.checkIn(v, n, t, path, apath, false)
+}
+
+// The value checked for a key written twice is the last one (YAMLToJSON
+// keeps it), and its errors come before the duplicate, as upstream reports
+// the errors of the first value, the duplicate, then the second value's
+// errors (deduplicated).
+//
+// checkIn is check; lenient is set inside the fields upstream decodes
+// without strictness (the schema-or-something types): unknown fields are
+// dropped and duplicates not reported there.
+func (d *decoder) checkIn(v interface{}, n *yamlv3.Node, t reflect.Type, path, apath string, lenient bool) error {
 	if v == nil {
 		return nil // null is accepted everywhere, as by encoding/json
 	}
@@ -408,19 +553,21 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 	}
 	switch t {
 	case jsonType, rawMessageType:
-		return d.checkAnyDuplicates(v, n, path)
+		// Read as raw bytes upstream: nothing inside is a strict error, and
+		// of duplicate keys the last one is kept (as YAMLToJSON does).
+		return nil
 	case orArrayType:
 		switch v.(type) {
 		case map[string]interface{}:
-			return d.check(v, n, schemaType, path)
+			return d.checkIn(v, n, schemaType, path, apath, true)
 		case []interface{}:
-			return d.check(v, n, reflect.TypeOf([]JSONSchemaProps{}), path)
+			return d.checkIn(v, n, reflect.TypeOf([]JSONSchemaProps{}), path, apath, true)
 		}
 		return d.errAt(n, path, "expected object or array, got "+describe(v))
 	case orBoolType:
 		switch v.(type) {
 		case map[string]interface{}:
-			return d.check(v, n, schemaType, path)
+			return d.checkIn(v, n, schemaType, path, apath, true)
 		case bool:
 			return nil
 		}
@@ -428,9 +575,9 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 	case orStringsType:
 		switch v.(type) {
 		case map[string]interface{}:
-			return d.check(v, n, schemaType, path)
+			return d.checkIn(v, n, schemaType, path, apath, true)
 		case []interface{}:
-			return d.check(v, n, reflect.TypeOf([]string{}), path)
+			return d.checkIn(v, n, reflect.TypeOf([]string{}), path, apath, true)
 		}
 		return d.errAt(n, path, "expected object or array, got "+describe(v))
 	case bytesType:
@@ -449,21 +596,25 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 		if !ok {
 			return d.errAt(n, path, "expected object, got "+describe(v))
 		}
-		if err := d.checkDuplicates(n, path, false); err != nil {
-			return err
+		var dups map[string]*yamlv3.Node
+		if !lenient {
+			dups = secondOccurrences(n)
 		}
 		fields := jsonFields(t)
 		for _, k := range d.orderedKeys(obj, n) {
-			p := join(path, k)
+			p, ap := join(path, k), join(apath, k)
 			f, ok := fields[k]
 			if !ok {
-				if extraKnownFields[t][k] {
-					continue
+				if !lenient && !extraKnownFields[t][k] {
+					d.fieldError(UnknownField, d.keyNode(n, k), p, ap)
 				}
-				return d.unknownField(d.keyNode(n, k), p)
+				continue // dropped (fill skips it)
 			}
-			if err := d.check(obj[k], d.valueNode(n, k), f.typ, p); err != nil {
+			if err := d.checkIn(obj[k], d.valueNode(n, k), f.typ, p, ap, lenient); err != nil {
 				return err
+			}
+			if dup := dups[k]; dup != nil {
+				d.fieldError(DuplicateField, dup, p, ap)
 			}
 		}
 	case reflect.Map:
@@ -471,12 +622,17 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 		if !ok {
 			return d.errAt(n, path, "expected object, got "+describe(v))
 		}
-		if err := d.checkDuplicates(n, path, true); err != nil {
-			return err
+		var dups map[string]*yamlv3.Node
+		if !lenient {
+			dups = secondOccurrences(n)
 		}
 		for _, k := range d.orderedKeys(obj, n) {
-			if err := d.check(obj[k], d.valueNode(n, k), t.Elem(), path+keyPath(k)); err != nil {
+			p, ap := path+keyPath(k), join(apath, k)
+			if err := d.checkIn(obj[k], d.valueNode(n, k), t.Elem(), p, ap, lenient); err != nil {
 				return err
+			}
+			if dup := dups[k]; dup != nil {
+				d.fieldError(DuplicateField, dup, p, ap)
 			}
 		}
 	case reflect.Slice:
@@ -485,7 +641,7 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 			return d.errAt(n, path, "expected array, got "+describe(v))
 		}
 		for i, e := range arr {
-			if err := d.check(e, d.indexNode(n, i), t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			if err := d.checkIn(e, d.indexNode(n, i), t.Elem(), fmt.Sprintf("%s[%d]", path, i), fmt.Sprintf("%s[%d]", apath, i), lenient); err != nil {
 				return err
 			}
 		}
@@ -512,28 +668,6 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 	case reflect.Float64:
 		if _, ok := v.(json.Number); !ok {
 			return d.errAt(n, path, "expected number, got "+describe(v))
-		}
-	}
-	return nil
-}
-
-// checkAnyDuplicates reports duplicate keys inside free-form JSON values.
-func (d *decoder) checkAnyDuplicates(v interface{}, n *yamlv3.Node, path string) error {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		if err := d.checkDuplicates(n, path, true); err != nil {
-			return err
-		}
-		for _, k := range d.orderedKeys(t, n) {
-			if err := d.checkAnyDuplicates(t[k], d.valueNode(n, k), path+keyPath(k)); err != nil {
-				return err
-			}
-		}
-	case []interface{}:
-		for i, e := range t {
-			if err := d.checkAnyDuplicates(e, d.indexNode(n, i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
