@@ -375,32 +375,43 @@ func (d *decoder) fieldError(typ string, k *yamlv3.Node, path, apath string) {
 	d.fieldErrors = append(d.fieldErrors, &FieldError{Type: typ, Path: apath, Pos: pos})
 }
 
-// secondOccurrences maps each key written more than once in a mapping node
-// to its second occurrence (where upstream reports the duplicate).
-func secondOccurrences(n *yamlv3.Node) map[string]*yamlv3.Node {
-	m := resolve(n)
-	if m == nil || m.Kind != yamlv3.MappingNode || len(m.Content) < 4 {
-		return nil
-	}
-	var seen map[string]bool
-	var out map[string]*yamlv3.Node
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := m.Content[i].Value
-		if seen[k] {
-			if out == nil {
-				out = map[string]*yamlv3.Node{}
+// keyItem is a key of a mapping to check, or (dup set) the second
+// occurrence of a key written more than once.
+type keyItem struct {
+	key string
+	dup *yamlv3.Node
+}
+
+// keyItems returns the keys of obj in document order (then sorted for keys
+// the YAML tree does not show verbatim), each once, with a duplicate item
+// where a key occurs the second time (not when lenient).
+func (d *decoder) keyItems(obj map[string]interface{}, n *yamlv3.Node, lenient bool) []keyItem {
+	items := make([]keyItem, 0, len(obj))
+	var count map[string]int
+	if m := resolve(n); m != nil && m.Kind == yamlv3.MappingNode {
+		count = make(map[string]int, len(m.Content)/2)
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k := m.Content[i].Value
+			if _, ok := obj[k]; !ok {
+				continue
 			}
-			if _, ok := out[k]; !ok {
-				out[k] = m.Content[i]
+			count[k]++
+			switch count[k] {
+			case 1:
+				items = append(items, keyItem{key: k})
+			case 2:
+				if !lenient {
+					items = append(items, keyItem{key: k, dup: m.Content[i]})
+				}
 			}
-			continue
 		}
-		if seen == nil {
-			seen = make(map[string]bool, len(m.Content)/2)
-		}
-		seen[k] = true
 	}
-	return out
+	for _, k := range sortedKeys(obj) {
+		if count[k] == 0 {
+			items = append(items, keyItem{key: k})
+		}
+	}
+	return items
 }
 
 func yamlSyntaxError(err error, firstLine int, file string) error {
@@ -537,9 +548,10 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path, apa
 }
 
 // The value checked for a key written twice is the last one (YAMLToJSON
-// keeps it), and its errors come before the duplicate, as upstream reports
-// the errors of the first value, the duplicate, then the second value's
-// errors (deduplicated).
+// keeps it), where the first one is; the duplicate is reported where the
+// second occurrence is. Upstream reports the first value's errors, the
+// duplicate, then the second value's (deduplicated): the same when the
+// first value has no errors of its own.
 //
 // checkIn is check; lenient is set inside the fields upstream decodes
 // without strictness (the schema-or-something types): unknown fields are
@@ -596,14 +608,17 @@ func (d *decoder) checkIn(v interface{}, n *yamlv3.Node, t reflect.Type, path, a
 		if !ok {
 			return d.errAt(n, path, "expected object, got "+describe(v))
 		}
-		var dups map[string]*yamlv3.Node
-		if !lenient {
-			dups = secondOccurrences(n)
-		}
 		fields := jsonFields(t)
-		for _, k := range d.orderedKeys(obj, n) {
+		for _, it := range d.keyItems(obj, n, lenient) {
+			k := it.key
 			p, ap := join(path, k), join(apath, k)
 			f, ok := fields[k]
+			if it.dup != nil {
+				if ok || extraKnownFields[t][k] {
+					d.fieldError(DuplicateField, it.dup, p, ap)
+				}
+				continue
+			}
 			if !ok {
 				if !lenient && !extraKnownFields[t][k] {
 					d.fieldError(UnknownField, d.keyNode(n, k), p, ap)
@@ -613,26 +628,21 @@ func (d *decoder) checkIn(v interface{}, n *yamlv3.Node, t reflect.Type, path, a
 			if err := d.checkIn(obj[k], d.valueNode(n, k), f.typ, p, ap, lenient); err != nil {
 				return err
 			}
-			if dup := dups[k]; dup != nil {
-				d.fieldError(DuplicateField, dup, p, ap)
-			}
 		}
 	case reflect.Map:
 		obj, ok := v.(map[string]interface{})
 		if !ok {
 			return d.errAt(n, path, "expected object, got "+describe(v))
 		}
-		var dups map[string]*yamlv3.Node
-		if !lenient {
-			dups = secondOccurrences(n)
-		}
-		for _, k := range d.orderedKeys(obj, n) {
+		for _, it := range d.keyItems(obj, n, lenient) {
+			k := it.key
 			p, ap := path+keyPath(k), join(apath, k)
+			if it.dup != nil {
+				d.fieldError(DuplicateField, it.dup, p, ap)
+				continue
+			}
 			if err := d.checkIn(obj[k], d.valueNode(n, k), t.Elem(), p, ap, lenient); err != nil {
 				return err
-			}
-			if dup := dups[k]; dup != nil {
-				d.fieldError(DuplicateField, dup, p, ap)
 			}
 		}
 	case reflect.Slice:
@@ -671,29 +681,6 @@ func (d *decoder) checkIn(v interface{}, n *yamlv3.Node, t reflect.Type, path, a
 		}
 	}
 	return nil
-}
-
-// orderedKeys returns the keys of obj in document order (then sorted for
-// keys the YAML tree does not show verbatim), so the first error reported is
-// the first in the file.
-func (d *decoder) orderedKeys(obj map[string]interface{}, n *yamlv3.Node) []string {
-	var keys []string
-	seen := map[string]bool{}
-	if m := resolve(n); m != nil && m.Kind == yamlv3.MappingNode {
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			k := m.Content[i].Value
-			if _, ok := obj[k]; ok && !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
-		}
-	}
-	for _, k := range sortedKeys(obj) {
-		if !seen[k] {
-			keys = append(keys, k)
-		}
-	}
-	return keys
 }
 
 func sortedKeys(m map[string]interface{}) []string {
