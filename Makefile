@@ -2,22 +2,26 @@
 #
 #   make setup        Go modules (main, conformance, benchmarks), npm ci, Debian chromium if missing
 #   make build        build bin/crdlab
-#   make test         setup, the wasm module (and its size budget), go vet + go test of the main module, JS tests (Node, Chromium)
+#   make check        go mod tidy -diff, gofmt -l and go vet of every Go module (main, conformance, benchmarks)
+#   make test         setup, check, the wasm module (and its size budget), go test of the main module, JS tests (Node, Chromium)
 #   make conformance  the differential suite against upstream (conformance/, own module)
-#   make fuzz         bounded fuzzing, FUZZTIME (default 20s) per fuzz target (bench.mk)
+#   make fuzz         bounded fuzzing, FUZZTIME (default 20s) per fuzz target, every one found by go test -list (bench.mk)
 #   make bench        crdlab vs upstream benchmarks with benchstat (bench.mk)
 #   make wasm ...     the WebAssembly module, bindings and playground (wasm.mk)
 
 GO       ?= go
+GOFMT    ?= $(shell $(GO) env GOROOT)/bin/gofmt
 NPM      ?= npm
 CHROMIUM ?= /usr/bin/chromium
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 MODULES  := . $(wildcard conformance benchmarks)
+# modules that only pin tools (tool directives, no packages)
+TOOLMODS := $(wildcard benchmarks/tools)
 
-.PHONY: setup build test conformance clean
+.PHONY: setup build check test conformance clean
 
 setup:
-	@for m in $(MODULES); do \
+	@for m in $(MODULES) $(TOOLMODS); do \
 		if [ -f $$m/go.mod ]; then echo "go mod download ($$m)"; (cd $$m && $(GO) mod download) || exit 1; fi; \
 	done
 	cd bindings/js && $(NPM) ci --no-audit --no-fund
@@ -31,12 +35,28 @@ build:
 	@mkdir -p bin
 	$(GO) build -trimpath -ldflags "-X github.com/crdlab/crdlab/engine.Version=$(VERSION)" -o bin/crdlab ./cmd/crdlab
 
-# The README's test command: the main module's vet and tests (the Go
+# The repository's hygiene, for every Go module (the main one, conformance/,
+# benchmarks/, and benchmarks/tools/, which pins benchstat): go.mod and
+# go.sum are tidy, every tracked .go file is gofmt'ed, go vet ./... is clean.
+# All checks run; the target fails if any did.
+check:
+	@fail=0; \
+	for m in $(MODULES) $(TOOLMODS); do \
+		echo "go mod tidy -diff ($$m)"; (cd $$m && $(GO) mod tidy -diff) || fail=1; \
+	done; \
+	echo "gofmt -l (tracked .go files)"; \
+	unformatted=$$({ git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path '*/node_modules/*'; } | xargs $(GOFMT) -l); \
+	if [ -n "$$unformatted" ]; then echo "not gofmt'ed:"; echo "$$unformatted"; fail=1; fi; \
+	for m in $(MODULES); do \
+		echo "go vet ./... ($$m)"; (cd $$m && $(GO) vet ./...) || fail=1; \
+	done; \
+	exit $$fail
+
+# The README's test command: check, then the main module's tests (the Go
 # bindings' parity and hostile-input tests run against the module built by
 # `make wasm`), then the JS bindings in Node and in headless Chromium, and the
 # playground end to end.
-test: setup wasm wasm-budget wasm-deadcode
-	$(GO) vet ./...
+test: setup check wasm wasm-budget wasm-deadcode
 	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./...
 	cd bindings/js && $(NPM) test && CHROMIUM=$(CHROMIUM) $(NPM) run test:browser && CHROMIUM=$(CHROMIUM) $(NPM) run test:playground
 
@@ -48,3 +68,13 @@ clean:
 
 include bench.mk
 include wasm.mk
+
+# The hostile corpus (internal/hostile): every input through the Go API and
+# the CLI, each in its own process under a 30 s / 2 GiB ceiling; fails on a
+# crash, a hang or an unexpected outcome; writes docs/hostile.md.
+.PHONY: hostile
+hostile:
+	@mkdir -p bin
+	$(GO) build -o bin/crdlab ./cmd/crdlab
+	$(GO) build -o bin/hostile ./internal/hostile/cmd/hostile
+	bin/hostile -crdlab bin/crdlab -o docs/hostile.md

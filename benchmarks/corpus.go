@@ -7,10 +7,10 @@
 // BenchmarkValidate/impl=.../crd=NAME/obj=NAME so that benchstat can put
 // the two implementations side by side.
 //
-// The corpus is not vendored: it is located in the Go module cache with
-// `go mod download` (the modules of /work/shared/corpus/fetch.sh). When the
-// modules cannot be downloaded the corpus benchmarks are skipped and only
-// the CronTab example of the repository runs.
+// The corpus is not vendored: the repository's scripts/corpus.sh fetches it
+// into the Go module cache (through the Go module proxy, or from the cache).
+// When the modules cannot be downloaded the corpus benchmarks are skipped
+// and only the CronTab example of the repository runs.
 package benchmarks
 
 import (
@@ -25,19 +25,9 @@ import (
 	"sync"
 
 	"sigs.k8s.io/yaml"
-)
 
-// CorpusModules are the modules holding the real-world CRDs, pinned at the
-// versions of /work/shared/corpus/fetch.sh.
-var CorpusModules = []string{
-	"sigs.k8s.io/gateway-api@v1.6.3",
-	"istio.io/istio@v0.0.0-20260827124520-eed52ebb66ad",
-	"sigs.k8s.io/cluster-api@v1.14.2",
-	"github.com/cert-manager/cert-manager@v1.21.2",
-	"github.com/prometheus-operator/prometheus-operator@v0.85.0",
-	"github.com/kyverno/kyverno@v1.19.1",
-	"github.com/argoproj/argo-cd/v3@v3.5.0",
-}
+	"github.com/crdlab/crdlab/internal/yamldoc"
+)
 
 // Case is one CRD of the benchmark with the objects validated against it.
 type Case struct {
@@ -58,8 +48,10 @@ type Object struct {
 
 // CaseSpec says where a case's CRD and example objects are.
 type CaseSpec struct {
-	Name   string
-	Module string // "" for the repository's examples/
+	Name string
+	// Module is MODULE@VERSION, one of scripts/corpus.sh's modules; "" for
+	// the repository's examples/.
+	Module string
 	File   string // relative to the module (or the repository root)
 	// Doc selects the document of a multi-document file by metadata.name.
 	Doc string
@@ -86,24 +78,25 @@ var Cases = []CaseSpec{
 	{Name: "argocd-application", Module: "github.com/argoproj/argo-cd/v3@v3.5.0", File: "manifests/crds/application-crd.yaml"},
 }
 
+// FetchScript is the repository's corpus script, relative to this package.
+const FetchScript = RepoRoot + "/scripts/corpus.sh"
+
+// moduleDirs maps MODULE@VERSION to its directory in the module cache for
+// every module scripts/corpus.sh prints. The script prints the modules it
+// could fetch even when it fails on others; a module cache directory ends
+// in MODULE@VERSION (the module paths here have no capital letters, which
+// the cache would escape).
 var moduleDirs = sync.OnceValue(func() map[string]string {
 	dirs := map[string]string{}
-	tmp, err := os.MkdirTemp("", "crdlab-bench-")
-	if err != nil {
-		return dirs
-	}
-	defer os.RemoveAll(tmp)
-	for _, m := range CorpusModules {
-		cmd := exec.Command("go", "mod", "download", "-json", m)
-		cmd.Dir = tmp
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-		out, err := cmd.Output()
-		if err != nil {
+	out, _ := exec.Command("bash", FetchScript).Output()
+	for _, d := range strings.Split(string(out), "\n") {
+		if d = strings.TrimSpace(d); d == "" {
 			continue
 		}
-		var info struct{ Dir string }
-		if json.Unmarshal(out, &info) == nil && info.Dir != "" {
-			dirs[m] = info.Dir
+		for _, spec := range Cases {
+			if spec.Module != "" && strings.HasSuffix(filepath.ToSlash(d), "/"+spec.Module) {
+				dirs[spec.Module] = d
+			}
 		}
 	}
 	return dirs
@@ -119,7 +112,7 @@ func LoadCase(spec CaseSpec) (*Case, error) {
 	if spec.Module != "" {
 		d, ok := moduleDirs()[spec.Module]
 		if !ok {
-			return nil, fmt.Errorf("corpus module %s is not available (go mod download failed: no network and not in the module cache?)", spec.Module)
+			return nil, fmt.Errorf("corpus module %s is not available (%s did not print it: not in its list, or no network and not in the module cache?)", spec.Module, FetchScript)
 		}
 		root = d
 	}
@@ -141,7 +134,11 @@ func LoadCase(spec CaseSpec) (*Case, error) {
 		if err != nil {
 			return nil, err
 		}
-		for i, doc := range splitYAML(b) {
+		docs, err := splitYAML(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", ex, err)
+		}
+		for i, doc := range docs {
 			js, err := yaml.YAMLToJSON(doc)
 			if err != nil {
 				return nil, fmt.Errorf("%s document %d: %v", ex, i, err)
@@ -197,7 +194,11 @@ func crdInfo(doc []byte) (*crdSummary, error) {
 func selectCRD(data []byte, name string) ([]byte, error) {
 	var found [][]byte
 	var names []string
-	for _, doc := range splitYAML(data) {
+	docs, err := splitYAML(data)
+	if err != nil {
+		return nil, err
+	}
+	for _, doc := range docs {
 		var m struct {
 			Kind     string
 			Metadata struct{ Name string }
@@ -217,22 +218,18 @@ func selectCRD(data []byte, name string) ([]byte, error) {
 	return found[0], nil
 }
 
-// splitYAML splits a YAML stream on "---" lines (kubectl's YAMLReader rule).
-func splitYAML(data []byte) [][]byte {
-	var docs [][]byte
-	var cur bytes.Buffer
-	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
-		if bytes.HasPrefix(line, []byte("---")) && len(bytes.TrimSpace(line[3:])) == 0 {
-			if len(bytes.TrimSpace(cur.Bytes())) > 0 {
-				docs = append(docs, append([]byte(nil), cur.Bytes()...))
-			}
-			cur.Reset()
-			continue
+// splitYAML splits a YAML stream as kubectl does (see internal/yamldoc) and
+// drops the documents holding only white space.
+func splitYAML(data []byte) ([][]byte, error) {
+	docs, err := yamldoc.Split(data)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	for _, d := range docs {
+		if len(bytes.TrimSpace(d.Data)) > 0 {
+			out = append(out, d.Data)
 		}
-		cur.Write(line)
 	}
-	if len(bytes.TrimSpace(cur.Bytes())) > 0 {
-		docs = append(docs, append([]byte(nil), cur.Bytes()...))
-	}
-	return docs
+	return out, nil
 }

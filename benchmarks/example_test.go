@@ -39,8 +39,10 @@ func ExampleUpstreamCompile() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(res.Errors.ToAggregate())
-	fmt.Println(res.Object["spec"])
+	for _, e := range res.Errors {
+		fmt.Println(e.Message)
+	}
+	fmt.Println(res.Result.(map[string]interface{})["spec"])
 	// Output:
 	// spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10
 	// map[cronSpec:5 0 * * * replicas:11]

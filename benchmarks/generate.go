@@ -3,8 +3,10 @@ package benchmarks
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -458,11 +460,7 @@ func dropLastKey(m map[string]interface{}) bool {
 	if len(m) == 0 {
 		return false
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	delete(m, keys[len(keys)-1])
 	return true
 }

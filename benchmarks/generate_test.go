@@ -146,8 +146,8 @@ func TestRepairRemovesWhatTheValidatorRejects(t *testing.T) {
 
 func TestSplitYAMLAndSelectCRD(t *testing.T) {
 	stream := "a: 1\n---\n---\nkind: CustomResourceDefinition\nmetadata: {name: x}\n--- \nkind: CustomResourceDefinition\nmetadata: {name: yy}\n"
-	if n := len(splitYAML([]byte(stream))); n != 3 {
-		t.Fatalf("splitYAML: %d documents, want 3", n)
+	if docs, err := splitYAML([]byte(stream)); err != nil || len(docs) != 3 {
+		t.Fatalf("splitYAML: %d documents (%v), want 3", len(docs), err)
 	}
 	doc, err := selectCRD([]byte(stream), "yy")
 	if err != nil || string(doc) != "kind: CustomResourceDefinition\nmetadata: {name: yy}\n" {

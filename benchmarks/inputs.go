@@ -66,7 +66,7 @@ func upstreamErrorPaths(c *UpstreamCRD) func([]byte) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if res.DecodeError != nil {
+		if res.DecodeError != "" {
 			return []string{"<decode>"}, nil
 		}
 		var paths []string

@@ -49,7 +49,7 @@ func TestGeneratedObjectsAreValidUpstream(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if res.DecodeError != nil || len(res.Errors) > 0 {
+				if res.DecodeError != "" || len(res.Errors) > 0 {
 					t.Errorf("%s: upstream: decode %v, errors %v\n%s", obj.Name, res.DecodeError, res.Errors, obj.JSON)
 				}
 				t.Logf("%s: %d bytes", obj.Name, len(obj.JSON))
@@ -88,14 +88,14 @@ func TestVerdictsAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			upValid := theirs.DecodeError == nil && len(theirs.Errors) == 0
+			upValid := theirs.DecodeError == "" && len(theirs.Errors) == 0
 			if ours.Valid() != upValid {
 				t.Logf("DIFFERENT VERDICT %s/%s: crdlab valid=%v (%s %v), upstream valid=%v (%v %v)", in.Name, obj.Name, ours.Valid(), ours.DecodeError, ours.Errors, upValid, theirs.DecodeError, theirs.Errors)
 				continue
 			}
-			if upValid && !sameJSON(ours.Object, theirs.Object) {
+			if upValid && !sameJSON(ours.Object, theirs.Result) {
 				a, _ := json.Marshal(ours.Object)
-				b, _ := json.Marshal(theirs.Object)
+				b, _ := json.Marshal(theirs.Result)
 				t.Logf("DIFFERENT OBJECT %s/%s:\ncrdlab:   %s\nupstream: %s", in.Name, obj.Name, a, b)
 			}
 		}

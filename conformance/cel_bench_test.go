@@ -10,7 +10,7 @@ package conformance
 // Workloads:
 //   - GatewayAPI: every HTTPRoute and Gateway (v1) example of
 //     sigs.k8s.io/gateway-api's examples/ against its CRD (module cache;
-//     skipped when absent; fetch with /work/shared/corpus/fetch.sh);
+//     skipped when absent; fetch with scripts/corpus.sh);
 //   - List1000: one object with a list of 1,000 items, 3 rules per item;
 //   - BudgetExhausted: rules that together exhaust the 10M per-object budget.
 //
@@ -133,7 +133,7 @@ func gatewayAPIDir() string {
 func gatewayBenchCases(b *testing.B) map[string]*celBenchCase {
 	dir := gatewayAPIDir()
 	if _, err := os.Stat(filepath.Join(dir, "examples")); err != nil {
-		b.Skipf("gateway-api not in the module cache (%s); run /work/shared/corpus/fetch.sh", dir)
+		b.Skipf("gateway-api not in the module cache (%s); run bash ../scripts/corpus.sh", dir)
 	}
 	schemas := map[string]string{}
 	for kind, file := range map[string]string{"HTTPRoute": "httproutes", "Gateway": "gateways"} {

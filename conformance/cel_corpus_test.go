@@ -1,7 +1,7 @@
 package conformance
 
 // Real-world CRDs (CRDLAB_CORPUS: directories separated by ':', e.g. the
-// output of /work/shared/corpus/fetch.sh joined with ':'): for every CRD
+// output of scripts/corpus.sh joined with ':'): for every CRD
 // version whose schema has x-kubernetes-validations, compile results at every
 // node and the CEL-related CRD validation errors must equal upstream's.
 
@@ -9,8 +9,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -33,7 +35,7 @@ import (
 func celCorpusCRDs(t *testing.T) map[string][]byte {
 	dirs := os.Getenv("CRDLAB_CORPUS")
 	if dirs == "" {
-		t.Skip("CRDLAB_CORPUS not set (directories of real-world CRDs, ':'-separated; see /work/shared/corpus/fetch.sh)")
+		t.Skip("CRDLAB_CORPUS not set (directories of real-world CRDs, ':'-separated; e.g. CRDLAB_CORPUS=$(bash ../scripts/corpus.sh | paste -sd:))")
 	}
 	out := map[string][]byte{}
 	for _, dir := range strings.Split(dirs, ":") {
@@ -61,11 +63,7 @@ func celCorpusCRDs(t *testing.T) map[string][]byte {
 
 func TestCELCorpusDifferential(t *testing.T) {
 	crds := celCorpusCRDs(t)
-	names := make([]string, 0, len(crds))
-	for n := range crds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(crds))
 	rules := 0
 	for _, name := range names {
 		js := crds[name]

@@ -10,8 +10,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -116,11 +118,7 @@ func celUpstreamCompileReport(ss *upschema.Structural) []string {
 		if s.Items != nil {
 			walk(path+".items", s.Items, elem)
 		}
-		keys := make([]string, 0, len(s.Properties))
-		for k := range s.Properties {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(s.Properties))
 		for _, k := range keys {
 			p := s.Properties[k]
 			var ft *apiservercel.DeclType
@@ -175,11 +173,7 @@ func celOurCompileReport(ss *schema.Structural) []string {
 		if s.Items != nil {
 			walk(path+".items", s.Items, elem)
 		}
-		keys := make([]string, 0, len(s.Properties))
-		for k := range s.Properties {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(s.Properties))
 		for _, k := range keys {
 			p := s.Properties[k]
 			var ft *cel.DeclType

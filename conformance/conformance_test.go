@@ -3,9 +3,10 @@ package conformance
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -42,11 +43,7 @@ func (t *tally) result(ok bool) {
 
 func (t *tally) print(what string) {
 	fmt.Printf("conformance %s: %d passed, %d failed, %d skipped\n", what, t.passed, t.failed, t.skipped)
-	reasons := make([]string, 0, len(t.skips))
-	for r := range t.skips {
-		reasons = append(reasons, r)
-	}
-	sort.Strings(reasons)
+	reasons := slices.Sorted(maps.Keys(t.skips))
 	for _, r := range reasons {
 		fmt.Printf("  skipped (%s): %d: %s\n", r, len(t.skips[r]), strings.Join(t.skips[r], ", "))
 	}

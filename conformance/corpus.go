@@ -12,23 +12,30 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/crdlab/crdlab/internal/yamldoc"
 )
 
 // DefaultFetchScript downloads the real-world corpus (Gateway API, Istio,
 // Cluster API, cert-manager, Prometheus Operator, Kyverno, Argo CD) through
-// the Go module proxy and prints one module directory per line.
-const DefaultFetchScript = "/work/shared/corpus/fetch.sh"
+// the Go module proxy and prints one module directory per line. The path is
+// relative to the repository root, which CorpusDirs finds by walking up from
+// the working directory (a test's package directory).
+const DefaultFetchScript = "scripts/corpus.sh"
 
 // CorpusDirs returns the corpus directories: $CRDLAB_CORPUS (separated by
 // the OS path list separator) or the output of the fetch script
-// ($CRDLAB_CORPUS_FETCH, default DefaultFetchScript).
+// ($CRDLAB_CORPUS_FETCH, default the repository's DefaultFetchScript).
 func CorpusDirs() ([]string, error) {
 	if env := os.Getenv("CRDLAB_CORPUS"); env != "" {
 		return filepath.SplitList(env), nil
 	}
 	script := os.Getenv("CRDLAB_CORPUS_FETCH")
 	if script == "" {
-		script = DefaultFetchScript
+		var err error
+		if script, err = findUp(DefaultFetchScript); err != nil {
+			return nil, fmt.Errorf("no corpus: set CRDLAB_CORPUS or CRDLAB_CORPUS_FETCH (%v)", err)
+		}
 	}
 	if _, err := os.Stat(script); err != nil {
 		return nil, fmt.Errorf("no corpus: set CRDLAB_CORPUS or CRDLAB_CORPUS_FETCH (%v)", err)
@@ -49,6 +56,26 @@ func CorpusDirs() ([]string, error) {
 	return dirs, nil
 }
 
+// findUp returns rel joined to the nearest directory, from the working
+// directory up, where it exists.
+func findUp(rel string) (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, rel)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("%s not found in the working directory or above", rel)
+		}
+		dir = parent
+	}
+}
+
 // CorpusDoc is one YAML document of a corpus file.
 type CorpusDoc struct {
 	Name string // <module dir base>/<relative path>#<doc index>
@@ -63,29 +90,21 @@ type CorpusDoc struct {
 	CRDGroup, CRDKind string
 }
 
-var docSeparator = regexp.MustCompile(`(?m)^---[ \t]*(#.*)?$`)
-
-// SplitDocs splits a multi-document YAML file.
-func SplitDocs(data []byte) [][]byte {
+// SplitDocs splits a multi-document YAML file as kubectl does (see
+// internal/yamldoc) and drops the documents holding only blank lines and
+// comments.
+func SplitDocs(data []byte) ([][]byte, error) {
+	docs, err := yamldoc.Split(data)
+	if err != nil {
+		return nil, err
+	}
 	var out [][]byte
-	for _, d := range docSeparator.Split(string(data), -1) {
-		if strings.TrimSpace(stripComments(d)) == "" {
-			continue
+	for _, d := range docs {
+		if !yamldoc.Empty(d.Data) {
+			out = append(out, d.Data)
 		}
-		out = append(out, []byte(d))
 	}
-	return out
-}
-
-func stripComments(s string) string {
-	var b strings.Builder
-	for _, l := range strings.Split(s, "\n") {
-		if t := strings.TrimSpace(l); t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		b.WriteString(l + "\n")
-	}
-	return b.String()
+	return out, nil
 }
 
 // ReadCorpusDocs reads the YAML documents of every *.yaml/*.yml file under
@@ -114,7 +133,12 @@ func ReadCorpusDocs(dir string, want *regexp.Regexp) ([]CorpusDoc, error) {
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, p)
-		for i, doc := range SplitDocs(data) {
+		docs, err := SplitDocs(data)
+		if err != nil {
+			out = append(out, CorpusDoc{Name: fmt.Sprintf("%s/%s#0", base, rel), Path: p, Data: data, SkipReason: "not a YAML stream: " + err.Error()})
+			return nil
+		}
+		for i, doc := range docs {
 			cd := CorpusDoc{Name: fmt.Sprintf("%s/%s#%d", base, rel, i), Path: p, Data: doc}
 			if isTemplate(doc) {
 				cd.SkipReason = "template ({{ ... }})"

@@ -8,17 +8,18 @@ package conformance
 // environment, getExpressionCost), and the CRD verdict and cost errors must
 // equal upstream's CRD create validation.
 //
-// The corpus is found with `bash /work/shared/corpus/fetch.sh` (or
+// The corpus is fetched with `bash scripts/corpus.sh` (or
 // CRDLAB_CORPUS_GATEWAY / CRDLAB_CORPUS_ISTIO); absent corpora are skipped.
 
 import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,6 +36,7 @@ import (
 
 	"github.com/crdlab/crdlab/conformance/upstream"
 	"github.com/crdlab/crdlab/cost"
+	"github.com/crdlab/crdlab/internal/yamldoc"
 )
 
 // upstreamRuleCost is one expression as upstream's CRD validation costs it.
@@ -85,11 +87,7 @@ func upstreamCosts(t *testing.T, root *apiextensions.JSONSchemaProps, rootPath *
 				}
 			}
 		}
-		names := make([]string, 0, len(s.Properties))
-		for k := range s.Properties {
-			names = append(names, k)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(s.Properties))
 		for _, k := range names {
 			prop := s.Properties[k]
 			walk(&prop, p.Child("properties").Key(k), ctx.ChildPropertyContext(&prop, k))
@@ -164,7 +162,12 @@ func corpusCostCases(t *testing.T) []costCase {
 		if err != nil {
 			return
 		}
-		for i, doc := range splitYAMLDocs(data) {
+		docs, err := yamldoc.Split(data)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		for i, d := range docs {
+			doc := d.Data
 			if !bytes.Contains(doc, []byte("kind: CustomResourceDefinition")) || !bytes.Contains(doc, []byte("x-kubernetes-validations")) {
 				continue
 			}
@@ -187,23 +190,9 @@ func corpusCostCases(t *testing.T) []costCase {
 	}
 	add("istio", filepath.Join(istio, "manifests/charts/base/files/crd-all.gen.yaml"))
 	if len(out) == 0 {
-		t.Log("corpus not found (run bash /work/shared/corpus/fetch.sh): only the docs examples are compared")
+		t.Log("corpus not found (run bash ../scripts/corpus.sh): only the docs examples are compared")
 	}
 	return out
-}
-
-func splitYAMLDocs(data []byte) [][]byte {
-	var docs [][]byte
-	var cur []string
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, "---") {
-			docs = append(docs, []byte(strings.Join(cur, "\n")))
-			cur = nil
-			continue
-		}
-		cur = append(cur, line)
-	}
-	return append(docs, []byte(strings.Join(cur, "\n")))
 }
 
 func TestCostAgainstUpstream(t *testing.T) {

@@ -72,7 +72,10 @@ func TestMergePatch(t *testing.T) {
 }
 
 func TestSplitDocsAndTemplates(t *testing.T) {
-	docs := SplitDocs([]byte("# header\n---\na: 1\n--- # second\nb: 2\n---\n"))
+	docs, err := SplitDocs([]byte("# header\n---\na: 1\n--- # second\nb: 2\n---\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(docs) != 2 {
 		t.Fatalf("want 2 documents, got %d: %q", len(docs), docs)
 	}

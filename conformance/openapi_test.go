@@ -36,6 +36,7 @@ import (
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/openapi"
 	"github.com/crdlab/crdlab/internal/schema"
+	crdlabstrfmt "github.com/crdlab/crdlab/internal/strfmt"
 )
 
 type upField = upfield.Error
@@ -377,7 +378,7 @@ func oaOurValidator(t *testing.T, js []byte) (*openapi.Validator, *crd.JSONSchem
 	if err := json.Unmarshal(js, &p); err != nil {
 		t.Fatalf("our schema: %v", err)
 	}
-	v, err := openapi.NewSchemaValidator(&p)
+	v, err := openapi.NewSchemaValidator(&p, nil)
 	if err != nil {
 		t.Fatalf("our validator: %v", err)
 	}
@@ -546,7 +547,7 @@ func TestOpenAPIDifferentialStructural(t *testing.T) {
 			return false
 		}
 		upV := upvalidation.NewSchemaValidatorFromOpenAPI(upSS.ToKubeOpenAPI())
-		ourV := openapi.NewValidatorFromStructural(ourSS)
+		ourV := openapi.NewValidatorFromStructural(ourSS, nil)
 		for j := 0; j < 4; j++ {
 			obj := g.value(s, 3)
 			var up []string
@@ -597,8 +598,8 @@ var oaFormatCorpus = []string{
 }
 
 func TestOpenAPIDifferentialFormatCheckers(t *testing.T) {
-	for _, name := range openapi.KnownFormats() {
-		check := openapi.LookupFormat(name)
+	for _, name := range crdlabstrfmt.Names() {
+		check := crdlabstrfmt.Lookup(name)
 		if !strfmt.Default.ContainsName(name) {
 			t.Errorf("format %q is not in upstream's registry", name)
 			continue
@@ -610,7 +611,7 @@ func TestOpenAPIDifferentialFormatCheckers(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"int32", "int64", "float", "double", "date-time", "k8s-short-name", "ulid", "uint32", "binary"} {
-		ours := openapi.LookupFormat(name) != nil
+		ours := crdlabstrfmt.Lookup(name) != nil
 		if up := strfmt.Default.ContainsName(name); up != ours {
 			t.Errorf("registry membership of %q: upstream %v, ours %v", name, up, ours)
 		}

@@ -5,6 +5,8 @@ import (
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/crdvalidation"
+	"maps"
+	"slices"
 )
 
 // Bound keywords.
@@ -132,7 +134,7 @@ func candidates(root *crd.JSONSchemaProps, steps []crdvalidation.CELStep) []cand
 			copy(ns, st)
 			walk(c, append(ns, step))
 		}
-		for _, k := range sortedKeys(s.Properties) {
+		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 			p := s.Properties[k]
 			next(&p, crdvalidation.CELStep{Kind: crdvalidation.CELStepProperty, Property: k})
 		}

@@ -1,8 +1,9 @@
 package cost
 
 import (
+	"maps"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
@@ -57,11 +58,7 @@ func walkNodes(root *crd.JSONSchemaProps, rootPath *field.Path, visit func(n *no
 			copy(steps, n.steps)
 			walk(&node{schema: c, steps: append(steps, step), path: p, dataPath: dp, card: childCard})
 		}
-		names := make([]string, 0, len(s.Properties))
-		for k := range s.Properties {
-			names = append(names, k)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(s.Properties))
 		for _, k := range names {
 			p := s.Properties[k]
 			child(&p, crdvalidation.CELStep{Kind: crdvalidation.CELStepProperty, Property: k},
@@ -401,15 +398,6 @@ func accessType(st *schema.Structural, dt *cel.DeclType, step crdvalidation.CELS
 		}
 	}
 	return nil, nil
-}
-
-func sortedKeys(m map[string]crd.JSONSchemaProps) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func displayData(p string) string {

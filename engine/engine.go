@@ -170,23 +170,24 @@ func CompileCRD(c *crd.CustomResourceDefinition) *CRD {
 // decoding, recorded before the CRD's own.
 func compileCRD(c *crd.CustomResourceDefinition, decodeWarnings []string) *CRD {
 	out := &CRD{def: c}
-	// Share rule compilations between the CRD checks, the default-value
-	// checks and the serving validators (results are identical); the cache
-	// is dropped with this compile.
+	// Share rule and pattern compilations between the CRD checks, the
+	// default-value checks and the serving validators (results are
+	// identical); the caches are dropped with this compile.
 	cache := cel.NewCompileCache()
+	patterns := openapi.NewPatterns()
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
 				out.errs = append(out.errs, field.InternalError(nil, fmt.Errorf("crdlab: CRD validation panicked: %v", r)))
 			}
 		}()
-		out.errs, out.warnings = crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{CompileCache: cache})
+		out.errs, out.warnings = crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{CompileCache: cache, Patterns: patterns})
 	}()
 	out.warnings = recordWarnings(append(decodeWarnings, out.warnings...))
 	if len(out.errs) > 0 {
 		return out
 	}
-	out.buildErr = out.build(cache)
+	out.buildErr = out.build(cache, patterns)
 	return out
 }
 

@@ -32,7 +32,7 @@ type scaleSpec struct {
 }
 
 // build mirrors getOrCreateServingInfoFor for every version.
-func (c *CRD) build(cache *cel.CompileCache) (err error) {
+func (c *CRD) build(cache *cel.CompileCache, patterns *openapi.Patterns) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("crdlab: building validators panicked: %v", r)
@@ -84,12 +84,12 @@ func (c *CRD) build(cache *cel.CompileCache) (err error) {
 		}
 		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
 			props := v.Schema.OpenAPIV3Schema
-			if val.schemaValidator, err = openapi.NewSchemaValidator(props); err != nil {
+			if val.schemaValidator, err = openapi.NewSchemaValidator(props, patterns); err != nil {
 				return err
 			}
 			if v.Subresources != nil && v.Subresources.Status != nil && props.Properties != nil {
 				if st, ok := props.Properties["status"]; ok {
-					if val.statusValidator, err = openapi.NewSchemaValidator(&st); err != nil {
+					if val.statusValidator, err = openapi.NewSchemaValidator(&st, patterns); err != nil {
 						return err
 					}
 				}

@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -322,9 +324,11 @@ func TestParityConformanceCases(t *testing.T) {
 	checkParity(t, newRuntime(t, Options{}), reqs)
 }
 
-// corpusDirs returns the corpus module directories, or skips.
+// corpusDirs returns the corpus module directories, or skips. The
+// repository's scripts/corpus.sh runs offline (GOPROXY=off): the modules
+// must be in the module cache already.
 func corpusDirs(t testing.TB) []string {
-	script := "/work/shared/corpus/fetch.sh"
+	script := filepath.Join(repoRoot, "scripts", "corpus.sh")
 	if p := os.Getenv("CRDLAB_CORPUS_FETCH"); p != "" {
 		script = p
 	}
@@ -408,11 +412,7 @@ func TestParityCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("corpus parity skipped in -short mode")
 	}
-	all := make([]string, 0, len(crds))
-	for n := range crds {
-		all = append(all, n)
-	}
-	sort.Strings(all)
+	all := slices.Sorted(maps.Keys(crds))
 	names := corpusSample(all)
 	r := newRuntime(t, Options{MaxInstances: 1})
 	start := time.Now()
@@ -486,11 +486,7 @@ func TestParityCorpus(t *testing.T) {
 			return nil
 		})
 	}
-	kinds := make([]string, 0, len(byKind))
-	for k := range byKind {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
+	kinds := slices.Sorted(maps.Keys(byKind))
 	for _, k := range kinds {
 		check(gateway[k], byKind[k])
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/crdlab/crdlab/internal/yamldoc"
 )
 
 // document is one object read from an input.
@@ -101,57 +103,31 @@ func readFile(name string, stdin io.Reader) ([]byte, error) {
 	return data, nil
 }
 
-// splitDocuments splits a multi-document YAML stream on "---" lines (as
-// k8s.io/apimachinery's YAMLReader: only spaces or a comment may follow the
-// separator), drops empty documents and expands kind: List items.
+// splitDocuments splits a multi-document YAML stream on "---" lines as
+// kubectl does (see internal/yamldoc: only spaces or a comment may follow the
+// separator, anything else is an error), drops empty documents and expands
+// kind: List items.
 func splitDocuments(source string, data []byte) ([]document, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) > 0 && trimmed[0] == '{' {
 		return expandList(document{source: source, line: 1 + bytes.Count(data[:bytes.Index(data, trimmed[:1])], []byte("\n")), data: trimmed, item: -1})
 	}
+	docs, err := yamldoc.Split(data)
+	if se, ok := err.(*yamldoc.SeparatorError); ok {
+		return nil, &inputError{fmt.Sprintf("%s:%d: %v", source, se.Line, se)}
+	}
 	var out []document
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	start, startLine := 0, 1
-	offset := 0
-	flush := func(end, nextLine int) error {
-		doc := data[start:end]
-		if !isEmptyYAML(doc) {
-			ds, err := expandList(document{source: source, line: startLine, data: doc, item: -1})
-			if err != nil {
-				return err
-			}
-			out = append(out, ds...)
+	for _, d := range docs {
+		if yamldoc.Empty(d.Data) {
+			continue
 		}
-		return nil
-	}
-	for i, l := range lines {
-		lineNo := i + 1
-		if bytes.HasPrefix(l, []byte("---")) {
-			rest := strings.TrimSpace(string(l[3:]))
-			if rest == "" || rest[0] == '#' {
-				if err := flush(offset, lineNo); err != nil {
-					return nil, err
-				}
-				start, startLine = offset+len(l), lineNo+1
-			}
+		ds, err := expandList(document{source: source, line: d.Line, data: d.Data, item: -1})
+		if err != nil {
+			return nil, err
 		}
-		offset += len(l)
-	}
-	if err := flush(len(data), len(lines)+1); err != nil {
-		return nil, err
+		out = append(out, ds...)
 	}
 	return out, nil
-}
-
-// isEmptyYAML reports whether a document holds only blank lines and comments.
-func isEmptyYAML(doc []byte) bool {
-	for _, l := range bytes.Split(doc, []byte("\n")) {
-		t := bytes.TrimSpace(l)
-		if len(t) > 0 && t[0] != '#' {
-			return false
-		}
-	}
-	return true
 }
 
 // expandList returns the items of a kind: List document (each as its raw

@@ -7,6 +7,7 @@
 //	                [--crd-field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
 //	crdlab lint [--crd-field-validation Strict|Warn|Ignore] [-o text|json] CRD...
 //	crdlab cost [--crd-field-validation Strict|Warn|Ignore] [-o text|json] CRD [OBJECT...]
+//	crdlab test [--crd FILE|DIR]... [-run REGEX] [-o text|json] [--junit FILE] PATH...
 //	crdlab version
 //
 // OBJECT and CRD are YAML or JSON files, directories (their *.yaml, *.yml
@@ -44,10 +45,12 @@ Usage:
                   [--crd-field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
   crdlab lint [--crd-field-validation Strict|Warn|Ignore] [-o text|json] CRD...
   crdlab cost [--crd-field-validation Strict|Warn|Ignore] [-o text|json] CRD [OBJECT...]
+  crdlab test [--crd FILE|DIR]... [-run REGEX] [-o text|json] [--junit FILE] PATH...
+  crdlab test --init CRD
+  crdlab version
 
 --field-validation is the object requests' fieldValidation, --crd-field-validation
 the CRD create's (unknown and duplicate fields); both default to Strict, as kubectl.
-  crdlab version
 
 validate --engine wasm [--wasm-module FILE] runs through the WebAssembly
 module (make wasm) in wazero, with the same output.
@@ -73,6 +76,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runLint(args[1:], stdin, stdout, stderr)
 	case "cost":
 		return runCost(args[1:], stdin, stdout, stderr)
+	case "test":
+		return runTest(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "crdlab %s (Kubernetes 1.37, k8s.io/apiextensions-apiserver v0.37.2)\n", engine.Version)
 		return exitValid

@@ -127,3 +127,14 @@ func TestSplitDocumentsLines(t *testing.T) {
 		t.Fatalf("got %v want %v", got, want)
 	}
 }
+
+// TestSplitDocumentsRejectsContentAfterSeparator: a line beginning with
+// "---" and followed by anything but a comment used to stay inside the
+// document here (and cut the document, dropping the rest of the line, in
+// engine/crd); kubectl's YAMLReader rejects it, and so do both now.
+func TestSplitDocumentsRejectsContentAfterSeparator(t *testing.T) {
+	_, err := splitDocuments("f.yaml", []byte("a: 1\n--- b: 2\n"))
+	if err == nil || err.Error() != "f.yaml:2: invalid Yaml document separator: b: 2" {
+		t.Fatalf("got %v", err)
+	}
+}

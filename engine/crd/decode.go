@@ -5,15 +5,17 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/crdlab/crdlab/internal/yamldoc"
 	"github.com/crdlab/crdlab/internal/yamljson"
 	"sigs.k8s.io/yaml"
 	yamlv3 "sigs.k8s.io/yaml/goyaml.v3"
@@ -91,7 +93,9 @@ func DecodeOneDocument(data []byte, filename string) (Document, error) {
 }
 
 // Decode reads every CustomResourceDefinition in data: a JSON object, a YAML
-// document, a multi-document YAML stream ("---" separated), or a List /
+// document, a multi-document YAML stream ("---" separated; as in kubectl, a
+// line beginning with "---" followed by anything but a comment is an
+// error), or a List /
 // CustomResourceDefinitionList with items. Decoding is strict: unknown and
 // duplicate fields, wrong value types and a wrong apiVersion or kind are
 // reported as *DecodeError with the position in the input. YAML is turned
@@ -166,12 +170,16 @@ func (e *FieldError) Error() string { return e.Type + " " + strconv.Quote(e.Path
 // of failing on them. The error is any other decoding failure.
 func DecodeDocuments(data []byte, filename string) ([]Document, error) {
 	var out []Document
-	for _, doc := range splitDocuments(data) {
-		docs, err := decodeDocument(doc, filename)
+	docs, err := yamldoc.Split(data)
+	if se, ok := err.(*yamldoc.SeparatorError); ok {
+		return nil, &DecodeError{File: filename, Line: se.Line, Msg: se.Error()}
+	}
+	for _, d := range docs {
+		ds, err := decodeDocument(document{data: d.Data, firstLine: d.Line}, filename)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, docs...)
+		out = append(out, ds...)
 	}
 	return out, nil
 }
@@ -179,34 +187,6 @@ func DecodeDocuments(data []byte, filename string) ([]Document, error) {
 type document struct {
 	data      []byte
 	firstLine int // 1-based line of data[0] in the input
-}
-
-// splitDocuments splits a YAML stream on lines starting with "---" as
-// kubectl's YAMLReader does.
-func splitDocuments(data []byte) []document {
-	var docs []document
-	var cur bytes.Buffer
-	start, line := 1, 1
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		var l []byte
-		if i < 0 {
-			l, data = data, nil
-		} else {
-			l, data = data[:i+1], data[i+1:]
-		}
-		if bytes.HasPrefix(l, []byte("---")) {
-			docs = append(docs, document{data: append([]byte(nil), cur.Bytes()...), firstLine: start})
-			cur.Reset()
-			start = line + 1
-			line++
-			continue
-		}
-		cur.Write(l)
-		line++
-	}
-	docs = append(docs, document{data: append([]byte(nil), cur.Bytes()...), firstLine: start})
-	return docs
 }
 
 func decodeDocument(doc document, filename string) ([]Document, error) {
@@ -285,7 +265,7 @@ func (d *decoder) decodeList(obj map[string]interface{}, node *yamlv3.Node, apiV
 	if err := d.checkDuplicates(node, "", false); err != nil {
 		return nil, err
 	}
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		switch k {
 		case "apiVersion", "kind", "items", "metadata":
 		default:
@@ -406,7 +386,7 @@ func (d *decoder) keyItems(obj map[string]interface{}, n *yamlv3.Node, lenient b
 			}
 		}
 	}
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		if count[k] == 0 {
 			items = append(items, keyItem{key: k})
 		}
@@ -681,15 +661,6 @@ func (d *decoder) checkIn(v interface{}, n *yamlv3.Node, t reflect.Type, path, a
 		}
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]interface{}) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // jsonField is a struct field as encoding/json sees it.

@@ -82,6 +82,13 @@ func TestDecodeErrors(t *testing.T) {
 			want: `crd.yaml:19: yaml: did not find expected node content`,
 		},
 		{
+			// engine/crd used to cut here and drop "foo: 1"; kubectl's
+			// YAMLReader rejects the line.
+			name: "separator followed by content, as kubectl",
+			in:   validCRD + "--- foo: 1\n" + validCRD,
+			want: `crd.yaml:18: invalid Yaml document separator: foo: 1`,
+		},
+		{
 			name: "error in the second item of a List",
 			in:   "apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(strings.TrimSuffix(validCRD, "\n"), "\n", "\n  ") + "\n- " + strings.ReplaceAll(strings.Replace(validCRD, "scope:", "scop:", 1), "\n", "\n  "),
 			want: `crd.yaml:30:5: unknown field "items[1].spec.scop"`,
@@ -153,6 +160,7 @@ func TestDecodeStreams(t *testing.T) {
 		names []string
 	}{
 		{"single YAML document", validCRD, []string{"widgets.example.com"}},
+		{"separators followed by comments", validCRD + "--- # next\n" + strings.ReplaceAll(validCRD, "widget", "gadget") + "---# last\n", []string{"widgets.example.com", "gadgets.example.com"}},
 		{"multi-document stream with empty and comment-only documents", "---\n# comment\n---\n" + validCRD + "---\n" + strings.ReplaceAll(validCRD, "widget", "gadget") + "---\n", []string{"widgets.example.com", "gadgets.example.com"}},
 		{"JSON object", `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"a.b.c"},"spec":{"group":"b.c","names":{"plural":"a","kind":"A"},"scope":"Cluster","versions":[]}}`, []string{"a.b.c"}},
 		{"CustomResourceDefinitionList", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinitionList\nitems:\n- " + strings.ReplaceAll(validCRD, "\n", "\n  "), []string{"widgets.example.com"}},

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/crdlab/crdlab/internal/yamldoc"
 )
 
 // everyShapeCRD uses every wire shape the typed decoding knows: schemas or
@@ -77,12 +79,15 @@ status:
 func TestFillMatchesJSONRoundTrip(t *testing.T) {
 	for name, doc := range map[string]string{"every shape": everyShapeCRD, "valid": validCRD} {
 		t.Run(name, func(t *testing.T) {
-			docs := splitDocuments([]byte(doc))
-			got, err := decodeDocument(docs[0], "x.yaml")
+			docs, err := yamldoc.Split([]byte(doc))
 			if err != nil {
 				t.Fatal(err)
 			}
-			value, err := slowJSONValue(docs[0].data)
+			got, err := decodeDocument(document{data: docs[0].Data, firstLine: docs[0].Line}, "x.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			value, err := slowJSONValue(docs[0].Data)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,8 +3,10 @@ package cel
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/google/cel-go/cel"
@@ -306,7 +308,7 @@ func (v *Validator) validateMap(r *run, fldPath *field.Path, obj, oldObj map[str
 	}
 	correlatable := MapIsCorrelatable(v.Schema.XMapType)
 	if v.AdditionalProperties != nil {
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			var oldV interface{}
 			if correlatable {
 				oldV = oldObj[k]
@@ -320,7 +322,7 @@ func (v *Validator) validateMap(r *run, fldPath *field.Path, obj, oldObj map[str
 		}
 	}
 	if v.Properties != nil {
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			sub, ok := v.Properties[k]
 			if !ok {
 				continue

@@ -11,6 +11,7 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 
 	"github.com/crdlab/crdlab/internal/schema"
+	"github.com/crdlab/crdlab/internal/strfmt"
 )
 
 // UnstructuredToVal wraps a decoded JSON value (map[string]interface{},
@@ -88,7 +89,7 @@ func UnstructuredToVal(v interface{}, s *schema.Structural) ref.Val {
 		}
 		switch format {
 		case "duration":
-			d, err := parseStrfmtDuration(str)
+			d, err := strfmt.ParseDuration(str)
 			if err != nil {
 				return types.NewErr("Invalid duration %s: %v", str, err)
 			}
@@ -100,13 +101,13 @@ func UnstructuredToVal(v interface{}, s *schema.Structural) ref.Val {
 			}
 			return types.Timestamp{Time: d}
 		case "date-time":
-			d, err := parseStrfmtDateTime(str)
+			d, err := strfmt.ParseDateTime(str)
 			if err != nil {
 				return types.NewErr("Invalid date-time formatted string %s: %v", str, err)
 			}
 			return types.Timestamp{Time: d}
 		case "byte":
-			b, err := parseStrfmtBase64(str)
+			b, err := strfmt.ParseBase64(str)
 			if err != nil {
 				return types.NewErr("Invalid byte formatted string %s: %v", str, err)
 			}

@@ -101,8 +101,8 @@ func TestGoldenValidCasesHaveNoErrors(t *testing.T) {
 }
 
 // TestCorpus validates real-world CRDs: CRDLAB_CORPUS_DIRS is a
-// colon-separated list of directories (bash /work/shared/corpus/fetch.sh
-// prints them). Every apiextensions.k8s.io/v1 CRD document must decode and
+// colon-separated list of directories (bash scripts/corpus.sh prints them:
+// CRDLAB_CORPUS_DIRS=$(bash ../../scripts/corpus.sh | paste -sd:)). Every apiextensions.k8s.io/v1 CRD document must decode and
 // validate without errors (CEL is not checked here). Paths under test/,
 // testdata/ and patches/ are skipped: they hold partial or deliberately
 // invalid CRDs, which upstream rejects with the same errors (checked with
@@ -110,7 +110,7 @@ func TestGoldenValidCasesHaveNoErrors(t *testing.T) {
 func TestCorpus(t *testing.T) {
 	dirs := os.Getenv("CRDLAB_CORPUS_DIRS")
 	if dirs == "" {
-		t.Skip("CRDLAB_CORPUS_DIRS is not set; set it to the directories printed by /work/shared/corpus/fetch.sh (colon-separated)")
+		t.Skip("CRDLAB_CORPUS_DIRS is not set; set it to the directories printed by the repository's scripts/corpus.sh (colon-separated: $(bash ../../scripts/corpus.sh | paste -sd:))")
 	}
 	n := 0
 	for _, dir := range strings.Split(dirs, ":") {

@@ -3,8 +3,9 @@ package crdvalidation
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/crdlab/crdlab/engine/crd"
@@ -367,11 +368,7 @@ func writeInternalSchema(b *bytes.Buffer, s *crd.JSONSchemaProps) {
 			b.WriteString("null")
 			return
 		}
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(m))
 		b.WriteString("{")
 		for i, k := range keys {
 			if i > 0 {
@@ -474,11 +471,7 @@ func writeInternalSchema(b *bytes.Buffer, s *crd.JSONSchemaProps) {
 	if s.Dependencies == nil {
 		b.WriteString("null")
 	} else {
-		keys := make([]string, 0, len(s.Dependencies))
-		for k := range s.Dependencies {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(s.Dependencies))
 		b.WriteString("{")
 		for i, k := range keys {
 			if i > 0 {

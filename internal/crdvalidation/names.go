@@ -3,204 +3,40 @@ package crdvalidation
 import (
 	"fmt"
 	"net/url"
-	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/names"
+	"github.com/crdlab/crdlab/internal/objectmeta"
 )
 
-// Name rules of k8s.io/apimachinery/pkg/util/validation and
-// k8s.io/apimachinery/pkg/api/validate/content, with their messages.
-
-const (
-	dns1123LabelFmt          = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-	dns1123SubdomainFmt      = dns1123LabelFmt + "(\\." + dns1123LabelFmt + ")*"
-	dns1123SubdomainErrorMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
-	dns1035LabelFmt          = "[a-z]([-a-z0-9]*[a-z0-9])?"
-	dns1035LabelErrMsg       = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character"
-
-	// dns1123SubdomainMaxLength is RFC 1123's subdomain limit (upstream DNS1123SubdomainMaxLength).
-	dns1123SubdomainMaxLength = 253
-	// dns1035LabelMaxLength is RFC 1035's label limit (upstream DNS1035LabelMaxLength).
-	dns1035LabelMaxLength = 63
-
-	labelKeyFmt      = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-	labelKeyErrMsg   = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-	labelValueFmt    = "(" + labelKeyFmt + ")?"
-	labelValueErrMsg = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-	// labelKeyMaxLength and labelValueMaxLength are upstream's 63-character limits.
-	labelKeyMaxLength   = 63
-	labelValueMaxLength = 63
-	// totalAnnotationSizeLimitB is upstream's TotalAnnotationSizeLimitB (256 kB).
-	totalAnnotationSizeLimitB = 256 * (1 << 10)
-)
-
+// The name rules are internal/names' (upstream's
+// k8s.io/apimachinery/pkg/util/validation and api/validate/content, with
+// their messages), under the names this package's validation uses.
 var (
-	dns1123SubdomainRegexp = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
-	dns1035LabelRegexp     = regexp.MustCompile("^" + dns1035LabelFmt + "$")
-	labelKeyRegexp         = regexp.MustCompile("^" + labelKeyFmt + "$")
-	labelValueRegexp       = regexp.MustCompile("^" + labelValueFmt + "$")
+	isDNS1123Subdomain = names.IsDNS1123Subdomain
+	isDNS1035Label     = names.IsDNS1035Label
+	nameIsDNSSubdomain = names.NameIsDNSSubdomain
 )
 
-func maxLenError(n int) string { return fmt.Sprintf("must be no more than %d characters", n) }
-
-func regexError(msg, format string, examples ...string) string {
-	if len(examples) == 0 {
-		return msg + " (regex used for validation is '" + format + "')"
+// validateObjectMeta is upstream's ValidateObjectMeta for the CRD itself, a
+// cluster-scoped object, on create: objectmeta.ValidateObjectMeta (name,
+// generateName, namespace, generation, labels, annotations, finalizers; map
+// keys in sorted order where upstream's order is random) on the fields of
+// crd.ObjectMeta it reads. ownerReferences and managedFields, which
+// crd.ObjectMeta keeps as raw JSON, are not checked.
+func validateObjectMeta(m *crd.ObjectMeta, nameFn names.ValidateNameFunc, fldPath *field.Path) field.ErrorList {
+	meta := &objectmeta.ObjectMeta{
+		Name:         m.Name,
+		GenerateName: m.GenerateName,
+		Namespace:    m.Namespace,
+		Generation:   m.Generation,
+		Labels:       m.Labels,
+		Annotations:  m.Annotations,
+		Finalizers:   m.Finalizers,
 	}
-	msg += " (e.g. "
-	for i, e := range examples {
-		if i > 0 {
-			msg += " or "
-		}
-		msg += "'" + e + "', "
-	}
-	return msg + "regex used for validation is '" + format + "')"
-}
-
-func isDNS1123Subdomain(v string) []string {
-	var errs []string
-	if len(v) > dns1123SubdomainMaxLength {
-		errs = append(errs, maxLenError(dns1123SubdomainMaxLength))
-	}
-	if !dns1123SubdomainRegexp.MatchString(v) {
-		errs = append(errs, regexError(dns1123SubdomainErrorMsg, dns1123SubdomainFmt, "example.com"))
-	}
-	return errs
-}
-
-func isDNS1035Label(v string) []string {
-	var errs []string
-	if len(v) > dns1035LabelMaxLength {
-		errs = append(errs, maxLenError(dns1035LabelMaxLength))
-	}
-	if !dns1035LabelRegexp.MatchString(v) {
-		errs = append(errs, regexError(dns1035LabelErrMsg, dns1035LabelFmt, "my-name", "abc-123"))
-	}
-	return errs
-}
-
-func isQualifiedName(v string) []string {
-	var errs []string
-	parts := strings.Split(v, "/")
-	var name string
-	switch len(parts) {
-	case 1:
-		name = parts[0]
-	case 2:
-		prefix := parts[0]
-		name = parts[1]
-		if len(prefix) == 0 {
-			errs = append(errs, "prefix part must be non-empty")
-		} else {
-			for _, m := range isDNS1123Subdomain(prefix) {
-				errs = append(errs, "prefix part "+m)
-			}
-		}
-	default:
-		return append(errs, "a valid label key "+regexError(labelKeyErrMsg, labelKeyFmt, "MyName", "my.name", "123-abc")+
-			" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
-	}
-	if len(name) == 0 {
-		errs = append(errs, "name part must be non-empty")
-	} else if len(name) > labelKeyMaxLength {
-		errs = append(errs, "name part "+maxLenError(labelKeyMaxLength))
-	}
-	if !labelKeyRegexp.MatchString(name) {
-		errs = append(errs, "name part "+regexError(labelKeyErrMsg, labelKeyFmt, "MyName", "my.name", "123-abc"))
-	}
-	return errs
-}
-
-func isLabelValue(v string) []string {
-	var errs []string
-	if len(v) > labelValueMaxLength {
-		errs = append(errs, maxLenError(labelValueMaxLength))
-	}
-	if !labelValueRegexp.MatchString(v) {
-		errs = append(errs, regexError(labelValueErrMsg, labelValueFmt, "MyValue", "my_value", "12345"))
-	}
-	return errs
-}
-
-// nameIsDNSSubdomain is upstream's NameIsDNSSubdomain (generateName prefixes
-// may end in '-').
-func nameIsDNSSubdomain(name string, prefix bool) []string {
-	if prefix && len(name) > 1 && strings.HasSuffix(name, "-") {
-		name = name[:len(name)-2] + "a"
-	}
-	return isDNS1123Subdomain(name)
-}
-
-func sortedStringKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// validateObjectMeta is upstream's ValidateObjectMeta for a cluster-scoped
-// object on create (name, generateName, namespace, generation, labels,
-// annotations and finalizers; map keys are visited in sorted order where
-// upstream's order is random). ownerReferences and managedFields are not
-// checked.
-func validateObjectMeta(m *crd.ObjectMeta, nameFn func(string, bool) []string, fldPath *field.Path) field.ErrorList {
-	var allErrs field.ErrorList
-	if len(m.GenerateName) != 0 {
-		for _, msg := range nameFn(m.GenerateName, true) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("generateName"), m.GenerateName, msg))
-		}
-	}
-	if len(m.Name) == 0 {
-		allErrs = append(allErrs, field.Required(fldPath.Child("name"), "name or generateName is required"))
-	} else {
-		for _, msg := range nameFn(m.Name, false) {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("name"), m.Name, msg))
-		}
-	}
-	if len(m.Namespace) != 0 {
-		allErrs = append(allErrs, field.Forbidden(fldPath.Child("namespace"), "not allowed on this type"))
-	}
-	if m.Generation < 0 {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("generation"), m.Generation, "must be greater than or equal to 0"))
-	}
-	labelsPath := fldPath.Child("labels")
-	for _, k := range sortedStringKeys(m.Labels) {
-		for _, msg := range isQualifiedName(k) {
-			allErrs = append(allErrs, field.Invalid(labelsPath, k, msg))
-		}
-		for _, msg := range isLabelValue(m.Labels[k]) {
-			allErrs = append(allErrs, field.Invalid(labelsPath, m.Labels[k], msg))
-		}
-	}
-	annPath := fldPath.Child("annotations")
-	total := 0
-	for _, k := range sortedStringKeys(m.Annotations) {
-		for _, msg := range isQualifiedName(strings.ToLower(k)) {
-			allErrs = append(allErrs, field.Invalid(annPath, k, msg))
-		}
-		total += len(k) + len(m.Annotations[k])
-	}
-	if total > totalAnnotationSizeLimitB {
-		allErrs = append(allErrs, field.TooLong(annPath, "", totalAnnotationSizeLimitB))
-	}
-	finPath := fldPath.Child("finalizers")
-	orphan, del := false, false
-	for _, f := range m.Finalizers {
-		for _, msg := range isQualifiedName(f) {
-			allErrs = append(allErrs, field.Invalid(finPath, f, msg))
-		}
-		orphan = orphan || f == "orphan"
-		del = del || f == "foregroundDeletion"
-	}
-	if orphan && del {
-		allErrs = append(allErrs, field.Invalid(finPath, m.Finalizers, "finalizer orphan and foregroundDeletion cannot be both set"))
-	}
-	return allErrs
+	return objectmeta.ValidateObjectMeta(meta, false, nameFn, fldPath)
 }
 
 // validateWebhookURL is upstream's webhook.ValidateWebhookURL.

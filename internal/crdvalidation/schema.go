@@ -3,9 +3,10 @@ package crdvalidation
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/crd"
@@ -130,15 +131,6 @@ type schemaWalker struct {
 	opts *options
 }
 
-func sortedSchemaKeys(m map[string]crd.JSONSchemaProps) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // validateSchema is upstream's ValidateCustomResourceDefinitionOpenAPISchema.
 // Map-valued children (properties, definitions, dependencies) are visited in
 // sorted key order; upstream's order is Go's random map order.
@@ -167,7 +159,7 @@ func (w *schemaWalker) validateSchema(s *crd.JSONSchemaProps, fldPath *field.Pat
 			ctx.child(s.AdditionalProperties.Schema, CELStep{Kind: CELStepAdditionalProperties})))
 	}
 
-	for _, name := range sortedSchemaKeys(s.Properties) {
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 		sub := v
 		if !mapIsCorrelatable(s.XMapType) {
 			sub = sub.withForbidOldSelfValidations(fldPath)
@@ -193,7 +185,7 @@ func (w *schemaWalker) validateSchema(s *crd.JSONSchemaProps, fldPath *field.Pat
 	for i := range s.AnyOf {
 		errs.add(w.validateSchema(&s.AnyOf[i], fldPath.Child("anyOf").Index(i), v, false, nil))
 	}
-	for _, name := range sortedSchemaKeys(s.Definitions) {
+	for _, name := range slices.Sorted(maps.Keys(s.Definitions)) {
 		d := s.Definitions[name]
 		errs.add(w.validateSchema(&d, fldPath.Child("definitions").Key(name), v, false, nil))
 	}
@@ -211,11 +203,7 @@ func (w *schemaWalker) validateSchema(s *crd.JSONSchemaProps, fldPath *field.Pat
 	}
 
 	if s.Dependencies != nil {
-		keys := make([]string, 0, len(s.Dependencies))
-		for k := range s.Dependencies {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(s.Dependencies))
 		for _, k := range keys {
 			errs.add(w.validateSchema(s.Dependencies[k].Schema, fldPath.Child("dependencies").Key(k), v, false, nil))
 		}

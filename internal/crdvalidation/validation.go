@@ -22,8 +22,9 @@ package crdvalidation
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -55,6 +56,10 @@ type Options struct {
 	// the default-value checks (engine.CompileCRD shares one with the
 	// serving validators); nil compiles every rule.
 	CompileCache *cel.CompileCache
+	// Patterns memoizes the schema patterns compiled by the default-value
+	// checks (shared with the serving validators the same way); nil
+	// compiles every pattern.
+	Patterns *openapi.Patterns
 }
 
 type options struct {
@@ -152,11 +157,7 @@ func validateStoredVersions(stored []string, versions []internalVersion, fldPath
 	}
 	// on create storedVersions holds the storage version only, so nothing
 	// remains here; kept for completeness in sorted order.
-	rest := make([]string, 0, len(idx))
-	for v := range idx {
-		rest = append(rest, v)
-	}
-	sort.Strings(rest)
+	rest := slices.Sorted(maps.Keys(idx))
 	for _, v := range rest {
 		allErrs = append(allErrs, field.Invalid(fldPath.Index(idx[v]), v, fmt.Sprintf("missing from spec.versions; %[1]s was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in %[1]s and removes %[1]s from status.storedVersions", v)))
 	}
@@ -665,7 +666,7 @@ func validateValidation(v *internalValidation, statusEnabled bool, flags specFla
 			structuralInitErrs = append(structuralInitErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if verrs := schema.ValidateStructuralWithOptions(schemaPath, ss, schema.ValidationOptions{}); len(verrs) > 0 {
 			allErrs = append(allErrs, verrs...)
-		} else if derrs, err := defaults.ValidateDefaultsWithOptions(schemaPath, ss, true, true, defaults.ValidateOptions{CompileCache: o.CompileCache}); err != nil {
+		} else if derrs, err := defaults.ValidateDefaultsWithOptions(schemaPath, ss, true, true, defaults.ValidateOptions{CompileCache: o.CompileCache, Patterns: o.Patterns}); err != nil {
 			allErrs = append(allErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if len(derrs) > 0 {
 			allErrs = append(allErrs, derrs...)
@@ -733,7 +734,7 @@ func schemaHas(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool) boo
 	if schemaHas(s.Not, pred) {
 		return true
 	}
-	for _, k := range sortedSchemaKeys(s.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		p := s.Properties[k]
 		if schemaHas(&p, pred) {
 			return true
@@ -742,7 +743,7 @@ func schemaHas(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool) boo
 	if s.AdditionalProperties != nil && schemaHas(s.AdditionalProperties.Schema, pred) {
 		return true
 	}
-	for _, k := range sortedSchemaKeys(s.PatternProperties) {
+	for _, k := range slices.Sorted(maps.Keys(s.PatternProperties)) {
 		p := s.PatternProperties[k]
 		if schemaHas(&p, pred) {
 			return true
@@ -751,17 +752,13 @@ func schemaHas(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool) boo
 	if s.AdditionalItems != nil && schemaHas(s.AdditionalItems.Schema, pred) {
 		return true
 	}
-	for _, k := range sortedSchemaKeys(s.Definitions) {
+	for _, k := range slices.Sorted(maps.Keys(s.Definitions)) {
 		p := s.Definitions[k]
 		if schemaHas(&p, pred) {
 			return true
 		}
 	}
-	keys := make([]string, 0, len(s.Dependencies))
-	for k := range s.Dependencies {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(s.Dependencies))
 	for _, k := range keys {
 		if schemaHas(s.Dependencies[k].Schema, pred) {
 			return true
@@ -805,10 +802,6 @@ func warningsOnCreate(spec *internalSpec) []string {
 			return false
 		})
 	}
-	list := make([]string, 0, len(set))
-	for w := range set {
-		list = append(list, w)
-	}
-	sort.Strings(list)
+	list := slices.Sorted(maps.Keys(set))
 	return append(warnings, list...)
 }

@@ -79,6 +79,13 @@ func TestValidateChecks(t *testing.T) {
 			want: []string{`metadata.name: Invalid value: "gadgets.example.com": must be spec.names.plural+"."+spec.group`},
 		},
 		{
+			// the CRD's metadata goes through objectmeta.ValidateObjectMeta:
+			// label lengths in bytes, as api/validate/content says
+			name: "metadata labels as every object's",
+			yaml: strings.Replace(crdWithSchema("type: object", ""), "name: widgets.example.com", "name: widgets.example.com\n  labels: {a: "+strings.Repeat("x", 64)+"}", 1),
+			want: []string{`metadata.labels: Invalid value: "` + strings.Repeat("x", 64) + `": must be no more than 63 bytes`},
+		},
+		{
 			name: "group needs a dot",
 			yaml: strings.NewReplacer("name: widgets.example.com", "name: widgets.example", "group: example.com", "group: example").Replace(crdWithSchema("type: object", "")),
 			want: []string{`spec.group: Invalid value: "example": should be a domain with at least one dot`},

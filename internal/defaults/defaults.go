@@ -20,15 +20,11 @@
 // the v1-to-internal conversion, which keeps integral literals as int64 and
 // makes every other number a float64 (so `default: 5` is int64(5) and
 // `default: 5.0` is float64(5)). Default copies whatever the schema holds
-// (see DeepCopyJSONValue): the objects it produces contain exactly the values
+// (see schema.DeepCopyJSONValue): the objects it produces contain exactly the values
 // upstream's in-memory objects contain, and render to the same JSON.
 package defaults
 
-import (
-	"encoding/json"
-
-	"github.com/crdlab/crdlab/internal/schema"
-)
+import "github.com/crdlab/crdlab/internal/schema"
 
 func isNonNullableNull(x interface{}, s *schema.Structural) bool {
 	return x == nil && s != nil && !s.Nullable
@@ -50,7 +46,7 @@ func Default(x interface{}, s *schema.Structural) {
 				continue
 			}
 			if v, found := x[k]; !found || isNonNullableNull(v, &prop) {
-				x[k] = DeepCopyJSONValue(prop.Default.Object)
+				x[k] = schema.DeepCopyJSONValue(prop.Default.Object)
 			}
 		}
 		for k, v := range x {
@@ -59,7 +55,7 @@ func Default(x interface{}, s *schema.Structural) {
 			} else if s.AdditionalProperties != nil {
 				ap := s.AdditionalProperties.Structural
 				if isNonNullableNull(v, ap) {
-					v = DeepCopyJSONValue(ap.Default.Object)
+					v = schema.DeepCopyJSONValue(ap.Default.Object)
 					x[k] = v
 				}
 				Default(v, ap)
@@ -68,52 +64,10 @@ func Default(x interface{}, s *schema.Structural) {
 	case []interface{}:
 		for i, v := range x {
 			if isNonNullableNull(v, s.Items) {
-				v = DeepCopyJSONValue(s.Items.Default.Object)
+				v = schema.DeepCopyJSONValue(s.Items.Default.Object)
 				x[i] = v
 			}
 			Default(v, s.Items)
 		}
-	}
-}
-
-// DeepCopyJSONValue copies a decoded JSON value (maps, slices, strings,
-// int64, float64, bool, nil), like upstream's runtime.DeepCopyJSONValue.
-// Where upstream panics on other types, it converts Go integers to int64 and
-// json.Number to int64 or float64 (as k8s.io/apimachinery/pkg/util/json
-// does) and returns anything else unchanged.
-func DeepCopyJSONValue(x interface{}) interface{} {
-	switch x := x.(type) {
-	case map[string]interface{}:
-		if x == nil {
-			return x
-		}
-		c := make(map[string]interface{}, len(x))
-		for k, v := range x {
-			c[k] = DeepCopyJSONValue(v)
-		}
-		return c
-	case []interface{}:
-		if x == nil {
-			return x
-		}
-		c := make([]interface{}, len(x))
-		for i, v := range x {
-			c[i] = DeepCopyJSONValue(v)
-		}
-		return c
-	case int:
-		return int64(x)
-	case int32:
-		return int64(x)
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		if f, err := x.Float64(); err == nil {
-			return f
-		}
-		return x
-	default:
-		return x
 	}
 }

@@ -132,29 +132,6 @@ func TestDefaultNeverAliasesSchemaMemory(t *testing.T) {
 	}
 }
 
-func TestDeepCopyJSONValue(t *testing.T) {
-	tests := []struct {
-		name string
-		in   interface{}
-		want interface{}
-	}{
-		{name: "nil", in: nil, want: nil},
-		{name: "int64 kept", in: int64(3), want: int64(3)},
-		{name: "float64 kept", in: 3.5, want: 3.5},
-		{name: "Go int becomes int64", in: 7, want: int64(7)},
-		{name: "typed nil map stays a typed nil map", in: map[string]interface{}(nil), want: map[string]interface{}(nil)},
-		{name: "unknown type returned as is instead of panicking", in: struct{ A int }{1}, want: struct{ A int }{1}},
-		{name: "nested", in: map[string]interface{}{"a": []interface{}{1, "x", nil}}, want: map[string]interface{}{"a": []interface{}{int64(1), "x", nil}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := DeepCopyJSONValue(tt.in); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("got %#v, want %#v", got, tt.want)
-			}
-		})
-	}
-}
-
 func TestPruneNonNullableNullsWithoutDefaults(t *testing.T) {
 	tests := []struct {
 		name   string

@@ -2,8 +2,9 @@ package defaults
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 
 	"github.com/crdlab/crdlab/internal/objectmeta"
 	"github.com/crdlab/crdlab/internal/prune"
@@ -38,7 +39,7 @@ func (p *defaultPruner) prune(s *schema.Structural, f SurroundingObjectFunc) (ch
 		return false, nil
 	}
 	if s.Default.Object != nil {
-		obj, acc, err := f(DeepCopyJSONValue(s.Default.Object))
+		obj, acc, err := f(schema.DeepCopyJSONValue(s.Default.Object))
 		if err != nil {
 			return false, fmt.Errorf("failed to prune default value: %v", err)
 		}
@@ -69,11 +70,7 @@ func (p *defaultPruner) prune(s *schema.Structural, f SurroundingObjectFunc) (ch
 		}
 		changed = changed || c
 	}
-	keys := make([]string, 0, len(s.Properties))
-	for k := range s.Properties {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(s.Properties))
 	for _, k := range keys {
 		sub := s.Properties[k]
 		c, err := p.prune(&sub, f.Child(k))

@@ -2,8 +2,9 @@ package defaults
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/cel"
@@ -52,6 +53,8 @@ func celValidator(cache *cel.CompileCache) celDefaultValidator {
 type ValidateOptions struct {
 	// CompileCache memoizes the compilations of the CEL rules (nil: none).
 	CompileCache *cel.CompileCache
+	// Patterns memoizes the compiled schema patterns (nil: none).
+	Patterns *openapi.Patterns
 	// CostBudget is the total CEL cost budget; 0 means
 	// limits.RuntimeCELCostBudget.
 	CostBudget int64
@@ -92,7 +95,7 @@ func ValidateDefaultsWithOptions(pth *field.Path, s *schema.Structural, isResour
 		coerce:        objectmeta.Coerce,
 		validateMeta:  objectmeta.Validate,
 		validateOpenAPI: func(pth *field.Path, s *schema.Structural, obj interface{}) field.ErrorList {
-			return openapi.NewValidatorFromStructural(s).Validate(pth, obj)
+			return openapi.NewValidatorFromStructural(s, opts.Patterns).Validate(pth, obj)
 		},
 		cel: celValidator(opts.CompileCache),
 	}
@@ -134,7 +137,7 @@ func (v *defaultValidator) validate(pth *field.Path, s, rootSchema *schema.Struc
 		if insideMeta {
 			// The default is checked inside a surrounding object of the
 			// resource, where its metadata, apiVersion or kind are.
-			obj, _, ferr := f(DeepCopyJSONValue(def))
+			obj, _, ferr := f(schema.DeepCopyJSONValue(def))
 			if ferr != nil {
 				return nil, fmt.Errorf("failed to validate default value inside metadata: %v", ferr), remaining
 			}
@@ -153,9 +156,9 @@ func (v *defaultValidator) validate(pth *field.Path, s, rootSchema *schema.Struc
 			// e.g. drops its unknown fields) and then reports and validates
 			// the coerced value; errors keep a reference to it. Working on a
 			// copy gives the same errors and leaves the schema untouched.
-			def = DeepCopyJSONValue(def)
+			def = schema.DeepCopyJSONValue(def)
 			if v.requirePruned {
-				pruned := DeepCopyJSONValue(def)
+				pruned := schema.DeepCopyJSONValue(def)
 				prune.PruneWithOptions(pruned, s, s.XEmbeddedResource, prune.Options{})
 				if !reflect.DeepEqual(pruned, def) {
 					errs = append(errs, field.Invalid(dpth, def, "must not have unknown fields"))
@@ -205,11 +208,7 @@ func (v *defaultValidator) validate(pth *field.Path, s, rootSchema *schema.Struc
 		}
 	}
 
-	keys := make([]string, 0, len(s.Properties))
-	for k := range s.Properties {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(s.Properties))
 	for _, k := range keys {
 		sub := s.Properties[k]
 		subInsideMeta := insideMeta

@@ -10,7 +10,8 @@ package listtype
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/schema"
@@ -24,7 +25,7 @@ func ValidateListSetsAndMaps(fldPath *field.Path, s *schema.Structural, obj map[
 		return nil
 	}
 	var errs field.ErrorList
-	keys := sortedKeys(obj)
+	keys := slices.Sorted(maps.Keys(obj))
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
 		for _, k := range keys {
 			errs = append(errs, validateValue(fldPath.Key(k), s.AdditionalProperties.Structural, obj[k])...)
@@ -55,15 +56,6 @@ func ValidateListSetsAndMapsUpdate(fldPath *field.Path, s *schema.Structural, ob
 		return nil
 	}
 	return errs
-}
-
-func sortedKeys(m map[string]interface{}) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func validateValue(fldPath *field.Path, s *schema.Structural, obj interface{}) field.ErrorList {

@@ -1,6 +1,8 @@
 package objectmeta
 
 import (
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -59,7 +61,7 @@ func (c *coercer) coerce(pth *field.Path, x interface{}, s *schema.Structural, t
 
 	switch x := x.(type) {
 	case map[string]interface{}:
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			v, present := x[k]
 			if !present {
 				continue

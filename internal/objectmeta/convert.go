@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -46,7 +47,7 @@ func knownOnly(m map[string]interface{}, known map[string]bool) map[string]inter
 func caseSensitive(metadata map[string]interface{}) (map[string]interface{}, []string) {
 	var unknown []string
 	out := make(map[string]interface{}, len(metadata))
-	for _, k := range sortedKeys(metadata) {
+	for _, k := range slices.Sorted(maps.Keys(metadata)) {
 		v := metadata[k]
 		if !objectMetaFields[k] {
 			unknown = append(unknown, k)
@@ -63,7 +64,7 @@ func caseSensitive(metadata map[string]interface{}) (map[string]interface{}, []s
 			cl := make([]interface{}, len(l))
 			for i, item := range l {
 				if m, ok := item.(map[string]interface{}); ok {
-					for _, ik := range sortedKeys(m) {
+					for _, ik := range slices.Sorted(maps.Keys(m)) {
 						if !nested[ik] {
 							unknown = append(unknown, fmt.Sprintf("%s[%d].%s", k, i, ik))
 						}
@@ -77,15 +78,6 @@ func caseSensitive(metadata map[string]interface{}) (map[string]interface{}, []s
 		out[k] = v
 	}
 	return out, unknown
-}
-
-func sortedKeys(m map[string]interface{}) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // decodeObjectMeta decodes metadata like upstream's JSON round trip. With
@@ -123,7 +115,7 @@ func decodeObjectMeta(metadata interface{}, dropMalformed bool) (*ObjectMeta, []
 	}
 	filtered := toDecode.(map[string]interface{})
 	acc := &ObjectMeta{}
-	for _, k := range sortedKeys(filtered) {
+	for _, k := range slices.Sorted(maps.Keys(filtered)) {
 		single, err := json.Marshal(map[string]interface{}{k: filtered[k]})
 		if err != nil {
 			continue

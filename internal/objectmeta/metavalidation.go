@@ -2,7 +2,8 @@ package objectmeta
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -28,20 +29,13 @@ const (
 	IsNegativeErrorMsg = `must be greater than or equal to 0`
 )
 
-func sortedStringKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // ValidateObjectMeta validates metadata on creation
 // (api/validation.ValidateObjectMetaAccessor): generateName and name with
 // nameFn, the namespace against the scope, generation, labels, annotations,
 // owner references, finalizers and managed fields. Map entries are checked
-// in sorted key order (upstream: random order).
+// in sorted key order (upstream: random order). It serves custom resources
+// and embedded resources here and, through internal/crdvalidation, the
+// CustomResourceDefinition's own metadata.
 func ValidateObjectMeta(meta *ObjectMeta, requiresNamespace bool, nameFn names.ValidateNameFunc, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if len(meta.GenerateName) != 0 {
@@ -92,7 +86,7 @@ func ValidateNonnegativeField(value int64, fldPath *field.Path) field.ErrorList 
 // ValidateLabels validates label keys (qualified names) and values.
 func ValidateLabels(labels map[string]string, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
-	for _, k := range sortedStringKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		allErrs = append(allErrs, ValidateLabelName(k, fldPath)...)
 		v := labels[k]
 		for _, msg := range names.IsValidLabelValue(v) {
@@ -116,7 +110,7 @@ func ValidateLabelName(labelName string, fldPath *field.Path) field.ErrorList {
 func ValidateAnnotations(annotations map[string]string, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
 	var total int64
-	for _, k := range sortedStringKeys(annotations) {
+	for _, k := range slices.Sorted(maps.Keys(annotations)) {
 		for _, msg := range names.IsQualifiedName(strings.ToLower(k)) {
 			allErrs = append(allErrs, field.Invalid(fldPath, k, msg))
 		}
@@ -251,11 +245,7 @@ func ValidateNoNewFinalizers(newFinalizers, oldFinalizers []string, fldPath *fie
 		}
 	}
 	if len(extraSet) != 0 {
-		extra := make([]string, 0, len(extraSet))
-		for f := range extraSet {
-			extra = append(extra, f)
-		}
-		sort.Strings(extra)
+		extra := slices.Sorted(maps.Keys(extraSet))
 		allErrs = append(allErrs, field.Forbidden(fldPath, fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v", extra)))
 	}
 	return allErrs

@@ -2,7 +2,8 @@ package objectmeta
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -112,11 +113,7 @@ func finalizerWarnings(meta, old *ObjectMeta) []string {
 			delete(added, f)
 		}
 	}
-	list := make([]string, 0, len(added))
-	for f := range added {
-		list = append(list, f)
-	}
-	sort.Strings(list)
+	list := slices.Sorted(maps.Keys(added))
 	var warnings []string
 	fldPath := metadataPath.Child("finalizers")
 	for _, f := range list {

@@ -2,6 +2,8 @@ package objectmeta
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -39,7 +41,7 @@ func validate(pth *field.Path, x interface{}, s *schema.Structural) field.ErrorL
 		if s.XEmbeddedResource {
 			allErrs = append(allErrs, validateEmbeddedResource(pth, x)...)
 		}
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			v := x[k]
 			if prop, ok := s.Properties[k]; ok {
 				allErrs = append(allErrs, validate(pth.Child(k), v, &prop)...)
@@ -79,7 +81,7 @@ func validateEmbeddedResource(pth *field.Path, x map[string]interface{}) field.E
 	if _, found := x["kind"]; !found {
 		allErrs = append(allErrs, field.Required(pth.Child("kind"), ""))
 	}
-	for _, k := range sortedKeys(x) {
+	for _, k := range slices.Sorted(maps.Keys(x)) {
 		v := x[k]
 		switch k {
 		case "apiVersion":

@@ -3,14 +3,17 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/schema"
+	"github.com/crdlab/crdlab/internal/strfmt"
 )
 
 // JSON Schema type names, as kube-openapi spells them.
@@ -65,6 +68,14 @@ type node struct {
 	enum        []interface{}
 	enumText    string   // fmt "%v" of enum, as kube-openapi's message prints it
 	enumStrings []string // the values as field.NotSupported lists them
+	// enumSet holds the string values of enum: a string matches the enum
+	// exactly when it is in the set (enumMatches compares strings only with
+	// strings), so a value is checked in constant time.
+	enumSet map[string]struct{}
+	// enumDetail is field.NotSupported's detail for enumStrings, rendered
+	// once (a 100,000-value enum renders to megabytes).
+	enumDetailOnce sync.Once
+	enumDetail     string
 
 	// object keywords
 	maxProps, minProps *int64
@@ -107,11 +118,11 @@ type dependency struct {
 // formats unsupported at the default compatibility version are stripped
 // (StripUnsupportedFormatsPostProcessorForVersion), x-kubernetes-int-or-string
 // becomes type [integer, string]. A nil schema validates everything.
-func NewSchemaValidator(s *crd.JSONSchemaProps) (*Validator, error) {
+func NewSchemaValidator(s *crd.JSONSchemaProps, patterns *Patterns) (*Validator, error) {
 	if s == nil {
 		return &Validator{root: &node{}}, nil
 	}
-	n, err := fromProps(s, "")
+	n, err := (&compiler{patterns}).fromProps(s, "")
 	if err != nil {
 		return nil, err
 	}
@@ -121,14 +132,14 @@ func NewSchemaValidator(s *crd.JSONSchemaProps) (*Validator, error) {
 // NewValidatorFromStructural compiles a structural schema the way upstream's
 // defaulting validation does (s.ToKubeOpenAPI() then validate.NewSchemaValidator):
 // formats are kept as written, int-or-string nodes carry no type.
-func NewValidatorFromStructural(s *schema.Structural) *Validator {
+func NewValidatorFromStructural(s *schema.Structural, patterns *Patterns) *Validator {
 	if s == nil {
 		return &Validator{root: &node{}}
 	}
-	return &Validator{root: fromStructural(s)}
+	return &Validator{root: (&compiler{patterns}).fromStructural(s)}
 }
 
-func fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
+func (cp *compiler) fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
 	if in.Ref != nil {
 		return nil, fmt.Errorf("%s: schema references not supported: %s", orRoot(path), *in.Ref)
 	}
@@ -153,7 +164,7 @@ func fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
 	if in.Enum != nil {
 		n.enum = make([]interface{}, len(in.Enum))
 		for i := range in.Enum {
-			v, err := in.Enum[i].Value()
+			v, err := enumValue(&in.Enum[i])
 			if err != nil {
 				return nil, fmt.Errorf("%s.enum[%d]: %v", orRoot(path), i, err)
 			}
@@ -166,7 +177,7 @@ func fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
 			return nil
 		}
 		var c *node
-		c, err = fromProps(s, path+sub)
+		c, err = cp.fromProps(s, path+sub)
 		return c
 	}
 	convList := func(l []crd.JSONSchemaProps, kw string) []*node {
@@ -182,12 +193,12 @@ func fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
 	n.not = conv(in.Not, ".not")
 	if in.Properties != nil {
 		n.props = make(map[string]*node, len(in.Properties))
-		for _, k := range sortedKeys(in.Properties) {
+		for _, k := range slices.Sorted(maps.Keys(in.Properties)) {
 			p := in.Properties[k]
 			n.props[k] = conv(&p, ".properties["+k+"]")
 		}
 	}
-	for _, k := range sortedKeys(in.PatternProperties) {
+	for _, k := range slices.Sorted(maps.Keys(in.PatternProperties)) {
 		p := in.PatternProperties[k]
 		n.patternProps = append(n.patternProps, patternProp{pattern: k, schema: conv(&p, ".patternProperties["+k+"]")})
 	}
@@ -204,11 +215,7 @@ func fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
 		}
 	}
 	if in.Dependencies != nil {
-		keys := make([]string, 0, len(in.Dependencies))
-		for k := range in.Dependencies {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(in.Dependencies))
 		for _, k := range keys {
 			d := in.Dependencies[k]
 			n.deps = append(n.deps, dependency{key: k, schema: conv(d.Schema, ".dependencies["+k+"]"), property: d.Property})
@@ -224,7 +231,7 @@ func fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
 		n.listType = *in.XListType
 	}
 	n.listMapKeys = in.XListMapKeys
-	n.finish()
+	n.finish(cp)
 	return n, nil
 }
 
@@ -235,43 +242,34 @@ func orRoot(p string) string {
 	return "openAPIV3Schema" + p
 }
 
-func sortedKeys(m map[string]crd.JSONSchemaProps) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func fromStructural(s *schema.Structural) *node {
+func (cp *compiler) fromStructural(s *schema.Structural) *node {
 	n := &node{}
 	if s.Items != nil {
-		n.items = fromStructural(s.Items)
+		n.items = cp.fromStructural(s.Items)
 	}
 	if s.Properties != nil {
 		n.props = make(map[string]*node, len(s.Properties))
 		for k := range s.Properties {
 			p := s.Properties[k]
-			n.props[k] = fromStructural(&p)
+			n.props[k] = cp.fromStructural(&p)
 		}
 	}
 	if s.AdditionalProperties != nil {
 		n.additionalProps = &nodeOrBool{allows: s.AdditionalProperties.Bool}
 		if s.AdditionalProperties.Structural != nil {
-			n.additionalProps.schema = fromStructural(s.AdditionalProperties.Structural)
+			n.additionalProps.schema = cp.fromStructural(s.AdditionalProperties.Structural)
 		}
 	}
 	applyGeneric(n, &s.Generic)
 	if s.ValueValidation != nil {
-		applyValueValidation(n, s.ValueValidation)
+		cp.applyValueValidation(n, s.ValueValidation)
 	}
 	n.structType = s.Type
 	if s.XListType != nil {
 		n.listType = *s.XListType
 	}
 	n.listMapKeys = s.XListMapKeys
-	n.finish()
+	n.finish(cp)
 	return n
 }
 
@@ -282,7 +280,7 @@ func applyGeneric(n *node, g *schema.Generic) {
 	n.nullable = g.Nullable
 }
 
-func applyValueValidation(n *node, v *schema.ValueValidation) {
+func (cp *compiler) applyValueValidation(n *node, v *schema.ValueValidation) {
 	n.format = v.Format
 	n.maximum, n.exclMax = v.Maximum, v.ExclusiveMaximum
 	n.minimum, n.exclMin = v.Minimum, v.ExclusiveMinimum
@@ -300,43 +298,43 @@ func applyValueValidation(n *node, v *schema.ValueValidation) {
 	n.maxProps, n.minProps = v.MaxProperties, v.MinProperties
 	n.required = v.Required
 	for i := range v.AllOf {
-		n.allOf = append(n.allOf, fromNested(&v.AllOf[i]))
+		n.allOf = append(n.allOf, cp.fromNested(&v.AllOf[i]))
 	}
 	for i := range v.AnyOf {
-		n.anyOf = append(n.anyOf, fromNested(&v.AnyOf[i]))
+		n.anyOf = append(n.anyOf, cp.fromNested(&v.AnyOf[i]))
 	}
 	for i := range v.OneOf {
-		n.oneOf = append(n.oneOf, fromNested(&v.OneOf[i]))
+		n.oneOf = append(n.oneOf, cp.fromNested(&v.OneOf[i]))
 	}
 	if v.Not != nil {
-		n.not = fromNested(v.Not)
+		n.not = cp.fromNested(v.Not)
 	}
 }
 
-func fromNested(v *schema.NestedValueValidation) *node {
+func (cp *compiler) fromNested(v *schema.NestedValueValidation) *node {
 	n := &node{}
-	applyValueValidation(n, &v.ValueValidation)
+	cp.applyValueValidation(n, &v.ValueValidation)
 	if v.Items != nil {
-		n.items = fromNested(v.Items)
+		n.items = cp.fromNested(v.Items)
 	}
 	if v.Properties != nil {
 		n.props = make(map[string]*node, len(v.Properties))
 		for k := range v.Properties {
 			p := v.Properties[k]
-			n.props[k] = fromNested(&p)
+			n.props[k] = cp.fromNested(&p)
 		}
 	}
 	// upstream copies the (normally empty) forbidden generics: the
 	// int-or-string anyOf/allOf idiom carries types there.
 	applyGeneric(n, &v.ForbiddenGenerics)
-	n.finish()
+	n.finish(cp)
 	return n
 }
 
 // finish precomputes what validation needs from the keywords.
-func (n *node) finish() {
+func (n *node) finish(cp *compiler) {
 	n.typesJoin = strings.Join(n.types, ",")
-	n.fmtCheck = lookupFormat(n.format)
+	n.fmtCheck = strfmt.Lookup(n.format)
 	if len(n.types) == 1 {
 		switch n.types[0] {
 		case integerType:
@@ -352,7 +350,7 @@ func (n *node) finish() {
 		}
 	}
 	if n.pattern != "" {
-		re, err := compilePattern(n.pattern)
+		re, err := cp.patterns.compile(n.pattern)
 		if err != nil {
 			n.patternBad = fmt.Sprintf("%s, but pattern is invalid: %s", n.pattern, err.Error())
 		} else {
@@ -360,15 +358,17 @@ func (n *node) finish() {
 		}
 	}
 	for i := range n.patternProps {
-		if re, err := compilePattern(n.patternProps[i].pattern); err == nil {
+		if re, err := cp.patterns.compile(n.patternProps[i].pattern); err == nil {
 			n.patternProps[i].re = re
 		}
 	}
 	if len(n.enum) > 0 {
 		n.enumText = fmt.Sprintf("%v", n.enum)
 		n.enumStrings = make([]string, 0, len(n.enum))
+		n.enumSet = make(map[string]struct{})
 		for _, v := range n.enum {
 			if s, ok := v.(string); ok {
+				n.enumSet[s] = struct{}{}
 				n.enumStrings = append(n.enumStrings, s)
 			} else {
 				b, _ := json.Marshal(v)
@@ -394,31 +394,63 @@ func (n *node) hasType(t string) bool {
 	return false
 }
 
-// maxCachedPatterns bounds the process-wide cache of compiled patterns, so
-// that a long-running host compiling many CRDs does not grow without limit.
-// (kube-openapi keeps a similar, unbounded, cache.)
-const maxCachedPatterns = 4096
+// compiler carries what one compilation of a schema shares between its
+// nodes.
+type compiler struct {
+	patterns *Patterns // nil: every pattern is compiled
+}
 
-var (
-	patternCache     sync.Map // string -> *regexp.Regexp
-	patternCacheSize atomic.Int64
-)
+// Patterns memoizes compiled schema patterns. A CRD's patterns are compiled
+// once per defaulted node (default validation) and once per served version;
+// engine.CompileCRD creates one Patterns per compile and shares it, so that
+// nothing outlives the compile (no process-wide cache). It is safe for
+// concurrent use; a nil *Patterns compiles every pattern.
+type Patterns struct {
+	mu sync.Mutex
+	m  map[string]*regexp.Regexp
+}
 
-// compilePattern compiles a schema pattern, reusing an earlier compilation
-// of the same pattern: a CRD's patterns are compiled once per defaulted node
-// and per served version otherwise. A *regexp.Regexp is safe for concurrent use.
-func compilePattern(p string) (*regexp.Regexp, error) {
-	if re, ok := patternCache.Load(p); ok {
-		return re.(*regexp.Regexp), nil
+// NewPatterns returns an empty pattern cache.
+func NewPatterns() *Patterns { return &Patterns{m: map[string]*regexp.Regexp{}} }
+
+// compile compiles a schema pattern, reusing an earlier compilation of the
+// same pattern. A *regexp.Regexp is safe for concurrent use.
+func (p *Patterns) compile(pattern string) (*regexp.Regexp, error) {
+	if p == nil {
+		return regexp.Compile(pattern)
 	}
-	re, err := regexp.Compile(p)
+	p.mu.Lock()
+	re, ok := p.m[pattern]
+	p.mu.Unlock()
+	if ok {
+		return re, nil
+	}
+	re, err := regexp.Compile(pattern)
 	if err != nil {
 		return nil, err
 	}
-	if patternCacheSize.Load() < maxCachedPatterns {
-		if _, loaded := patternCache.LoadOrStore(p, re); !loaded {
-			patternCacheSize.Add(1)
+	p.mu.Lock()
+	p.m[pattern] = re
+	p.mu.Unlock()
+	return re, nil
+}
+
+// enumValue is j.Value(), with a shortcut for the common case of a plain
+// JSON string (no escapes, valid UTF-8): enums can hold a million values.
+func enumValue(j *crd.JSON) (interface{}, error) {
+	raw := j.Raw
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
+		body := raw[1 : n-1]
+		plain := utf8.Valid(body)
+		for _, c := range body {
+			if c < 0x20 || c == '"' || c == '\\' {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return string(body), nil
 		}
 	}
-	return re, nil
+	return j.Value()
 }

@@ -11,7 +11,7 @@
 // de-duplication of identical messages, the same "match count" used to pick
 // the reported branch of anyOf/oneOf, and the format checkers of
 // kube-openapi's strfmt.Default registry (including k8s-short-name and
-// k8s-long-name).
+// k8s-long-name; they live in internal/strfmt, shared with CEL).
 //
 // Instead of kube-openapi's reflective validator tree, a Validator compiles
 // the schema once (regular expressions, enums, formats, number ranges) into

@@ -30,7 +30,7 @@ func exampleValidator() *openapi.Validator {
 	if err := json.Unmarshal([]byte(exampleSchema), &props); err != nil {
 		panic(err)
 	}
-	v, err := openapi.NewSchemaValidator(&props)
+	v, err := openapi.NewSchemaValidator(&props, nil)
 	if err != nil {
 		panic(err)
 	}
@@ -81,7 +81,7 @@ func ExampleNewValidatorFromStructural() {
 		Generic:         schema.Generic{Type: "string"},
 		ValueValidation: &schema.ValueValidation{MaxLength: &max, Format: "bogus"},
 	}
-	v := openapi.NewValidatorFromStructural(s)
+	v := openapi.NewValidatorFromStructural(s, nil)
 	fmt.Println(v.Validate(field.NewPath("spec", "default"), "toolong"))
 	// Output:
 	// [spec.default: Too long: may not be more than 3 bytes]
@@ -95,19 +95,4 @@ func ExampleGetUnrecognizedFormats() {
 	fmt.Println(openapi.GetUnrecognizedFormats(&props))
 	// Output:
 	// [semver]
-}
-
-func ExampleIsDuration() {
-	fmt.Println(openapi.IsDuration("1h30m"), openapi.IsDuration("3 days"), openapi.IsDuration("soon"))
-	// Output:
-	// true true false
-}
-
-func ExampleLookupFormat() {
-	check := openapi.LookupFormat("date-time")
-	fmt.Println(check("2024-01-02T03:04:05Z"), check("2024-01-02"))
-	fmt.Println(openapi.LookupFormat("int32") == nil) // not a string format of the registry
-	// Output:
-	// true false
-	// true
 }

@@ -52,11 +52,88 @@ type result struct {
 
 func (r *result) add(e *vErr) {
 	for _, x := range r.errs {
-		if x.msg == e.msg {
+		if x.sameMessage(e) {
 			return
 		}
 	}
 	r.errs = append(r.errs, e)
+}
+
+// enumMiddle joins the name and the values in an enum error's message.
+const enumMiddle = " in " + in + " should be one of "
+
+// message is the error's kube-openapi message. Enum messages, which hold
+// the whole enum, are rendered on demand only.
+func (e *vErr) message() string {
+	if e.code == codeEnum && e.msg == "" {
+		return e.name + enumMiddle + e.enum.enumText
+	}
+	return e.msg
+}
+
+// sameMessage is message() == o.message() without rendering enum messages.
+func (e *vErr) sameMessage(o *vErr) bool {
+	eEnum, oEnum := e.code == codeEnum && e.msg == "", o.code == codeEnum && o.msg == ""
+	switch {
+	case !eEnum && !oEnum:
+		return e.msg == o.msg
+	case eEnum && oEnum:
+		if len(e.name)+len(e.enum.enumText) != len(o.name)+len(o.enum.enumText) {
+			return false
+		}
+		if e.name == o.name {
+			return e.enum == o.enum || e.enum.enumText == o.enum.enumText
+		}
+		return concatEqual([]string{e.name, enumMiddle, e.enum.enumText}, []string{o.name, enumMiddle, o.enum.enumText})
+	case oEnum:
+		e, o = o, e
+	}
+	// e is an enum error, o.msg a rendered message
+	return concatEqual([]string{e.name, enumMiddle, e.enum.enumText}, []string{o.msg})
+}
+
+// concatEqual reports whether the concatenations of a and b are equal,
+// without building them (stops at the first difference).
+func concatEqual(a, b []string) bool {
+	la, lb := 0, 0
+	for _, s := range a {
+		la += len(s)
+	}
+	for _, s := range b {
+		lb += len(s)
+	}
+	if la != lb {
+		return false
+	}
+	var x, y string
+	for {
+		for len(x) == 0 && len(a) > 0 {
+			x, a = a[0], a[1:]
+		}
+		for len(y) == 0 && len(b) > 0 {
+			y, b = b[0], b[1:]
+		}
+		if len(x) == 0 || len(y) == 0 {
+			return len(x) == len(y)
+		}
+		n := len(x)
+		if len(y) < n {
+			n = len(y)
+		}
+		if x[:n] != y[:n] {
+			return false
+		}
+		x, y = x[n:], y[n:]
+	}
+}
+
+// notSupportedDetail is field.NotSupported's detail for the node's enum,
+// rendered once per node.
+func (n *node) notSupportedDetail() string {
+	n.enumDetailOnce.Do(func() {
+		n.enumDetail = field.NotSupported(nil, nil, n.enumStrings).Detail
+	})
+	return n.enumDetail
 }
 
 func (r *result) merge(o *result) {
@@ -70,6 +147,13 @@ func (r *result) merge(o *result) {
 // starts with "IMPORTANT!" survive, as plain errors without the prefix.
 func (r *result) keepImportant(into *result) {
 	for _, e := range r.errs {
+		if e.code == codeEnum && e.msg == "" {
+			// only the name and the fixed middle can hold the prefix
+			if head := e.name + enumMiddle; strings.HasPrefix(head, "IMPORTANT!") {
+				into.add(&vErr{code: codePlain, msg: strings.TrimPrefix(e.message(), "IMPORTANT!")})
+			}
+			continue
+		}
 		if strings.HasPrefix(e.msg, "IMPORTANT!") {
 			into.add(&vErr{code: codePlain, msg: strings.TrimPrefix(e.msg, "IMPORTANT!")})
 		}
@@ -99,7 +183,9 @@ func toFieldErrors(fldPath *field.Path, errs []*vErr) field.ErrorList {
 		case codeRequired:
 			out = append(out, field.Required(p, ""))
 		case codeEnum:
-			out = append(out, field.NotSupported(p, e.value, e.enum.enumStrings))
+			// field.NotSupported(p, e.value, e.enum.enumStrings), with the
+			// detail rendered once per enum
+			out = append(out, &field.Error{Type: field.ErrorTypeNotSupported, Field: p.String(), BadValue: e.value, Detail: e.enum.notSupportedDetail()})
 		case codeTooLong:
 			out = append(out, field.TooLong(p, "", int(e.valid)))
 		case codeMaxItems, codeTooManyProperties:

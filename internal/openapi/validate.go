@@ -2,9 +2,10 @@ package openapi
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -404,14 +405,21 @@ func validateEnum(n *node, data interface{}, p *vpath, res *result) {
 	if len(n.enum) == 0 {
 		return
 	}
-	for _, ev := range n.enum {
-		if ev != nil && enumMatches(data, ev) {
+	if s, ok := data.(string); ok {
+		// a string matches string values only: the set decides
+		if _, found := n.enumSet[s]; found {
 			return
 		}
+	} else {
+		for _, ev := range n.enum {
+			if ev != nil && enumMatches(data, ev) {
+				return
+			}
+		}
 	}
-	name := p.String()
-	res.add(&vErr{code: codeEnum, name: name, value: data, hasVal: true, enum: n,
-		msg: fmt.Sprintf("%s in %s should be one of %s", name, in, n.enumText)})
+	// The message ("<name> in body should be one of <enum>") is rendered
+	// only when needed (vErr.message): it holds the whole enum.
+	res.add(&vErr{code: codeEnum, name: p.String(), value: data, hasVal: true, enum: n})
 }
 
 // enumMatches is reflect's "convert data to the enum value's type, then
@@ -534,15 +542,6 @@ func validateSlice(n *node, arr []interface{}, p *vpath, c *corr, res *result) {
 	}
 }
 
-func sortedMapKeys(m map[string]interface{}) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // validateObject is kube-openapi's objectValidator (which adds no match
 // count of its own).
 func validateObject(n *node, m map[string]interface{}, p *vpath, c *corr, res *result) {
@@ -628,7 +627,7 @@ func forEachKey(m map[string]interface{}, res *result, keys *[]string, f func(k 
 			res.errs[i] = nil
 		}
 		res.errs, res.match = res.errs[:start], match
-		*keys = sortedMapKeys(m)
+		*keys = slices.Sorted(maps.Keys(m))
 	}
 	for _, k := range *keys {
 		f(k, m[k])

@@ -3,6 +3,7 @@ package openapi
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -32,7 +33,7 @@ func mustValidator(t testing.TB, s string) *Validator {
 	if err := d.Decode(&p); err != nil {
 		t.Fatalf("schema %s: %v", s, err)
 	}
-	v, err := NewSchemaValidator(&p)
+	v, err := NewSchemaValidator(&p, nil)
 	if err != nil {
 		t.Fatalf("NewSchemaValidator: %v", err)
 	}
@@ -295,13 +296,13 @@ func TestNewSchemaValidatorRejectsRefs(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"type":"object","properties":{"a":{"$ref":"#/definitions/x"}}}`), &p); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewSchemaValidator(&p); err == nil || !strings.Contains(err.Error(), "schema references not supported") {
+	if _, err := NewSchemaValidator(&p, nil); err == nil || !strings.Contains(err.Error(), "schema references not supported") {
 		t.Errorf("want a reference error, got %v", err)
 	}
 }
 
 func TestNilSchemaValidatesEverything(t *testing.T) {
-	v, err := NewSchemaValidator(nil)
+	v, err := NewSchemaValidator(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,5 +332,16 @@ func TestValidatorIsSafeForConcurrentUse(t *testing.T) {
 	}
 	for i := 0; i < 8; i++ {
 		<-done
+	}
+}
+
+func TestEnumValueShortcutMatchesValue(t *testing.T) {
+	for _, raw := range []string{`"a"`, `""`, `"a\"b"`, `"\u00e9"`, "\"\xff\"", "\"a\tb\"", `1`, `"é"`, `null`, `["a"]`, `"a\\b"`} {
+		j := &crd.JSON{Raw: []byte(raw)}
+		want, werr := j.Value()
+		got, gerr := enumValue(j)
+		if !reflect.DeepEqual(got, want) || (werr == nil) != (gerr == nil) {
+			t.Errorf("%s: enumValue = %#v, %v; Value = %#v, %v", raw, got, gerr, want, werr)
+		}
 	}
 }

@@ -2,6 +2,8 @@ package schema
 
 import (
 	"errors"
+	"maps"
+	"slices"
 
 	"github.com/crdlab/crdlab/engine/crd"
 )
@@ -50,7 +52,7 @@ func NewStructural(s *crd.JSONSchemaProps) (*Structural, error) {
 	}
 	if len(s.Properties) > 0 {
 		out.Properties = make(map[string]Structural, len(s.Properties))
-		for _, k := range sortedKeys(s.Properties) {
+		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 			p := s.Properties[k]
 			ps, err := NewStructural(&p)
 			if err != nil {
@@ -203,7 +205,7 @@ func newNestedValueValidation(s *crd.JSONSchemaProps) (*NestedValueValidation, e
 	}
 	if s.Properties != nil {
 		out.Properties = make(map[string]NestedValueValidation, len(s.Properties))
-		for _, k := range sortedKeys(s.Properties) {
+		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 			p := s.Properties[k]
 			nvv, err := newNestedValueValidation(&p)
 			if err != nil {

@@ -1,8 +1,19 @@
 package schema
 
-import "github.com/crdlab/crdlab/engine/crd"
+import (
+	"encoding/json"
 
-// DeepCopyJSONValue deep-copies a decoded JSON value (maps, slices, scalars).
+	"github.com/crdlab/crdlab/engine/crd"
+)
+
+// DeepCopyJSONValue deep-copies a decoded JSON value (maps, slices, strings,
+// int64, float64, bool, nil), like upstream's runtime.DeepCopyJSONValue. The
+// values crdlab decodes (crd.JSON.Value, the engine's object decoding) hold
+// only int64 and float64 numbers, which are copied as they are. Where
+// upstream panics on other types, it converts Go integers to int64 and
+// json.Number to int64 or float64 (as k8s.io/apimachinery/pkg/util/json
+// does) and returns anything else unchanged. Typed nil maps and slices stay
+// typed nils.
 func DeepCopyJSONValue(x interface{}) interface{} {
 	switch x := x.(type) {
 	case map[string]interface{}:
@@ -23,6 +34,18 @@ func DeepCopyJSONValue(x interface{}) interface{} {
 			out[i] = DeepCopyJSONValue(v)
 		}
 		return out
+	case int:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		if f, err := x.Float64(); err == nil {
+			return f
+		}
+		return x
 	default:
 		return x
 	}

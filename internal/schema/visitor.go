@@ -1,5 +1,10 @@
 package schema
 
+import (
+	"maps"
+	"slices"
+)
+
 // Visitor walks a structural schema recursively (upstream's Visitor).
 // Properties are visited in sorted key order.
 type Visitor struct {
@@ -28,7 +33,7 @@ func (m *Visitor) visitStructural(s *Structural) bool {
 	if s.Items != nil {
 		m.visitStructural(s.Items)
 	}
-	for _, k := range sortedKeys(s.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		v := s.Properties[k]
 		if m.visitStructural(&v) {
 			changed = true
@@ -63,7 +68,7 @@ func (m *Visitor) visitNestedValueValidation(vv *NestedValueValidation) bool {
 	if vv.Items != nil {
 		m.visitNestedValueValidation(vv.Items)
 	}
-	for _, k := range sortedKeys(vv.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(vv.Properties)) {
 		v := vv.Properties[k]
 		if m.visitNestedValueValidation(&v) {
 			changed = true

@@ -1,5 +1,10 @@
 package schema
 
+import (
+	"maps"
+	"slices"
+)
+
 // Child returns the schema of the object field name: the property schema if
 // declared, else the additionalProperties schema, else nil (also for a nil
 // receiver).
@@ -29,7 +34,7 @@ func (s *Structural) PropertyNames() []string {
 	if s == nil {
 		return nil
 	}
-	return sortedKeys(s.Properties)
+	return slices.Sorted(maps.Keys(s.Properties))
 }
 
 // ListType returns x-kubernetes-list-type, or "" when unset.

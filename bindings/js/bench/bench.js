@@ -3,7 +3,7 @@
 // - load: WebAssembly.compile, instantiate + Go runtime start, and the time
 //   from load() to the first validation's result (CronTab);
 // - per-validation latency on CronTab (examples/) and, when the corpus is
-//   fetched (/work/shared/corpus/fetch.sh), Gateway API HTTPRoute (its
+//   fetched (scripts/corpus.sh), Gateway API HTTPRoute (its
 //   examples/standard objects) and prometheus-operator's Prometheus.
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -34,7 +34,7 @@ function objectsOfKind(dir, kind) {
 }
 
 function corpus() {
-  const script = process.env.CRDLAB_CORPUS_FETCH ?? '/work/shared/corpus/fetch.sh';
+  const script = process.env.CRDLAB_CORPUS_FETCH ?? join(repo, 'scripts/corpus.sh');
   if (!existsSync(script)) return [];
   try {
     return execFileSync('bash', [script], { encoding: 'utf8', env: { ...process.env, GOPROXY: 'off' }, stdio: ['ignore', 'pipe', 'ignore'] }).split('\n').filter(Boolean);

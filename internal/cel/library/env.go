@@ -72,6 +72,10 @@ var baseOptions = []versioned{
 	{introduced: 0, prog: func() []cel.ProgramOption {
 		return []cel.ProgramOption{cel.CostTracking(&CostEstimator{})}
 	}},
+	// Not upstream: the cost guards (guard.go) check, before a call runs,
+	// that its charge does not exceed the per-call limit. They follow every
+	// library they re-bind; results and costs under the limit are unchanged.
+	{introduced: 0, env: func() []cel.EnvOption { return []cel.EnvOption{stringGuards()} }, prog: costGuardProgramOptions},
 }
 
 // optionsAt returns the env and program options enabled at compatibility

@@ -10,6 +10,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/crdlab/crdlab/internal/names"
+	"github.com/crdlab/crdlab/internal/strfmt"
 )
 
 // Regex sizes used by the runtime cost of validate (format.go).
@@ -41,29 +42,29 @@ var ConstantFormats = map[string]Format{
 		return nil
 	}, MaxRegexSize: urlLength},
 	"uuid": {Name: "uuid", ValidateFunc: func(s string) []string {
-		if !uuidRegexp.MatchString(s) {
+		if !strfmt.IsUUID(s) {
 			return []string{"does not match the UUID format"}
 		}
 		return nil
-	}, MaxRegexSize: len(uuidPattern)},
+	}, MaxRegexSize: len(strfmt.UUIDPattern)},
 	"byte": {Name: "byte", ValidateFunc: func(s string) []string {
-		if !base64Regexp.MatchString(s) {
+		if !strfmt.IsBase64(s) {
 			return []string{"invalid base64"}
 		}
 		return nil
 	}, MaxRegexSize: base64Length},
 	"date": {Name: "date", ValidateFunc: func(s string) []string {
-		if !isStrfmtDate(s) {
+		if !strfmt.IsDate(s) {
 			return []string{"invalid date"}
 		}
 		return nil
-	}, MaxRegexSize: len(dateTimePattern)},
+	}, MaxRegexSize: len(strfmt.DateTimePattern)},
 	"datetime": {Name: "datetime", ValidateFunc: func(s string) []string {
-		if !isStrfmtDateTime(s) {
+		if !strfmt.IsDateTime(s) {
 			return []string{"invalid datetime"}
 		}
 		return nil
-	}, MaxRegexSize: len(dateTimePattern)},
+	}, MaxRegexSize: len(strfmt.DateTimePattern)},
 }
 
 // zeroArgumentBinding is upstream's ZeroArgumentFunctionBinding.

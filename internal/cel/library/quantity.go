@@ -119,6 +119,9 @@ func quantityInt(f func(a *ResourceQuantity, b int64) ref.Val) func(ref.Val, ref
 }
 
 func isQuantity(arg ref.Val) ref.Val {
+	if v := guardParse(arg); v != nil {
+		return v
+	}
 	s, ok := arg.Value().(string)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg)
@@ -128,6 +131,9 @@ func isQuantity(arg ref.Val) ref.Val {
 }
 
 func stringToQuantity(arg ref.Val) ref.Val {
+	if v := guardParse(arg); v != nil {
+		return v
+	}
 	s, ok := arg.Value().(string)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg)

@@ -31,6 +31,9 @@ func regexDecls() map[string][]cel.FunctionOpt {
 }
 
 func regexFind(strVal, regexVal ref.Val) ref.Val {
+	if v := guardRegex(strVal, regexVal); v != nil {
+		return v
+	}
 	str, ok := strVal.Value().(string)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(strVal)
@@ -65,6 +68,9 @@ func regexFindAll(args ...ref.Val) ref.Val {
 			return types.MaybeNoSuchOverloadErr(args[2])
 		}
 	}
+	if v := guardRegex(args[0], args[1]); v != nil {
+		return v
+	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
 		return types.NewErr("Illegal regex: %v", err.Error())
@@ -80,6 +86,7 @@ var findRegexOptimization = &interpreter.RegexOptimization{
 		if err != nil {
 			return nil, err
 		}
+		pat := types.String(pattern)
 		return interpreter.NewCall(call.ID(), call.Function(), call.OverloadID(), call.Args(), func(args ...ref.Val) ref.Val {
 			if len(args) != 2 {
 				return types.NoSuchOverloadErr()
@@ -87,6 +94,9 @@ var findRegexOptimization = &interpreter.RegexOptimization{
 			in, ok := args[0].Value().(string)
 			if !ok {
 				return types.MaybeNoSuchOverloadErr(args[0])
+			}
+			if v := guardRegex(args[0], pat); v != nil {
+				return v
 			}
 			return types.String(re.FindString(in))
 		}), nil
@@ -101,6 +111,7 @@ var findAllRegexOptimization = &interpreter.RegexOptimization{
 		if err != nil {
 			return nil, err
 		}
+		pat := types.String(pattern)
 		return interpreter.NewCall(call.ID(), call.Function(), call.OverloadID(), call.Args(), func(args ...ref.Val) ref.Val {
 			if len(args) < 2 || len(args) > 3 {
 				return types.NoSuchOverloadErr()
@@ -115,6 +126,9 @@ var findAllRegexOptimization = &interpreter.RegexOptimization{
 				if !ok {
 					return types.MaybeNoSuchOverloadErr(args[2])
 				}
+			}
+			if v := guardRegex(args[0], pat); v != nil {
+				return v
 			}
 			return types.NewStringList(types.DefaultTypeAdapter, re.FindAllString(str, int(n)))
 		}), nil

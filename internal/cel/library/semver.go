@@ -52,6 +52,9 @@ func parseSemverArgs(arg, normalizeArg ref.Val) (SemverVersion, error, ref.Val) 
 }
 
 func isSemver(arg, normalizeArg ref.Val) ref.Val {
+	if v := guardParse(arg); v != nil {
+		return v
+	}
 	_, err, bad := parseSemverArgs(arg, normalizeArg)
 	if bad != nil {
 		return bad
@@ -60,6 +63,9 @@ func isSemver(arg, normalizeArg ref.Val) ref.Val {
 }
 
 func stringToSemver(arg, normalizeArg ref.Val) ref.Val {
+	if v := guardParse(arg); v != nil {
+		return v
+	}
 	v, err, bad := parseSemverArgs(arg, normalizeArg)
 	if bad != nil {
 		return bad

@@ -1,18 +1,15 @@
-package cel
+package strfmt
 
 import (
 	"encoding/base64"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// The string format parsers used when a CEL value is created from a string
-// with format duration, date, date-time or byte. They follow
-// kube-openapi's strfmt package, which upstream's UnstructuredToVal calls.
-
+// duration units of strfmt.ParseDuration: the last variant of each group is
+// also accepted as a prefix ("hours", "days").
 var durationUnits = [][]string{
 	{"ns", "nano"},
 	{"us", "µs", "micro"},
@@ -30,15 +27,17 @@ var durationUnitMultiplier = map[string]time.Duration{
 	"d": 24 * time.Hour, "w": 7 * 24 * time.Hour,
 }
 
-var durationPattern = regexp.MustCompile(`((\d+)\s*([A-Za-zµ]+))`)
-
-func parseStrfmtDuration(cand string) (time.Duration, error) {
+// ParseDuration is strfmt.ParseDuration: time.ParseDuration, or else the
+// sum of every "<digits><unit>" group with a known unit (white space allowed
+// between number and unit). It fails when a digit group is not an int or no
+// group has a known unit.
+func ParseDuration(cand string) (time.Duration, error) {
 	if d, err := time.ParseDuration(cand); err == nil {
 		return d, nil
 	}
 	var dur time.Duration
 	ok := false
-	for _, m := range durationPattern.FindAllStringSubmatch(cand, -1) {
+	for _, m := range rxDuration().FindAllStringSubmatch(cand, -1) {
 		factor, err := strconv.Atoi(m[2])
 		if err != nil {
 			return 0, err
@@ -61,6 +60,7 @@ func parseStrfmtDuration(cand string) (time.Duration, error) {
 	return 0, fmt.Errorf("unable to parse %s as duration", cand)
 }
 
+// dateTimeLayouts are strfmt's DateTime parse layouts, tried in order.
 var dateTimeLayouts = []string{
 	"2006-01-02T15:04:05.000000Z07:00",
 	"2006-01-02T15:04:05.000Z07:00",
@@ -69,7 +69,10 @@ var dateTimeLayouts = []string{
 	"2006-01-02T15:04:05",
 }
 
-func parseStrfmtDateTime(s string) (time.Time, error) {
+// ParseDateTime is strfmt.ParseDateTime: the empty string is the Unix
+// epoch, anything else the first of strfmt's layouts that parses it (the
+// error is the last layout's).
+func ParseDateTime(s string) (time.Time, error) {
 	if s == "" {
 		return time.Unix(0, 0).UTC(), nil
 	}
@@ -85,7 +88,10 @@ func parseStrfmtDateTime(s string) (time.Time, error) {
 	return time.Time{}, last
 }
 
-func parseStrfmtBase64(s string) ([]byte, error) {
+// ParseBase64 decodes a string of format byte as upstream's CEL value
+// conversion does (strfmt.Base64's UnmarshalText): base64.URLEncoding,
+// padded.
+func ParseBase64(s string) ([]byte, error) {
 	enc := base64.URLEncoding
 	buf := make([]byte, enc.DecodedLen(len(s)))
 	n, err := enc.Decode(buf, []byte(s))

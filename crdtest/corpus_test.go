@@ -1,0 +1,98 @@
+package crdtest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// corpusCRDFiles returns the CRD files of the real-world corpus
+// (/work/shared/corpus/fetch.sh or $CRDLAB_CORPUS_FETCH prints the module
+// directories), or skips.
+func corpusCRDFiles(t *testing.T) []string {
+	script := "/work/shared/corpus/fetch.sh"
+	if p := os.Getenv("CRDLAB_CORPUS_FETCH"); p != "" {
+		script = p
+	}
+	if _, err := os.Stat(script); err != nil {
+		t.Skipf("corpus not available: %s not found (set CRDLAB_CORPUS_FETCH)", script)
+	}
+	cmd := exec.Command("bash", script)
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("corpus not fetched (run bash %s once; offline here: %v)", script, err)
+	}
+	crdKind := regexp.MustCompile(`(?m)^kind: CustomResourceDefinition\s*$`)
+	var files []string
+	for _, dir := range strings.Fields(string(out)) {
+		_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
+				return nil
+			}
+			if b, err := os.ReadFile(p); err == nil && crdKind.Match(b) {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	sort.Strings(files)
+	return files
+}
+
+// TestCorpusStarterSuites: the starter suite of every corpus CRD that the
+// API server accepts runs green (a sample of one file in five by default;
+// every file with CRDLAB_CORPUS=all).
+func TestCorpusStarterSuites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	files := corpusCRDFiles(t)
+	ran, skipped := 0, 0
+	for i, f := range files {
+		if os.Getenv("CRDLAB_CORPUS") != "all" && i%5 != 0 {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs, err := parseCRDs(f, data)
+		if err != nil || len(docs) == 0 {
+			skipped++ // a Helm template, or no CRD after all
+			continue
+		}
+		if c, _, err := compileLenient(mustJSON(docs[0].doc)); err != nil || len(c.Errors()) > 0 {
+			skipped++ // not servable: apiextensions.k8s.io/v1beta1, a test assertion, rejected
+			continue
+		}
+		suite, err := StarterSuite(data, f)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644)
+		os.WriteFile(filepath.Join(dir, "starter.testsuite.yaml"), suite, 0o644)
+		rep, err := RunPaths(Options{}, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.OK() || len(rep.Results) == 0 {
+			for _, le := range rep.LoadErrors {
+				t.Errorf("%s: %s", f, le.Err)
+			}
+			for _, r := range rep.Results {
+				if !r.Passed {
+					t.Errorf("%s: %s: %s", f, r.Name, r.Message)
+				}
+			}
+		}
+		ran++
+	}
+	t.Logf("%d starter suites ran green; %d corpus CRD files skipped (not servable); %d files in all", ran, skipped, len(files))
+}

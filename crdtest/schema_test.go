@@ -1,0 +1,76 @@
+package crdtest
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestJSONSchemaMatchesTypes keeps docs/crdtest.schema.json in step with
+// the suite types: the same property names at every level.
+func TestJSONSchemaMatchesTypes(t *testing.T) {
+	data, err := os.ReadFile("../docs/crdtest.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Properties map[string]json.RawMessage            `json:"properties"`
+		Defs       map[string]map[string]json.RawMessage `json:"$defs"`
+	}
+	if err := json.Unmarshal(data, &schema); err != nil {
+		t.Fatal(err)
+	}
+	props := func(raw json.RawMessage) []string {
+		var m map[string]json.RawMessage
+		json.Unmarshal(raw, &m)
+		out := make([]string, 0, len(m))
+		for k := range m {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+		return out
+	}
+	fields := func(v interface{}, extra ...string) []string {
+		out := append([]string{}, extra...)
+		rt := reflect.TypeOf(v)
+		for i := 0; i < rt.NumField(); i++ {
+			name := strings.Split(rt.Field(i).Tag.Get("json"), ",")[0]
+			if name != "" && name != "-" {
+				out = append(out, name)
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	top := make([]string, 0)
+	for k := range schema.Properties {
+		top = append(top, k)
+	}
+	sort.Strings(top)
+	for _, tc := range []struct {
+		name       string
+		schema     []string
+		goTypeKeys []string
+	}{
+		{"suite", top, fields(SuiteFile{}, "apiVersion")},
+		{"tests", props(jsonField(schema.Properties["tests"], "properties")), []string{"onCreate", "onUpdate", "sequences"}},
+		{"onCreate", props(schema.Defs["onCreate"]["properties"]), fields(OnCreate{})},
+		{"onUpdate", props(schema.Defs["onUpdate"]["properties"]), fields(OnUpdate{})},
+		{"sequence", props(schema.Defs["sequence"]["properties"]), fields(Sequence{})},
+		{"step", props(schema.Defs["step"]["properties"]), fields(Step{})},
+		{"patch", props(schema.Defs["patch"]["properties"]), fields(Patch{})},
+	} {
+		if !reflect.DeepEqual(tc.schema, tc.goTypeKeys) {
+			t.Errorf("%s: schema properties %v, Go fields %v", tc.name, tc.schema, tc.goTypeKeys)
+		}
+	}
+}
+
+func jsonField(raw json.RawMessage, key string) json.RawMessage {
+	var m map[string]json.RawMessage
+	json.Unmarshal(raw, &m)
+	return m[key]
+}
