@@ -44,6 +44,13 @@ type Case struct {
 	// Patch is a list of JSON merge patches applied in order to the named
 	// CRD (handy to derive variants of a shared CRD).
 	Patch []interface{} `json:"patch"`
+	// OldCRD, when set, makes the case a CRD update: the name of an entry
+	// of CaseFile.CRDs or an inline CRD, as stored before the update (see
+	// upstream.AsStored); OldPatch are JSON merge patches applied to it and
+	// StoredVersions sets its status.storedVersions.
+	OldCRD         interface{}   `json:"oldCrd"`
+	OldPatch       []interface{} `json:"oldPatch"`
+	StoredVersions []string      `json:"storedVersions"`
 	// Schema, when set, replaces the openAPIV3Schema of the CRD's first
 	// version; VersionPatch is a JSON merge patch applied to that version.
 	Schema       interface{} `json:"schema"`
@@ -173,6 +180,28 @@ func (c Case) request(crds map[string]interface{}) (upstream.Request, error) {
 			return req, err
 		}
 		req.CRD = b
+	}
+	if c.OldCRD != nil {
+		def := c.OldCRD
+		if name, ok := def.(string); ok {
+			d, ok := crds[name]
+			if !ok {
+				return req, fmt.Errorf("unknown old crd %q", name)
+			}
+			def = d
+		}
+		def = deepCopy(def)
+		for _, p := range c.OldPatch {
+			def = mergePatch(def, p)
+		}
+		b, err := json.Marshal(def)
+		if err != nil {
+			return req, err
+		}
+		req.OldCRD = b
+		req.StoredVersions = c.StoredVersions
+	} else if c.OldPatch != nil || c.StoredVersions != nil {
+		return req, fmt.Errorf("oldPatch and storedVersions need oldCrd")
 	}
 	var err error
 	if req.Object, err = body(c.Object, c.ObjectRaw); err != nil {

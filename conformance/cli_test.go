@@ -85,8 +85,23 @@ func RunCLI(bin, dir string, req upstream.Request) Outcome {
 		return Outcome{Err: err}
 	}
 	args := []string{"lint", "-o", "json", crdFile}
+	var updateArgs []string // the CRD update flags of lint and validate
+	if req.OldCRD != nil {
+		oldCRDFile := filepath.Join(dir, "old-crd.yaml")
+		if err := os.WriteFile(oldCRDFile, req.OldCRD, 0o644); err != nil {
+			return Outcome{Err: err}
+		}
+		updateArgs = []string{oldCRDFile}
+		if req.StoredVersions != nil {
+			if len(req.StoredVersions) == 0 {
+				return Outcome{Err: fmt.Errorf("an empty storedVersions cannot be passed to the CLI")}
+			}
+			updateArgs = append(updateArgs, "--stored-versions", strings.Join(req.StoredVersions, ","))
+		}
+		args = append([]string{"lint", "-o", "json", "--old"}, append(updateArgs, crdFile)...)
+	}
 	if req.CRDFieldValidation != "" {
-		args = []string{"lint", "-o", "json", "--crd-field-validation", req.CRDFieldValidation, crdFile}
+		args = append([]string{args[0], "--crd-field-validation", req.CRDFieldValidation}, args[1:]...)
 	}
 	if req.Object != nil {
 		objFile := filepath.Join(dir, "object.json")
@@ -94,6 +109,9 @@ func RunCLI(bin, dir string, req upstream.Request) Outcome {
 			return Outcome{Err: err}
 		}
 		args = []string{"validate", "-o", "json", "--crd", crdFile}
+		if updateArgs != nil {
+			args = append(args, append([]string{"--old-crd"}, updateArgs...)...)
+		}
 		if req.CRDFieldValidation != "" {
 			args = append(args, "--crd-field-validation", req.CRDFieldValidation)
 		}

@@ -38,7 +38,13 @@ func RunCrdlab(req upstream.Request) (out Outcome) {
 			out = Outcome{Err: fmt.Errorf("crdlab panicked: %v", r)}
 		}
 	}()
-	c, err := engine.CompileWithOptions(req.CRD, engine.CompileOptions{FieldValidation: engine.FieldValidation(req.CRDFieldValidation)})
+	var c *engine.CRD
+	var err error
+	if req.OldCRD != nil {
+		c, err = engine.CompileUpdate(req.CRD, req.OldCRD, engine.UpdateOptions{StoredVersions: req.StoredVersions})
+	} else {
+		c, err = engine.CompileWithOptions(req.CRD, engine.CompileOptions{FieldValidation: engine.FieldValidation(req.CRDFieldValidation)})
+	}
 	if err != nil {
 		return Outcome{Err: err}
 	}

@@ -2,10 +2,12 @@
 // offline, exactly as kube-apiserver 1.37 would (see package
 // github.com/crdlab/crdlab/engine).
 //
-//	crdlab validate --crd FILE [--old FILE] [--version V] [--subresource status]
+//	crdlab validate --crd FILE [--old-crd FILE [--stored-versions V,...]] [--old FILE]
+//	                [--version V] [--subresource status]
 //	                [--field-validation Strict|Warn|Ignore]
 //	                [--crd-field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
 //	crdlab lint [--crd-field-validation Strict|Warn|Ignore] [-o text|json] CRD...
+//	crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD
 //	crdlab cost [--crd-field-validation Strict|Warn|Ignore] [-o text|json] CRD [OBJECT...]
 //	crdlab test [--crd FILE|DIR]... [-run REGEX] [-o text|json] [--junit FILE] PATH...
 //	crdlab version
@@ -40,10 +42,12 @@ const usage = `crdlab validates CustomResourceDefinitions and custom resources o
 as kube-apiserver 1.37 does.
 
 Usage:
-  crdlab validate --crd FILE [--old FILE] [--version V] [--subresource status]
+  crdlab validate --crd FILE [--old-crd FILE [--stored-versions V,...]] [--old FILE]
+                  [--version V] [--subresource status]
                   [--field-validation Strict|Warn|Ignore]
                   [--crd-field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
   crdlab lint [--crd-field-validation Strict|Warn|Ignore] [-o text|json] CRD...
+  crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD
   crdlab cost [--crd-field-validation Strict|Warn|Ignore] [-o text|json] CRD [OBJECT...]
   crdlab test [--crd FILE|DIR]... [-run REGEX] [-o text|json] [--junit FILE] PATH...
   crdlab test --init CRD
@@ -107,6 +111,8 @@ func checkOutput(o string, stderr io.Writer) bool {
 func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("validate", stderr)
 	crdFile := fs.String("crd", "", "the CustomResourceDefinition `FILE` (YAML or JSON; - for stdin)")
+	oldCRDFile := fs.String("old-crd", "", "the CRD in the cluster `FILE`: --crd is an update of it (its verdict is the CRD's)")
+	storedVersions := fs.String("stored-versions", "", "with --old-crd: its status.storedVersions, comma-separated")
 	oldFile := fs.String("old", "", "the stored object `FILE`: validate an update instead of a create")
 	version := fs.String("version", "", "the served `VERSION` the request is sent to (default: the object's apiVersion)")
 	subresource := fs.String("subresource", "", "\"status\" to validate a status update (needs --old)")
@@ -151,6 +157,14 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 
+	if *storedVersions != "" && *oldCRDFile == "" {
+		fmt.Fprintln(stderr, "crdlab validate: --stored-versions needs --old-crd")
+		return exitUsage
+	}
+	if *engineName == "wasm" && *oldCRDFile != "" {
+		fmt.Fprintln(stderr, "crdlab validate: --old-crd is not supported with --engine wasm")
+		return exitUsage
+	}
 	if *engineName == "wasm" {
 		return validateWasm(wasmRequest{
 			module: *wasmModule, crdFile: *crdFile, oldFile: *oldFile, version: *version,
@@ -158,7 +172,17 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			output: *output, args: fs.Args(),
 		}, stdin, stdout, stderr)
 	}
-	compiled, code := compileFile(*crdFile, engine.FieldValidation(*crdFieldValidation), stdin, stderr)
+	var compiled *engine.CRD
+	var code int
+	if *oldCRDFile != "" {
+		if *crdFieldValidation != string(engine.Strict) {
+			fmt.Fprintln(stderr, "crdlab validate: --crd-field-validation is not supported with --old-crd (the CRD update is decoded strictly)")
+			return exitUsage
+		}
+		compiled, code = compileUpdateFiles(*crdFile, *oldCRDFile, *storedVersions, stdin, stderr)
+	} else {
+		compiled, code = compileFile(*crdFile, engine.FieldValidation(*crdFieldValidation), stdin, stderr)
+	}
 	if compiled == nil {
 		return code
 	}
@@ -298,11 +322,24 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("lint", stderr)
 	output := fs.String("o", "text", "output format: text or json")
 	crdFieldValidation := crdFieldValidationFlag(fs)
+	oldFile := fs.String("old", "", "the CRD in the cluster `FILE`: lint the update of it to the one CRD given")
+	storedVersions := fs.String("stored-versions", "", "with --old: its status.storedVersions, comma-separated (default: the file's, else its storage version)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
 	if !checkOutput(*output, stderr) || !checkCRDFieldValidation("lint", *crdFieldValidation, stderr) {
 		return exitUsage
+	}
+	if *storedVersions != "" && *oldFile == "" {
+		fmt.Fprintln(stderr, "crdlab lint: --stored-versions needs --old")
+		return exitUsage
+	}
+	if *oldFile != "" {
+		if *crdFieldValidation != string(engine.Strict) {
+			fmt.Fprintln(stderr, "crdlab lint: --crd-field-validation is not supported with --old (the CRD update is decoded strictly)")
+			return exitUsage
+		}
+		return runLintUpdate(*oldFile, *storedVersions, *output, fs.Args(), stdin, stdout, stderr)
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "crdlab lint: no CRDs given (files, directories or -)")

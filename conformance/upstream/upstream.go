@@ -58,6 +58,11 @@ type Request struct {
 	// CRDFieldValidation is the CRD create's fieldValidation: Strict
 	// (default, as kubectl), Warn or Ignore.
 	CRDFieldValidation string
+	// OldCRD, when set, makes the CRD side an update of this CRD (see
+	// UpdateCRD); StoredVersions, when not nil, sets its
+	// status.storedVersions.
+	OldCRD         []byte
+	StoredVersions []string
 }
 
 // scheme mirrors pkg/apiserver/apiserver.go's Scheme (init): the
@@ -204,8 +209,17 @@ func Run(req Request) (*wire.Report, error) {
 	if rejected != "" {
 		return &wire.Report{CRD: wire.CRDReport{DecodeError: rejected, Errors: []wire.ErrorReport{}, Warnings: []string{}}}, nil
 	}
-	c, err := CreateCRD(v1crd)
-	if err != nil {
+	var c *CompiledCRD
+	if req.OldCRD != nil {
+		old, err := DecodeCRD(req.OldCRD)
+		if err != nil {
+			return nil, err
+		}
+		c, err = UpdateCRD(v1crd, old, req.StoredVersions)
+		if err != nil {
+			return nil, err
+		}
+	} else if c, err = CreateCRD(v1crd); err != nil {
 		return nil, err
 	}
 	// The decoding warnings are recorded first, then the strategy's.

@@ -135,6 +135,19 @@ func CompileWith(s *schema.Structural, declType *DeclType, perCallLimit uint64, 
 // compiled through c against an equal type are reused. A nil c compiles
 // every rule.
 func (c *CompileCache) Compile(s *schema.Structural, declType *DeclType, perCallLimit uint64, kind EnvKind) ([]CompilationResult, error) {
+	return c.CompileWithLoader(s, declType, perCallLimit, func(string, bool) EnvKind { return kind })
+}
+
+// EnvLoader chooses the environment of one expression, as upstream's
+// schema/cel.EnvLoader (RuleEnv, MessageExpressionEnv): message is true for
+// a messageExpression. CRD update validation compiles the expressions that
+// already exist in the old CRD in StoredExpressions and the others in
+// NewExpressions.
+type EnvLoader func(expression string, message bool) EnvKind
+
+// CompileWithLoader is Compile with the environment of each rule and
+// messageExpression chosen by load.
+func (c *CompileCache) CompileWithLoader(s *schema.Structural, declType *DeclType, perCallLimit uint64, load EnvLoader) ([]CompilationResult, error) {
 	if len(s.XValidations) == 0 {
 		return nil, nil
 	}
@@ -142,23 +155,35 @@ func (c *CompileCache) Compile(s *schema.Structural, declType *DeclType, perCall
 		return nil, errors.New("failed to convert to declType for CEL validation rules")
 	}
 	if c != nil {
-		return c.compile(s, declType, perCallLimit, kind)
+		return c.compile(s, declType, perCallLimit, load)
 	}
-	envs, err := prepareEnvs(declType, kind)
-	if err != nil {
-		return nil, err
-	}
+	envs := map[EnvKind]*ruleEnvs{}
 	estimator := newCostEstimator(declType)
 	results := make([]CompilationResult, len(s.XValidations))
 	maxCard := maxCardinality(declType.MinSerializedSize)
 	for i, rule := range s.XValidations {
-		env := envs.oldSelf
-		if rule.OptionalOldSelf != nil && *rule.OptionalOldSelf {
-			env = envs.optionalOldSelf
+		rk, mk := load(rule.Rule, false), load(rule.MessageExpression, true)
+		for _, k := range []EnvKind{rk, mk} {
+			if envs[k] == nil {
+				e, err := prepareEnvs(declType, k)
+				if err != nil {
+					return nil, err
+				}
+				envs[k] = e
+			}
 		}
-		results[i] = compileRule(s, rule, env, estimator, maxCard, perCallLimit)
+		opt := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
+		results[i] = compileRule(s, rule, envs[rk].pick(opt), envs[mk].pick(opt), estimator, maxCard, perCallLimit)
 	}
 	return results, nil
+}
+
+// pick returns the environment whose oldSelf is optional when opt is set.
+func (e *ruleEnvs) pick(opt bool) *cel.Env {
+	if opt {
+		return e.optionalOldSelf
+	}
+	return e.oldSelf
 }
 
 func programOptions(estimator *costEstimator, perCallLimit uint64) []cel.ProgramOption {
@@ -169,7 +194,7 @@ func programOptions(estimator *costEstimator, perCallLimit uint64) []cel.Program
 	)
 }
 
-func compileRule(s *schema.Structural, rule crd.ValidationRule, env *cel.Env, estimator *costEstimator, maxCard, perCallLimit uint64) (r CompilationResult) {
+func compileRule(s *schema.Structural, rule crd.ValidationRule, env, messageEnv *cel.Env, estimator *costEstimator, maxCard, perCallLimit uint64) (r CompilationResult) {
 	if len(strings.TrimSpace(rule.Rule)) == 0 {
 		return
 	}
@@ -203,7 +228,7 @@ func compileRule(s *schema.Structural, rule crd.ValidationRule, env *cel.Env, es
 	r.MaxCardinality = maxCard
 	r.Program = prog
 	if rule.MessageExpression != "" {
-		mast, issues := env.Compile(rule.MessageExpression)
+		mast, issues := messageEnv.Compile(rule.MessageExpression)
 		if issues != nil {
 			r.MessageExpressionError = &Error{Type: ErrorTypeInvalid, Detail: "messageExpression compilation failed: " + issues.String()}
 			return
@@ -212,12 +237,12 @@ func compileRule(s *schema.Structural, rule crd.ValidationRule, env *cel.Env, es
 			r.MessageExpressionError = &Error{Type: ErrorTypeInvalid, Detail: "messageExpression must evaluate to a string"}
 			return
 		}
-		mprog, err := env.Program(mast, programOptions(estimator, perCallLimit)...)
+		mprog, err := messageEnv.Program(mast, programOptions(estimator, perCallLimit)...)
 		if err != nil {
 			r.MessageExpressionError = &Error{Type: ErrorTypeInvalid, Detail: "messageExpression instantiation failed: " + err.Error()}
 			return
 		}
-		mest, err := env.EstimateCost(mast, estimator)
+		mest, err := messageEnv.EstimateCost(mast, estimator)
 		if err != nil {
 			r.MessageExpressionError = &Error{Type: ErrorTypeInternal, Detail: "cost estimation failed for messageExpression: " + err.Error()}
 			return

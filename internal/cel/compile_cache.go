@@ -30,6 +30,7 @@ type typeDigest [sha256.Size]byte
 
 type ruleCacheKey struct {
 	kind              EnvKind
+	messageKind       EnvKind
 	perCallLimit      uint64
 	decl              typeDigest
 	rule              string
@@ -73,7 +74,7 @@ func (c *CompileCache) reset() {
 }
 
 // compile is Compile through c; s has rules and declType is not nil.
-func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCallLimit uint64, kind EnvKind) (results []CompilationResult, err error) {
+func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCallLimit uint64, load EnvLoader) (results []CompilationResult, err error) {
 	c.mu.Lock()
 	if len(c.rules) > maxCachedRules {
 		c.reset()
@@ -84,7 +85,8 @@ func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCall
 	var missing []int
 	for i, rule := range s.XValidations {
 		keys[i] = ruleCacheKey{
-			kind:              kind,
+			kind:              load(rule.Rule, false),
+			messageKind:       load(rule.MessageExpression, true),
 			perCallLimit:      perCallLimit,
 			decl:              d,
 			rule:              rule.Rule,
@@ -98,28 +100,36 @@ func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCall
 			missing = append(missing, i)
 		}
 	}
-	envs := c.envs[envCacheKey{kind, d}]
+	envs := map[EnvKind]*ruleEnvs{}
+	for _, i := range missing {
+		for _, k := range []EnvKind{keys[i].kind, keys[i].messageKind} {
+			if _, ok := envs[k]; !ok {
+				envs[k] = c.envs[envCacheKey{k, d}]
+			}
+		}
+	}
 	c.mu.Unlock()
 	if len(missing) == 0 {
 		return results, nil
 	}
-	if envs == nil {
-		if envs, err = prepareEnvs(declType, kind); err != nil {
-			return nil, err
+	for k, e := range envs {
+		if e == nil {
+			if envs[k], err = prepareEnvs(declType, k); err != nil {
+				return nil, err
+			}
 		}
 	}
 	estimator := newCostEstimator(declType)
 	maxCard := maxCardinality(declType.MinSerializedSize)
 	for _, i := range missing {
 		rule := s.XValidations[i]
-		env := envs.oldSelf
-		if keys[i].optionalOldSelf {
-			env = envs.optionalOldSelf
-		}
-		results[i] = compileRule(s, rule, env, estimator, maxCard, perCallLimit)
+		opt := keys[i].optionalOldSelf
+		results[i] = compileRule(s, rule, envs[keys[i].kind].pick(opt), envs[keys[i].messageKind].pick(opt), estimator, maxCard, perCallLimit)
 	}
 	c.mu.Lock()
-	c.envs[envCacheKey{kind, d}] = envs
+	for k, e := range envs {
+		c.envs[envCacheKey{k, d}] = e
+	}
 	for _, i := range missing {
 		r := results[i]
 		r.NormalizedRuleFieldPath = ""

@@ -45,6 +45,11 @@ type CELNode struct {
 	Steps []CELStep
 	// Schema is the node itself; len(Schema.XValidations) > 0.
 	Schema *crd.JSONSchemaProps
+	// StoredRules and StoredMessageExpressions are the expressions of the
+	// old CRD on an update (upstream's preexistingExpressions): they are
+	// compiled in the StoredExpressions environment, every other expression
+	// in NewExpressions. Both are nil on create.
+	StoredRules, StoredMessageExpressions map[string]bool
 }
 
 // CELRuleError is a compilation error of one rule.
@@ -123,7 +128,16 @@ func CompileRules(node CELNode, cache *cel.CompileCache) ([]CELRuleResult, error
 	if ti == nil {
 		return nil, fmt.Errorf("internal error: failed to retrieve type information for x-kubernetes-validations")
 	}
-	results, err := cache.Compile(ti.schema, ti.declType, limits.PerCallLimit, cel.NewExpressions)
+	results, err := cache.CompileWithLoader(ti.schema, ti.declType, limits.PerCallLimit, func(expr string, message bool) cel.EnvKind {
+		stored := node.StoredRules
+		if message {
+			stored = node.StoredMessageExpressions
+		}
+		if stored[expr] {
+			return cel.StoredExpressions
+		}
+		return cel.NewExpressions
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -381,7 +395,11 @@ func costErrorMessage(costName string, cost, limit uint64) string {
 func (w *schemaWalker) celRuleErrors(s *crd.JSONSchemaProps, fldPath *field.Path, ctx *celContext, forbidOldSelf *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	vpath := fldPath.Child("x-kubernetes-validations")
-	results, err := w.opts.compileRules(CELNode{Root: ctx.root, Steps: ctx.steps, Schema: s})
+	node := CELNode{Root: ctx.root, Steps: ctx.steps, Schema: s}
+	if pe := w.flags.preexisting; pe != nil {
+		node.StoredRules, node.StoredMessageExpressions = pe.rules, pe.messageExpressions
+	}
+	results, err := w.opts.compileRules(node)
 	if err != nil {
 		return field.ErrorList{field.InternalError(vpath, err)}
 	}
@@ -391,7 +409,7 @@ func (w *schemaWalker) celRuleErrors(s *crd.JSONSchemaProps, fldPath *field.Path
 		}
 		rulePath := vpath.Index(i).Child("rule")
 		cost := expressionCost(cr, ctx)
-		if cost > limits.StaticEstimatedCostLimit {
+		if !w.flags.suppressPerExpressionCost && cost > limits.StaticEstimatedCostLimit {
 			errs = append(errs, field.Forbidden(rulePath, costErrorMessage("estimated rule cost", cost, limits.StaticEstimatedCostLimit)))
 		}
 		ctx.totalCost.observe(rulePath, cost)
@@ -406,7 +424,7 @@ func (w *schemaWalker) celRuleErrors(s *crd.JSONSchemaProps, fldPath *field.Path
 			errs = append(errs, field.Invalid(vpath.Index(i).Child("messageExpression"), internalRule(s.XValidations[i]), cr.MessageExpressionError))
 		} else if cr.HasMessageExpression {
 			mp := vpath.Index(i).Child("messageExpression")
-			if cr.MessageExpressionMaxCost > limits.StaticEstimatedCostLimit {
+			if !w.flags.suppressPerExpressionCost && cr.MessageExpressionMaxCost > limits.StaticEstimatedCostLimit {
 				errs = append(errs, field.Forbidden(mp, costErrorMessage("estimated messageExpression cost", cr.MessageExpressionMaxCost, limits.StaticEstimatedCostLimit)))
 			}
 			ctx.totalCost.observe(mp, cr.MessageExpressionMaxCost)

@@ -128,7 +128,8 @@ func (e schemaErrors) all() field.ErrorList {
 }
 
 type schemaWalker struct {
-	opts *options
+	opts  *options
+	flags specFlags
 }
 
 // validateSchema is upstream's ValidateCustomResourceDefinitionOpenAPISchema.
@@ -230,8 +231,7 @@ func (w *schemaWalker) validateSchema(s *crd.JSONSchemaProps, fldPath *field.Pat
 		} else {
 			errs.schema = append(errs.schema, field.Invalid(fldPath.Child("type"), s.Type, "must be array if x-kubernetes-list-type is specified"))
 		}
-	} else if s.XListType != nil && *s.XListType == "set" && s.Items != nil && s.Items.Schema != nil {
-		// requireAtomicSetType is always true on create.
+	} else if w.flags.requireAtomicSetType && s.XListType != nil && *s.XListType == "set" && s.Items != nil && s.Items.Schema != nil {
 		is := s.Items.Schema
 		switch is.Type {
 		case "array":
@@ -290,8 +290,9 @@ func (w *schemaWalker) validateSchema(s *crd.JSONSchemaProps, fldPath *field.Pat
 		}
 	}
 
-	// requireMapListKeysMapSetValidation is always true on create.
-	errs.schema = append(errs.schema, validateMapListKeysMapSet(s, fldPath)...)
+	if w.flags.requireMapListKeysMapSetValidation {
+		errs.schema = append(errs.schema, validateMapListKeysMapSet(s, fldPath)...)
+	}
 
 	if len(s.XValidations) > 0 {
 		for i, rule := range s.XValidations {

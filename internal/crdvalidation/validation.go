@@ -1,10 +1,13 @@
 // Package crdvalidation validates a CustomResourceDefinition as kube-apiserver
-// does when it is created: upstream's registry strategy for CRDs
+// does when it is created or updated: upstream's registry strategy for CRDs
 // (k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition:
-// PrepareForCreate, Validate, WarningsOnCreate) and
-// pkg/apis/apiextensions/validation (ValidateCustomResourceDefinition and the
-// recursive ValidateCustomResourceDefinitionOpenAPISchema), v0.37.2, with the
-// 1.37 feature-gate defaults.
+// PrepareForCreate, Validate, WarningsOnCreate; PrepareForUpdate,
+// ValidateUpdate, WarningsOnUpdate) and pkg/apis/apiextensions/validation
+// (ValidateCustomResourceDefinition, ValidateCustomResourceDefinitionUpdate
+// and the recursive ValidateCustomResourceDefinitionOpenAPISchema), v0.37.2,
+// with the 1.37 feature-gate defaults. On update the checks are ratcheted
+// against the old CRD exactly where upstream's validationOptions are
+// (update.go).
 //
 // Upstream validates the *internal* type after the v1-to-internal
 // conversion, which hoists schemas, subresources, printer columns and
@@ -124,7 +127,7 @@ func validateCustomResourceDefinition(c *crd.CustomResourceDefinition, o *option
 		return ret
 	}
 	errs = append(errs, validateObjectMeta(&in.Metadata, nameFn, field.NewPath("metadata"))...)
-	errs = append(errs, validateSpec(&in.Spec, o, field.NewPath("spec"))...)
+	errs = append(errs, validateSpec(&in.Spec, createFlags(), o, field.NewPath("spec"))...)
 	errs = append(errs, validateNames(&in.Status.AcceptedNames, field.NewPath("status").Child("acceptedNames"))...)
 	errs = append(errs, validateStoredVersions(in.Status.StoredVersions, in.Spec.Versions, field.NewPath("status").Child("storedVersions"))...)
 	errs = append(errs, validateAPIApproval(in)...)
@@ -198,13 +201,61 @@ func validateEnumStrings(fldPath *field.Path, value string, accepted []string, r
 	return field.ErrorList{field.NotSupported(fldPath, value, accepted)}
 }
 
-// specFlags are the per-spec validation switches upstream derives in
-// validateCustomResourceDefinitionSpec.
+// specFlags is upstream's validationOptions: the switches that are all on
+// for a create and that an update derives from the old CRD (update.go), so
+// that what the old CRD already broke is tolerated. It is passed by value,
+// as upstream's, and adjusted on the way down (requireStructuralSchema in
+// validateSpec, suppressPerExpressionCost per version).
 type specFlags struct {
-	requireStructuralSchema bool
+	requireRecognizedConversionReviewVersion bool
+	requireOpenAPISchema                     bool
+	requireValidPropertyType                 bool
+	requireStructuralSchema                  bool
+	requirePrunedDefaults                    bool
+	requireAtomicSetType                     bool
+	requireMapListKeysMapSetValidation       bool
+	// preexisting holds the rules and messageExpressions of the old CRD,
+	// compiled in the StoredExpressions environment (nil on create).
+	preexisting *preexistingExpressions
+	// versionsWithUnchangedSchemas names the versions whose schema the
+	// update leaves unchanged (nil on create).
+	versionsWithUnchangedSchemas map[string]bool
+	// suppressPerExpressionCost drops the per-expression cost limit (set
+	// for a version whose schema is unchanged).
+	suppressPerExpressionCost bool
+	// allowInvalidCABundle skips the conversion webhook caBundle check (on
+	// create, and on update unless the old CRD is established with a valid
+	// caBundle).
+	allowInvalidCABundle bool
+	// allowTooManySelectableFields, by version name ("" for the top
+	// level), tolerates more than MaxSelectableFields left unchanged.
+	allowTooManySelectableFields map[string]bool
 }
 
-func validateSpec(spec *internalSpec, o *options, fldPath *field.Path) field.ErrorList {
+// createFlags are the switches of ValidateCustomResourceDefinition.
+func createFlags() specFlags {
+	return specFlags{
+		requireRecognizedConversionReviewVersion: true,
+		requireOpenAPISchema:                     true,
+		requireValidPropertyType:                 true,
+		requireStructuralSchema:                  true,
+		requirePrunedDefaults:                    true,
+		requireAtomicSetType:                     true,
+		requireMapListKeysMapSetValidation:       true,
+		allowInvalidCABundle:                     true,
+	}
+}
+
+// suppressExpressionCostForUnchangedSchema is upstream's function of the
+// same name.
+func suppressExpressionCostForUnchangedSchema(f specFlags, version string) specFlags {
+	if f.versionsWithUnchangedSchemas[version] {
+		f.suppressPerExpressionCost = true
+	}
+	return f
+}
+
+func validateSpec(spec *internalSpec, flags specFlags, o *options, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
 
 	if len(spec.Group) == 0 {
@@ -218,21 +269,36 @@ func validateSpec(spec *internalSpec, o *options, fldPath *field.Path) field.Err
 	allErrs = append(allErrs, validateEnumStrings(fldPath.Child("scope"), spec.Scope, []string{string(crd.ClusterScoped), string(crd.NamespaceScoped)}, true)...)
 
 	preserve := spec.PreserveUnknownFields != nil && *spec.PreserveUnknownFields
-	// requireStructuralSchema is true on create whatever the spec says.
-	flags := specFlags{requireStructuralSchema: true}
+	// enabling pruning requires structural schemas
+	if !preserve {
+		flags.requireStructuralSchema = true
+	}
 
-	// requireOpenAPISchema is true on create.
-	if spec.Validation == nil || spec.Validation.OpenAPIV3Schema == nil {
-		for i, v := range spec.Versions {
-			if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
-				allErrs = append(allErrs, field.Required(fldPath.Child("versions").Index(i).Child("schema").Child("openAPIV3Schema"), ""))
+	if flags.requireOpenAPISchema {
+		if spec.Validation == nil || spec.Validation.OpenAPIV3Schema == nil {
+			for i, v := range spec.Versions {
+				if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+					allErrs = append(allErrs, field.Required(fldPath.Child("versions").Index(i).Child("schema").Child("openAPIV3Schema"), ""))
+				}
+			}
+		}
+	} else if !preserve {
+		if spec.Validation == nil || spec.Validation.OpenAPIV3Schema == nil {
+			for i, v := range spec.Versions {
+				if v.Served && (v.Schema == nil || v.Schema.OpenAPIV3Schema == nil) {
+					allErrs = append(allErrs, field.Required(fldPath.Child("versions").Index(i).Child("schema", "openAPIV3Schema"), "because otherwise all fields are pruned"))
+				}
 			}
 		}
 	}
 	if specHasDefaults(spec) {
+		flags.requireStructuralSchema = true
 		if spec.PreserveUnknownFields == nil || preserve {
 			allErrs = append(allErrs, field.Invalid(fldPath.Child("preserveUnknownFields"), true, "must be false in order to use defaults in the schema"))
 		}
+	}
+	if specHasKubernetesExtensions(spec) {
+		flags.requireStructuralSchema = true
 	}
 
 	storageFlagCount := 0
@@ -252,7 +318,7 @@ func validateSpec(spec *internalSpec, o *options, fldPath *field.Path) field.Err
 			allErrs = append(allErrs, field.Invalid(fldPath.Child("versions").Index(i).Child("name"), version.Name, strings.Join(errs, ",")))
 		}
 		subresources := subresourcesForVersion(spec, version.Name)
-		allErrs = append(allErrs, validateVersion(&version, fldPath.Child("versions").Index(i), subresources != nil && subresources.Status != nil, flags, o)...)
+		allErrs = append(allErrs, validateVersion(&version, fldPath.Child("versions").Index(i), subresources != nil && subresources.Status != nil, suppressExpressionCostForUnchangedSchema(flags, version.Name), o)...)
 	}
 
 	if spec.Validation != nil && hasPerVersionSchema(spec.Versions) {
@@ -308,7 +374,7 @@ func validateSpec(spec *internalSpec, o *options, fldPath *field.Path) field.Err
 		Plural: spec.Names.Plural, Singular: spec.Names.Singular, ShortNames: spec.Names.ShortNames,
 		Kind: spec.Names.Kind, ListKind: spec.Names.ListKind, Categories: spec.Names.Categories,
 	}, fldPath.Child("names"))...)
-	allErrs = append(allErrs, validateValidation(spec.Validation, hasAnyStatusEnabled(spec), flags, o, fldPath.Child("validation"))...)
+	allErrs = append(allErrs, validateValidation(spec.Validation, hasAnyStatusEnabled(spec), suppressExpressionCostForUnchangedSchema(flags, spec.Version), o, fldPath.Child("validation"))...)
 	allErrs = append(allErrs, validateSubresources(spec.Subresources, fldPath.Child("subresources"))...)
 	for i := range spec.AdditionalPrinterColumns {
 		allErrs = append(allErrs, validateColumn(&spec.AdditionalPrinterColumns[i], fldPath.Child("additionalPrinterColumns").Index(i))...)
@@ -321,14 +387,14 @@ func validateSpec(spec *internalSpec, o *options, fldPath *field.Path) field.Err
 			if err != nil {
 				allErrs = append(allErrs, field.Invalid(fldPath.Child("schema.openAPIV3Schema"), "", err.Error()))
 			}
-			allErrs = append(allErrs, validateSelectableFields(spec.SelectableFields, ss, fldPath.Child("selectableFields"))...)
+			allErrs = append(allErrs, validateSelectableFields(spec.SelectableFields, ss, fldPath.Child("selectableFields"), flags.allowTooManySelectableFields[""])...)
 		}
 	}
 
 	if spec.Conversion != nil && spec.Conversion.Strategy != string(crd.NoneConverter) && (spec.PreserveUnknownFields == nil || preserve) {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("conversion").Child("strategy"), spec.Conversion.Strategy, "must be None if spec.preserveUnknownFields is true"))
 	}
-	allErrs = append(allErrs, validateConversion(spec.Conversion, fldPath.Child("conversion"))...)
+	allErrs = append(allErrs, validateConversion(spec.Conversion, flags, fldPath.Child("conversion"))...)
 	return allErrs
 }
 
@@ -351,7 +417,7 @@ func validateVersion(version *internalVersion, fldPath *field.Path, statusEnable
 			if err != nil {
 				allErrs = append(allErrs, field.Invalid(fldPath.Child("schema.openAPIV3Schema"), "", err.Error()))
 			}
-			allErrs = append(allErrs, validateSelectableFields(version.SelectableFields, ss, fldPath.Child("selectableFields"))...)
+			allErrs = append(allErrs, validateSelectableFields(version.SelectableFields, ss, fldPath.Child("selectableFields"), flags.allowTooManySelectableFields[version.Name])...)
 		}
 	}
 	return allErrs
@@ -517,7 +583,7 @@ func validateSimpleJSONPath(s string, fldPath *field.Path) field.ErrorList {
 	return nil
 }
 
-func validateSelectableFields(fields []internalSelectableField, ss *schema.Structural, fldPath *field.Path) field.ErrorList {
+func validateSelectableFields(fields []internalSelectableField, ss *schema.Structural, fldPath *field.Path, allowTooMany bool) field.ErrorList {
 	var allErrs field.ErrorList
 	unique := map[string]bool{}
 	for i, f := range fields {
@@ -546,7 +612,7 @@ func validateSelectableFields(fields []internalSelectableField, ss *schema.Struc
 			unique[path.String()] = true
 		}
 	}
-	if len(unique) > MaxSelectableFields {
+	if len(unique) > MaxSelectableFields && !allowTooMany {
 		allErrs = append(allErrs, field.TooMany(fldPath, len(unique), MaxSelectableFields))
 	}
 	return allErrs
@@ -583,7 +649,7 @@ func validateSubresources(sr *internalSubresources, fldPath *field.Path) field.E
 	return allErrs
 }
 
-func validateConversion(c *internalConversion, fldPath *field.Path) field.ErrorList {
+func validateConversion(c *internalConversion, flags specFlags, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
 	if c == nil {
 		return allErrs
@@ -602,9 +668,11 @@ func validateConversion(c *internalConversion, fldPath *field.Path) field.ErrorL
 			case cc.Service != nil:
 				allErrs = append(allErrs, validateWebhookService(fldPath.Child("webhookClientConfig").Child("service"), cc.Service.Namespace, cc.Service.Name, cc.Service.Path, cc.Service.Port)...)
 			}
-			// the caBundle is not checked on create (allowInvalidCABundle).
+			if len(cc.CABundle) > 0 && !flags.allowInvalidCABundle {
+				allErrs = append(allErrs, validateCABundle(fldPath.Child("webhookClientConfig").Child("caBundle"), cc.CABundle)...)
+			}
 		}
-		allErrs = append(allErrs, validateConversionReviewVersions(c.ConversionReviewVersions, fldPath.Child("conversionReviewVersions"))...)
+		allErrs = append(allErrs, validateConversionReviewVersions(c.ConversionReviewVersions, flags.requireRecognizedConversionReviewVersion, fldPath.Child("conversionReviewVersions"))...)
 	} else {
 		if c.WebhookClientConfig != nil {
 			allErrs = append(allErrs, field.Forbidden(fldPath.Child("webhookClientConfig"), "should not be set when strategy is not set to Webhook"))
@@ -616,7 +684,7 @@ func validateConversion(c *internalConversion, fldPath *field.Path) field.ErrorL
 	return allErrs
 }
 
-func validateConversionReviewVersions(versions []string, fldPath *field.Path) field.ErrorList {
+func validateConversionReviewVersions(versions []string, requireRecognized bool, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
 	if len(versions) < 1 {
 		return append(allErrs, field.Required(fldPath, ""))
@@ -636,8 +704,7 @@ func validateConversionReviewVersions(versions []string, fldPath *field.Path) fi
 			accepted = true
 		}
 	}
-	// requireRecognizedConversionReviewVersion is true on create.
-	if !accepted {
+	if requireRecognized && !accepted {
 		allErrs = append(allErrs, field.Invalid(fldPath, versions, fmt.Sprintf("must include at least one of %v", strings.Join(acceptedConversionVersions, ", "))))
 	}
 	return allErrs
@@ -656,7 +723,7 @@ func validateValidation(v *internalValidation, statusEnabled bool, flags specFla
 	if s.Nullable {
 		allErrs = append(allErrs, field.Forbidden(fldPath.Child("openAPIV3Schema.nullable"), "nullable cannot be true at the root"))
 	}
-	v3 := ssv{allowDefaults: true, requireValidPropertyType: true}
+	v3 := ssv{allowDefaults: true, requireValidPropertyType: flags.requireValidPropertyType}
 
 	var ctx *celContext
 	var structuralInitErrs field.ErrorList
@@ -666,7 +733,7 @@ func validateValidation(v *internalValidation, statusEnabled bool, flags specFla
 			structuralInitErrs = append(structuralInitErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if verrs := schema.ValidateStructuralWithOptions(schemaPath, ss, schema.ValidationOptions{}); len(verrs) > 0 {
 			allErrs = append(allErrs, verrs...)
-		} else if derrs, err := defaults.ValidateDefaultsWithOptions(schemaPath, ss, true, true, defaults.ValidateOptions{CompileCache: o.CompileCache, Patterns: o.Patterns}); err != nil {
+		} else if derrs, err := defaults.ValidateDefaultsWithOptions(schemaPath, ss, true, flags.requirePrunedDefaults, defaults.ValidateOptions{CompileCache: o.CompileCache, Patterns: o.Patterns}); err != nil {
 			allErrs = append(allErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if len(derrs) > 0 {
 			allErrs = append(allErrs, derrs...)
@@ -674,7 +741,7 @@ func validateValidation(v *internalValidation, statusEnabled bool, flags specFla
 			ctx = rootCELContext(s)
 		}
 	}
-	w := &schemaWalker{opts: o}
+	w := &schemaWalker{opts: o, flags: flags}
 	allErrs = append(allErrs, w.validateSchema(s, fldPath.Child("openAPIV3Schema"), v3, true, ctx).all()...)
 	if len(allErrs) == 0 && len(structuralInitErrs) > 0 {
 		allErrs = append(allErrs, structuralInitErrs...)
