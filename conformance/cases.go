@@ -65,6 +65,9 @@ type Case struct {
 	Version         string `json:"version"`
 	Subresource     string `json:"subresource"`
 	FieldValidation string `json:"fieldValidation"`
+	// CRDFieldValidation is the CRD create's fieldValidation (unknown and
+	// duplicate fields of the CRD): Strict (default), Warn or Ignore.
+	CRDFieldValidation string `json:"crdFieldValidation"`
 	// CEL tags cases that exercise x-kubernetes-validations (informational:
 	// CEL cases run and are compared like any other).
 	CEL bool `json:"cel"`
@@ -86,6 +89,8 @@ type Expect struct {
 	CRDErrors      *int     `json:"crdErrors"`      // number of CRD errors
 	CRDWarnings    *int     `json:"crdWarnings"`    // number of CRD warnings
 	CompileError   bool     `json:"compileError"`   // the CRD does not decode
+	CRDRejected    *bool    `json:"crdRejected"`    // the CRD create fails while decoding (strict decoding error)
+	OldResult      *bool    `json:"oldResult"`      // the report has the stored old object
 	ObjectErrors   *int     `json:"objectErrors"`   // number of object errors
 	ObjectWarnings *int     `json:"objectWarnings"` // number of object warnings
 	DecodeError    *bool    `json:"decodeError"`    // the request fails while decoding
@@ -206,6 +211,7 @@ func (c Case) request(crds map[string]interface{}) (upstream.Request, error) {
 		return req, fmt.Errorf("old: %v", err)
 	}
 	req.Version, req.Subresource, req.FieldValidation = c.Version, c.Subresource, c.FieldValidation
+	req.CRDFieldValidation = c.CRDFieldValidation
 	return req, nil
 }
 
@@ -284,6 +290,9 @@ func CheckExpect(e *Expect, rep *wire.Report, compileErr error) []string {
 			out = append(out, fmt.Sprintf("expected %d %s, upstream has %d", *want, what, got))
 		}
 	}
+	if e.CRDRejected != nil && *e.CRDRejected != (rep.CRD.DecodeError != "") {
+		out = append(out, fmt.Sprintf("expected crdRejected=%v, upstream has %q", *e.CRDRejected, rep.CRD.DecodeError))
+	}
 	checkN("CRD errors", e.CRDErrors, len(rep.CRD.Errors))
 	checkN("CRD warnings", e.CRDWarnings, len(rep.CRD.Warnings))
 	if rep.Object == nil {
@@ -293,6 +302,9 @@ func CheckExpect(e *Expect, rep *wire.Report, compileErr error) []string {
 	} else {
 		checkN("object errors", e.ObjectErrors, len(rep.Object.Errors))
 		checkN("object warnings", e.ObjectWarnings, len(rep.Object.Warnings))
+		if e.OldResult != nil && *e.OldResult != (rep.Object.OldResult != nil) {
+			out = append(out, fmt.Sprintf("expected oldResult=%v, upstream has %v", *e.OldResult, rep.Object.OldResult))
+		}
 		if e.DecodeError != nil && *e.DecodeError != (rep.Object.DecodeError != "") {
 			out = append(out, fmt.Sprintf("expected decodeError=%v, upstream has %q", *e.DecodeError, rep.Object.DecodeError))
 		}

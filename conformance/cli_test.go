@@ -100,6 +100,9 @@ func RunCLI(bin, dir string, req upstream.Request) Outcome {
 		}
 		args = append([]string{"lint", "-o", "json", "--old"}, append(updateArgs, crdFile)...)
 	}
+	if req.CRDFieldValidation != "" {
+		args = append([]string{args[0], "--crd-field-validation", req.CRDFieldValidation}, args[1:]...)
+	}
 	if req.Object != nil {
 		objFile := filepath.Join(dir, "object.json")
 		if err := os.WriteFile(objFile, req.Object, 0o644); err != nil {
@@ -108,6 +111,9 @@ func RunCLI(bin, dir string, req upstream.Request) Outcome {
 		args = []string{"validate", "-o", "json", "--crd", crdFile}
 		if updateArgs != nil {
 			args = append(args, append([]string{"--old-crd"}, updateArgs...)...)
+		}
+		if req.CRDFieldValidation != "" {
+			args = append(args, "--crd-field-validation", req.CRDFieldValidation)
 		}
 		if req.Old != nil {
 			oldFile := filepath.Join(dir, "old.json")
@@ -171,7 +177,19 @@ func RunCLI(bin, dir string, req upstream.Request) Outcome {
 	if want := reportInvalid(rep); (status == 1) != want {
 		return Outcome{Err: fmt.Errorf("crdlab %s: exit status %d, but the report says invalid=%v:\n%s", args[0], status, want, pretty(rep))}
 	}
-	return Outcome{Report: rep}
+	if c, ok := rep["crd"].(map[string]interface{}); ok {
+		d, _ := c["decodeError"].(string)
+		positions, _ := c["fieldErrorPositions"].([]interface{})
+		if n := strings.Count(d, " field \""); d != "" && n != len(positions) {
+			return Outcome{Err: fmt.Errorf("crdlab %s: the CRD's decoding error names %d fields, fieldErrorPositions has %d", args[0], n, len(positions))}
+		}
+		for _, p := range positions {
+			if s, _ := p.(string); !strings.HasPrefix(s, crdFile+":") {
+				return Outcome{Err: fmt.Errorf("crdlab %s: fieldErrorPositions entry %q does not name %s", args[0], p, crdFile)}
+			}
+		}
+	}
+	return Outcome{Report: stripPositions(rep)}
 }
 
 // reportInvalid reports whether a normalized report has CRD errors, object
@@ -179,6 +197,9 @@ func RunCLI(bin, dir string, req upstream.Request) Outcome {
 func reportInvalid(rep map[string]interface{}) bool {
 	if c, ok := rep["crd"].(map[string]interface{}); ok {
 		if errs, _ := c["errors"].([]interface{}); len(errs) > 0 {
+			return true
+		}
+		if d, _ := c["decodeError"].(string); d != "" {
 			return true
 		}
 	}

@@ -43,13 +43,13 @@ func RunCrdlab(req upstream.Request) (out Outcome) {
 	if req.OldCRD != nil {
 		c, err = engine.CompileUpdate(req.CRD, req.OldCRD, engine.UpdateOptions{StoredVersions: req.StoredVersions})
 	} else {
-		c, err = engine.Compile(req.CRD)
+		c, err = engine.CompileWithOptions(req.CRD, engine.CompileOptions{FieldValidation: engine.FieldValidation(req.CRDFieldValidation)})
 	}
 	if err != nil {
 		return Outcome{Err: err}
 	}
 	var res *engine.Result
-	if req.Object != nil && len(c.Errors()) == 0 {
+	if req.Object != nil && c.Valid() {
 		res, err = c.Validate(req.Object, engine.ValidateOptions{
 			Version:         req.Version,
 			Old:             req.Old,
@@ -60,8 +60,36 @@ func RunCrdlab(req upstream.Request) (out Outcome) {
 			return Outcome{Err: err}
 		}
 	}
-	n, err := upstream.Normalize(engine.NewReport(c, res))
-	return Outcome{Report: n, Err: err}
+	rep := engine.NewReport(c, res)
+	if err := checkFieldErrorPositions(rep.CRD); err != nil {
+		return Outcome{Err: err}
+	}
+	n, err := upstream.Normalize(rep)
+	return Outcome{Report: stripPositions(n), Err: err}
+}
+
+// checkFieldErrorPositions checks crdlab's extra information on a CRD with
+// unknown or duplicate fields: one position per violation of the decoding
+// error.
+func checkFieldErrorPositions(c wire.CRDReport) error {
+	if c.DecodeError == "" {
+		return nil
+	}
+	if n := strings.Count(c.DecodeError, " field \""); n != len(c.FieldErrorPositions) {
+		return fmt.Errorf("the CRD's decoding error names %d fields, fieldErrorPositions has %d: %q", n, len(c.FieldErrorPositions), c.FieldErrorPositions)
+	}
+	return nil
+}
+
+// stripPositions removes crdlab's fieldErrorPositions (not part of the API
+// server's answer) from a normalized report.
+func stripPositions(v interface{}) interface{} {
+	if m, ok := v.(map[string]interface{}); ok {
+		if c, ok := m["crd"].(map[string]interface{}); ok {
+			delete(c, "fieldErrorPositions")
+		}
+	}
+	return v
 }
 
 // upstreamReruns bounds how often the oracle is rerun to decide whether

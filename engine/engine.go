@@ -36,6 +36,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
@@ -71,25 +72,103 @@ type CRD struct {
 	validators map[string]*Validator // by version name, served or stored versions
 	storage    string
 	buildErr   error // set when the CRD could not be served
+
+	decodeError string            // the API server's message when it rejects the CRD while decoding
+	fieldErrors []*crd.FieldError // unknown and duplicate fields (Strict and Warn)
 }
 
 // Compile decodes one CustomResourceDefinition (YAML or JSON) and compiles
-// it. The error is only about decoding: a decoded but invalid CRD compiles
-// and reports its problems through Errors.
+// it, as a create with fieldValidation=Strict (kubectl's default): it is
+// CompileWithOptions with the zero CompileOptions.
 func Compile(crdYAMLorJSON []byte) (*CRD, error) {
-	defs, err := crd.Decode(crdYAMLorJSON, "")
+	return CompileWithOptions(crdYAMLorJSON, CompileOptions{})
+}
+
+// CompileOptions selects how the CRD create request is decoded.
+type CompileOptions struct {
+	// FieldValidation is the create request's fieldValidation: Strict (the
+	// default, as kubectl) rejects a CRD with unknown or duplicate fields
+	// (CRD.DecodeError), Warn accepts it with one warning per field, Ignore
+	// accepts it silently.
+	FieldValidation FieldValidation
+	// Filename names the input in positions (crd.DecodeError, FieldErrors).
+	Filename string
+}
+
+// CompileWithOptions decodes one CustomResourceDefinition (YAML or JSON) and
+// compiles it. The error is only about decoding (syntax, wrong types,
+// apiVersion/kind, not exactly one CRD) or an invalid option: a CRD the API
+// server rejects while decoding (unknown or duplicate fields with Strict)
+// is returned with DecodeError set, and a decoded but invalid CRD reports
+// its problems through Errors.
+func CompileWithOptions(crdYAMLorJSON []byte, opts CompileOptions) (*CRD, error) {
+	fv, err := checkFieldValidation(opts.FieldValidation)
 	if err != nil {
 		return nil, err
 	}
-	if len(defs) != 1 {
-		return nil, fmt.Errorf("expected exactly one CustomResourceDefinition, found %d", len(defs))
+	doc, err := crd.DecodeOneDocument(crdYAMLorJSON, opts.Filename)
+	if err != nil {
+		return nil, err
 	}
-	return CompileCRD(defs[0]), nil
+	return compileDocument(doc, fv), nil
+}
+
+// CompileDocument compiles a CRD decoded by crd.DecodeDocuments, its
+// unknown and duplicate fields handled as fv says (see CompileOptions). The
+// error is only for an invalid fv.
+func CompileDocument(doc crd.Document, fv FieldValidation) (*CRD, error) {
+	fv, err := checkFieldValidation(fv)
+	if err != nil {
+		return nil, err
+	}
+	return compileDocument(doc, fv), nil
+}
+
+func checkFieldValidation(fv FieldValidation) (FieldValidation, error) {
+	switch fv {
+	case "":
+		return Strict, nil
+	case Strict, Warn, Ignore:
+		return fv, nil
+	}
+	return "", fmt.Errorf("invalid fieldValidation %q (want Strict, Warn or Ignore)", fv)
+}
+
+// compileDocument mirrors the create handler's decoding of a CRD
+// (handlers/create.go): with Strict, strict decoding errors fail the
+// request (transformDecodeError); with Warn they become the response's
+// first warnings (addStrictDecodingWarnings); with Ignore they are dropped.
+func compileDocument(doc crd.Document, fv FieldValidation) *CRD {
+	if len(doc.FieldErrors) == 0 || fv == Ignore {
+		return compileCRD(doc.CRD, nil)
+	}
+	msgs := make([]string, len(doc.FieldErrors))
+	for i, e := range doc.FieldErrors {
+		msgs[i] = e.Error()
+	}
+	if fv == Warn {
+		out := compileCRD(doc.CRD, msgs)
+		out.fieldErrors = doc.FieldErrors
+		return out
+	}
+	return &CRD{
+		def:         doc.CRD,
+		warnings:    []string{},
+		fieldErrors: doc.FieldErrors,
+		decodeError: fmt.Sprintf("%s in version %q cannot be handled as a %s: strict decoding error: %s",
+			crd.Kind, "v1", crd.Kind, strings.Join(msgs, ", ")),
+	}
 }
 
 // CompileCRD compiles an already decoded CustomResourceDefinition (with the
 // v1 defaults applied, as crd.Decode does).
 func CompileCRD(c *crd.CustomResourceDefinition) *CRD {
+	return compileCRD(c, nil)
+}
+
+// compileCRD compiles c; decodeWarnings are the request's warnings from
+// decoding, recorded before the CRD's own.
+func compileCRD(c *crd.CustomResourceDefinition, decodeWarnings []string) *CRD {
 	out := &CRD{def: c}
 	// Share rule and pattern compilations between the CRD checks, the
 	// default-value checks and the serving validators (results are
@@ -104,13 +183,31 @@ func CompileCRD(c *crd.CustomResourceDefinition) *CRD {
 		}()
 		out.errs, out.warnings = crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{CompileCache: cache, Patterns: patterns})
 	}()
-	out.warnings = recordWarnings(out.warnings)
+	out.warnings = recordWarnings(append(decodeWarnings, out.warnings...))
 	if len(out.errs) > 0 {
 		return out
 	}
 	out.buildErr = out.build(cache, patterns)
 	return out
 }
+
+// DecodeError is the API server's message when it rejects the CRD while
+// decoding (unknown or duplicate fields with fieldValidation Strict), e.g.
+//
+//	CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: strict decoding error: unknown field "spec.x"
+//
+// "" when the CRD was accepted. A rejected CRD is not validated: Errors and
+// Warnings are empty.
+func (c *CRD) DecodeError() string { return c.decodeError }
+
+// FieldErrors returns the unknown and duplicate fields of the CRD, with
+// their positions in the input, when they were reported (fieldValidation
+// Strict or Warn); nil otherwise.
+func (c *CRD) FieldErrors() []*crd.FieldError { return c.fieldErrors }
+
+// Valid reports whether the API server would accept the CRD: no decoding
+// error and no validation error.
+func (c *CRD) Valid() bool { return c.decodeError == "" && len(c.errs) == 0 }
 
 // Errors returns the CRD validation errors, in upstream's order.
 func (c *CRD) Errors() field.ErrorList { return c.errs }
@@ -124,6 +221,9 @@ func (c *CRD) Definition() *crd.CustomResourceDefinition { return c.def }
 // Validator returns the validator of a served version; "" is the storage
 // version.
 func (c *CRD) Validator(version string) (*Validator, error) {
+	if c.decodeError != "" {
+		return nil, fmt.Errorf("CustomResourceDefinition %q is rejected: %s", c.def.Metadata.Name, c.decodeError)
+	}
 	if len(c.errs) > 0 {
 		return nil, fmt.Errorf("CustomResourceDefinition %q is invalid: %v", c.def.Metadata.Name, c.errs.ToAggregate())
 	}
@@ -204,6 +304,12 @@ type Result struct {
 	// Object is the final object (pruned, coerced, defaulted, prepared) or
 	// nil if the request failed while decoding.
 	Object interface{}
+	// OldObject is, for an update, the stored object as the API server reads
+	// it back from storage before the update (decoded non-strictly, pruned,
+	// metadata coerced, defaulted by the current schema, in the request's
+	// namespace, with a resourceVersion): the old side of ratcheting and
+	// transition rules. nil for a create.
+	OldObject interface{}
 	// Pruned lists the unknown fields dropped while decoding, upstream's order
 	// (the paths of the "unknown field" errors; reported with Ignore too).
 	Pruned []string

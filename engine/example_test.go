@@ -113,3 +113,47 @@ func ExampleInvalidMessage() {
 	// Output:
 	// The CronTab "x" is invalid: spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1
 }
+
+// The CRD create's fieldValidation: Strict (the default, as kubectl)
+// rejects a CRD with unknown or duplicate fields as the API server does,
+// Warn accepts it with warnings.
+func ExampleCompileWithOptions() {
+	crdYAML := []byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+"metadata":{"name":"widgets.example.com"},
+"spec":{"group":"example.com","scope":"Namespaced","scope":"Namespaced","names":{"plural":"widgets","kind":"Widget"},
+"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","bogus":1}}}]}}`)
+	strict, err := engine.CompileWithOptions(crdYAML, engine.CompileOptions{Filename: "widgets.json"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(strict.Valid())
+	fmt.Println(strict.DecodeError())
+	fmt.Println(strict.FieldErrors()[0].Pos)
+	warn, err := engine.CompileWithOptions(crdYAML, engine.CompileOptions{FieldValidation: engine.Warn})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(warn.Valid(), warn.Warnings())
+	// Output:
+	// false
+	// CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: strict decoding error: duplicate field "spec.scope", unknown field "spec.versions[0].schema.openAPIV3Schema.bogus"
+	// widgets.json:3:52: duplicate field "spec.scope"
+	// true [duplicate field "spec.scope" unknown field "spec.versions[0].schema.openAPIV3Schema.bogus"]
+}
+
+// An update reports the stored object as the API server reads it back:
+// pruned and defaulted by the current schema.
+func ExampleResult_oldObject() {
+	c, err := engine.Compile(mustRead("../examples/crontab-crd.yaml"))
+	if err != nil {
+		panic(err)
+	}
+	old := []byte("apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: x}\nspec: {image: a, removed: 1}\n")
+	res, err := c.Validate([]byte("apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: x}\nspec: {image: b}\n"), engine.ValidateOptions{Old: old})
+	if err != nil {
+		panic(err)
+	}
+	b, _ := json.Marshal(res.OldObject.(map[string]interface{})["spec"])
+	fmt.Println(string(b))
+	// Output: {"cronSpec":"5 0 * * *","image":"a","replicas":1}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/crdlab/crdlab/internal/jsonstrict"
 	"github.com/crdlab/crdlab/internal/objectmeta"
 	"github.com/crdlab/crdlab/internal/prune"
+	"github.com/crdlab/crdlab/internal/schema"
 	"github.com/crdlab/crdlab/internal/unstructured"
 )
 
@@ -31,6 +32,9 @@ func (v *Validator) serve(object []byte, body *jsonBody, oldData []byte, status 
 	}
 
 	res = &Result{Pruned: []string{}, Warnings: []string{}}
+	if old != nil {
+		res.OldObject = schema.DeepCopyJSONValue(old)
+	}
 	defer func() {
 		res.Warnings = recordWarnings(res.Warnings)
 	}()

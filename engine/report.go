@@ -12,10 +12,18 @@ import (
 // object validated against it: the document `crdlab validate -o json`
 // prints (package wire). Slices are never nil.
 func NewReport(c *CRD, r *Result) *wire.Report {
-	rep := &wire.Report{CRD: wire.CRDReport{Errors: errorReports(c.Errors()), Warnings: nonNil(c.Warnings())}}
+	rep := &wire.Report{CRD: wire.CRDReport{
+		DecodeError: c.DecodeError(),
+		Errors:      errorReports(c.Errors()),
+		Warnings:    nonNil(c.Warnings()),
+	}}
+	for _, e := range c.FieldErrors() {
+		rep.CRD.FieldErrorPositions = append(rep.CRD.FieldErrorPositions, e.Pos.Error())
+	}
 	if r != nil {
 		rep.Object = &wire.ObjectReport{
 			Result:      r.Object,
+			OldResult:   r.OldObject,
 			Pruned:      nonNil(r.Pruned),
 			DecodeError: r.DecodeError,
 			Errors:      errorReports(r.Errors),

@@ -70,10 +70,22 @@ type Report struct {
 
 // CRDReport holds a CRD's validation outcome.
 type CRDReport struct {
+	// DecodeError is the API server's message when it rejects the CRD while
+	// decoding (unknown or duplicate fields with fieldValidation Strict):
+	// the CRD is invalid, Errors and Warnings are empty.
+	DecodeError string `json:"decodeError,omitempty"`
+	// FieldErrorPositions locate the unknown and duplicate fields in the
+	// input ("crd.yaml:24:33: unknown field \"spec...properties[a].x\"",
+	// crdlab's path spelling), with fieldValidation Strict or Warn. Not
+	// part of the API server's answer.
+	FieldErrorPositions []string `json:"fieldErrorPositions,omitempty"`
 	// Errors are the CRD's validation errors, upstream's order.
 	Errors   []ErrorReport `json:"errors"`
 	Warnings []string      `json:"warnings"`
 }
+
+// Valid reports whether the API server would accept the CRD.
+func (c *CRDReport) Valid() bool { return c.DecodeError == "" && len(c.Errors) == 0 }
 
 // ObjectReport holds one object's validation outcome.
 type ObjectReport struct {
@@ -82,6 +94,10 @@ type ObjectReport struct {
 	// object; a host decoding the module's bytes may keep them as a
 	// json.RawMessage (bindings/go does).
 	Result interface{} `json:"result"`
+	// OldResult is, for an update, the stored object as the API server
+	// reads it back from storage (pruned, coerced and defaulted by the
+	// current schema): the old side of ratcheting. Absent for a create.
+	OldResult interface{} `json:"oldResult,omitempty"`
 	// Pruned lists the unknown fields dropped while decoding.
 	Pruned []string `json:"pruned"`
 	// DecodeError is the API server's message when the request failed while
@@ -128,6 +144,11 @@ type Request struct {
 	Version         string   `json:"version,omitempty"`
 	Subresource     string   `json:"subresource,omitempty"`
 	FieldValidation string   `json:"fieldValidation,omitempty"`
+	// CRDFieldValidation is the fieldValidation of the CRD's create
+	// ("compile", "lint", "cost"): "Strict" (default), "Warn" or "Ignore".
+	CRDFieldValidation string `json:"crdFieldValidation,omitempty"`
+	// Filename names the CRD in positions ("compile", "lint").
+	Filename string `json:"filename,omitempty"`
 }
 
 // VersionRequest is the request of "version".
@@ -141,6 +162,11 @@ type CompileRequest struct {
 	Op       Op     `json:"op"`
 	CRD      string `json:"crd"`
 	CRDBytes []byte `json:"crdBytes,omitempty"`
+	// CRDFieldValidation is "Strict" (default), "Warn" or "Ignore": how
+	// unknown and duplicate fields of the CRD are handled.
+	CRDFieldValidation string `json:"crdFieldValidation,omitempty"`
+	// Filename names the CRD in positions (CRDReport.FieldErrorPositions).
+	Filename string `json:"filename,omitempty"`
 }
 
 // ValidateRequest is the request of "validate": one object (YAML or JSON
@@ -169,6 +195,8 @@ type CostRequest struct {
 	CRDBytes     []byte   `json:"crdBytes,omitempty"`
 	Objects      []string `json:"objects,omitempty"`
 	ObjectsBytes [][]byte `json:"objectsBytes,omitempty"`
+	// CRDFieldValidation is as in CompileRequest.
+	CRDFieldValidation string `json:"crdFieldValidation,omitempty"`
 }
 
 // FreeRequest is the request of "free": it releases a compiled CRD.

@@ -31,6 +31,16 @@ type ValidateOptions struct {
 	FieldValidation FieldValidation
 }
 
+// CompileOptions mirror engine.CompileOptions.
+type CompileOptions struct {
+	// FieldValidation is the CRD create's fieldValidation: Strict (default)
+	// rejects a CRD with unknown or duplicate fields (the report's
+	// DecodeError), Warn accepts it with warnings, Ignore silently.
+	FieldValidation FieldValidation
+	// Filename names the CRD in positions (the report's FieldErrorPositions).
+	Filename string
+}
+
 // CRD is a CRD compiled in the module. It is safe for concurrent use: every
 // pooled instance compiles it on first use (the module's compile is
 // deterministic, so all instances agree).
@@ -38,6 +48,7 @@ type CRD struct {
 	r        *Runtime
 	id       uint64
 	src      []byte
+	opts     CompileOptions
 	report   wire.CRDReport
 	versions []string
 	closed   atomic.Bool
@@ -71,9 +82,14 @@ func (r *Runtime) Version(ctx context.Context) (abi int, engine string, err erro
 // Lint validates a CRD and returns its errors and warnings (`crdlab lint`).
 // The error is about decoding (Code DecodeError) or reaching the module.
 func (r *Runtime) Lint(ctx context.Context, crdYAMLorJSON []byte) (*wire.CRDReport, error) {
+	return r.LintWithOptions(ctx, crdYAMLorJSON, CompileOptions{})
+}
+
+// LintWithOptions is Lint with the CRD's fieldValidation.
+func (r *Runtime) LintWithOptions(ctx context.Context, crdYAMLorJSON []byte, opts CompileOptions) (*wire.CRDReport, error) {
 	var out wire.LintResult
 	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
-		return inst.call(ctx, textRequest(wire.OpLint, crdYAMLorJSON), &out)
+		return inst.call(ctx, textRequest(wire.OpLint, crdYAMLorJSON, opts.FieldValidation, opts.Filename), &out)
 	})
 	if err != nil {
 		return nil, err
@@ -86,11 +102,18 @@ func (r *Runtime) Lint(ctx context.Context, crdYAMLorJSON []byte) (*wire.CRDRepo
 // Compile returns) or reaching the module; a decoded but invalid CRD
 // compiles and reports its problems through Errors.
 func (r *Runtime) Compile(ctx context.Context, crdYAMLorJSON []byte) (*CRD, error) {
+	return r.CompileWithOptions(ctx, crdYAMLorJSON, CompileOptions{})
+}
+
+// CompileWithOptions is Compile with the CRD's fieldValidation
+// (engine.CompileWithOptions): a CRD rejected while decoding compiles, with
+// the report's DecodeError set.
+func (r *Runtime) CompileWithOptions(ctx context.Context, crdYAMLorJSON []byte, opts CompileOptions) (*CRD, error) {
 	r.mu.Lock()
 	r.nextID++
 	id := r.nextID
 	r.mu.Unlock()
-	c := &CRD{r: r, id: id, src: append([]byte(nil), crdYAMLorJSON...)}
+	c := &CRD{r: r, id: id, src: append([]byte(nil), crdYAMLorJSON...), opts: opts}
 	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
 		res, broken, err := c.compileIn(ctx, inst)
 		if err == nil {
@@ -106,7 +129,7 @@ func (r *Runtime) Compile(ctx context.Context, crdYAMLorJSON []byte) (*CRD, erro
 
 func (c *CRD) compileIn(ctx context.Context, inst *instance) (*wire.CompileResult, bool, error) {
 	var res wire.CompileResult
-	broken, err := inst.call(ctx, textRequest(wire.OpCompile, c.src), &res)
+	broken, err := inst.call(ctx, textRequest(wire.OpCompile, c.src, c.opts.FieldValidation, c.opts.Filename), &res)
 	if err != nil {
 		return nil, broken, err
 	}
@@ -123,7 +146,8 @@ func (c *CRD) Close() { c.closed.Store(true) }
 // (Code Invalid: unknown version, undecodable old object), a closed CRD, a
 // trap or the context's end; validation failures are in the report. The
 // report's Object.Result is the final object's JSON as a json.RawMessage
-// (nil when the request failed while decoding).
+// (nil when the request failed while decoding), Object.OldResult the stored
+// object's for an update.
 func (c *CRD) Validate(ctx context.Context, object []byte, opts ValidateOptions) (*wire.Report, error) {
 	raw, err := c.ValidateRaw(ctx, object, opts)
 	if err != nil {
@@ -138,7 +162,8 @@ func decodeReport(raw []byte) (*wire.Report, error) {
 		wire.Report
 		Object *struct {
 			wire.ObjectReport
-			Result json.RawMessage `json:"result"`
+			Result    json.RawMessage `json:"result"`
+			OldResult json.RawMessage `json:"oldResult"`
 		} `json:"object"`
 	}
 	if err := json.Unmarshal(raw, &out); err != nil {
@@ -149,6 +174,9 @@ func decodeReport(raw []byte) (*wire.Report, error) {
 		rep.Object = &o.ObjectReport
 		if len(o.Result) > 0 && string(o.Result) != "null" {
 			rep.Object.Result = o.Result
+		}
+		if len(o.OldResult) > 0 && string(o.OldResult) != "null" {
+			rep.Object.OldResult = o.OldResult
 		}
 	}
 	return &rep, nil
@@ -192,8 +220,8 @@ func text(b []byte) (string, []byte) {
 }
 
 // textRequest is the request of "compile" or "lint".
-func textRequest(op wire.Op, crd []byte) wire.CompileRequest {
-	r := wire.CompileRequest{Op: op}
+func textRequest(op wire.Op, crd []byte, fv FieldValidation, filename string) wire.CompileRequest {
+	r := wire.CompileRequest{Op: op, CRDFieldValidation: string(fv), Filename: filename}
 	r.CRD, r.CRDBytes = text(crd)
 	return r
 }
@@ -202,7 +230,14 @@ func textRequest(op wire.Op, crd []byte) wire.CompileRequest {
 // runtime cost of its rules: the JSON document `crdlab cost -o json` prints
 // (cost.Report), as raw bytes.
 func (r *Runtime) Cost(ctx context.Context, crdYAMLorJSON []byte, objects ...[]byte) (json.RawMessage, error) {
-	req := wire.CostRequest{Op: wire.OpCost}
+	return r.CostWithOptions(ctx, crdYAMLorJSON, CompileOptions{}, objects...)
+}
+
+// CostWithOptions is Cost with the CRD's fieldValidation: with Strict a CRD
+// with unknown or duplicate fields is an error, with Warn or Ignore they
+// are dropped.
+func (r *Runtime) CostWithOptions(ctx context.Context, crdYAMLorJSON []byte, opts CompileOptions, objects ...[]byte) (json.RawMessage, error) {
+	req := wire.CostRequest{Op: wire.OpCost, CRDFieldValidation: string(opts.FieldValidation)}
 	req.CRD, req.CRDBytes = text(crdYAMLorJSON)
 	for _, o := range objects {
 		if utf8.Valid(o) {

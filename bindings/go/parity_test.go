@@ -27,6 +27,7 @@ type request struct {
 	name                                  string
 	crd, object, old                      []byte
 	version, subresource, fieldValidation string
+	crdFieldValidation                    string
 }
 
 // native runs a request through the engine package as the module does, and
@@ -51,32 +52,34 @@ type moduleCompiled struct {
 	err error
 }
 
-func (cc *compileCache) compileNative(crd []byte) (*engine.CRD, error) {
+func (cc *compileCache) compileNative(crd []byte, fv string) (*engine.CRD, error) {
 	if cc.native == nil {
 		cc.native = map[string]nativeCompiled{}
 	}
-	if n, ok := cc.native[string(crd)]; ok {
+	key := fv + "\x00" + string(crd)
+	if n, ok := cc.native[key]; ok {
 		return n.c, n.err
 	}
-	c, err := engine.Compile(crd)
-	cc.native[string(crd)] = nativeCompiled{c, err}
+	c, err := engine.CompileWithOptions(crd, engine.CompileOptions{FieldValidation: engine.FieldValidation(fv)})
+	cc.native[key] = nativeCompiled{c, err}
 	return c, err
 }
 
-func (cc *compileCache) compileModule(r *Runtime, crd []byte) (*CRD, error) {
+func (cc *compileCache) compileModule(r *Runtime, crd []byte, fv string) (*CRD, error) {
 	if cc.module == nil {
 		cc.module = map[string]moduleCompiled{}
 	}
-	if m, ok := cc.module[string(crd)]; ok {
+	key := fv + "\x00" + string(crd)
+	if m, ok := cc.module[key]; ok {
 		return m.c, m.err
 	}
-	c, err := r.Compile(context.Background(), crd)
-	cc.module[string(crd)] = moduleCompiled{c, err}
+	c, err := r.CompileWithOptions(context.Background(), crd, CompileOptions{FieldValidation: FieldValidation(fv)})
+	cc.module[key] = moduleCompiled{c, err}
 	return c, err
 }
 
 func nativeWith(cc *compileCache, req request) string {
-	c, err := cc.compileNative(req.crd)
+	c, err := cc.compileNative(req.crd, req.crdFieldValidation)
 	if err != nil {
 		return "DecodeError: " + err.Error()
 	}
@@ -84,7 +87,7 @@ func nativeWith(cc *compileCache, req request) string {
 		b, _ := json.Marshal(wire.LintResult{CRD: engine.NewReport(c, nil).CRD})
 		return string(b) + " versions=" + strings.Join(c.ServedVersions(), ",")
 	}
-	if len(c.Errors()) > 0 {
+	if !c.Valid() {
 		b, _ := json.Marshal(engine.NewReport(c, nil))
 		return string(b)
 	}
@@ -105,7 +108,7 @@ func nativeWith(cc *compileCache, req request) string {
 // wire.CRDReport, as native); lintRaw checks the raw "lint" bytes.
 func viaModule(t testing.TB, cc *compileCache, r *Runtime, req request) string {
 	ctx := context.Background()
-	c, err := cc.compileModule(r, req.crd)
+	c, err := cc.compileModule(r, req.crd, req.crdFieldValidation)
 	if err != nil {
 		return errString(t, err)
 	}
@@ -198,7 +201,7 @@ func lintRaw(t *testing.T, r *Runtime, crd []byte) {
 		t.Fatal(err)
 	}
 	want, _ := json.Marshal(wire.LintResult{CRD: engine.NewReport(c, nil).CRD})
-	body, _ := json.Marshal(textRequest(wire.OpLint, crd))
+	body, _ := json.Marshal(textRequest(wire.OpLint, crd, "", ""))
 	raw, err := r.Call(context.Background(), body)
 	if err != nil {
 		t.Fatal(err)
@@ -228,6 +231,8 @@ type caseFile struct {
 		Version         string        `json:"version"`
 		Subresource     string        `json:"subresource"`
 		FieldValidation string        `json:"fieldValidation"`
+		// CRDFieldValidation is the CRD create's fieldValidation.
+		CRDFieldValidation string `json:"crdFieldValidation"`
 	} `json:"cases"`
 }
 
@@ -246,7 +251,7 @@ func loadConformanceCases(t *testing.T) []request {
 		}
 		stem := strings.TrimSuffix(filepath.Base(f), ".yaml")
 		for _, c := range cf.Cases {
-			req := request{name: stem + "/" + c.Name, version: c.Version, subresource: c.Subresource, fieldValidation: c.FieldValidation}
+			req := request{name: stem + "/" + c.Name, version: c.Version, subresource: c.Subresource, fieldValidation: c.FieldValidation, crdFieldValidation: c.CRDFieldValidation}
 			if c.CRDRaw != "" {
 				req.crd = []byte(c.CRDRaw)
 			} else {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/crdlab/crdlab/cost"
+	"github.com/crdlab/crdlab/engine"
 )
 
 const benchUsage = `usage: crdlab bench [-o text|json|csv] [--sort estimate|runtime|time|share]
@@ -37,6 +38,7 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	output := fs.String("o", "text", "output format: text, json or csv")
 	duration := fs.Duration("duration", 20*time.Millisecond, "time spent measuring each figure")
 	samples := fs.Int("samples", 11, "timed batches per figure (median and p10..p90 over them)")
+	crdFieldValidation := crdFieldValidationFlag(fs)
 	var sel selection
 	sorts := []string{"estimate", "runtime", "time", "share"}
 	sel.register(fs, strings.Join(sorts, ", "))
@@ -48,14 +50,14 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "crdlab: -o must be text, json or csv, not %q\n", *output)
 		return exitUsage
 	}
-	if !sel.check("bench", sorts, stderr) {
+	if !sel.check("bench", sorts, stderr) || !checkCRDFieldValidation("bench", *crdFieldValidation, stderr) {
 		return exitUsage
 	}
 	if *duration <= 0 || *samples <= 0 || *samples > 1000 {
 		fmt.Fprintln(stderr, "crdlab bench: --duration must be positive and --samples between 1 and 1000")
 		return exitUsage
 	}
-	crds, skipped, code := loadProject("bench", files, stdin, stderr)
+	crds, skipped, code := loadProject("bench", files, engine.FieldValidation(*crdFieldValidation), stdin, stdout, stderr)
 	if code != exitValid {
 		if len(files) == 0 {
 			fmt.Fprint(stderr, benchUsage)

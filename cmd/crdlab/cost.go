@@ -10,11 +10,13 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdlab/crdlab/cost"
+	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
 )
 
 const costUsage = `usage: crdlab cost [-o text|json] [--sort estimate|runtime|share] [--top N]
-                  [--over PERCENT] CRD|DIR... [OBJECT|DIR...]
+                  [--over PERCENT] [--crd-field-validation Strict|Warn|Ignore]
+                  CRD|DIR... [OBJECT|DIR...]
 
 Lists the static CEL cost of every x-kubernetes-validations rule and
 messageExpression of each CRD (cost, cardinality, share of the
@@ -30,6 +32,9 @@ skipped with a note on stderr). --sort orders the expressions (largest
 first) across all the CRDs, --top keeps the first N, --over those above
 PERCENT of the per-expression limit. With -o json, one CRD gives its report,
 several {"reports": [...], "skipped": [...]}.
+With --crd-field-validation Strict (the default, as kubectl) a CRD with
+unknown or duplicate fields is rejected (exit status 1); Warn prints them as
+warnings and Ignore drops them silently, as the API server does.
 Exit status: 0 accepted and within budget, 1 rejected or an object over
 budget, 2 usage or I/O error.
 `
@@ -97,7 +102,12 @@ type projectCRD struct {
 // project reads CRDs and objects from the inputs (files, directories, -):
 // CRD documents are decoded, the other documents matched to the CRD of
 // their group and kind; skipped lists the notes about objects without one.
-func loadProject(cmd string, files []string, stdin io.Reader, stderr io.Writer) ([]*projectCRD, []string, int) {
+//
+// The CRDs are decoded as the API server decodes a CRD create with
+// fieldValidation fv: under Strict an unknown or duplicate field rejects the
+// CRD (the API server's 400 is printed and the status is exitInvalid),
+// under Warn each is a warning, under Ignore nothing is said.
+func loadProject(cmd string, files []string, fv engine.FieldValidation, stdin io.Reader, stdout, stderr io.Writer) ([]*projectCRD, []string, int) {
 	if len(files) == 0 {
 		fmt.Fprintf(stderr, "crdlab %s: no CRD given\n\n", cmd)
 		return nil, nil, exitUsage
@@ -123,12 +133,27 @@ func loadProject(cmd string, files []string, stdin io.Reader, stderr io.Writer) 
 			objects = append(objects, d)
 			continue
 		}
-		def, err := crd.DecodeOne(d.data, d.source)
+		doc, err := crd.DecodeOneDocument(d.data, d.source)
 		if err != nil {
 			fmt.Fprintf(stderr, "crdlab: %s\n", relocate(err, d))
 			return nil, nil, exitUsage
 		}
-		crds = append(crds, &projectCRD{def: def, doc: d})
+		if len(doc.FieldErrors) > 0 && fv != engine.Ignore {
+			if fv == engine.Strict {
+				// Rejected while decoding: there is no CRD to analyze.
+				compiled, err := engine.CompileWithOptions(d.data, engine.CompileOptions{FieldValidation: fv, Filename: d.source})
+				if err != nil {
+					fmt.Fprintf(stderr, "crdlab: %s\n", relocate(err, d))
+					return nil, nil, exitUsage
+				}
+				printCRDReport(compiled.Definition(), &engine.NewReport(compiled, nil).CRD, stdout, stderr)
+				return nil, nil, exitInvalid
+			}
+			for _, e := range doc.FieldErrors {
+				fmt.Fprintf(stderr, "Warning: %s\n", e.Error())
+			}
+		}
+		crds = append(crds, &projectCRD{def: doc.CRD, doc: d})
 	}
 	if len(crds) == 0 {
 		fmt.Fprintf(stderr, "crdlab %s: no CustomResourceDefinition found in the inputs\n", cmd)
@@ -185,6 +210,7 @@ func runCost(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("cost", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, costUsage) }
 	output := fs.String("o", "text", "output format: text or json")
+	crdFieldValidation := crdFieldValidationFlag(fs)
 	var sel selection
 	sorts := []string{"estimate", "runtime", "share"}
 	sel.register(fs, strings.Join(sorts, ", "))
@@ -192,10 +218,10 @@ func runCost(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	if !checkOutput(*output, stderr) || !sel.check("cost", sorts, stderr) {
+	if !checkOutput(*output, stderr) || !sel.check("cost", sorts, stderr) || !checkCRDFieldValidation("cost", *crdFieldValidation, stderr) {
 		return exitUsage
 	}
-	crds, skipped, code := loadProject("cost", files, stdin, stderr)
+	crds, skipped, code := loadProject("cost", files, engine.FieldValidation(*crdFieldValidation), stdin, stdout, stderr)
 	if code != exitValid {
 		if len(files) == 0 {
 			fmt.Fprint(stderr, costUsage)

@@ -4,8 +4,9 @@
 //
 //	crdlab validate --crd FILE [--old-crd FILE [--stored-versions V,...]] [--old FILE]
 //	                [--version V] [--subresource status]
-//	                [--field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
-//	crdlab lint [-o text|json] CRD...
+//	                [--field-validation Strict|Warn|Ignore]
+//	                [--crd-field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
+//	crdlab lint [--crd-field-validation Strict|Warn|Ignore] [-o text|json] CRD...
 //	crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD
 //	crdlab cost [-o text|json] [--sort K] [--top N] [--over PERCENT] CRD|DIR... [OBJECT|DIR...]
 //	crdlab bench [-o text|json|csv] [--sort K] [--top N] [--over PERCENT] CRD|DIR... OBJECT|DIR...
@@ -45,8 +46,9 @@ as kube-apiserver 1.37 does.
 Usage:
   crdlab validate --crd FILE [--old-crd FILE [--stored-versions V,...]] [--old FILE]
                   [--version V] [--subresource status]
-                  [--field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
-  crdlab lint [-o text|json] CRD...
+                  [--field-validation Strict|Warn|Ignore]
+                  [--crd-field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
+  crdlab lint [--crd-field-validation Strict|Warn|Ignore] [-o text|json] CRD...
   crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD
   crdlab cost [-o text|json] [--sort K] [--top N] [--over PERCENT] CRD|DIR... [OBJECT|DIR...]
   crdlab bench [-o text|json|csv] [--sort K] [--top N] [--over PERCENT] CRD|DIR... OBJECT|DIR...
@@ -54,6 +56,9 @@ Usage:
   crdlab test --init CRD
   crdlab schema [--draft 2020-12|07] [--strict] [-o DIR [--layout kubeconform|catalog]] CRD...
   crdlab version
+
+--field-validation is the object requests' fieldValidation, --crd-field-validation
+the CRD create's (unknown and duplicate fields); both default to Strict, as kubectl.
 
 validate --engine wasm [--wasm-module FILE] runs through the WebAssembly
 module (make wasm) in wazero, with the same output.
@@ -120,6 +125,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	version := fs.String("version", "", "the served `VERSION` the request is sent to (default: the object's apiVersion)")
 	subresource := fs.String("subresource", "", "\"status\" to validate a status update (needs --old)")
 	fieldValidation := fs.String("field-validation", "Strict", "Strict, Warn or Ignore (unknown and duplicate fields)")
+	crdFieldValidation := crdFieldValidationFlag(fs)
 	output := fs.String("o", "text", "output format: text or json")
 	engineName := fs.String("engine", "native", "native, or wasm: run through the WebAssembly module (bindings/go, wazero)")
 	wasmModule := fs.String("wasm-module", "", "the module `FILE` for --engine wasm (default: $CRDLAB_WASM, else build/crdlab.wasm)")
@@ -147,6 +153,9 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "crdlab validate: --field-validation must be Strict, Warn or Ignore, not %q\n", *fieldValidation)
 		return exitUsage
 	}
+	if !checkCRDFieldValidation("validate", *crdFieldValidation, stderr) {
+		return exitUsage
+	}
 	if *subresource != "" && *subresource != "status" {
 		fmt.Fprintf(stderr, "crdlab validate: --subresource must be status, not %q\n", *subresource)
 		return exitUsage
@@ -167,15 +176,20 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *engineName == "wasm" {
 		return validateWasm(wasmRequest{
 			module: *wasmModule, crdFile: *crdFile, oldFile: *oldFile, version: *version,
-			subresource: *subresource, fieldValidation: *fieldValidation, output: *output, args: fs.Args(),
+			subresource: *subresource, fieldValidation: *fieldValidation, crdFieldValidation: *crdFieldValidation,
+			output: *output, args: fs.Args(),
 		}, stdin, stdout, stderr)
 	}
 	var compiled *engine.CRD
 	var code int
 	if *oldCRDFile != "" {
+		if *crdFieldValidation != string(engine.Strict) {
+			fmt.Fprintln(stderr, "crdlab validate: --crd-field-validation is not supported with --old-crd (the CRD update is decoded strictly)")
+			return exitUsage
+		}
 		compiled, code = compileUpdateFiles(*crdFile, *oldCRDFile, *storedVersions, stdin, stderr)
 	} else {
-		compiled, code = compileFile(*crdFile, stdin, stderr)
+		compiled, code = compileFile(*crdFile, engine.FieldValidation(*crdFieldValidation), stdin, stderr)
 	}
 	if compiled == nil {
 		return code
@@ -189,7 +203,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	def := compiled.Definition()
 	status := exitValid
-	if len(compiled.Errors()) > 0 {
+	if !compiled.Valid() {
 		status = exitInvalid
 		if *output == "json" {
 			for range docs {
@@ -281,35 +295,47 @@ func onlyCRDs(docs []document) []document {
 	return out
 }
 
-// compileFile reads and compiles exactly one CRD; on failure it prints the
-// error and returns exitUsage.
-func compileFile(name string, stdin io.Reader, stderr io.Writer) (*engine.CRD, int) {
+// compileFile reads and compiles exactly one CRD, its create sent with the
+// fieldValidation fv; on failure it prints the error and returns exitUsage.
+// A CRD the API server rejects while decoding is compiled (DecodeError).
+func compileFile(name string, fv engine.FieldValidation, stdin io.Reader, stderr io.Writer) (*engine.CRD, int) {
 	data, err := readFile(name, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "crdlab: %v\n", err)
 		return nil, exitUsage
 	}
-	defs, err := crd.Decode(data, name)
+	c, err := engine.CompileWithOptions(data, engine.CompileOptions{FieldValidation: fv, Filename: name})
 	if err != nil {
 		fmt.Fprintf(stderr, "crdlab: %v\n", err)
 		return nil, exitUsage
 	}
-	if len(defs) != 1 {
-		fmt.Fprintf(stderr, "crdlab: %s: expected exactly one CustomResourceDefinition, found %d\n", name, len(defs))
-		return nil, exitUsage
+	return c, exitValid
+}
+
+// crdFieldValidationFlag defines --crd-field-validation on fs.
+func crdFieldValidationFlag(fs *flag.FlagSet) *string {
+	return fs.String("crd-field-validation", "Strict", "the CRD create's fieldValidation: Strict, Warn or Ignore (unknown and duplicate fields of the CRD)")
+}
+
+func checkCRDFieldValidation(cmd, fv string, stderr io.Writer) bool {
+	switch engine.FieldValidation(fv) {
+	case engine.Strict, engine.Warn, engine.Ignore:
+		return true
 	}
-	return engine.CompileCRD(defs[0]), exitValid
+	fmt.Fprintf(stderr, "crdlab %s: --crd-field-validation must be Strict, Warn or Ignore, not %q\n", cmd, fv)
+	return false
 }
 
 func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("lint", stderr)
 	output := fs.String("o", "text", "output format: text or json")
+	crdFieldValidation := crdFieldValidationFlag(fs)
 	oldFile := fs.String("old", "", "the CRD in the cluster `FILE`: lint the update of it to the one CRD given")
 	storedVersions := fs.String("stored-versions", "", "with --old: its status.storedVersions, comma-separated (default: the file's, else its storage version)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
-	if !checkOutput(*output, stderr) {
+	if !checkOutput(*output, stderr) || !checkCRDFieldValidation("lint", *crdFieldValidation, stderr) {
 		return exitUsage
 	}
 	if *storedVersions != "" && *oldFile == "" {
@@ -317,6 +343,10 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *oldFile != "" {
+		if *crdFieldValidation != string(engine.Strict) {
+			fmt.Fprintln(stderr, "crdlab lint: --crd-field-validation is not supported with --old (the CRD update is decoded strictly)")
+			return exitUsage
+		}
 		return runLintUpdate(*oldFile, *storedVersions, *output, fs.Args(), stdin, stdout, stderr)
 	}
 	if fs.NArg() == 0 {
@@ -335,13 +365,18 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	status := exitValid
 	for _, d := range docs {
-		def, err := crd.DecodeOne(d.data, d.source)
+		doc, err := crd.DecodeOneDocument(d.data, d.source)
 		if err != nil {
 			fmt.Fprintf(stderr, "crdlab: %s\n", relocate(err, d))
 			return exitUsage
 		}
-		compiled := engine.CompileCRD(def)
-		if len(compiled.Errors()) > 0 {
+		relocateFieldErrors(doc.FieldErrors, d)
+		compiled, err := engine.CompileDocument(doc, engine.FieldValidation(*crdFieldValidation))
+		if err != nil {
+			fmt.Fprintf(stderr, "crdlab: %v\n", err)
+			return exitUsage
+		}
+		if !compiled.Valid() {
 			status = exitInvalid
 		}
 		if *output == "json" {
@@ -366,6 +401,19 @@ func relocate(err error, d document) string {
 	return err.Error()
 }
 
+// relocateFieldErrors shifts the positions of a document's unknown and
+// duplicate fields by the document's first line.
+func relocateFieldErrors(errs []*crd.FieldError, d document) {
+	if d.line <= 1 {
+		return
+	}
+	for _, e := range errs {
+		if e.Pos.Line > 0 {
+			e.Pos.Line += d.line - 1
+		}
+	}
+}
+
 func writeJSON(w io.Writer, v interface{}) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
@@ -386,6 +434,15 @@ func printCRDReport(def *crd.CustomResourceDefinition, rep *wire.CRDReport, stdo
 		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}
 	name := def.Metadata.Name
+	if rep.DecodeError != "" {
+		// kubectl create: the API server's 400 BadRequest, then where the
+		// offending fields are in the input.
+		fmt.Fprintf(stderr, "Error from server (BadRequest): %s\n", rep.DecodeError)
+		for _, p := range rep.FieldErrorPositions {
+			fmt.Fprintf(stderr, "  %s\n", p)
+		}
+		return
+	}
 	if len(rep.Errors) > 0 {
 		fmt.Fprint(stderr, engine.InvalidMessageOf(crd.Kind, name, messages(rep.Errors)))
 		return

@@ -16,8 +16,9 @@ import (
 
 // wasmRequest is a `crdlab validate --engine wasm` invocation.
 type wasmRequest struct {
-	module, crdFile, oldFile, version, subresource, fieldValidation, output string
-	args                                                                    []string
+	module, crdFile, oldFile, version, subresource, fieldValidation string
+	crdFieldValidation, output                                      string
+	args                                                            []string
 }
 
 // validateWasm runs `crdlab validate` through the WebAssembly module in
@@ -32,15 +33,12 @@ func validateWasm(r wasmRequest, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	// The CRD is decoded natively too, for its names (text output) and to
 	// report decoding errors with their file:line as the native engine does.
-	defs, err := crd.Decode(data, r.crdFile)
+	doc, err := crd.DecodeOneDocument(data, r.crdFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "crdlab: %v\n", err)
 		return exitUsage
 	}
-	if len(defs) != 1 {
-		fmt.Fprintf(stderr, "crdlab: %s: expected exactly one CustomResourceDefinition, found %d\n", r.crdFile, len(defs))
-		return exitUsage
-	}
+	def := doc.CRD
 	old, docs, code := readRequestInputs(r.oldFile, r.args, stdin, stderr)
 	if code != exitValid {
 		return code
@@ -63,7 +61,7 @@ func validateWasm(r wasmRequest, stdin io.Reader, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	defer rt.Close(ctx)
-	compiled, err := rt.Compile(ctx, data)
+	compiled, err := rt.CompileWithOptions(ctx, data, wasm.CompileOptions{FieldValidation: wasm.FieldValidation(r.crdFieldValidation), Filename: r.crdFile})
 	if err != nil {
 		fmt.Fprintf(stderr, "crdlab: %v\n", err)
 		return exitUsage
@@ -81,7 +79,7 @@ func validateWasm(r wasmRequest, stdin io.Reader, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "crdlab: %s: malformed report from the module: %v\n", d.where(), err)
 			return exitUsage
 		}
-		if len(rep.CRD.Errors) > 0 || rep.Object == nil || rep.Object.DecodeError != "" || len(rep.Object.Errors) > 0 {
+		if !rep.CRD.Valid() || rep.Object == nil || rep.Object.DecodeError != "" || len(rep.Object.Errors) > 0 {
 			status = exitInvalid
 		}
 		if r.output == "json" {
@@ -93,10 +91,10 @@ func validateWasm(r wasmRequest, stdin io.Reader, stdout, stderr io.Writer) int 
 			continue
 		}
 		if rep.Object == nil {
-			printCRDReport(defs[0], &rep.CRD, stdout, stderr)
+			printCRDReport(def, &rep.CRD, stdout, stderr)
 			return status
 		}
-		printResult(defs[0], d, rep.Object, old != nil, stdout, stderr)
+		printResult(def, d, rep.Object, old != nil, stdout, stderr)
 	}
 	return status
 }

@@ -446,6 +446,10 @@ func (s *server) request(req Request) (rep *wire.ObjectReport, err error) {
 	}
 
 	rep = &wire.ObjectReport{Pruned: []string{}, Errors: []wire.ErrorReport{}}
+	if old != nil {
+		// The stored object as read back from storage, before the update.
+		rep.OldResult = old.DeepCopy().Object
+	}
 	// crdHandler.ServeHTTP adds the version's deprecation warnings first.
 	warnings := append([]string{}, vs.warnings...)
 	defer func() {

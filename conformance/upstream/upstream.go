@@ -28,6 +28,7 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -54,6 +55,9 @@ type Request struct {
 	Subresource string
 	// FieldValidation is Strict (default, as kubectl), Warn or Ignore.
 	FieldValidation string
+	// CRDFieldValidation is the CRD create's fieldValidation: Strict
+	// (default, as kubectl), Warn or Ignore.
+	CRDFieldValidation string
 	// OldCRD, when set, makes the CRD side an update of this CRD (see
 	// UpdateCRD); StoredVersions, when not nil, sets its
 	// status.storedVersions.
@@ -74,6 +78,11 @@ var scheme = func() *runtime.Scheme {
 }()
 
 var codecs = serializer.NewCodecFactory(scheme, serializer.EnableStrict)
+
+// apiCodecs is the API server's codec factory (pkg/apiserver/apiserver.go's
+// Codecs, without EnableStrict): its Serializer is the non-strict one the
+// handlers use with fieldValidation=Ignore.
+var apiCodecs = serializer.NewCodecFactory(scheme)
 
 // DecodeCRD decodes one CRD document as the API server does for a strict
 // (kubectl default) create request. The error is a decoding failure.
@@ -96,6 +105,60 @@ func DecodeCRD(data []byte) (*apiextensionsv1.CustomResourceDefinition, error) {
 		return nil, fmt.Errorf("decoded %T, not a CustomResourceDefinition", obj)
 	}
 	return out, nil
+}
+
+// DecodeCRDRequest decodes one CRD document as the create handler
+// (k8s.io/apiserver/pkg/endpoints/handlers/create.go) does with the
+// request's fieldValidation fv: a JSON document is the body as is (its
+// duplicate fields reach the server), YAML is converted with
+// sigs.k8s.io/yaml first, as kubectl does. Strict and Warn decode with the
+// strict serializer, Ignore with the non-strict one. With Strict a strict
+// decoding error fails the request: rejected is the handler's message
+// (transformDecodeError); with Warn the strict errors are the returned
+// warnings (addStrictDecodingWarnings). err is any other decoding failure.
+func DecodeCRDRequest(data []byte, fv string) (crd *apiextensionsv1.CustomResourceDefinition, warnings []string, rejected string, err error) {
+	if fv == "" {
+		fv = metav1.FieldValidationStrict
+	}
+	js := data
+	if !looksLikeJSON(data) {
+		if js, err = yaml.YAMLToJSON(data); err != nil {
+			return nil, nil, "", fmt.Errorf("yaml: %v", err)
+		}
+	}
+	info, ok := runtime.SerializerInfoForMediaType(apiCodecs.SupportedMediaTypes(), runtime.ContentTypeJSON)
+	if !ok {
+		return nil, nil, "", fmt.Errorf("no JSON serializer")
+	}
+	ser := info.Serializer
+	switch fv {
+	case metav1.FieldValidationStrict, metav1.FieldValidationWarn:
+		ser = info.StrictSerializer
+	case metav1.FieldValidationIgnore:
+	default:
+		return nil, nil, "", fmt.Errorf("invalid fieldValidation %q", fv)
+	}
+	dec := apiCodecs.DecoderToVersion(ser, apiextensionsv1.SchemeGroupVersion)
+	obj, gvk, err := dec.Decode(js, nil, &apiextensionsv1.CustomResourceDefinition{})
+	if err != nil {
+		strictErr, isStrict := runtime.AsStrictDecodingError(err)
+		switch {
+		case isStrict && obj != nil && fv == metav1.FieldValidationWarn:
+			for _, e := range strictErr.Errors() {
+				warnings = append(warnings, e.Error())
+			}
+		case isStrict && fv == metav1.FieldValidationStrict && gvk != nil && len(gvk.Kind) > 0:
+			// transformDecodeError (handlers/rest.go) with the CRD kind.
+			return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, "CustomResourceDefinition", err)).Error(), nil
+		default:
+			return nil, nil, "", err
+		}
+	}
+	out, ok := obj.(*apiextensionsv1.CustomResourceDefinition)
+	if !ok {
+		return nil, nil, "", fmt.Errorf("decoded %T, not a CustomResourceDefinition", obj)
+	}
+	return out, warnings, "", nil
 }
 
 // CompiledCRD is a CRD after the create path.
@@ -139,9 +202,12 @@ func CreateCRD(v1crd *apiextensionsv1.CustomResourceDefinition) (c *CompiledCRD,
 // Run produces the report of one request. The error is a CRD decoding
 // failure (crdlab's Compile error) or a misuse of the request.
 func Run(req Request) (*wire.Report, error) {
-	v1crd, err := DecodeCRD(req.CRD)
+	v1crd, decodeWarnings, rejected, err := DecodeCRDRequest(req.CRD, req.CRDFieldValidation)
 	if err != nil {
 		return nil, err
+	}
+	if rejected != "" {
+		return &wire.Report{CRD: wire.CRDReport{DecodeError: rejected, Errors: []wire.ErrorReport{}, Warnings: []string{}}}, nil
 	}
 	var c *CompiledCRD
 	if req.OldCRD != nil {
@@ -156,7 +222,8 @@ func Run(req Request) (*wire.Report, error) {
 	} else if c, err = CreateCRD(v1crd); err != nil {
 		return nil, err
 	}
-	rep := &wire.Report{CRD: wire.CRDReport{Errors: errorReports(c.Errors), Warnings: recordWarnings(c.Warnings)}}
+	// The decoding warnings are recorded first, then the strategy's.
+	rep := &wire.Report{CRD: wire.CRDReport{Errors: errorReports(c.Errors), Warnings: recordWarnings(append(decodeWarnings, c.Warnings...))}}
 	if len(c.Errors) > 0 || req.Object == nil {
 		return rep, nil
 	}

@@ -110,7 +110,6 @@ func TestRunPinsTheHandlerGlue(t *testing.T) {
 
 func TestCRDDecodeErrors(t *testing.T) {
 	for _, tt := range []struct{ name, crd, want string }{
-		{"unknown field", strings.Replace(widgetCRD, "scope: Namespaced", "scope: Namespaced\n  colour: blue", 1), `unknown field "spec.colour"`},
 		{"not yaml", "a: [", "yaml"},
 		{"wrong kind", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", "ConfigMap"},
 	} {
@@ -120,6 +119,27 @@ func TestCRDDecodeErrors(t *testing.T) {
 				t.Fatalf("want error containing %q, got %v", tt.want, err)
 			}
 		})
+	}
+}
+
+// TestCRDUnknownFieldRejected: with Strict (the default) an unknown field
+// fails the create with the handler's message; Warn makes it a warning.
+func TestCRDUnknownFieldRejected(t *testing.T) {
+	crd := []byte(strings.Replace(widgetCRD, "scope: Namespaced", "scope: Namespaced\n  colour: blue", 1))
+	rep, err := Run(Request{CRD: crd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: strict decoding error: unknown field "spec.colour"`
+	if rep.CRD.DecodeError != want {
+		t.Errorf("decodeError = %q, want %q", rep.CRD.DecodeError, want)
+	}
+	rep, err = Run(Request{CRD: crd, CRDFieldValidation: "Warn"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.CRD.DecodeError != "" || len(rep.CRD.Warnings) == 0 || rep.CRD.Warnings[0] != `unknown field "spec.colour"` {
+		t.Errorf("Warn: got %+v", rep.CRD)
 	}
 }
 

@@ -80,6 +80,18 @@ func DecodeOne(data []byte, filename string) (*CustomResourceDefinition, error) 
 	return crds[0], nil
 }
 
+// DecodeOneDocument is DecodeDocuments for exactly one CustomResourceDefinition.
+func DecodeOneDocument(data []byte, filename string) (Document, error) {
+	docs, err := DecodeDocuments(data, filename)
+	if err != nil {
+		return Document{}, err
+	}
+	if len(docs) != 1 {
+		return Document{}, &DecodeError{File: filename, Msg: fmt.Sprintf("expected exactly one CustomResourceDefinition, found %d", len(docs))}
+	}
+	return docs[0], nil
+}
+
 // Decode reads every CustomResourceDefinition in data: a JSON object, a YAML
 // document, a multi-document YAML stream ("---" separated; as in kubectl, a
 // line beginning with "---" followed by anything but a comment is an
@@ -90,18 +102,84 @@ func DecodeOne(data []byte, filename string) (*CustomResourceDefinition, error) 
 // into JSON exactly as kubectl does it (sigs.k8s.io/yaml.YAMLToJSON, YAML 1.1
 // scalars: "yes" is true), and the v1 API defaults are applied (see
 // SetDefaults).
+//
+// Decode is DecodeDocuments failing on the first unknown or duplicate field
+// (what the API server does with fieldValidation=Strict, kubectl's default).
 func Decode(data []byte, filename string) ([]*CustomResourceDefinition, error) {
-	var out []*CustomResourceDefinition
+	docs, err := DecodeDocuments(data, filename)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*CustomResourceDefinition, 0, len(docs))
+	for _, d := range docs {
+		if len(d.FieldErrors) > 0 {
+			return nil, d.FieldErrors[0].Pos
+		}
+		out = append(out, d.CRD)
+	}
+	return out, nil
+}
+
+// Document is one CustomResourceDefinition read by DecodeDocuments with its
+// unknown and duplicate fields.
+type Document struct {
+	// CRD is the decoded CRD, with the v1 defaults. Unknown fields are
+	// dropped; of duplicate fields the last one is kept.
+	CRD *CustomResourceDefinition
+	// FieldErrors are the unknown and duplicate fields, in the order the
+	// API server's strict JSON decoder reports them.
+	FieldErrors []*FieldError
+}
+
+// FieldError is an unknown or duplicate field of a CRD as the API server's
+// strict JSON decoder (sigs.k8s.io/json, through
+// k8s.io/apimachinery/pkg/runtime/serializer/json) reports it: with
+// fieldValidation=Strict the request fails with "strict decoding error: "
+// and the errors joined by ", ", with Warn each is a warning, with Ignore
+// they are dropped silently.
+//
+// The decoder does not look inside free-form values (default, example,
+// enum: apiextensions/v1.JSON reads raw bytes) nor inside the
+// schema-or-array/bool/string-array fields (items, additionalProperties,
+// additionalItems, dependencies: their UnmarshalJSON decodes with the
+// non-strict k8s.io/apimachinery/pkg/util/json), so neither is reported
+// there: upstream drops such unknown fields and keeps the last of duplicates.
+type FieldError struct {
+	// Type is "unknown field" or "duplicate field".
+	Type string
+	// Path is upstream's path: struct fields and map keys joined with ".",
+	// list indexes as "[i]" (spec.versions[0].schema.openAPIV3Schema.properties.spec),
+	// relative to the CRD (not to an enclosing List).
+	Path string
+	// Pos is the same error located in the input: file, line and column of
+	// the key, and crdlab's path spelling (map keys as [key]).
+	Pos *DecodeError
+}
+
+// The FieldError types.
+const (
+	UnknownField   = "unknown field"
+	DuplicateField = "duplicate field"
+)
+
+// Error renders the error as upstream does: unknown field "path".
+func (e *FieldError) Error() string { return e.Type + " " + strconv.Quote(e.Path) }
+
+// DecodeDocuments reads every CustomResourceDefinition in data as Decode
+// does, but reports unknown and duplicate fields per CRD (Document) instead
+// of failing on them. The error is any other decoding failure.
+func DecodeDocuments(data []byte, filename string) ([]Document, error) {
+	var out []Document
 	docs, err := yamldoc.Split(data)
 	if se, ok := err.(*yamldoc.SeparatorError); ok {
 		return nil, &DecodeError{File: filename, Line: se.Line, Msg: se.Error()}
 	}
 	for _, d := range docs {
-		crds, err := decodeDocument(document{data: d.Data, firstLine: d.Line}, filename)
+		ds, err := decodeDocument(document{data: d.Data, firstLine: d.Line}, filename)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, crds...)
+		out = append(out, ds...)
 	}
 	return out, nil
 }
@@ -111,7 +189,7 @@ type document struct {
 	firstLine int // 1-based line of data[0] in the input
 }
 
-func decodeDocument(doc document, filename string) ([]*CustomResourceDefinition, error) {
+func decodeDocument(doc document, filename string) ([]Document, error) {
 	if bytes.HasPrefix(doc.data, []byte("---")) {
 		doc.data = doc.data[3:]
 	}
@@ -174,10 +252,10 @@ func decodeDocument(doc document, filename string) ([]*CustomResourceDefinition,
 	if err != nil {
 		return nil, err
 	}
-	return []*CustomResourceDefinition{c}, nil
+	return []Document{c}, nil
 }
 
-func (d *decoder) decodeList(obj map[string]interface{}, node *yamlv3.Node, apiVersion, kind string) ([]*CustomResourceDefinition, error) {
+func (d *decoder) decodeList(obj map[string]interface{}, node *yamlv3.Node, apiVersion, kind string) ([]Document, error) {
 	if kind == "List" && apiVersion != "v1" {
 		return nil, d.errAt(d.valueNode(node, "apiVersion"), "apiVersion", fmt.Sprintf("unsupported apiVersion %q for kind List (expected \"v1\")", apiVersion))
 	}
@@ -199,7 +277,7 @@ func (d *decoder) decodeList(obj map[string]interface{}, node *yamlv3.Node, apiV
 		return nil, d.errAt(d.valueNode(node, "items"), "items", "expected array, got "+describe(obj["items"]))
 	}
 	itemsNode := d.valueNode(node, "items")
-	var out []*CustomResourceDefinition
+	var out []Document
 	for i, it := range items {
 		p := fmt.Sprintf("items[%d]", i)
 		itemNode := d.indexNode(itemsNode, i)
@@ -216,7 +294,7 @@ func (d *decoder) decodeList(obj map[string]interface{}, node *yamlv3.Node, apiV
 	return out, nil
 }
 
-func (d *decoder) decodeCRD(obj map[string]interface{}, node *yamlv3.Node, prefix string) (*CustomResourceDefinition, error) {
+func (d *decoder) decodeCRD(obj map[string]interface{}, node *yamlv3.Node, prefix string) (Document, error) {
 	apiVersion, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
 	if apiVersion != APIVersion {
@@ -224,24 +302,25 @@ func (d *decoder) decodeCRD(obj map[string]interface{}, node *yamlv3.Node, prefi
 		if apiVersion == "" {
 			msg = fmt.Sprintf("apiVersion is required (expected %q)", APIVersion)
 		}
-		return nil, d.errAt(d.valueNode(node, "apiVersion"), join(prefix, "apiVersion"), msg)
+		return Document{}, d.errAt(d.valueNode(node, "apiVersion"), join(prefix, "apiVersion"), msg)
 	}
 	if kind != Kind {
 		msg := fmt.Sprintf("unsupported kind %q (expected %q)", kind, Kind)
 		if kind == "" {
 			msg = fmt.Sprintf("kind is required (expected %q)", Kind)
 		}
-		return nil, d.errAt(d.valueNode(node, "kind"), join(prefix, "kind"), msg)
+		return Document{}, d.errAt(d.valueNode(node, "kind"), join(prefix, "kind"), msg)
 	}
-	if err := d.check(obj, node, reflect.TypeOf(CustomResourceDefinition{}), prefix); err != nil {
-		return nil, err
+	d.fieldErrors, d.seenFieldErrors = nil, nil
+	if err := d.check(obj, node, reflect.TypeOf(CustomResourceDefinition{}), prefix, ""); err != nil {
+		return Document{}, err
 	}
 	c := &CustomResourceDefinition{}
 	if err := fill(obj, reflect.ValueOf(c).Elem()); err != nil {
-		return nil, d.errAt(node, prefix, err.Error())
+		return Document{}, d.errAt(node, prefix, err.Error())
 	}
 	SetDefaults(c)
-	return c, nil
+	return Document{CRD: c, FieldErrors: d.fieldErrors}, nil
 }
 
 // decoder walks the decoded JSON value and the YAML node tree side by side:
@@ -250,6 +329,69 @@ func (d *decoder) decodeCRD(obj map[string]interface{}, node *yamlv3.Node, prefi
 type decoder struct {
 	file       string
 	lineOffset int
+
+	// fieldErrors are the unknown and duplicate fields of the CRD being
+	// decoded; seenFieldErrors dedups them as sigs.k8s.io/json does.
+	fieldErrors     []*FieldError
+	seenFieldErrors map[FieldError]bool
+}
+
+// maxFieldErrors mirrors sigs.k8s.io/json's bound on saved strict errors.
+const maxFieldErrors = 100
+
+// fieldError records an unknown or duplicate field: k is the key node,
+// path crdlab's path, apath upstream's.
+func (d *decoder) fieldError(typ string, k *yamlv3.Node, path, apath string) {
+	key := FieldError{Type: typ, Path: apath}
+	if d.seenFieldErrors[key] || len(d.fieldErrors) >= maxFieldErrors {
+		return
+	}
+	if d.seenFieldErrors == nil {
+		d.seenFieldErrors = map[FieldError]bool{}
+	}
+	d.seenFieldErrors[key] = true
+	pos := d.errAt(k, path, fmt.Sprintf("%s %q", typ, path))
+	pos.pathInMsg = true
+	d.fieldErrors = append(d.fieldErrors, &FieldError{Type: typ, Path: apath, Pos: pos})
+}
+
+// keyItem is a key of a mapping to check, or (dup set) the second
+// occurrence of a key written more than once.
+type keyItem struct {
+	key string
+	dup *yamlv3.Node
+}
+
+// keyItems returns the keys of obj in document order (then sorted for keys
+// the YAML tree does not show verbatim), each once, with a duplicate item
+// where a key occurs the second time (not when lenient).
+func (d *decoder) keyItems(obj map[string]interface{}, n *yamlv3.Node, lenient bool) []keyItem {
+	items := make([]keyItem, 0, len(obj))
+	var count map[string]int
+	if m := resolve(n); m != nil && m.Kind == yamlv3.MappingNode {
+		count = make(map[string]int, len(m.Content)/2)
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k := m.Content[i].Value
+			if _, ok := obj[k]; !ok {
+				continue
+			}
+			count[k]++
+			switch count[k] {
+			case 1:
+				items = append(items, keyItem{key: k})
+			case 2:
+				if !lenient {
+					items = append(items, keyItem{key: k, dup: m.Content[i]})
+				}
+			}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		if count[k] == 0 {
+			items = append(items, keyItem{key: k})
+		}
+	}
+	return items
 }
 
 func yamlSyntaxError(err error, firstLine int, file string) error {
@@ -378,8 +520,23 @@ var extraKnownFields = map[reflect.Type]map[string]bool{
 }
 
 // check verifies that v (a JSON value with json.Number numbers) fits the Go
-// type t the way the API server's strict decoder requires.
-func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path string) error {
+// type t the way the API server's strict decoder requires; path is crdlab's
+// spelling of the field path, apath upstream's (FieldError.Path). Unknown
+// and duplicate fields are recorded (fieldError), everything else fails.
+func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path, apath string) error {
+	return d.checkIn(v, n, t, path, apath, false)
+}
+
+// The value checked for a key written twice is the last one (YAMLToJSON
+// keeps it), where the first one is; the duplicate is reported where the
+// second occurrence is. Upstream reports the first value's errors, the
+// duplicate, then the second value's (deduplicated): the same when the
+// first value has no errors of its own.
+//
+// checkIn is check; lenient is set inside the fields upstream decodes
+// without strictness (the schema-or-something types): unknown fields are
+// dropped and duplicates not reported there.
+func (d *decoder) checkIn(v interface{}, n *yamlv3.Node, t reflect.Type, path, apath string, lenient bool) error {
 	if v == nil {
 		return nil // null is accepted everywhere, as by encoding/json
 	}
@@ -388,19 +545,21 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 	}
 	switch t {
 	case jsonType, rawMessageType:
-		return d.checkAnyDuplicates(v, n, path)
+		// Read as raw bytes upstream: nothing inside is a strict error, and
+		// of duplicate keys the last one is kept (as YAMLToJSON does).
+		return nil
 	case orArrayType:
 		switch v.(type) {
 		case map[string]interface{}:
-			return d.check(v, n, schemaType, path)
+			return d.checkIn(v, n, schemaType, path, apath, true)
 		case []interface{}:
-			return d.check(v, n, reflect.TypeOf([]JSONSchemaProps{}), path)
+			return d.checkIn(v, n, reflect.TypeOf([]JSONSchemaProps{}), path, apath, true)
 		}
 		return d.errAt(n, path, "expected object or array, got "+describe(v))
 	case orBoolType:
 		switch v.(type) {
 		case map[string]interface{}:
-			return d.check(v, n, schemaType, path)
+			return d.checkIn(v, n, schemaType, path, apath, true)
 		case bool:
 			return nil
 		}
@@ -408,9 +567,9 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 	case orStringsType:
 		switch v.(type) {
 		case map[string]interface{}:
-			return d.check(v, n, schemaType, path)
+			return d.checkIn(v, n, schemaType, path, apath, true)
 		case []interface{}:
-			return d.check(v, n, reflect.TypeOf([]string{}), path)
+			return d.checkIn(v, n, reflect.TypeOf([]string{}), path, apath, true)
 		}
 		return d.errAt(n, path, "expected object or array, got "+describe(v))
 	case bytesType:
@@ -429,20 +588,24 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 		if !ok {
 			return d.errAt(n, path, "expected object, got "+describe(v))
 		}
-		if err := d.checkDuplicates(n, path, false); err != nil {
-			return err
-		}
 		fields := jsonFields(t)
-		for _, k := range d.orderedKeys(obj, n) {
-			p := join(path, k)
+		for _, it := range d.keyItems(obj, n, lenient) {
+			k := it.key
+			p, ap := join(path, k), join(apath, k)
 			f, ok := fields[k]
-			if !ok {
-				if extraKnownFields[t][k] {
-					continue
+			if it.dup != nil {
+				if ok || extraKnownFields[t][k] {
+					d.fieldError(DuplicateField, it.dup, p, ap)
 				}
-				return d.unknownField(d.keyNode(n, k), p)
+				continue
 			}
-			if err := d.check(obj[k], d.valueNode(n, k), f.typ, p); err != nil {
+			if !ok {
+				if !lenient && !extraKnownFields[t][k] {
+					d.fieldError(UnknownField, d.keyNode(n, k), p, ap)
+				}
+				continue // dropped (fill skips it)
+			}
+			if err := d.checkIn(obj[k], d.valueNode(n, k), f.typ, p, ap, lenient); err != nil {
 				return err
 			}
 		}
@@ -451,11 +614,14 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 		if !ok {
 			return d.errAt(n, path, "expected object, got "+describe(v))
 		}
-		if err := d.checkDuplicates(n, path, true); err != nil {
-			return err
-		}
-		for _, k := range d.orderedKeys(obj, n) {
-			if err := d.check(obj[k], d.valueNode(n, k), t.Elem(), path+keyPath(k)); err != nil {
+		for _, it := range d.keyItems(obj, n, lenient) {
+			k := it.key
+			p, ap := path+keyPath(k), join(apath, k)
+			if it.dup != nil {
+				d.fieldError(DuplicateField, it.dup, p, ap)
+				continue
+			}
+			if err := d.checkIn(obj[k], d.valueNode(n, k), t.Elem(), p, ap, lenient); err != nil {
 				return err
 			}
 		}
@@ -465,7 +631,7 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 			return d.errAt(n, path, "expected array, got "+describe(v))
 		}
 		for i, e := range arr {
-			if err := d.check(e, d.indexNode(n, i), t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			if err := d.checkIn(e, d.indexNode(n, i), t.Elem(), fmt.Sprintf("%s[%d]", path, i), fmt.Sprintf("%s[%d]", apath, i), lenient); err != nil {
 				return err
 			}
 		}
@@ -495,51 +661,6 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path stri
 		}
 	}
 	return nil
-}
-
-// checkAnyDuplicates reports duplicate keys inside free-form JSON values.
-func (d *decoder) checkAnyDuplicates(v interface{}, n *yamlv3.Node, path string) error {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		if err := d.checkDuplicates(n, path, true); err != nil {
-			return err
-		}
-		for _, k := range d.orderedKeys(t, n) {
-			if err := d.checkAnyDuplicates(t[k], d.valueNode(n, k), path+keyPath(k)); err != nil {
-				return err
-			}
-		}
-	case []interface{}:
-		for i, e := range t {
-			if err := d.checkAnyDuplicates(e, d.indexNode(n, i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// orderedKeys returns the keys of obj in document order (then sorted for
-// keys the YAML tree does not show verbatim), so the first error reported is
-// the first in the file.
-func (d *decoder) orderedKeys(obj map[string]interface{}, n *yamlv3.Node) []string {
-	var keys []string
-	seen := map[string]bool{}
-	if m := resolve(n); m != nil && m.Kind == yamlv3.MappingNode {
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			k := m.Content[i].Value
-			if _, ok := obj[k]; ok && !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(obj)) {
-		if !seen[k] {
-			keys = append(keys, k)
-		}
-	}
-	return keys
 }
 
 // jsonField is a struct field as encoding/json sees it.

@@ -89,11 +89,6 @@ func TestDecodeErrors(t *testing.T) {
 			want: `crd.yaml:18: invalid Yaml document separator: foo: 1`,
 		},
 		{
-			name: "duplicate keys inside free-form default values",
-			in:   strings.Replace(validCRD, "        type: object\n", "        type: object\n        default:\n          a: 1\n          a: 2\n", 1),
-			want: `crd.yaml:20:11: duplicate field "spec.versions[0].schema.openAPIV3Schema.default[a]"`,
-		},
-		{
 			name: "error in the second item of a List",
 			in:   "apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(strings.TrimSuffix(validCRD, "\n"), "\n", "\n  ") + "\n- " + strings.ReplaceAll(strings.Replace(validCRD, "scope:", "scop:", 1), "\n", "\n  "),
 			want: `crd.yaml:30:5: unknown field "items[1].spec.scop"`,

@@ -41,3 +41,36 @@ spec:
 	fmt.Println(err)
 	// Output: widgets.yaml:8:3: unknown field "spec.scpoe"
 }
+
+func ExampleDecodeDocuments() {
+	docs, err := crd.DecodeDocuments([]byte(`
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {plural: widgets, kind: Widget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, bogusKeyword: 1}
+`), "widgets.yaml")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, e := range docs[0].FieldErrors {
+		fmt.Println(e)     // as the API server reports it
+		fmt.Println(e.Pos) // where it is
+	}
+	// Output:
+	// unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.bogusKeyword"
+	// widgets.yaml:18:32: unknown field "spec.versions[0].schema.openAPIV3Schema.properties[spec].bogusKeyword"
+}

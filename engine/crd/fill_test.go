@@ -100,8 +100,8 @@ func TestFillMatchesJSONRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			SetDefaults(want)
-			if !reflect.DeepEqual(got[0], want) {
-				g, _ := json.Marshal(got[0])
+			if !reflect.DeepEqual(got[0].CRD, want) {
+				g, _ := json.Marshal(got[0].CRD)
 				w, _ := json.Marshal(want)
 				t.Fatalf("fill differs from the JSON round trip:\n got %s\nwant %s", g, w)
 			}

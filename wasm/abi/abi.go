@@ -59,8 +59,11 @@ func (s *Server) Handle(req []byte) (resp []byte) {
 	return encodeResult(result)
 }
 
-// compile is engine.Compile; tests replace it to exercise panic recovery.
-var compile = engine.Compile
+// compile is engine.CompileWithOptions; tests replace it to exercise panic
+// recovery.
+var compile = func(data []byte, fv, filename string) (*engine.CRD, error) {
+	return engine.CompileWithOptions(data, engine.CompileOptions{FieldValidation: engine.FieldValidation(fv), Filename: filename})
+}
 
 // analyzeCost is cost.AnalyzeBytes, the report of `crdlab cost -o json`.
 var analyzeCost = cost.AnalyzeBytes
@@ -78,7 +81,7 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 	case wire.OpVersion:
 		return wire.VersionResult{ABI: wire.ABIVersion, Engine: engine.Version}, nil
 	case wire.OpCompile, wire.OpLint:
-		c, err := compile(pick(r.CRD, r.CRDBytes))
+		c, err := compile(pick(r.CRD, r.CRDBytes), r.CRDFieldValidation, r.Filename)
 		if err != nil {
 			return nil, &wire.Error{Code: wire.CodeDecodeError, Message: err.Error()}
 		}
@@ -101,7 +104,7 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 		if old := pick(r.Old, r.OldBytes); len(old) > 0 {
 			opts.Old = old
 		}
-		if len(c.Errors()) > 0 {
+		if !c.Valid() {
 			return engine.NewReport(c, nil), nil
 		}
 		res, err := c.Validate(pick(r.Object, r.ObjectBytes), opts)
@@ -124,7 +127,7 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 			objects = append(objects, []byte(o))
 		}
 		objects = append(objects, r.ObjectsBytes...)
-		rep, err := analyzeCost(pick(r.CRD, r.CRDBytes), objects...)
+		rep, err := costReport(pick(r.CRD, r.CRDBytes), r.CRDFieldValidation, objects)
 		if err != nil {
 			return nil, &wire.Error{Code: wire.CodeDecodeError, Message: err.Error()}
 		}
@@ -135,6 +138,21 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown op %q (expected %s, %s, %s, %s, %s or %s)", r.Op,
 			wire.OpVersion, wire.OpCompile, wire.OpLint, wire.OpValidate, wire.OpCost, wire.OpFree)}
 	}
+}
+
+// costReport is the cost report of a CRD decoded with the CRD
+// fieldValidation fv: with Strict (the default) unknown or duplicate fields
+// are an error (the API server's message), with Warn or Ignore they are
+// dropped.
+func costReport(data []byte, fv string, objects [][]byte) (*cost.Report, error) {
+	if fv == "" || fv == string(engine.Strict) {
+		return analyzeCost(data, objects...)
+	}
+	c, err := engine.CompileWithOptions(data, engine.CompileOptions{FieldValidation: engine.FieldValidation(fv)})
+	if err != nil {
+		return nil, err
+	}
+	return cost.Analyze(c.Definition(), objects...)
 }
 
 func (s *Server) lookup(h uint32) (*engine.CRD, *wire.Error) {

@@ -54,6 +54,10 @@ export type FieldError = ErrorReport;
 
 /** A CRD's validation outcome (Go: wire.CRDReport). */
 export interface CRDReport {
+  /** the API server's message when it rejects the CRD while decoding (unknown or duplicate fields with crdFieldValidation Strict) */
+  decodeError?: string;
+  /** where the unknown and duplicate fields are ("file:line:col: unknown field ..."), with Strict or Warn */
+  fieldErrorPositions?: string[];
   errors: ErrorReport[];
   warnings: string[];
 }
@@ -62,6 +66,8 @@ export interface CRDReport {
 export interface ObjectReport {
   /** the final object (pruned, defaulted), or null if the request failed while decoding */
   result: unknown;
+  /** for an update, the stored object as read back from storage (pruned, defaulted) */
+  oldResult?: unknown;
   pruned: string[];
   decodeError?: string;
   errors: ErrorReport[];
@@ -104,6 +110,13 @@ export interface ValidateOptions {
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
 }
 
+export interface CompileOptions {
+  /** the CRD create's fieldValidation; default "Strict", as kubectl sends */
+  crdFieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** names the CRD in fieldErrorPositions */
+  filename?: string;
+}
+
 export interface LoadOptions {
   /** where the module's stderr lines go (default console.error) */
   stderr?: (line: string) => void;
@@ -123,10 +136,10 @@ export declare class Crdlab {
   /** Resolves when calls can be made: at once, except just after a trap in a browser (the instance is being replaced). */
   ready(): Promise<void>;
   version(): VersionResult;
-  lint(crd: string | object): CRDReport;
-  compile(crd: string | object): CompiledCRD;
+  lint(crd: string | object, options?: CompileOptions): CRDReport;
+  compile(crd: string | object, options?: CompileOptions): CompiledCRD;
   /** The CEL cost report `crdlab cost -o json` prints (static costs, suggestions, per-object runtime costs). */
-  cost(crd: string | object, objects?: Array<string | object>): Record<string, unknown>;
+  cost(crd: string | object, objects?: Array<string | object>, options?: Pick<CompileOptions, 'crdFieldValidation'>): Record<string, unknown>;
 }
 
 /** Loads the module: by default the crdlab.wasm shipped with this package. */

@@ -184,9 +184,14 @@ export class Crdlab {
     return this.call({ op: Op.Version });
   }
 
-  /** Validates a CRD: `{errors, warnings}` as `crdlab lint -o json` prints under "crd". */
-  lint(crd) {
-    return this.call({ op: Op.Lint, crd: text(crd) }).crd;
+  /**
+   * Validates a CRD: `{errors, warnings}` as `crdlab lint -o json` prints
+   * under "crd". `crdFieldValidation` ("Strict" by default, "Warn",
+   * "Ignore") is the CRD create's fieldValidation; a CRD rejected for
+   * unknown or duplicate fields has `decodeError` set.
+   */
+  lint(crd, { crdFieldValidation, filename } = {}) {
+    return this.call(compileRequest(Op.Lint, text(crd), crdFieldValidation, filename)).crd;
   }
 
   /**
@@ -194,25 +199,36 @@ export class Crdlab {
    * the API server's limits, suggestions) and, for each object, the runtime
    * cost of its rules: the document `crdlab cost -o json` prints.
    */
-  cost(crd, objects = []) {
-    return this.call({ op: Op.Cost, crd: text(crd), objects: objects.map(text) });
+  cost(crd, objects = [], { crdFieldValidation } = {}) {
+    const req = { op: Op.Cost, crd: text(crd), objects: objects.map(text) };
+    if (crdFieldValidation) req.crdFieldValidation = crdFieldValidation;
+    return this.call(req);
   }
 
-  /** Compiles a CRD once, for many validations. */
-  compile(crd) {
+  /** Compiles a CRD once, for many validations (options as for lint). */
+  compile(crd, { crdFieldValidation, filename } = {}) {
     const src = text(crd);
-    const res = this.call({ op: Op.Compile, crd: src });
-    const c = new CompiledCRD(this, src, res);
+    const req = compileRequest(Op.Compile, src, crdFieldValidation, filename);
+    const res = this.call(req);
+    const c = new CompiledCRD(this, req, res);
     this.live.add(c);
     return c;
   }
 }
 
+/** The request of "compile" or "lint". */
+function compileRequest(op, crd, crdFieldValidation, filename) {
+  const req = { op, crd };
+  if (crdFieldValidation) req.crdFieldValidation = crdFieldValidation;
+  if (filename) req.filename = filename;
+  return req;
+}
+
 /** A CRD compiled in the module. */
 export class CompiledCRD {
-  constructor(owner, src, res) {
+  constructor(owner, compileReq, res) {
     this.owner = owner;
-    this.src = src;
+    this.compileReq = compileReq;
     this.handle = res.handle;
     this.report = res.crd;
     this.versions = res.versions;
@@ -227,7 +243,7 @@ export class CompiledCRD {
    */
   validate(object, { old, version, subresource, fieldValidation } = {}) {
     if (this.disposed) throw new CrdlabError(Code.Invalid, 'CRD was disposed');
-    if (this.handle === undefined) this.handle = this.owner.call({ op: Op.Compile, crd: this.src }).handle;
+    if (this.handle === undefined) this.handle = this.owner.call(this.compileReq).handle;
     const req = { op: Op.Validate, handle: this.handle, object: text(object) };
     if (old !== undefined && old !== null) req.old = text(old);
     if (version) req.version = version;

@@ -94,6 +94,28 @@ export const cases = [
     check: (t, r) => { t.deepEqual(r.object.errors, []); },
   },
   {
+    name: 'an update reports the stored object as read back (oldResult)',
+    run: (m) => m.compile(crontabCRD).validate(obj('  replicas: 3\n'), { old: obj('  replicas: 2\n  gone: 1\n') }).object.oldResult,
+    check: (t, old) => { t.equal(old.spec.replicas, 2); t.equal(old.spec.gone, undefined); t.equal(old.metadata.resourceVersion, '1'); },
+  },
+  {
+    name: 'a CRD with an unknown field is rejected under Strict, warned under Warn',
+    run: (m) => {
+      const bad = crontabCRD.replace('type: object\n        properties:', 'type: object\n        bogusKeyword: 1\n        properties:');
+      const strict = m.lint(bad, { filename: 'crd.yaml' });
+      const warn = m.compile(bad, { crdFieldValidation: 'Warn' });
+      const validated = warn.validate(obj('  replicas: 3\n'));
+      return { strict, warn: warn.report, validated: validated.object.errors.length };
+    },
+    check: (t, v) => {
+      t.match(v.strict.decodeError, /cannot be handled as a CustomResourceDefinition: strict decoding error: unknown field "spec\.versions\[0\]\.schema\.openAPIV3Schema\.bogusKeyword"/);
+      t.match(v.strict.fieldErrorPositions[0], /^crd\.yaml:\d+:\d+: unknown field/);
+      t.equal(v.warn.decodeError, undefined);
+      t.deepEqual(v.warn.warnings, ['unknown field "spec.versions[0].schema.openAPIV3Schema.bogusKeyword"']);
+      t.equal(v.validated, 0);
+    },
+  },
+  {
     name: 'an undecodable CRD is a DecodeError',
     run: (m) => { try { m.compile('kind: [unclosed'); return 'no error'; } catch (e) { return e.code; } },
     check: (t, code) => t.equal(code, 'DecodeError'),
