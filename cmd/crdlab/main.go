@@ -77,6 +77,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runCost(args[1:], stdin, stdout, stderr)
 	case "test":
 		return runTest(args[1:], stdout, stderr)
+	case "upgrade":
+		return runUpgrade(args[1:], stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "crdlab %s (Kubernetes 1.37, k8s.io/apiextensions-apiserver v0.37.2)\n", engine.Version)
 		return exitValid
