@@ -28,7 +28,7 @@ const (
 // server's judgement. Findings come in the old CRD's version order (then
 // versions only in the new CRD), each version's schema walked in field
 // name order; when the storage version changes, the old storage version's
-// schema is last compared with the new one's (Version "OLD->NEW"): objects
+// schema is last compared with the new one's (FromVersion set): objects
 // stored at the first are read at the second.
 func Diff(oldDef, newDef *crd.CustomResourceDefinition) []wire.SchemaChange {
 	d := &differ{out: []wire.SchemaChange{}}
@@ -73,7 +73,7 @@ func Diff(oldDef, newDef *crd.CustomResourceDefinition) []wire.SchemaChange {
 	// Objects stored at the old storage version are read at the new one:
 	// compare those two schemas too.
 	if o, n := storageOf(oldDef), storageOf(newDef); o != "" && n != "" && o != n {
-		d.version = o + "->" + n
+		d.version, d.from = n, o
 		d.walk("", schemaOf(versionOf(oldDef, o)), schemaOf(versionOf(newDef, n)))
 	}
 	return d.out
@@ -90,6 +90,7 @@ func versionOf(c *crd.CustomResourceDefinition, name string) *crd.CustomResource
 
 type differ struct {
 	version string
+	from    string // the old version compared with version, when not the same
 	out     []wire.SchemaChange
 }
 
@@ -99,6 +100,9 @@ func (d *differ) add(version, path, kind, severity, format string, args ...inter
 
 func (d *differ) at(path, kind, severity, format string, args ...interface{}) {
 	d.add(d.version, path, kind, severity, format, args...)
+	if d.from != "" {
+		d.out[len(d.out)-1].FromVersion = d.from
+	}
 }
 
 func strategy(c *crd.CustomResourceConversion) string {

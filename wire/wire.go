@@ -291,6 +291,10 @@ type RequestReport struct {
 type SchemaChange struct {
 	// Version is the CRD version the finding is about ("" for CRD-wide).
 	Version string `json:"version,omitempty"`
+	// FromVersion, when set, is the old CRD's version whose schema Version's
+	// is compared with (the old and the new storage versions: objects
+	// stored at the first are read at the second).
+	FromVersion string `json:"fromVersion,omitempty"`
 	// Path is the field path in the version's schema ("" for the version).
 	Path string `json:"path,omitempty"`
 	// Kind names the change, e.g. "FieldRemoved", "TypeChanged".

@@ -132,6 +132,9 @@ func writeUpgradeText(w io.Writer, name string, rep *wire.UpgradeReport) {
 	}
 	for _, c := range rep.Changes {
 		at := c.Version
+		if c.FromVersion != "" {
+			at = c.FromVersion + "->" + c.Version
+		}
 		if c.Path != "" {
 			at += " " + c.Path
 		}
