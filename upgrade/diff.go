@@ -173,8 +173,9 @@ func (d *differ) walk(path string, o, n *crd.JSONSchemaProps) {
 		d.at(path, "IntOrStringChanged", sev, "x-kubernetes-int-or-string of %s changed to %t", p, n.XIntOrString)
 	}
 	if o.Format != n.Format {
+		// Formats are checked on strings only (kube-openapi's validator).
 		sev := SeverityBreaking
-		if n.Format == "" {
+		if n.Format == "" || n.Type != "string" {
 			sev = SeverityInfo
 		}
 		d.at(path, "FormatChanged", sev, "format of %s changed from %q to %q", p, o.Format, n.Format)

@@ -45,6 +45,7 @@ func TestDiffClassifiesSchemaChanges(t *testing.T) {
 		{"enum value removed", `{a: {type: string, enum: [x, y]}}`, `{a: {type: string, enum: [x]}}`, []string{"breaking EnumValuesRemoved spec.a"}},
 		{"enum value added", `{a: {type: string, enum: [x]}}`, `{a: {type: string, enum: [x, y]}}`, []string{"info EnumValuesAdded spec.a"}},
 		{"enum added", `{a: {type: string}}`, `{a: {type: string, enum: [x]}}`, []string{"breaking EnumAdded spec.a"}},
+		{"integer format added", `{a: {type: integer}}`, `{a: {type: integer, format: int32}}`, []string{"info FormatChanged spec.a"}},
 		{"pattern added", `{a: {type: string}}`, `{a: {type: string, pattern: "^a"}}`, []string{"breaking PatternChanged spec.a"}},
 		{"format changed", `{a: {type: string, format: byte}}`, `{a: {type: string, format: date}}`, []string{"breaking FormatChanged spec.a"}},
 		{"newly required", `{a: {type: string}}`, `{a: {type: string}}, required: [a]`, []string{"breaking FieldRequired spec.a"}},
