@@ -46,7 +46,6 @@ var upgradePairs = []upgradePair{
 	{"Cluster API", "sigs.k8s.io/cluster-api@v1.13.0", "sigs.k8s.io/cluster-api@v1.14.2", "config/crd/bases", "core/config/crd/bases", ""},
 }
 
-
 // crdsIn returns the CRDs under dir by metadata.name.
 func crdsIn(t *testing.T, dir string) map[string]CorpusDoc {
 	docs, err := ReadCorpusDocs(dir, nil)
