@@ -57,7 +57,14 @@ func (c *CRD) ReadStored(stored []byte, version string) (*StoredRead, error) {
 	if !ok {
 		return nil, fmt.Errorf("version %q is not a served or storage version of CustomResourceDefinition %q", version, c.def.Metadata.Name)
 	}
-	out := &StoredRead{Pruned: []string{}, Defaulted: []string{}}
+	return c.readStored(stored, v, true), nil
+}
+
+// readStored is ReadStored at v's version; track computes Pruned and
+// Defaulted (the update path, decodeStored, does not need them).
+func (c *CRD) readStored(stored []byte, v *Validator, track bool) (out *StoredRead) {
+	version := v.version
+	out = &StoredRead{Pruned: []string{}, Defaulted: []string{}}
 	defer func() {
 		if r := recover(); r != nil {
 			out.Object = nil
@@ -67,61 +74,66 @@ func (c *CRD) ReadStored(stored []byte, version string) (*StoredRead, error) {
 	body := toJSONBody(stored)
 	if body.err != nil {
 		out.Error = fmt.Sprintf("error converting YAML to JSON: %v", body.err)
-		return out, nil
+		return out
 	}
 	if _, err := body.interpret(); err != nil {
 		out.Error = err.Error()
-		return out, nil
+		return out
 	}
 	val, _, err := body.decode(false)
 	if err != nil {
 		out.Error = err.Error()
-		return out, nil
+		return out
 	}
 	obj, _ := val.(map[string]interface{})
 	content := contentGVK(obj)
 	if content.Kind == "" {
 		out.Error = fmt.Sprintf("Object 'Kind' is missing in '%s'", body.text())
-		return out, nil
+		return out
 	}
 	sh := v.shared
 	ours := content.Group == sh.group && content.Kind == sh.kind
-	if ours && !sh.preserveUnknownFields {
+	if track && ours && !sh.preserveUnknownFields {
 		out.Pruned = append(out.Pruned, prune.Prune(deepCopyJSON(obj), sh.structural[content.Version], true)...)
 	}
 	// The decoder: pruning and metadata repair at the stored version.
 	if _, err := v.coerce(obj, true); err != nil {
 		out.Error = err.Error()
-		return out, nil
+		return out
 	}
 	if ours {
-		before := deepCopyJSON(obj)
+		var before map[string]interface{}
+		if track {
+			before = deepCopyJSON(obj)
+		}
 		defaults.Default(obj, sh.structural[content.Version])
-		out.Defaulted = changedPaths(before, obj, "")
+		if track {
+			out.Defaulted = changedPaths(before, obj, "")
+		}
 	}
 	// The converter: crConverter checks both versions, nopConverter
 	// rewrites apiVersion.
 	if content.Group != sh.group {
 		out.Error = fmt.Sprintf("%s/%s, Kind=%s is unstructured and is not suitable for converting to %q", content.Group, content.Version, content.Kind, sh.group+"/"+version)
-		return out, nil
+		return out
 	}
 	if !c.hasVersion(content.Version) {
 		out.Error = fmt.Sprintf("request to convert CR from an invalid group/version: %s", content.groupVersion())
-		return out, nil
+		return out
 	}
 	if content.Version != version {
 		obj["apiVersion"] = sh.group + "/" + version
-		if ours && !sh.preserveUnknownFields {
+		if track && ours && !sh.preserveUnknownFields {
 			out.Pruned = append(out.Pruned, prune.Prune(deepCopyJSON(obj), sh.structural[version], true)...)
 		}
 		if _, err := v.coerce(obj, false); err != nil {
 			out.Error = err.Error()
-			return out, nil
+			return out
 		}
 	}
 	sort.Strings(out.Pruned)
 	out.Object = obj
-	return out, nil
+	return out
 }
 
 // StorageVersion returns the name of the CRD's storage version.

@@ -158,7 +158,9 @@ func readAt(updated *engine.CRD, before *engine.StoredRead, data []byte, v strin
 		rr.DecodeError = err.Error()
 		return rr
 	}
-	if res, err := val.Validate(body, engine.ValidateOptions{Old: body}); err == nil {
+	// The request body is the object as read; the old object is the stored
+	// one, which the handler reads at v as above.
+	if res, err := val.Validate(body, engine.ValidateOptions{Old: data}); err == nil {
 		rr.NoOpUpdate = requestReport(updated, res)
 	}
 	fresh := map[string]interface{}{}

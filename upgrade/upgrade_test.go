@@ -57,8 +57,10 @@ func TestCheckStoredObjects(t *testing.T) {
 				"small.yaml v1: pruned [spec.legacy] defaulted [] noop true create true",
 				"small.yaml v2: pruned [spec.legacy] defaulted [] noop true create true",
 				"big.yaml v1: pruned [] defaulted [] noop true create true",
-				// the new rule and enum fail a fresh create; ratcheting lets the unchanged object be written back
-				"big.yaml v2: pruned [] defaulted [] noop true create false",
+				// the new rule and enum fail a fresh create; written back at v2 the
+				// request gains spec.replicas (v2's default, not applied on read),
+				// so spec changed and its new rule is not ratcheted
+				"big.yaml v2: pruned [] defaulted [] noop false create false",
 			},
 		},
 		{

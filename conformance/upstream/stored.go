@@ -79,30 +79,11 @@ func (s *Served) ReadStored(data []byte, version string) (*StoredRead, error) {
 			return &StoredRead{Error: fmt.Sprintf("error converting YAML to JSON: %v", err)}, nil
 		}
 	}
-	factory, err := conversion.NewCRConverterFactory(nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	safe, _, err := factory.NewConverter(srv.crd)
-	if err != nil {
-		return nil, err
-	}
 	var pruned []string
-	dc := srv.coercer()
-	dc.dropInvalidMetadata = true
-	dc.repairGeneration = true
-	typer := crdserverscheme.NewUnstructuredObjectTyper()
-	ser := json.NewSerializerWithOptions(json.DefaultMetaFactory, unstructuredCreator{}, typer, json.SerializerOptions{})
-	target := schema.GroupVersion{Group: srv.gk.Group, Version: version}
-	storage := schema.GroupVersion{Group: srv.gk.Group, Version: srv.storageVersion}
-	codec := versioning.NewCodec(ser,
-		coercingDecoder{delegate: ser, c: dc, pruned: &pruned},
-		schemaCoercingConverter{delegate: safe, c: srv.coercer(), pruned: &pruned},
-		unstructuredCreator{}, typer,
-		unstructuredDefaulter{delegate: scheme, structuralSchemas: srv.structuralSchemas, structuralSchemaGK: srv.gk},
-		storage, target, "crdRESTOptions")
-	into := &unstructured.Unstructured{}
-	into.SetGroupVersionKind(target.WithKind(srv.gk.Kind))
+	codec, into, err := srv.storageCodec(version, &pruned)
+	if err != nil {
+		return nil, err
+	}
 	obj, _, err := codec.Decode(js, nil, into)
 	if err != nil {
 		return &StoredRead{Error: err.Error(), Pruned: []string{}}, nil
@@ -126,4 +107,34 @@ func dedupSorted(s []string) []string {
 		}
 	}
 	return out
+}
+
+// storageCodec builds the storage codec of version's endpoint
+// (crdConversionRESTOptionsGetter.GetRESTOptions) and the object the store
+// decodes into; pruned collects the paths its coercions prune.
+func (srv *server) storageCodec(version string, pruned *[]string) (runtime.Decoder, *unstructured.Unstructured, error) {
+	factory, err := conversion.NewCRConverterFactory(nil, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	safe, _, err := factory.NewConverter(srv.crd)
+	if err != nil {
+		return nil, nil, err
+	}
+	dc := srv.coercer()
+	dc.dropInvalidMetadata = true
+	dc.repairGeneration = true
+	typer := crdserverscheme.NewUnstructuredObjectTyper()
+	ser := json.NewSerializerWithOptions(json.DefaultMetaFactory, unstructuredCreator{}, typer, json.SerializerOptions{})
+	target := schema.GroupVersion{Group: srv.gk.Group, Version: version}
+	storage := schema.GroupVersion{Group: srv.gk.Group, Version: srv.storageVersion}
+	codec := versioning.NewCodec(ser,
+		coercingDecoder{delegate: ser, c: dc, pruned: pruned},
+		schemaCoercingConverter{delegate: safe, c: srv.coercer(), pruned: pruned},
+		unstructuredCreator{}, typer,
+		unstructuredDefaulter{delegate: scheme, structuralSchemas: srv.structuralSchemas, structuralSchemaGK: srv.gk},
+		storage, target, "crdRESTOptions")
+	into := &unstructured.Unstructured{}
+	into.SetGroupVersionKind(target.WithKind(srv.gk.Kind))
+	return codec, into, nil
 }
