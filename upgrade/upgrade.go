@@ -22,7 +22,8 @@ import (
 )
 
 // Object is one stored object: the bytes in the cluster (JSON or YAML), at
-// the version its apiVersion names.
+// the version its apiVersion names. Objects of another group or kind than
+// the CRD's are reported as skipped (e.g. the Namespace of an example file).
 type Object struct {
 	// Source names the object in the report (e.g. a file name).
 	Source string
@@ -104,6 +105,11 @@ func checkObject(old, updated *engine.CRD, o Object) wire.StoredObjectReport {
 		or.Name = head.Metadata.Namespace + "/" + or.Name
 	}
 	or.StoredVersion = versionOfAPIVersion(head.APIVersion)
+	if def := updated.Definition(); head.APIVersion != "" && head.Kind != "" &&
+		(groupOf(head.APIVersion) != def.Spec.Group || head.Kind != def.Spec.Names.Kind) {
+		or.Skipped = fmt.Sprintf("%s %s is not a %s of %s", head.APIVersion, head.Kind, def.Spec.Names.Kind, def.Spec.Group)
+		return or
+	}
 	if len(updated.Errors()) > 0 {
 		// The update is rejected: the objects stay under the old CRD.
 		return or
@@ -219,6 +225,7 @@ func servedOrStorage(c *engine.CRD, version string) bool {
 
 type objectHead struct {
 	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
 	Metadata   struct {
 		Name      string `json:"name"`
 		Namespace string `json:"namespace"`
@@ -231,6 +238,15 @@ func typeMeta(data []byte) objectHead {
 	var h objectHead
 	_ = yaml.Unmarshal(data, &h)
 	return h
+}
+
+func groupOf(apiVersion string) string {
+	for i := len(apiVersion) - 1; i >= 0; i-- {
+		if apiVersion[i] == '/' {
+			return apiVersion[:i]
+		}
+	}
+	return ""
 }
 
 func versionOfAPIVersion(apiVersion string) string {

@@ -123,8 +123,16 @@ func TestCheckDecodeErrors(t *testing.T) {
 	if _, err := Check(old, []byte(""), nil, Options{}); err == nil || !strings.Contains(err.Error(), "new CRD") {
 		t.Errorf("empty new CRD: %v", err)
 	}
+	// Another kind is skipped.
+	rep, err := Check(old, old, []Object{{Source: "ns", Data: []byte("apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n")}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Safe || rep.Objects[0].Skipped != "v1 Namespace is not a Widget of example.com" || len(rep.Objects[0].Reads) != 0 {
+		t.Errorf("skipped: %+v", rep.Objects)
+	}
 	// A broken stored object is a finding, not an error.
-	rep, err := Check(old, old, []Object{{Source: "bad", Data: []byte("kind: [")}}, Options{})
+	rep, err = Check(old, old, []Object{{Source: "bad", Data: []byte("kind: [")}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -251,6 +251,9 @@ type StoredObjectReport struct {
 	// Safe is false when a read below has a decode error, drops data or
 	// fails the no-op update.
 	Safe bool `json:"safe"`
+	// Skipped says why the object was not checked (it is not of the CRD's
+	// group and kind); Reads is then empty.
+	Skipped string `json:"skipped,omitempty"`
 	// Reads are the reads at the stored version (when the new CRD still
 	// serves it) and at the new storage version.
 	Reads []StoredReadReport `json:"reads"`

@@ -102,6 +102,10 @@ func writeUpgradeText(w io.Writer, name string, rep *wire.UpgradeReport) {
 	}
 	for _, o := range rep.Objects {
 		verdict := "ok"
+		if o.Skipped != "" {
+			fmt.Fprintf(w, "  %s %s: skipped: %s\n", o.Source, o.Name, o.Skipped)
+			continue
+		}
 		if len(rep.CRDUpdate.Errors) > 0 {
 			verdict = "not checked"
 		} else if !o.Safe {
