@@ -9,6 +9,7 @@ package engine
 // codec reading the stored object of an update.
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -244,32 +245,18 @@ func (v *Validator) coerce(obj map[string]interface{}, stored bool) ([]string, e
 	return unknown, nil
 }
 
-// decodeStored decodes the old object as the storage codec does when it
-// reads a stored CR: non-strict, dropping invalid metadata, repairing the
-// generation, defaulting.
+// decodeStored decodes the old object as the storage codec of this
+// version's endpoint reads it (readStored): non-strict, dropping invalid
+// metadata, repairing the generation, defaulting at the stored version
+// and, for an object stored at another version of the CRD, converting it
+// (strategy None) and pruning it with this version's schema.
 func (v *Validator) decodeStored(data []byte) (map[string]interface{}, error) {
-	body := toJSONBody(data)
-	if body.err != nil {
-		return nil, fmt.Errorf("error converting YAML to JSON: %v", body.err)
+	read := v.crd.readStored(data, v, false)
+	if read.Error != "" {
+		return nil, errors.New(read.Error)
 	}
-	if _, err := body.interpret(); err != nil {
-		return nil, err
-	}
-	val, _, err := body.decode(false)
-	if err != nil {
-		return nil, err
-	}
-	obj, _ := val.(map[string]interface{})
+	obj := read.Object
 	content := contentGVK(obj)
-	if content.Kind == "" {
-		return nil, fmt.Errorf("Object 'Kind' is missing in '%s'", body.text())
-	}
-	if _, err := v.coerce(obj, true); err != nil {
-		return nil, err
-	}
-	if content.Group == v.shared.group && content.Kind == v.shared.kind {
-		defaults.Default(obj, v.shared.structural[content.Version])
-	}
 	if content.Group != v.shared.group || content.Version != v.version || content.Kind != v.shared.kind {
 		return nil, fmt.Errorf("apiVersion/kind %s, %s does not match %s/%s, %s", content.groupVersion(), content.Kind, v.shared.group, v.version, v.shared.kind)
 	}

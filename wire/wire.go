@@ -243,3 +243,95 @@ type LintResult struct {
 
 // FreeResult is the result of "free": {}.
 type FreeResult struct{}
+
+// UpgradeReport is what `crdlab upgrade -o json` prints: what applying a
+// new CRD over an old one does to the API and to the objects already
+// stored (package upgrade).
+type UpgradeReport struct {
+	// Safe is false when the API server rejects the CRD update, or when a
+	// stored object no longer reads, loses data on read, or fails a no-op
+	// update (and, with the strict policy, when a change is breaking).
+	Safe bool `json:"safe"`
+	// CRDUpdate is the API server's verdict on the update of the CRD
+	// (ValidateCustomResourceDefinitionUpdate and the strategy).
+	CRDUpdate CRDReport `json:"crdUpdate"`
+	// OldStorageVersion and NewStorageVersion are the CRDs' storage versions.
+	OldStorageVersion string `json:"oldStorageVersion"`
+	NewStorageVersion string `json:"newStorageVersion"`
+	// StoredVersions is the old CRD's status.storedVersions as assumed.
+	StoredVersions []string `json:"storedVersions"`
+	// Objects are the stored objects, as the updated API server reads them.
+	Objects []StoredObjectReport `json:"objects"`
+	// Changes is the compatibility classification of the schema change for
+	// clients: a diff of the two CRDs, not the API server's judgement.
+	Changes []SchemaChange `json:"changes"`
+}
+
+// StoredObjectReport is one stored object under the updated CRD.
+type StoredObjectReport struct {
+	// Source names the input (file, with the document index when the file
+	// has several).
+	Source string `json:"source"`
+	// Name is namespace/name or name.
+	Name string `json:"name"`
+	// StoredVersion is the version of the object's apiVersion.
+	StoredVersion string `json:"storedVersion"`
+	// Safe is false when a read below has a decode error, drops data or
+	// fails the no-op update.
+	Safe bool `json:"safe"`
+	// Skipped says why the object was not checked (it is not of the CRD's
+	// group and kind); Reads is then empty.
+	Skipped string `json:"skipped,omitempty"`
+	// Reads are the reads at the stored version (when the new CRD still
+	// serves it) and at the new storage version.
+	Reads []StoredReadReport `json:"reads"`
+}
+
+// StoredReadReport is a stored object read, and written back, at one
+// version of the updated CRD.
+type StoredReadReport struct {
+	Version string `json:"version"`
+	// DecodeError is the API server's error reading the object (it then
+	// cannot be read, updated or deleted through this version).
+	DecodeError string `json:"decodeError,omitempty"`
+	// Pruned lists the stored fields the new CRD drops on read that the old
+	// CRD kept (the data disappears at the next write).
+	Pruned []string `json:"pruned"`
+	// Defaulted lists the fields defaulting sets on read under the new CRD
+	// that the old CRD did not set.
+	Defaulted []string `json:"defaulted"`
+	// NoOpUpdate is the outcome of writing the object back unchanged (an
+	// update: validation ratcheting applies); nil when the version is not
+	// served or the read failed.
+	NoOpUpdate *RequestReport `json:"noOpUpdate,omitempty"`
+	// Create is the outcome of creating the object afresh (no ratcheting):
+	// when it fails, an update that changes the offending fields fails.
+	Create *RequestReport `json:"create,omitempty"`
+}
+
+// RequestReport is the API server's answer to one request, without the
+// resulting object.
+type RequestReport struct {
+	Allowed     bool          `json:"allowed"`
+	DecodeError string        `json:"decodeError,omitempty"`
+	Errors      []ErrorReport `json:"errors"`
+	Warnings    []string      `json:"warnings"`
+}
+
+// SchemaChange is one finding of the compatibility diff.
+type SchemaChange struct {
+	// Version is the CRD version the finding is about ("" for CRD-wide).
+	Version string `json:"version,omitempty"`
+	// FromVersion, when set, is the old CRD's version whose schema Version's
+	// is compared with (the old and the new storage versions: objects
+	// stored at the first are read at the second).
+	FromVersion string `json:"fromVersion,omitempty"`
+	// Path is the field path in the version's schema ("" for the version).
+	Path string `json:"path,omitempty"`
+	// Kind names the change, e.g. "FieldRemoved", "TypeChanged".
+	Kind string `json:"kind"`
+	// Severity is "breaking" (clients or existing objects may fail),
+	// "warning" (behaviour changes) or "info".
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+}

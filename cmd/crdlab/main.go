@@ -90,6 +90,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runSchema(args[1:], stdin, stdout, stderr)
 	case "bench":
 		return runBench(args[1:], stdin, stdout, stderr)
+	case "upgrade":
+		return runUpgrade(args[1:], stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "crdlab %s (Kubernetes 1.37, k8s.io/apiextensions-apiserver v0.37.2)\n", engine.Version)
 		return exitValid

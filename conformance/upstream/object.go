@@ -370,8 +370,9 @@ func (s *server) coercer() coercer {
 	return coercer{structuralSchemas: s.structuralSchemas, gk: s.gk, preserveUnknownFields: s.crd.Spec.PreserveUnknownFields}
 }
 
-// decodeStored decodes the old object as the storage codec does
-// (crdConversionRESTOptionsGetter: dropInvalidMetadata, repairGeneration).
+// decodeStored decodes the old object as the storage codec of the request
+// version's endpoint does (crdConversionRESTOptionsGetter:
+// dropInvalidMetadata, repairGeneration, the CRD's converter).
 func (s *server) decodeStored(vs *versionServing, data []byte) (*unstructured.Unstructured, error) {
 	js := data
 	if !looksLikeJSON(js) {
@@ -380,13 +381,12 @@ func (s *server) decodeStored(vs *versionServing, data []byte) (*unstructured.Un
 			return nil, err
 		}
 	}
-	c := s.coercer()
-	c.dropInvalidMetadata = true
-	c.repairGeneration = true
 	var pruned []string
-	into := &unstructured.Unstructured{}
-	into.SetGroupVersionKind(vs.kind)
-	obj, _, err := s.decoder(vs, false, c, &pruned).Decode(js, &vs.kind, into)
+	codec, into, err := s.storageCodec(vs.kind.Version, &pruned)
+	if err != nil {
+		return nil, err
+	}
+	obj, _, err := codec.Decode(js, nil, into)
 	if err != nil {
 		return nil, err
 	}
