@@ -61,7 +61,32 @@ func RunCrdlab(req upstream.Request) (out Outcome) {
 		}
 	}
 	n, err := upstream.Normalize(engine.NewReport(c, res))
+	StripPositions(n)
 	return Outcome{Report: n, Err: err}
+}
+
+// StripPositions removes from a normalized crdlab report the source
+// positions upstream does not have (errors' "position", "warningPositions",
+// "decodeErrorPosition"); the final object ("result") is left alone.
+func StripPositions(v interface{}) {
+	rep, ok := v.(map[string]interface{})
+	if !ok {
+		return
+	}
+	for _, part := range []string{"crd", "object"} {
+		p, ok := rep[part].(map[string]interface{})
+		if !ok {
+			continue
+		}
+		delete(p, "warningPositions")
+		delete(p, "decodeErrorPosition")
+		errs, _ := p["errors"].([]interface{})
+		for _, e := range errs {
+			if m, ok := e.(map[string]interface{}); ok {
+				delete(m, "position")
+			}
+		}
+	}
 }
 
 // upstreamReruns bounds how often the oracle is rerun to decide whether

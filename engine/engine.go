@@ -71,6 +71,8 @@ type CRD struct {
 	validators map[string]*Validator // by version name, served or stored versions
 	storage    string
 	buildErr   error // set when the CRD could not be served
+	src        []byte // the document Compile decoded (positions), or nil
+	pos        crdPositions
 }
 
 // Compile decodes one CustomResourceDefinition (YAML or JSON) and compiles
@@ -84,7 +86,9 @@ func Compile(crdYAMLorJSON []byte) (*CRD, error) {
 	if len(defs) != 1 {
 		return nil, fmt.Errorf("expected exactly one CustomResourceDefinition, found %d", len(defs))
 	}
-	return CompileCRD(defs[0]), nil
+	c := CompileCRD(defs[0])
+	c.src = crdYAMLorJSON
+	return c, nil
 }
 
 // CompileCRD compiles an already decoded CustomResourceDefinition (with the
@@ -109,6 +113,15 @@ func CompileCRD(c *crd.CustomResourceDefinition) *CRD {
 		return out
 	}
 	out.buildErr = out.build(cache, patterns)
+	return out
+}
+
+// CompileCRDWithSource is CompileCRD for a CRD decoded from source (one
+// YAML or JSON document, as crd.DecodeOne takes it): Positions then points
+// into source.
+func CompileCRDWithSource(c *crd.CustomResourceDefinition, source []byte) *CRD {
+	out := CompileCRD(c)
+	out.src = source
 	return out
 }
 
@@ -217,6 +230,8 @@ type Result struct {
 	// Costs is the runtime cost of every CEL rule (and messageExpression)
 	// evaluation, in evaluation order.
 	Costs []RuleCost
+
+	src []byte // the object document, for Positions
 }
 
 // RuleCost is the runtime cost of one evaluation of an
@@ -306,5 +321,9 @@ func (v *Validator) validate(object []byte, body *jsonBody, opts ValidateOptions
 			res, err = nil, fmt.Errorf("crdlab: internal error validating the object: %v", r)
 		}
 	}()
-	return v.serve(object, body, opts.Old, opts.Subresource == "status", fv)
+	res, err = v.serve(object, body, opts.Old, opts.Subresource == "status", fv)
+	if res != nil {
+		res.src = object
+	}
+	return res, err
 }
