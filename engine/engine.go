@@ -70,7 +70,7 @@ type CRD struct {
 	warnings   []string
 	validators map[string]*Validator // by version name, served or stored versions
 	storage    string
-	buildErr   error // set when the CRD could not be served
+	buildErr   error  // set when the CRD could not be served
 	src        []byte // the document Compile decoded (positions), or nil
 	pos        crdPositions
 }
