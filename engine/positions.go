@@ -69,8 +69,15 @@ func (c *CRD) Positions() Positions {
 		p := Positions{Errors: make([]Position, len(c.errs)), Warnings: make([]Position, len(c.warnings))}
 		if c.src != nil && (len(c.errs) > 0 || len(c.warnings) > 0) {
 			if t := position.Parse(c.src); t != nil {
+				// a kind: List of one CRD (Compile accepts it)
+				prefix := ""
+				if _, ok := t.Find("spec"); !ok {
+					if _, ok := t.Find("items[0].spec"); ok {
+						prefix = "items[0]."
+					}
+				}
 				for i, e := range c.errs {
-					p.Errors[i] = find(t, c.v1Path(e.Field))
+					p.Errors[i] = find(t, prefix+c.v1Path(e.Field))
 				}
 				for i, w := range c.warnings {
 					p.Warnings[i] = findQuoted(t, w)

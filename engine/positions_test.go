@@ -204,3 +204,20 @@ func TestValidResultHasNoPositions(t *testing.T) {
 		t.Errorf("a valid object's report has positions: %s", b)
 	}
 }
+
+// A kind: List holding the CRD: the paths are under items[0].
+func TestCRDInAListPositions(t *testing.T) {
+	list := "apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(strings.TrimSuffix(badCRD, "\n"), "\n", "\n  ") + "\n"
+	c, err := Compile([]byte(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, _ := Compile([]byte(badCRD))
+	p, want := c.Positions(), direct.Positions()
+	for i := range want.Errors {
+		// three lines down, two columns right
+		if w := (Position{want.Errors[i].Line + 3, want.Errors[i].Column + 2}); p.Errors[i] != w {
+			t.Errorf("%s: %v, want %v", c.Errors()[i].Field, p.Errors[i], w)
+		}
+	}
+}
