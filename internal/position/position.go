@@ -34,9 +34,10 @@ type Position struct {
 // Known reports whether p is a position.
 func (p Position) Known() bool { return p.Line > 0 }
 
-// Tree is one parsed document.
+// Tree is one parsed document. It is not safe for concurrent use.
 type Tree struct {
-	root *yaml.Node // the document's content node, aliases not resolved
+	root *yaml.Node                    // the document's content node, aliases not resolved
+	keys map[*yaml.Node]map[string]int // per mapping: key → index of its last occurrence
 }
 
 // Parse parses the first document of data (YAML or JSON). It returns nil
@@ -51,8 +52,12 @@ func Parse(data []byte) *Tree {
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil
 	}
-	return &Tree{root: doc.Content[0]}
+	return &Tree{root: doc.Content[0], keys: map[*yaml.Node]map[string]int{}}
 }
+
+// maxSteps bounds the backtracking of one Find (keys that are prefixes of
+// each other, level after level, could make it exponential).
+const maxSteps = 10000
 
 // Find returns the position of the node path names, and whether the whole
 // path was found (false: the position is that of its nearest existing
@@ -67,18 +72,19 @@ func (t *Tree) Find(path string) (Position, bool) {
 		path = ""
 	}
 	path = strings.TrimPrefix(path, ".")
-	n, ok := walk(t.root, t.root, path, 0)
+	steps := 0
+	n, ok := t.walk(t.root, t.root, path, &steps)
 	return Position{Line: n.Line, Column: n.Column}, ok
 }
 
 // walk follows path from at (the node whose position stands for the path
 // so far) and v (its value). It returns the node found and whether path was
 // consumed entirely.
-func walk(at, v *yaml.Node, path string, depth int) (*yaml.Node, bool) {
+func (t *Tree) walk(at, v *yaml.Node, path string, steps *int) (*yaml.Node, bool) {
 	if path == "" {
 		return at, true
 	}
-	if depth > 1000 {
+	if *steps++; *steps > maxSteps {
 		return at, false
 	}
 	m := Resolve(v)
@@ -105,33 +111,32 @@ func walk(at, v *yaml.Node, path string, depth int) (*yaml.Node, bool) {
 		if err != nil || i < 0 || i >= len(m.Content) {
 			return at, false
 		}
-		return walk(m.Content[i], m.Content[i], name[end+1:], depth+1)
+		return t.walk(m.Content[i], m.Content[i], name[end+1:], steps)
 	case yaml.MappingNode:
+		keys := t.index(m)
 		var first *yaml.Node
-		tried := map[string]bool{}
-		// Candidate keys, longest first; the last occurrence of a key is
-		// the one YAMLToJSON keeps.
-		for {
-			ki := -1
-			for i := 0; i+1 < len(m.Content); i += 2 {
-				k := m.Content[i].Value
-				if tried[k] || !continues(name, k, bracket) {
+		// Candidate keys end where an element may end: longest first.
+		for end := len(name); end >= 0; end-- {
+			var rest string
+			if bracket {
+				if end == len(name) || name[end] != ']' {
 					continue
 				}
-				if ki < 0 || len(k) > len(m.Content[ki].Value) || k == m.Content[ki].Value {
-					ki = i
+				rest = name[end+1:]
+			} else {
+				if end == 0 || (end < len(name) && name[end] != '.' && name[end] != '[') {
+					continue
 				}
+				rest = name[end:]
 			}
-			if ki < 0 {
-				break
+			if rest != "" && rest[0] != '.' && rest[0] != '[' {
+				continue
 			}
-			k := m.Content[ki].Value
-			tried[k] = true
-			rest := name[len(k):]
-			if bracket {
-				rest = rest[1:]
+			i, ok := keys[name[:end]]
+			if !ok {
+				continue
 			}
-			n, ok := walk(m.Content[ki], m.Content[ki+1], rest, depth+1)
+			n, ok := t.walk(m.Content[i], m.Content[i+1], rest, steps)
 			if ok {
 				return n, true
 			}
@@ -146,22 +151,18 @@ func walk(at, v *yaml.Node, path string, depth int) (*yaml.Node, bool) {
 	return at, false
 }
 
-// continues reports whether name (the path after a '.' or '[') starts with
-// key followed by the end of the element.
-func continues(name, key string, bracket bool) bool {
-	if !strings.HasPrefix(name, key) {
-		return false
-	}
-	rest := name[len(key):]
-	if bracket {
-		if !strings.HasPrefix(rest, "]") {
-			return false
+// index returns the keys of the mapping m (last occurrences: the ones
+// YAMLToJSON keeps).
+func (t *Tree) index(m *yaml.Node) map[string]int {
+	keys, ok := t.keys[m]
+	if !ok {
+		keys = make(map[string]int, len(m.Content)/2)
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			keys[m.Content[i].Value] = i
 		}
-		rest = rest[1:]
-	} else if key == "" {
-		return false
+		t.keys[m] = keys
 	}
-	return rest == "" || rest[0] == '.' || rest[0] == '['
+	return keys
 }
 
 // Resolve returns the node n stands for: the content of a document, the

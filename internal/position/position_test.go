@@ -2,7 +2,9 @@ package position
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 )
 
 const crontab = `apiVersion: stable.example.com/v1
@@ -122,5 +124,37 @@ func TestQuoted(t *testing.T) {
 		if got := Quoted(tt.msg); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("Quoted(%q) = %q, want %q", tt.msg, got, tt.want)
 		}
+	}
+}
+
+// Keys that are prefixes of each other at every level: the backtracking is
+// bounded, and the answer is still an ancestor.
+func TestFindPathological(t *testing.T) {
+	var b strings.Builder
+	keys := []string{"a", "a.a", "a.a.a", "a.a.a.a"}
+	var gen func(depth int, indent string)
+	gen = func(depth int, indent string) {
+		for _, k := range keys {
+			b.WriteString(indent + `"` + k + `":`)
+			if depth == 0 {
+				b.WriteString(" 1\n")
+				continue
+			}
+			b.WriteString("\n")
+			gen(depth-1, indent+"  ")
+		}
+	}
+	gen(5, "")
+	tree := Parse([]byte(b.String()))
+	if tree == nil {
+		t.Fatal("no tree")
+	}
+	start := time.Now()
+	p, ok := tree.Find(strings.Repeat("a.", 60) + "b")
+	if ok || !p.Known() {
+		t.Errorf("Find = %v, %v; want an ancestor", p, ok)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Find took %v", d)
 	}
 }
