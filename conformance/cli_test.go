@@ -168,6 +168,7 @@ func RunCLI(bin, dir string, req upstream.Request) Outcome {
 		return Outcome{Report: map[string]interface{}{"cliReports": reports, "stderr": stderr.String()}}
 	}
 	rep := reports[0]
+	StripPositions(rep)
 	if req.Object == nil {
 		if _, ok := rep["object"]; ok {
 			return Outcome{Report: map[string]interface{}{"lintReportWithObject": rep}}
@@ -189,7 +190,8 @@ func RunCLI(bin, dir string, req upstream.Request) Outcome {
 			}
 		}
 	}
-	return Outcome{Report: stripPositions(rep)}
+	StripPositions(rep)
+	return Outcome{Report: rep}
 }
 
 // reportInvalid reports whether a normalized report has CRD errors, object

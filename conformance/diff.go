@@ -65,7 +65,8 @@ func RunCrdlab(req upstream.Request) (out Outcome) {
 		return Outcome{Err: err}
 	}
 	n, err := upstream.Normalize(rep)
-	return Outcome{Report: stripPositions(n), Err: err}
+	StripPositions(n)
+	return Outcome{Report: n, Err: err}
 }
 
 // checkFieldErrorPositions checks crdlab's extra information on a CRD with
@@ -81,15 +82,29 @@ func checkFieldErrorPositions(c wire.CRDReport) error {
 	return nil
 }
 
-// stripPositions removes crdlab's fieldErrorPositions (not part of the API
-// server's answer) from a normalized report.
-func stripPositions(v interface{}) interface{} {
-	if m, ok := v.(map[string]interface{}); ok {
-		if c, ok := m["crd"].(map[string]interface{}); ok {
-			delete(c, "fieldErrorPositions")
+// StripPositions removes from a normalized crdlab report the source
+// positions upstream does not have (errors' "position", "warningPositions",
+// "decodeErrorPosition"); the final object ("result") is left alone.
+func StripPositions(v interface{}) {
+	rep, ok := v.(map[string]interface{})
+	if !ok {
+		return
+	}
+	for _, part := range []string{"crd", "object"} {
+		p, ok := rep[part].(map[string]interface{})
+		if !ok {
+			continue
+		}
+		delete(p, "warningPositions")
+		delete(p, "fieldErrorPositions")
+		delete(p, "decodeErrorPosition")
+		errs, _ := p["errors"].([]interface{})
+		for _, e := range errs {
+			if m, ok := e.(map[string]interface{}); ok {
+				delete(m, "position")
+			}
 		}
 	}
-	return v
 }
 
 // upstreamReruns bounds how often the oracle is rerun to decide whether

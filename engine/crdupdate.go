@@ -39,7 +39,9 @@ func CompileUpdate(newCRD, oldCRD []byte, opts UpdateOptions) (*CRD, error) {
 	if err != nil {
 		return nil, err
 	}
-	return CompileCRDUpdate(nd, od, opts), nil
+	c := CompileCRDUpdate(nd, od, opts)
+	c.src = newCRD
+	return c, nil
 }
 
 func decodeOne(data []byte, what string) (*crd.CustomResourceDefinition, error) {

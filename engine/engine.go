@@ -71,7 +71,9 @@ type CRD struct {
 	warnings   []string
 	validators map[string]*Validator // by version name, served or stored versions
 	storage    string
-	buildErr   error // set when the CRD could not be served
+	buildErr   error  // set when the CRD could not be served
+	src        []byte // the document Compile decoded (positions), or nil
+	pos        crdPositions
 
 	decodeError string            // the API server's message when it rejects the CRD while decoding
 	fieldErrors []*crd.FieldError // unknown and duplicate fields (Strict and Warn)
@@ -110,7 +112,9 @@ func CompileWithOptions(crdYAMLorJSON []byte, opts CompileOptions) (*CRD, error)
 	if err != nil {
 		return nil, err
 	}
-	return compileDocument(doc, fv), nil
+	c := compileDocument(doc, fv)
+	c.src = crdYAMLorJSON
+	return c, nil
 }
 
 // CompileDocument compiles a CRD decoded by crd.DecodeDocuments, its
@@ -208,6 +212,15 @@ func (c *CRD) FieldErrors() []*crd.FieldError { return c.fieldErrors }
 // Valid reports whether the API server would accept the CRD: no decoding
 // error and no validation error.
 func (c *CRD) Valid() bool { return c.decodeError == "" && len(c.errs) == 0 }
+
+// CompileCRDWithSource is CompileCRD for a CRD decoded from source (one
+// YAML or JSON document, as crd.DecodeOne takes it): Positions then points
+// into source.
+func CompileCRDWithSource(c *crd.CustomResourceDefinition, source []byte) *CRD {
+	out := CompileCRD(c)
+	out.src = source
+	return out
+}
 
 // Errors returns the CRD validation errors, in upstream's order.
 func (c *CRD) Errors() field.ErrorList { return c.errs }
@@ -323,6 +336,8 @@ type Result struct {
 	// Costs is the runtime cost of every CEL rule (and messageExpression)
 	// evaluation, in evaluation order.
 	Costs []RuleCost
+
+	src []byte // the object document, for Positions
 }
 
 // RuleCost is the runtime cost of one evaluation of an
@@ -412,5 +427,9 @@ func (v *Validator) validate(object []byte, body *jsonBody, opts ValidateOptions
 			res, err = nil, fmt.Errorf("crdlab: internal error validating the object: %v", r)
 		}
 	}()
-	return v.serve(object, body, opts.Old, opts.Subresource == "status", fv)
+	res, err = v.serve(object, body, opts.Old, opts.Subresource == "status", fv)
+	if res != nil {
+		res.src = object
+	}
+	return res, err
 }

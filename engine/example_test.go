@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/engine/crd"
 )
 
 func mustRead(name string) []byte {
@@ -156,4 +157,45 @@ func ExampleResult_oldObject() {
 	b, _ := json.Marshal(res.OldObject.(map[string]interface{})["spec"])
 	fmt.Println(string(b))
 	// Output: {"cronSpec":"5 0 * * *","image":"a","replicas":1}
+}
+
+// Positions points each error at the line and column of its field in the
+// document (for an editor's marks or a CI annotation).
+func ExampleResult_Positions() {
+	c, _ := engine.Compile(mustRead("../examples/crontab-crd.yaml"))
+	res, _ := c.Validate(mustRead("../examples/invalid.yaml"), engine.ValidateOptions{})
+	pos := res.Positions()
+	for i, e := range res.Errors {
+		fmt.Printf("invalid.yaml:%d:%d: %s\n", pos.Errors[i].Line, pos.Errors[i].Column, e.Field)
+	}
+	// Output:
+	// invalid.yaml:8:3: spec.cronSpec
+	// invalid.yaml:10:3: spec.replicas
+}
+
+// A CRD decoded separately (crd.DecodeOne, to name its file in decoding
+// errors) keeps its positions when compiled with its source.
+func ExampleCompileCRDWithSource() {
+	src := []byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.stable.example.com
+spec:
+  group: stable.example.com
+  scope: Galactic
+  names: {plural: crontabs, kind: CronTab}
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+`)
+	def, err := crd.DecodeOne(src, "crontab.yaml")
+	if err != nil {
+		panic(err)
+	}
+	c := engine.CompileCRDWithSource(def, src)
+	pos := c.Positions()
+	for i, e := range c.Errors() {
+		fmt.Printf("crontab.yaml:%d:%d: %s\n", pos.Errors[i].Line, pos.Errors[i].Column, e.Field)
+	}
+	// Output:
+	// crontab.yaml:7:3: spec.scope
 }

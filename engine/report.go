@@ -11,26 +11,56 @@ import (
 // NewReport builds the report of a CRD and, when r is not nil, of one
 // object validated against it: the document `crdlab validate -o json`
 // prints (package wire). Slices are never nil.
+//
+// Each error carries the source position of its field, each warning that
+// names a field its position (WarningPositions), when the CRD or object
+// came as a document (Compile, Validate); see Positions.
 func NewReport(c *CRD, r *Result) *wire.Report {
+	cp := c.Positions()
 	rep := &wire.Report{CRD: wire.CRDReport{
-		DecodeError: c.DecodeError(),
-		Errors:      errorReports(c.Errors()),
-		Warnings:    nonNil(c.Warnings()),
+		DecodeError:      c.DecodeError(),
+		Errors:           errorReports(c.Errors(), cp.Errors),
+		Warnings:         nonNil(c.Warnings()),
+		WarningPositions: warningPositions(cp.Warnings),
 	}}
 	for _, e := range c.FieldErrors() {
 		rep.CRD.FieldErrorPositions = append(rep.CRD.FieldErrorPositions, e.Pos.Error())
 	}
 	if r != nil {
+		rp := r.Positions()
 		rep.Object = &wire.ObjectReport{
-			Result:      r.Object,
-			OldResult:   r.OldObject,
-			Pruned:      nonNil(r.Pruned),
-			DecodeError: r.DecodeError,
-			Errors:      errorReports(r.Errors),
-			Warnings:    nonNil(r.Warnings),
+			Result:              r.Object,
+			OldResult:           r.OldObject,
+			Pruned:              nonNil(r.Pruned),
+			DecodeError:         r.DecodeError,
+			DecodeErrorPosition: wirePosition(rp.DecodeError),
+			Errors:              errorReports(r.Errors, rp.Errors),
+			Warnings:            nonNil(r.Warnings),
+			WarningPositions:    warningPositions(rp.Warnings),
 		}
 	}
 	return rep
+}
+
+func wirePosition(p Position) *wire.Position {
+	if !p.Known() {
+		return nil
+	}
+	return &wire.Position{Line: p.Line, Column: p.Column}
+}
+
+// warningPositions is nil unless some warning has a position.
+func warningPositions(ps []Position) []*wire.Position {
+	var out []*wire.Position
+	for i, p := range ps {
+		if p.Known() {
+			if out == nil {
+				out = make([]*wire.Position, len(ps))
+			}
+			out[i] = wirePosition(p)
+		}
+	}
+	return out
 }
 
 func nonNil(s []string) []string {
@@ -41,10 +71,14 @@ func nonNil(s []string) []string {
 }
 
 // errorReports renders field errors as the reports' errors (never nil).
-func errorReports(errs field.ErrorList) []wire.ErrorReport {
+func errorReports(errs field.ErrorList, pos []Position) []wire.ErrorReport {
 	out := make([]wire.ErrorReport, 0, len(errs))
-	for _, e := range errs {
-		out = append(out, wire.ErrorReport{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Message: e.Error()})
+	for i, e := range errs {
+		er := wire.ErrorReport{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Message: e.Error()}
+		if i < len(pos) {
+			er.Position = wirePosition(pos[i])
+		}
+		out = append(out, er)
 	}
 	return out
 }

@@ -82,6 +82,10 @@ type CRDReport struct {
 	// Errors are the CRD's validation errors, upstream's order.
 	Errors   []ErrorReport `json:"errors"`
 	Warnings []string      `json:"warnings"`
+	// WarningPositions holds, index for index with Warnings, the source
+	// position of the field each warning names (null for one that names
+	// none); omitted when no warning has a position.
+	WarningPositions []*Position `json:"warningPositions,omitempty"`
 }
 
 // Valid reports whether the API server would accept the CRD.
@@ -102,9 +106,14 @@ type ObjectReport struct {
 	Pruned []string `json:"pruned"`
 	// DecodeError is the API server's message when the request failed while
 	// decoding.
-	DecodeError string        `json:"decodeError,omitempty"`
-	Errors      []ErrorReport `json:"errors"`
-	Warnings    []string      `json:"warnings"`
+	DecodeError string `json:"decodeError,omitempty"`
+	// DecodeErrorPosition is the source position of the first field the
+	// decoding error names (an unknown or duplicate field), if any.
+	DecodeErrorPosition *Position     `json:"decodeErrorPosition,omitempty"`
+	Errors              []ErrorReport `json:"errors"`
+	Warnings            []string      `json:"warnings"`
+	// WarningPositions is CRDReport.WarningPositions for the object.
+	WarningPositions []*Position `json:"warningPositions,omitempty"`
 }
 
 // Valid reports whether the request would have succeeded: no decoding
@@ -120,6 +129,19 @@ type ErrorReport struct {
 	Detail string `json:"detail"`
 	// Message is the rendered error (field.Error's Error()).
 	Message string `json:"message"`
+	// Position is where in the CRD or object document the field is (its
+	// map key or list item; the nearest existing ancestor for a missing
+	// field). It is absent only when there is no source: a CRD compiled
+	// from a decoded value, or a document goyaml.v3 cannot parse.
+	Position *Position `json:"position,omitempty"`
+}
+
+// Position is a place in a document: 1-based line and column (in
+// characters), relative to the first line of the document given to the
+// engine (the CLI adds the document's line in its file).
+type Position struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
 }
 
 // Request is one call into the module, as the module decodes it: the union

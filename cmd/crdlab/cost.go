@@ -146,7 +146,7 @@ func loadProject(cmd string, files []string, fv engine.FieldValidation, stdin io
 					fmt.Fprintf(stderr, "crdlab: %s\n", relocate(err, d))
 					return nil, nil, exitUsage
 				}
-				printCRDReport(compiled.Definition(), &engine.NewReport(compiled, nil).CRD, stdout, stderr)
+				printCRD(compiled, docOrigin(d), stdout, stderr)
 				return nil, nil, exitInvalid
 			}
 			for _, e := range doc.FieldErrors {

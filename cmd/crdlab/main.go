@@ -209,13 +209,15 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		status = exitInvalid
 		if *output == "json" {
 			for range docs {
-				if err := writeJSON(stdout, engine.NewReport(compiled, nil)); err != nil {
+				rep := engine.NewReport(compiled, nil)
+				shiftReport(rep, crdOrigin(*crdFile), origin{})
+				if err := writeJSON(stdout, rep); err != nil {
 					return exitUsage
 				}
 			}
 			return status
 		}
-		printCRD(compiled, stdout, stderr)
+		printCRD(compiled, crdOrigin(*crdFile), stdout, stderr)
 		return status
 	}
 	for _, d := range docs {
@@ -227,13 +229,15 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if !res.Valid() {
 			status = exitInvalid
 		}
+		rep := engine.NewReport(compiled, res)
 		if *output == "json" {
-			if err := writeJSON(stdout, engine.NewReport(compiled, res)); err != nil {
+			shiftReport(rep, crdOrigin(*crdFile), docOrigin(d))
+			if err := writeJSON(stdout, rep); err != nil {
 				return exitUsage
 			}
 			continue
 		}
-		printResult(def, d, engine.NewReport(compiled, res).Object, opts.Old != nil, stdout, stderr)
+		printResult(def, d, rep.Object, opts.Old != nil, stdout, stderr)
 	}
 	return status
 }
@@ -367,27 +371,24 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	status := exitValid
 	for _, d := range docs {
-		doc, err := crd.DecodeOneDocument(d.data, d.source)
+		compiled, err := engine.CompileWithOptions(d.data, engine.CompileOptions{FieldValidation: engine.FieldValidation(*crdFieldValidation), Filename: d.source})
 		if err != nil {
 			fmt.Fprintf(stderr, "crdlab: %s\n", relocate(err, d))
 			return exitUsage
 		}
-		relocateFieldErrors(doc.FieldErrors, d)
-		compiled, err := engine.CompileDocument(doc, engine.FieldValidation(*crdFieldValidation))
-		if err != nil {
-			fmt.Fprintf(stderr, "crdlab: %v\n", err)
-			return exitUsage
-		}
+		relocateFieldErrors(compiled.FieldErrors(), d)
 		if !compiled.Valid() {
 			status = exitInvalid
 		}
 		if *output == "json" {
-			if err := writeJSON(stdout, wire.LintResult{CRD: engine.NewReport(compiled, nil).CRD}); err != nil {
+			rep := engine.NewReport(compiled, nil)
+			shiftReport(rep, docOrigin(d), origin{})
+			if err := writeJSON(stdout, wire.LintResult{CRD: rep.CRD}); err != nil {
 				return exitUsage
 			}
 			continue
 		}
-		printCRD(compiled, stdout, stderr)
+		printCRD(compiled, docOrigin(d), stdout, stderr)
 	}
 	return status
 }
@@ -426,13 +427,14 @@ func writeJSON(w io.Writer, v interface{}) error {
 }
 
 // printCRD prints a CRD's outcome as kubectl create --dry-run=server would.
-func printCRD(c *engine.CRD, stdout, stderr io.Writer) {
-	printCRDReport(c.Definition(), &engine.NewReport(c, nil).CRD, stdout, stderr)
+// Errors and warnings are preceded by the file:line:col of their field.
+func printCRD(c *engine.CRD, o origin, stdout, stderr io.Writer) {
+	printCRDReport(c.Definition(), &engine.NewReport(c, nil).CRD, o, stdout, stderr)
 }
 
 // printCRDReport is printCRD over a report (native or from the wasm module).
-func printCRDReport(def *crd.CustomResourceDefinition, rep *wire.CRDReport, stdout, stderr io.Writer) {
-	for _, w := range rep.Warnings {
+func printCRDReport(def *crd.CustomResourceDefinition, rep *wire.CRDReport, o origin, stdout, stderr io.Writer) {
+	for _, w := range locatedWarnings(rep.Warnings, rep.WarningPositions, o) {
 		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}
 	name := def.Metadata.Name
@@ -446,7 +448,7 @@ func printCRDReport(def *crd.CustomResourceDefinition, rep *wire.CRDReport, stdo
 		return
 	}
 	if len(rep.Errors) > 0 {
-		fmt.Fprint(stderr, engine.InvalidMessageOf(crd.Kind, name, messages(rep.Errors)))
+		fmt.Fprint(stderr, engine.InvalidMessageOf(crd.Kind, name, locatedMessages(rep.Errors, o)))
 		return
 	}
 	fmt.Fprintf(stdout, "customresourcedefinition.apiextensions.k8s.io/%s created (dry run)\n", name)
@@ -463,8 +465,9 @@ func messages(errs []wire.ErrorReport) []string {
 
 // printResult prints one object's outcome as kubectl does: warnings,
 // then the error or a success line.
+// Errors and warnings are preceded by the file:line:col of their field.
 func printResult(def *crd.CustomResourceDefinition, d document, rep *wire.ObjectReport, update bool, stdout, stderr io.Writer) {
-	for _, w := range rep.Warnings {
+	for _, w := range locatedWarnings(rep.Warnings, rep.WarningPositions, docOrigin(d)) {
 		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}
 	verb, errVerb := "created", "creating"
@@ -472,12 +475,12 @@ func printResult(def *crd.CustomResourceDefinition, d document, rep *wire.Object
 		verb, errVerb = "configured", "updating"
 	}
 	if rep.DecodeError != "" {
-		fmt.Fprintf(stderr, "Error from server (BadRequest): error when %s %q: %s\n", errVerb, d.where(), rep.DecodeError)
+		fmt.Fprintf(stderr, "Error from server (BadRequest): error when %s %q: %s\n", errVerb, decodeWhere(d, rep), rep.DecodeError)
 		return
 	}
 	name := objectName(rep.Result)
 	if len(rep.Errors) > 0 {
-		fmt.Fprint(stderr, engine.InvalidMessageOf(def.Spec.Names.Kind, name, messages(rep.Errors)))
+		fmt.Fprint(stderr, engine.InvalidMessageOf(def.Spec.Names.Kind, name, locatedMessages(rep.Errors, docOrigin(d))))
 		return
 	}
 	fmt.Fprintf(stdout, "%s.%s/%s %s (dry run)\n", strings.ToLower(def.Spec.Names.Kind), def.Spec.Group, name, verb)

@@ -24,6 +24,8 @@ func TestCLI(t *testing.T) {
 	}{
 		{"validate-valid-text", []string{"validate", "--crd", crd, "../../examples/valid.yaml"}, "", 0},
 		{"validate-invalid-text", []string{"validate", "--crd", crd, "../../examples/invalid.yaml"}, "", 1},
+		{"validate-multi-doc-positions", []string{"validate", "--field-validation", "Warn", "--crd", crd, "testdata/multi-doc.yaml"}, "", 1},
+		{"validate-multi-doc-positions-json", []string{"validate", "-o", "json", "--field-validation", "Warn", "--crd", crd, "testdata/multi-doc.yaml"}, "", 1},
 		{"validate-examples-dir-text", []string{"validate", "--crd", crd, "../../examples/"}, "", 1},
 		{"validate-examples-dir-json", []string{"validate", "-o", "json", "--crd", crd, "../../examples/"}, "", 1},
 		{"validate-unknown-field-strict", []string{"validate", "--crd", crd, "../../examples/unknown-field.yaml"}, "", 1},

@@ -84,10 +84,10 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "crdlab: %s\n", relocate(err, d))
 			return exitUsage
 		}
-		compiled := engine.CompileCRD(def)
+		compiled := engine.CompileCRDWithSource(def, d.data)
 		if len(compiled.Errors()) > 0 {
 			status = exitInvalid
-			printCRD(compiled, stdout, stderr)
+			printCRD(compiled, docOrigin(d), stdout, stderr)
 			continue
 		}
 		out, err := jsonschema.Convert(def, jsonschema.Options{Draft: draft, Strict: *strict})

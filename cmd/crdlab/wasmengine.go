@@ -83,18 +83,44 @@ func validateWasm(r wasmRequest, stdin io.Reader, stdout, stderr io.Writer) int 
 			status = exitInvalid
 		}
 		if r.output == "json" {
-			var out bytes.Buffer
-			if err := json.Indent(&out, raw, "", "  "); err != nil {
+			if err := writeWasmJSON(stdout, raw, &rep, origin{file: r.crdFile, line: 1}, docOrigin(d)); err != nil {
 				return exitUsage
 			}
-			fmt.Fprintf(stdout, "%s\n", out.Bytes())
 			continue
 		}
 		if rep.Object == nil {
-			printCRDReport(def, &rep.CRD, stdout, stderr)
+			printCRDReport(def, &rep.CRD, origin{file: r.crdFile, line: 1}, stdout, stderr)
 			return status
 		}
 		printResult(def, d, rep.Object, old != nil, stdout, stderr)
 	}
 	return status
+}
+
+// writeWasmJSON prints the module's report as the native engine's: its
+// positions counted from the start of the files, the final object kept
+// byte for byte (numbers are not reread as float64).
+func writeWasmJSON(stdout io.Writer, raw []byte, rep *wire.Report, crd, obj origin) error {
+	if rep.Object != nil {
+		var r struct {
+			Object struct {
+				Result json.RawMessage `json:"result"`
+			} `json:"object"`
+		}
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return err
+		}
+		rep.Object.Result = r.Object.Result
+	}
+	shiftReport(rep, crd, obj)
+	var out bytes.Buffer
+	b, err := json.Marshal(rep)
+	if err != nil {
+		return err
+	}
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%s\n", out.Bytes())
+	return err
 }

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/crdlab/crdlab/internal/position"
 	"github.com/crdlab/crdlab/internal/yamldoc"
 	"github.com/crdlab/crdlab/internal/yamljson"
 	"sigs.k8s.io/yaml"
@@ -424,22 +425,9 @@ func (d *decoder) unknownField(n *yamlv3.Node, path string) *DecodeError {
 	return e
 }
 
-func resolve(n *yamlv3.Node) *yamlv3.Node {
-	for i := 0; n != nil && i < 100; i++ {
-		switch n.Kind {
-		case yamlv3.DocumentNode:
-			if len(n.Content) == 0 {
-				return nil
-			}
-			n = n.Content[0]
-		case yamlv3.AliasNode:
-			n = n.Alias
-		default:
-			return n
-		}
-	}
-	return n
-}
+// resolve, lookup and indexNode walk the tree with internal/position's
+// helpers, the walker the engine's error positions use.
+func resolve(n *yamlv3.Node) *yamlv3.Node { return position.Resolve(n) }
 
 // keyNode and valueNode find the last occurrence of key in a mapping node
 // (the one YAMLToJSON keeps); they fall back to the mapping itself.
@@ -454,28 +442,21 @@ func (d *decoder) valueNode(n *yamlv3.Node, key string) *yamlv3.Node {
 }
 
 func (d *decoder) lookup(n *yamlv3.Node, key string) (*yamlv3.Node, *yamlv3.Node) {
-	m := resolve(n)
-	if m == nil || m.Kind != yamlv3.MappingNode {
-		return n, n
-	}
-	var k, v *yamlv3.Node
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			k, v = m.Content[i], m.Content[i+1]
-		}
-	}
+	k, v := position.Lookup(n, key)
 	if k == nil {
-		return m, m
+		if m := resolve(n); m != nil && m.Kind == yamlv3.MappingNode {
+			return m, m
+		}
+		return n, n
 	}
 	return k, v
 }
 
 func (d *decoder) indexNode(n *yamlv3.Node, i int) *yamlv3.Node {
-	s := resolve(n)
-	if s == nil || s.Kind != yamlv3.SequenceNode || i >= len(s.Content) {
-		return n
+	if item := position.Index(n, i); item != nil {
+		return item
 	}
-	return s.Content[i]
+	return n
 }
 
 // checkDuplicates reports the second occurrence of a key in a mapping;

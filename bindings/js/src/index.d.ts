@@ -47,6 +47,14 @@ export interface ErrorReport {
   detail: string;
   /** the full rendered error, e.g. "spec.replicas: Invalid value: 15: ..." */
   message: string;
+  /** where the field is in the CRD or object document (the nearest existing ancestor for a missing field); absent only without a source */
+  position?: Position;
+}
+
+/** A place in a document: 1-based line and column, relative to the document given (Go: wire.Position). */
+export interface Position {
+  line: number;
+  column: number;
 }
 
 /** One field error (the former name of ErrorReport). */
@@ -60,6 +68,8 @@ export interface CRDReport {
   fieldErrorPositions?: string[];
   errors: ErrorReport[];
   warnings: string[];
+  /** index for index with warnings: the position of the field a warning names, or null; absent when no warning has one */
+  warningPositions?: (Position | null)[];
 }
 
 /** One object's validation outcome (Go: wire.ObjectReport). */
@@ -70,8 +80,12 @@ export interface ObjectReport {
   oldResult?: unknown;
   pruned: string[];
   decodeError?: string;
+  /** the position of the first (unknown or duplicate) field the decoding error names */
+  decodeErrorPosition?: Position;
   errors: ErrorReport[];
   warnings: string[];
+  /** as CRDReport.warningPositions */
+  warningPositions?: (Position | null)[];
 }
 
 /** The document `crdlab validate -o json` prints, the result of "validate" (Go: wire.Report). `object` is null when the CRD is invalid. */

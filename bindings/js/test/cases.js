@@ -72,12 +72,17 @@ export const cases = [
       t.ok(fields.includes('spec.cronSpec'), JSON.stringify(r.object.errors));
       const rep = r.object.errors.find((e) => e.field === 'spec.replicas');
       t.equal(rep.message, 'spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10');
+      t.deepEqual(rep.position, { line: 8, column: 3 });
+      t.deepEqual(r.object.errors.find((e) => e.field === 'spec.cronSpec').position, { line: 6, column: 3 });
     },
   },
   {
     name: 'unknown field is a strict decoding error',
     run: (m) => m.compile(crontabCRD).validate(obj('  cronSpec: "* * * * */5"\n  color: red\n')),
-    check: (t, r) => { t.match(r.object.decodeError, /unknown field "spec.color"/); },
+    check: (t, r) => {
+      t.match(r.object.decodeError, /unknown field "spec.color"/);
+      t.deepEqual(r.object.decodeErrorPosition, { line: 7, column: 3 });
+    },
   },
   {
     name: 'unknown field is pruned with a warning under Warn',
@@ -86,6 +91,8 @@ export const cases = [
       t.deepEqual(r.object.pruned, ['spec.color']);
       t.equal(r.object.result.spec.color, undefined);
       t.ok(r.object.warnings.some((w) => w.includes('spec.color')), JSON.stringify(r.object.warnings));
+      const i = r.object.warnings.findIndex((w) => w.includes('spec.color'));
+      t.deepEqual(r.object.warningPositions[i], { line: 7, column: 3 });
     },
   },
   {
