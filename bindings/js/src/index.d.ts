@@ -134,6 +134,8 @@ export interface CompileOptions {
 export interface LoadOptions {
   /** where the module's stderr lines go (default console.error) */
   stderr?: (line: string) => void;
+  /** the module's environment variables, e.g. { GOGC: '400' } (default none: Go's GOGC=100) */
+  env?: Record<string, string>;
 }
 
 export declare class CompiledCRD {

@@ -13,10 +13,14 @@ export class WasiExit extends Error {
   }
 }
 
-export function makeWasi(getMemory, { stderr = (s) => console.error(s) } = {}) {
+// options.env is the module's environment (e.g. { GOGC: '400' }); empty by
+// default, so Go's default GOGC=100 applies (RATIONALE.md, "Why these
+// collector and memory settings?").
+export function makeWasi(getMemory, { stderr = (s) => console.error(s), env = {} } = {}) {
   const view = () => new DataView(getMemory().buffer);
   const bytes = () => new Uint8Array(getMemory().buffer);
   const decoder = new TextDecoder();
+  const environ = Object.entries(env).map(([k, v]) => new TextEncoder().encode(`${k}=${v}\0`));
   let pending = '';
   const flush = (text) => {
     pending += text;
@@ -42,11 +46,19 @@ export function makeWasi(getMemory, { stderr = (s) => console.error(s) } = {}) {
     args_get() { return ESUCCESS; },
     environ_sizes_get(countPtr, bufSizePtr) {
       const v = view();
-      v.setUint32(countPtr, 0, true);
-      v.setUint32(bufSizePtr, 0, true);
+      v.setUint32(countPtr, environ.length, true);
+      v.setUint32(bufSizePtr, environ.reduce((n, e) => n + e.length, 0), true);
       return ESUCCESS;
     },
-    environ_get() { return ESUCCESS; },
+    environ_get(environPtr, bufPtr) {
+      const v = view();
+      environ.forEach((e, i) => {
+        v.setUint32(environPtr + i * 4, bufPtr, true);
+        bytes().set(e, bufPtr);
+        bufPtr += e.length;
+      });
+      return ESUCCESS;
+    },
     clock_time_get(_id, _precision, resultPtr) {
       view().setBigUint64(resultPtr, now(), true);
       return ESUCCESS;

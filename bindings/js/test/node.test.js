@@ -26,3 +26,28 @@ test('a fresh load() validates at once (its time is reported, the <1 s target is
   // Reported, not asserted as a timing test: the target lives in benchmarks/README.md.
   console.log(`# load+compile+validate: ${ms.toFixed(0)} ms`);
 });
+
+test('load options.env reaches the module through environ_sizes_get/environ_get', async () => {
+  const { makeWasi } = await import('../src/wasi.js');
+  const memory = new WebAssembly.Memory({ initial: 1 });
+  const wasi = makeWasi(() => memory, { env: { GOGC: '400', A: 'é' } });
+  const v = new DataView(memory.buffer);
+  assert.equal(wasi.environ_sizes_get(0, 4), 0);
+  assert.equal(v.getUint32(0, true), 2);
+  const size = v.getUint32(4, true);
+  assert.equal(size, 'GOGC=400\0'.length + new TextEncoder().encode('A=é\0').length);
+  assert.equal(wasi.environ_get(16, 64), 0);
+  const str = (p) => new TextDecoder().decode(new Uint8Array(memory.buffer, p, new Uint8Array(memory.buffer).indexOf(0, p) - p));
+  assert.deepEqual([str(v.getUint32(16, true)), str(v.getUint32(20, true))], ['GOGC=400', 'A=é']);
+  const none = makeWasi(() => memory);
+  assert.equal(none.environ_sizes_get(0, 4), 0);
+  assert.deepEqual([v.getUint32(0, true), v.getUint32(4, true)], [0, 0]);
+  // And a module given GOGC=off keeps its garbage: its memory grows more.
+  const { crontabCRD } = await import('./cases.js');
+  const grown = async (env) => {
+    const mm = await load(undefined, { env });
+    for (let i = 0; i < 300; i++) mm.compile(crontabCRD);
+    return mm.inst.memory.buffer.byteLength;
+  };
+  assert.ok(await grown({ GOGC: 'off' }) > await grown({}), 'GOGC=off should leave a bigger heap');
+});
