@@ -9,6 +9,7 @@ package engine
 // codec reading the stored object of an update.
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -22,7 +23,7 @@ import (
 
 // serve handles one create (oldData == nil), update or status update: body
 // is the request body, or nil to read it from object.
-func (v *Validator) serve(object []byte, body *jsonBody, oldData []byte, status bool, fv FieldValidation) (res *Result, err error) {
+func (v *Validator) serve(ctx context.Context, object []byte, body *jsonBody, oldData []byte, status bool, fv FieldValidation) (res *Result, err error) {
 	var old map[string]interface{}
 	if oldData != nil {
 		if old, err = v.decodeStored(oldData); err != nil {
@@ -30,7 +31,7 @@ func (v *Validator) serve(object []byte, body *jsonBody, oldData []byte, status 
 		}
 	}
 
-	res = &Result{Pruned: []string{}, Warnings: []string{}}
+	res = &Result{Pruned: []string{}, Warnings: []string{}, ctx: ctx}
 	defer func() {
 		res.Warnings = recordWarnings(res.Warnings)
 	}()

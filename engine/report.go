@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -78,4 +79,28 @@ func InvalidMessageOf(kind, name string, messages []string) string {
 // causeMessage mirrors kubectl's statusCausesToAggrError: "<field>: <message>".
 func causeMessage(e *field.Error) string {
 	return fmt.Sprintf("%s: %s", e.Field, e.ErrorBody())
+}
+
+// WriteInvalidMessage writes InvalidMessage(kind, name, errs) to w, one
+// error at a time: the whole message of many errors with large values can
+// be far larger than any one of them.
+func WriteInvalidMessage(w io.Writer, kind, name string, errs field.ErrorList) error {
+	prefix := fmt.Sprintf("The %s %q is invalid", kind, name)
+	switch len(errs) {
+	case 0:
+		_, err := io.WriteString(w, prefix+"\n")
+		return err
+	case 1:
+		_, err := io.WriteString(w, prefix+": "+causeMessage(errs[0])+"\n")
+		return err
+	}
+	if _, err := io.WriteString(w, prefix+": \n"); err != nil {
+		return err
+	}
+	for _, e := range errs {
+		if _, err := io.WriteString(w, "* "+causeMessage(e)+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
 }

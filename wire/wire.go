@@ -51,6 +51,10 @@ const (
 	CodeInvalid ErrorCode = "Invalid"
 	// CodePanic: an internal error, recovered; the instance stays usable.
 	CodePanic ErrorCode = "Panic"
+	// CodeTimeout: the request's timeoutMs elapsed before the work outside
+	// the CEL rules ended (a rule interrupted by it is a validation error
+	// naming the rule instead); the instance stays usable.
+	CodeTimeout ErrorCode = "Timeout"
 	// CodeTrap (hosts only): the instance died or a call was interrupted;
 	// the host replaced the instance.
 	CodeTrap ErrorCode = "Trap"
@@ -128,6 +132,7 @@ type Request struct {
 	Version         string   `json:"version,omitempty"`
 	Subresource     string   `json:"subresource,omitempty"`
 	FieldValidation string   `json:"fieldValidation,omitempty"`
+	TimeoutMs       int64    `json:"timeoutMs,omitempty"`
 }
 
 // VersionRequest is the request of "version".
@@ -141,6 +146,10 @@ type CompileRequest struct {
 	Op       Op     `json:"op"`
 	CRD      string `json:"crd"`
 	CRDBytes []byte `json:"crdBytes,omitempty"`
+	// TimeoutMs, when positive, bounds the call's time inside the module
+	// in milliseconds (engine.CompileContext, ValidateContext with a
+	// deadline); 0 is no limit.
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 }
 
 // ValidateRequest is the request of "validate": one object (YAML or JSON
@@ -159,6 +168,10 @@ type ValidateRequest struct {
 	Subresource string `json:"subresource,omitempty"`
 	// FieldValidation is "Strict" (default), "Warn" or "Ignore".
 	FieldValidation string `json:"fieldValidation,omitempty"`
+	// TimeoutMs, when positive, bounds the call's time inside the module
+	// in milliseconds (engine.CompileContext, ValidateContext with a
+	// deadline); 0 is no limit.
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 }
 
 // CostRequest is the request of "cost": a CRD and, optionally, objects whose

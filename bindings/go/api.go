@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/crdlab/crdlab/wire"
@@ -73,7 +74,9 @@ func (r *Runtime) Version(ctx context.Context) (abi int, engine string, err erro
 func (r *Runtime) Lint(ctx context.Context, crdYAMLorJSON []byte) (*wire.CRDReport, error) {
 	var out wire.LintResult
 	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
-		return inst.call(ctx, textRequest(wire.OpLint, crdYAMLorJSON), &out)
+		req := textRequest(wire.OpLint, crdYAMLorJSON)
+		req.TimeoutMs = timeoutMs(ctx)
+		return inst.call(ctx, req, &out)
 	})
 	if err != nil {
 		return nil, err
@@ -106,7 +109,9 @@ func (r *Runtime) Compile(ctx context.Context, crdYAMLorJSON []byte) (*CRD, erro
 
 func (c *CRD) compileIn(ctx context.Context, inst *instance) (*wire.CompileResult, bool, error) {
 	var res wire.CompileResult
-	broken, err := inst.call(ctx, textRequest(wire.OpCompile, c.src), &res)
+	req := textRequest(wire.OpCompile, c.src)
+	req.TimeoutMs = timeoutMs(ctx)
+	broken, err := inst.call(ctx, req, &res)
 	if err != nil {
 		return nil, broken, err
 	}
@@ -174,6 +179,7 @@ func (c *CRD) ValidateRaw(ctx context.Context, object []byte, opts ValidateOptio
 			Version: opts.Version, Subresource: opts.Subresource, FieldValidation: string(opts.FieldValidation)}
 		req.Object, req.ObjectBytes = text(object)
 		req.Old, req.OldBytes = text(opts.Old)
+		req.TimeoutMs = timeoutMs(ctx)
 		return inst.call(ctx, req, &out)
 	})
 	if err != nil {
@@ -189,6 +195,23 @@ func text(b []byte) (string, []byte) {
 		return string(b), nil
 	}
 	return "", b
+}
+
+// timeoutMs is the request's timeoutMs for ctx: the time left until its
+// deadline, in milliseconds (at least 1), or 0 (none) when it has none. The
+// module then ends its own work at the deadline (a CEL rule it interrupts is
+// a validation error naming the rule), so that a call abandoned when ctx
+// ends stops soon after instead of running to the engine's other limits.
+func timeoutMs(ctx context.Context) int64 {
+	d, ok := ctx.Deadline()
+	if !ok {
+		return 0
+	}
+	ms := time.Until(d).Milliseconds()
+	if ms < 1 {
+		ms = 1
+	}
+	return ms
 }
 
 // textRequest is the request of "compile" or "lint".

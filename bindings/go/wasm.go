@@ -123,6 +123,12 @@ type Error wire.Error
 
 func (e *Error) Error() string { return "crdlab wasm: " + string(e.Code) + ": " + e.Message }
 
+// Is makes a Timeout error (the request's deadline, from the caller's
+// context, ended the module's work) match context.DeadlineExceeded.
+func (e *Error) Is(target error) bool {
+	return e.Code == wire.CodeTimeout && target == context.DeadlineExceeded
+}
+
 // New compiles the module and starts a first instance.
 func New(ctx context.Context, opts Options) (*Runtime, error) {
 	mod := opts.Module

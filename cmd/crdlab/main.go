@@ -3,7 +3,7 @@
 // github.com/crdlab/crdlab/engine).
 //
 //	crdlab validate --crd FILE [--old FILE] [--version V] [--subresource status]
-//	                [--field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
+//	                [--field-validation Strict|Warn|Ignore] [--timeout 30s] [-o text|json] OBJECT...
 //	crdlab lint [-o text|json] CRD...
 //	crdlab cost [-o text|json] CRD [OBJECT...]
 //	crdlab version
@@ -15,6 +15,8 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -22,6 +24,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
@@ -39,7 +42,7 @@ as kube-apiserver 1.37 does.
 
 Usage:
   crdlab validate --crd FILE [--old FILE] [--version V] [--subresource status]
-                  [--field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
+                  [--field-validation Strict|Warn|Ignore] [--timeout 30s] [-o text|json] OBJECT...
   crdlab lint [-o text|json] CRD...
   crdlab cost [-o text|json] CRD [OBJECT...]
   crdlab version
@@ -47,7 +50,9 @@ Usage:
 validate --engine wasm [--wasm-module FILE] runs through the WebAssembly
 module (make wasm) in wazero, with the same output.
 
-OBJECT and CRD are YAML/JSON files, directories or - (stdin).
+OBJECT and CRD are YAML/JSON files, directories or - (stdin). A CRD or
+object document over 3 MiB is rejected as the API server rejects the request
+body ("Request entity too large: limit is 3145728").
 Exit status: 0 valid, 1 invalid, 2 usage or I/O error.
 `
 
@@ -104,7 +109,12 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	output := fs.String("o", "text", "output format: text or json")
 	engineName := fs.String("engine", "native", "native, or wasm: run through the WebAssembly module (bindings/go, wazero)")
 	wasmModule := fs.String("wasm-module", "", "the module `FILE` for --engine wasm (default: $CRDLAB_WASM, else build/crdlab.wasm)")
+	timeout := fs.Duration("timeout", defaultTimeout, "the time limit of each object's validation (0: none)")
 	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if *timeout < 0 {
+		fmt.Fprintf(stderr, "crdlab validate: --timeout must not be negative, not %v\n", *timeout)
 		return exitUsage
 	}
 	if !checkOutput(*output, stderr) {
@@ -141,6 +151,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return validateWasm(wasmRequest{
 			module: *wasmModule, crdFile: *crdFile, oldFile: *oldFile, version: *version,
 			subresource: *subresource, fieldValidation: *fieldValidation, output: *output, args: fs.Args(),
+			timeout: *timeout,
 		}, stdin, stdout, stderr)
 	}
 	compiled, code := compileFile(*crdFile, stdin, stderr)
@@ -170,8 +181,16 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return status
 	}
 	for _, d := range docs {
-		res, err := compiled.Validate(d.data, opts)
+		ctx, cancel := withTimeout(*timeout)
+		res, err := compiled.ValidateContext(ctx, d.data, opts)
+		cancel()
 		if err != nil {
+			if isTimeout(err) {
+				// The next objects are validated normally.
+				fmt.Fprintf(stderr, "crdlab: %s: %v (--timeout %v)\n", d.where(), err, *timeout)
+				status = exitInvalid
+				continue
+			}
 			fmt.Fprintf(stderr, "crdlab: %s: %v\n", d.where(), err)
 			return exitUsage
 		}
@@ -184,9 +203,28 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			continue
 		}
-		printResult(def, d, engine.NewReport(compiled, res).Object, opts.Old != nil, stdout, stderr)
+		printResultStream(def, d, res, opts.Old != nil, stdout, stderr)
 	}
 	return status
+}
+
+// defaultTimeout is --timeout's default: generous for any real object (the
+// slowest corpus objects take milliseconds), short enough that a hostile one
+// cannot hold the command.
+const defaultTimeout = 30 * time.Second
+
+// withTimeout returns a context ending after d, or one that never ends
+// (context.Background) when d is 0.
+func withTimeout(d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.Background(), func() {}
+	}
+	return context.WithTimeout(context.Background(), d)
+}
+
+// isTimeout reports whether err is the end of a --timeout.
+func isTimeout(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded)
 }
 
 // readRequestInputs reads the old object (exactly one document, or nil
@@ -256,6 +294,10 @@ func compileFile(name string, stdin io.Reader, stderr io.Writer) (*engine.CRD, i
 		fmt.Fprintf(stderr, "crdlab: %v\n", err)
 		return nil, exitUsage
 	}
+	if err := checkCRDBody(name, data); err != nil {
+		fmt.Fprintf(stderr, "crdlab: %v\n", err)
+		return nil, exitUsage
+	}
 	defs, err := crd.Decode(data, name)
 	if err != nil {
 		fmt.Fprintf(stderr, "crdlab: %v\n", err)
@@ -293,6 +335,10 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	status := exitValid
 	for _, d := range docs {
+		if err := checkCRDBody(d.where(), d.data); err != nil {
+			fmt.Fprintf(stderr, "crdlab: %v\n", err)
+			return exitUsage
+		}
 		def, err := crd.DecodeOne(d.data, d.source)
 		if err != nil {
 			fmt.Fprintf(stderr, "crdlab: %s\n", relocate(err, d))
@@ -322,6 +368,15 @@ func relocate(err error, d document) string {
 		return shifted.Error()
 	}
 	return err.Error()
+}
+
+// checkCRDBody rejects a CRD over the API server's request body limit
+// before decoding it, with the API server's message.
+func checkCRDBody(where string, data []byte) error {
+	if int64(len(data)) > engine.MaxRequestBodyBytes {
+		return fmt.Errorf("%s: %w", where, &engine.RequestEntityTooLargeError{Limit: engine.MaxRequestBodyBytes})
+	}
+	return nil
 }
 
 func writeJSON(w io.Writer, v interface{}) error {
@@ -371,7 +426,7 @@ func printResult(def *crd.CustomResourceDefinition, d document, rep *wire.Object
 		verb, errVerb = "configured", "updating"
 	}
 	if rep.DecodeError != "" {
-		fmt.Fprintf(stderr, "Error from server (BadRequest): error when %s %q: %s\n", errVerb, d.where(), rep.DecodeError)
+		fmt.Fprintf(stderr, "Error from server (%s): error when %s %q: %s\n", decodeReason(rep.DecodeError), errVerb, d.where(), rep.DecodeError)
 		return
 	}
 	name := objectName(rep.Result)
@@ -387,4 +442,41 @@ func objectName(obj interface{}) string {
 	meta, _ := m["metadata"].(map[string]interface{})
 	name, _ := meta["name"].(string)
 	return name
+}
+
+// decodeReason is the status reason kubectl prints for a request that
+// failed before validation: RequestEntityTooLarge for a body over the
+// limit (a 413), else BadRequest.
+func decodeReason(msg string) string {
+	if strings.HasPrefix(msg, "Request entity too large: ") {
+		return "RequestEntityTooLarge"
+	}
+	return "BadRequest"
+}
+
+// printResultStream is printResult over a native result, writing each error
+// as it is rendered instead of building the whole message: one object's
+// errors can render to gigabytes (every error of a 1,000-item list
+// repeating a 100,000-value enum), while each error alone is bounded.
+func printResultStream(def *crd.CustomResourceDefinition, d document, res *engine.Result, update bool, stdout, stderr io.Writer) {
+	w := bufio.NewWriterSize(stderr, 64<<10)
+	defer w.Flush()
+	for _, warning := range res.Warnings {
+		fmt.Fprintf(w, "Warning: %s\n", warning)
+	}
+	verb, errVerb := "created", "creating"
+	if update {
+		verb, errVerb = "configured", "updating"
+	}
+	if res.DecodeError != "" {
+		fmt.Fprintf(w, "Error from server (%s): error when %s %q: %s\n", decodeReason(res.DecodeError), errVerb, d.where(), res.DecodeError)
+		return
+	}
+	name := objectName(res.Object)
+	if len(res.Errors) > 0 {
+		engine.WriteInvalidMessage(w, def.Spec.Names.Kind, name, res.Errors)
+		return
+	}
+	w.Flush()
+	fmt.Fprintf(stdout, "%s.%s/%s %s (dry run)\n", strings.ToLower(def.Spec.Names.Kind), def.Spec.Group, name, verb)
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	wasm "github.com/crdlab/crdlab/bindings/go"
 	"github.com/crdlab/crdlab/engine/crd"
@@ -18,6 +19,7 @@ import (
 type wasmRequest struct {
 	module, crdFile, oldFile, version, subresource, fieldValidation, output string
 	args                                                                    []string
+	timeout                                                                 time.Duration
 }
 
 // validateWasm runs `crdlab validate` through the WebAssembly module in
@@ -63,6 +65,10 @@ func validateWasm(r wasmRequest, stdin io.Reader, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	defer rt.Close(ctx)
+	if err := checkCRDBody(r.crdFile, data); err != nil {
+		fmt.Fprintf(stderr, "crdlab: %v\n", err)
+		return exitUsage
+	}
 	compiled, err := rt.Compile(ctx, data)
 	if err != nil {
 		fmt.Fprintf(stderr, "crdlab: %v\n", err)
@@ -71,7 +77,14 @@ func validateWasm(r wasmRequest, stdin io.Reader, stdout, stderr io.Writer) int 
 	vopts := wasm.ValidateOptions{Version: r.version, Old: old, Subresource: r.subresource, FieldValidation: wasm.FieldValidation(r.fieldValidation)}
 	status := exitValid
 	for _, d := range docs {
-		raw, err := compiled.ValidateRaw(ctx, d.data, vopts)
+		vctx, cancel := withTimeout(r.timeout)
+		raw, err := compiled.ValidateRaw(vctx, d.data, vopts)
+		cancel()
+		if err != nil && isTimeout(err) {
+			fmt.Fprintf(stderr, "crdlab: %s: %v (--timeout %v)\n", d.where(), err, r.timeout)
+			status = exitInvalid
+			continue
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "crdlab: %s: %v\n", d.where(), err)
 			return exitUsage

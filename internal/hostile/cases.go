@@ -8,6 +8,9 @@ import (
 
 const callLimit = "call cost exceeds limit"
 
+// tooLarge is the API server's 413 for a request body over 3 MiB.
+const tooLarge = "Request entity too large: limit is 3145728"
+
 // Cases returns the corpus, in report order.
 func Cases() []Case {
 	var cs []Case
@@ -22,18 +25,22 @@ func Cases() []Case {
 		CRD:    func() []byte { return crdWith(stringSpec(0, rule("self.s.replace('', self.s).size() == 120"))) },
 		Object: func() []byte { return object(map[string]interface{}{"s": strings.Repeat("a", 10)}) },
 		Expect: Valid})
-	add(Case{Name: "cel-join-4x1.5mb", Class: "CEL result-size bomb", Fast: true,
+	add(Case{Name: "cel-join-8x340k", Class: "CEL result-size bomb", Fast: true,
 		CRD: func() []byte {
-			// estimated 0.1 × 4 × 1,500,000 (accepted); charged 0.2 × 6,000,000
+			// the separator is the joined list: 7 × 2,720,000 characters
 			return crdWith(map[string]interface{}{"type": "object", "properties": map[string]interface{}{
-				"l": map[string]interface{}{"type": "array", "maxItems": 4, "items": map[string]interface{}{"type": "string", "maxLength": 1500000}}},
-				"x-kubernetes-validations": []interface{}{rule("self.l.join('').size() > 0")}})
+				"l": map[string]interface{}{"type": "array", "maxItems": 8, "items": map[string]interface{}{"type": "string", "maxLength": 340000}}},
+				"x-kubernetes-validations": []interface{}{rule("self.l.join(self.l.join('')).size() > 0")}})
 		},
 		Object: func() []byte {
-			s := strings.Repeat("j", 1500000)
-			return object(map[string]interface{}{"l": []interface{}{s, s, s, s}})
+			s := strings.Repeat("j", 340000)
+			return object(map[string]interface{}{"l": []interface{}{s, s, s, s, s, s, s, s}})
 		},
 		Expect: callLimit})
+	add(Case{Name: "object-6mb", Class: "request body limit", Fast: true,
+		CRD:    func() []byte { return crdWith(stringSpec(0)) },
+		Object: func() []byte { return object(map[string]interface{}{"s": strings.Repeat("b", 6000000)}) },
+		Expect: tooLarge})
 	add(Case{Name: "cel-concat-2mb", Class: "CEL result-size bomb", Fast: true,
 		CRD: func() []byte {
 			return crdWith(stringSpec(0, rule("(self.s + self.s + self.s + self.s + self.s + self.s).size() > 0")))
@@ -117,6 +124,13 @@ func Cases() []Case {
 				"s": map[string]interface{}{"type": "string", "enum": enumValues(1000000)}}})
 		},
 		Object: func() []byte { return object(map[string]interface{}{"s": "value-0999999"}) },
+		Expect: tooLarge}) // a 16 MB CRD
+	add(Case{Name: "enum-150k-one-value", Class: "huge enum",
+		CRD: func() []byte {
+			return crdWith(map[string]interface{}{"type": "object", "properties": map[string]interface{}{
+				"s": map[string]interface{}{"type": "string", "enum": enumValues(150000)}}})
+		},
+		Object: func() []byte { return object(map[string]interface{}{"s": "value-0149999"}) },
 		Expect: Valid})
 	add(Case{Name: "default-1mb", Class: "huge default", Fast: true,
 		CRD: func() []byte {
@@ -191,6 +205,11 @@ func Cases() []Case {
 	add(Case{Name: "array-1m-nulls", Class: "huge arrays",
 		CRD: plainCRD, Object: func() []byte {
 			return []byte(objectJSONPrefix() + `"spec":{"a":[` + strings.TrimSuffix(strings.Repeat("null,", 1000000), ",") + "]}}")
+		},
+		Expect: tooLarge}) // 5 MB
+	add(Case{Name: "array-600k-nulls", Class: "huge arrays",
+		CRD: plainCRD, Object: func() []byte {
+			return []byte(objectJSONPrefix() + `"spec":{"a":[` + strings.TrimSuffix(strings.Repeat("null,", 600000), ",") + "]}}")
 		},
 		Expect: Valid})
 	add(Case{Name: "key-1mb", Class: "huge keys", Fast: true,

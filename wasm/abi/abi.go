@@ -10,7 +10,9 @@
 package abi
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -59,8 +61,18 @@ func (s *Server) Handle(req []byte) (resp []byte) {
 	return encodeResult(result)
 }
 
-// compile is engine.Compile; tests replace it to exercise panic recovery.
-var compile = engine.Compile
+// compile is engine.CompileContext; tests replace it to exercise panic
+// recovery.
+var compile = engine.CompileContext
+
+// engineError is the error response of an engine error: Timeout when the
+// request's deadline ended the work, else code.
+func engineError(code wire.ErrorCode, err error) *wire.Error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		code = wire.CodeTimeout
+	}
+	return &wire.Error{Code: code, Message: err.Error()}
+}
 
 // analyzeCost is cost.AnalyzeBytes, the report of `crdlab cost -o json`.
 var analyzeCost = cost.AnalyzeBytes
@@ -78,9 +90,9 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 	case wire.OpVersion:
 		return wire.VersionResult{ABI: wire.ABIVersion, Engine: engine.Version}, nil
 	case wire.OpCompile, wire.OpLint:
-		c, err := compile(pick(r.CRD, r.CRDBytes))
+		c, err := compile(withTimeout(r.TimeoutMs), pick(r.CRD, r.CRDBytes))
 		if err != nil {
-			return nil, &wire.Error{Code: wire.CodeDecodeError, Message: err.Error()}
+			return nil, engineError(wire.CodeDecodeError, err)
 		}
 		rep := engine.NewReport(c, nil)
 		if r.Op == wire.OpLint {
@@ -104,9 +116,9 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 		if len(c.Errors()) > 0 {
 			return engine.NewReport(c, nil), nil
 		}
-		res, err := c.Validate(pick(r.Object, r.ObjectBytes), opts)
+		res, err := c.ValidateContext(withTimeout(r.TimeoutMs), pick(r.Object, r.ObjectBytes), opts)
 		if err != nil {
-			return nil, &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
+			return nil, engineError(wire.CodeInvalid, err)
 		}
 		return engine.NewReport(c, res), nil
 	case wire.OpFree:

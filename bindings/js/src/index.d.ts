@@ -18,6 +18,7 @@ export declare const WIRE: {
     readonly NotFound: 'NotFound';
     readonly Invalid: 'Invalid';
     readonly Panic: 'Panic';
+    readonly Timeout: 'Timeout';
     readonly Trap: 'Trap';
     readonly Load: 'Load';
   };
@@ -26,7 +27,7 @@ export declare const WIRE: {
 /** An op name (the "op" of a request). */
 export type Op = (typeof WIRE.Op)[keyof typeof WIRE.Op];
 
-/** An error code: the module's (BadRequest, DecodeError, NotFound, Invalid, Panic) or this package's (Trap, Load). */
+/** An error code: the module's (BadRequest, DecodeError, NotFound, Invalid, Panic, Timeout) or this package's (Trap, Load). */
 export type ErrorCode = (typeof WIRE.Code)[keyof typeof WIRE.Code];
 
 /** The ABI version this package speaks. */
@@ -102,6 +103,13 @@ export interface ValidateOptions {
   subresource?: '' | 'status';
   /** default "Strict", as kubectl sends */
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** the call's time limit inside the module in milliseconds (0 or absent: none) */
+  timeoutMs?: number;
+}
+
+export interface CompileOptions {
+  /** the call's time limit inside the module in milliseconds (0 or absent: none) */
+  timeoutMs?: number;
 }
 
 export interface LoadOptions {
@@ -123,8 +131,8 @@ export declare class Crdlab {
   /** Resolves when calls can be made: at once, except just after a trap in a browser (the instance is being replaced). */
   ready(): Promise<void>;
   version(): VersionResult;
-  lint(crd: string | object): CRDReport;
-  compile(crd: string | object): CompiledCRD;
+  lint(crd: string | object, options?: CompileOptions): CRDReport;
+  compile(crd: string | object, options?: CompileOptions): CompiledCRD;
   /** The CEL cost report `crdlab cost -o json` prints (static costs, suggestions, per-object runtime costs). */
   cost(crd: string | object, objects?: Array<string | object>): Record<string, unknown>;
 }

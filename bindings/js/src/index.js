@@ -25,6 +25,7 @@ export const WIRE = Object.freeze({
     NotFound: 'NotFound',
     Invalid: 'Invalid',
     Panic: 'Panic',
+    Timeout: 'Timeout',
     Trap: 'Trap',
     Load: 'Load',
   }),
@@ -185,8 +186,8 @@ export class Crdlab {
   }
 
   /** Validates a CRD: `{errors, warnings}` as `crdlab lint -o json` prints under "crd". */
-  lint(crd) {
-    return this.call({ op: Op.Lint, crd: text(crd) }).crd;
+  lint(crd, { timeoutMs } = {}) {
+    return this.call(withTimeout({ op: Op.Lint, crd: text(crd) }, timeoutMs)).crd;
   }
 
   /**
@@ -199,9 +200,9 @@ export class Crdlab {
   }
 
   /** Compiles a CRD once, for many validations. */
-  compile(crd) {
+  compile(crd, { timeoutMs } = {}) {
     const src = text(crd);
-    const res = this.call({ op: Op.Compile, crd: src });
+    const res = this.call(withTimeout({ op: Op.Compile, crd: src }, timeoutMs));
     const c = new CompiledCRD(this, src, res);
     this.live.add(c);
     return c;
@@ -225,7 +226,7 @@ export class CompiledCRD {
    * Validates one object (YAML or JSON text, or a plain object). Returns the
    * document `crdlab validate -o json` prints: `{crd, object}`.
    */
-  validate(object, { old, version, subresource, fieldValidation } = {}) {
+  validate(object, { old, version, subresource, fieldValidation, timeoutMs } = {}) {
     if (this.disposed) throw new CrdlabError(Code.Invalid, 'CRD was disposed');
     if (this.handle === undefined) this.handle = this.owner.call({ op: Op.Compile, crd: this.src }).handle;
     const req = { op: Op.Validate, handle: this.handle, object: text(object) };
@@ -233,7 +234,7 @@ export class CompiledCRD {
     if (version) req.version = version;
     if (subresource) req.subresource = subresource;
     if (fieldValidation) req.fieldValidation = fieldValidation;
-    return this.owner.call(req);
+    return this.owner.call(withTimeout(req, timeoutMs));
   }
 
   /** Releases the compiled CRD inside the module. */
@@ -243,6 +244,18 @@ export class CompiledCRD {
     this.owner.live.delete(this);
     if (this.handle !== undefined) this.owner.call({ op: Op.Free, handle: this.handle });
   }
+}
+
+// withTimeout sets the request's timeoutMs (the module ends the call's work
+// at that deadline: a CEL rule it interrupts is a validation error naming
+// the rule, other work fails with the Timeout code).
+function withTimeout(req, timeoutMs) {
+  if (timeoutMs === undefined || timeoutMs === null || timeoutMs === 0) return req;
+  if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
+    throw new CrdlabError(Code.BadRequest, `timeoutMs must be a non-negative number of milliseconds, not ${timeoutMs}`);
+  }
+  req.timeoutMs = Math.max(1, Math.ceil(timeoutMs));
+  return req;
 }
 
 function text(v) {
