@@ -55,6 +55,9 @@ const (
 	// the CEL rules ended (a rule interrupted by it is a validation error
 	// naming the rule instead); the instance stays usable.
 	CodeTimeout ErrorCode = "Timeout"
+	// CodeResponseTooLarge: the result would render to more than the
+	// module's response limit (wasm/abi.MaxResponseBytes, 64 MiB).
+	CodeResponseTooLarge ErrorCode = "ResponseTooLarge"
 	// CodeTrap (hosts only): the instance died or a call was interrupted;
 	// the host replaced the instance.
 	CodeTrap ErrorCode = "Trap"

@@ -31,6 +31,9 @@ type Case struct {
 	Object func() []byte
 	// Expect is "valid" or a text the outcome must contain.
 	Expect string
+	// ExpectWasm, when set, replaces Expect for the WebAssembly surfaces
+	// (wazero, Node): a result they cannot hold is a clear error there.
+	ExpectWasm string
 	// Fast cases run in the package's tests (seconds in total).
 	Fast bool
 }
@@ -95,6 +98,15 @@ func RunGo(c Case) string {
 	}
 	return outcome(out)
 }
+
+// Clip is clip, for the surfaces of cmd/hostile.
+func Clip(s string) string { return clip(s) }
+
+// Outcome renders a surface's errors as RunGo does ("valid" for none).
+func Outcome(errs []string) string { return outcome(errs) }
+
+// Documents splits an object stream into documents as RunGo does.
+func Documents(b []byte) [][]byte { return splitDocuments(b) }
 
 // clip shortens s to its first 2,000 bytes.
 func clip(s string) string {

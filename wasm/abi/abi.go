@@ -27,6 +27,29 @@ import (
 // bug cannot make the module grow without limit.
 const MaxRequestBytes = 64 << 20
 
+// MaxResponseBytes bounds the errors and warnings of one "validate" result
+// (64 MiB, estimated before they are rendered): an object's errors can
+// render to gigabytes — each error of a 1,000-item list repeating a
+// 100,000-value enum, 1.5 GB — which the module cannot hold in its memory
+// twice (the report, then its JSON). Such a result is the error
+// ResponseTooLarge instead of a trap.
+const MaxResponseBytes = 64 << 20
+
+// reportSize estimates the rendered size of a result's errors and warnings.
+func reportSize(res *engine.Result) int64 {
+	n := int64(0)
+	for _, e := range res.Errors {
+		n += int64(2*len(e.Field) + len(e.Detail) + 64)
+		if s, ok := e.BadValue.(string); ok {
+			n += int64(len(s))
+		}
+	}
+	for _, w := range res.Warnings {
+		n += int64(len(w))
+	}
+	return n
+}
+
 // Server holds the compiled CRDs of one module instance.
 type Server struct {
 	mu      sync.Mutex
@@ -119,6 +142,9 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 		res, err := c.ValidateContext(withTimeout(r.TimeoutMs), pick(r.Object, r.ObjectBytes), opts)
 		if err != nil {
 			return nil, engineError(wire.CodeInvalid, err)
+		}
+		if n := reportSize(res); n > MaxResponseBytes {
+			return nil, &wire.Error{Code: wire.CodeResponseTooLarge, Message: fmt.Sprintf("the result's %d errors and %d warnings render to about %d bytes, over the module's limit of %d bytes (the native engine and the CLI stream them)", len(res.Errors), len(res.Warnings), n, MaxResponseBytes)}
 		}
 		return engine.NewReport(c, res), nil
 	case wire.OpFree:

@@ -19,6 +19,7 @@ export declare const WIRE: {
     readonly Invalid: 'Invalid';
     readonly Panic: 'Panic';
     readonly Timeout: 'Timeout';
+    readonly ResponseTooLarge: 'ResponseTooLarge';
     readonly Trap: 'Trap';
     readonly Load: 'Load';
   };
@@ -27,7 +28,7 @@ export declare const WIRE: {
 /** An op name (the "op" of a request). */
 export type Op = (typeof WIRE.Op)[keyof typeof WIRE.Op];
 
-/** An error code: the module's (BadRequest, DecodeError, NotFound, Invalid, Panic, Timeout) or this package's (Trap, Load). */
+/** An error code: the module's (BadRequest, DecodeError, NotFound, Invalid, Panic, Timeout, ResponseTooLarge) or this package's (Trap, Load). */
 export type ErrorCode = (typeof WIRE.Code)[keyof typeof WIRE.Code];
 
 /** The ABI version this package speaks. */

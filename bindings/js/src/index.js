@@ -26,6 +26,7 @@ export const WIRE = Object.freeze({
     Invalid: 'Invalid',
     Panic: 'Panic',
     Timeout: 'Timeout',
+    ResponseTooLarge: 'ResponseTooLarge',
     Trap: 'Trap',
     Load: 'Load',
   }),

@@ -1,11 +1,13 @@
 // Command hostile runs the hostile corpus (package hostile) through every
-// surface — the Go API in a child process, the CLI — each input under a
+// surface — the Go API in a child process, the CLI, the WebAssembly module in
+// wazero (bindings/go) and in Node (bindings/js) — each input under a
 // ceiling (30 s, 2 GiB peak RSS), and writes a markdown table. It fails on a
 // crash, a hang, a ceiling exceeded or an outcome that is not the declared
 // one (a silent pass included).
 //
 //	go build -o bin/crdlab ./cmd/crdlab
-//	go run ./internal/hostile/cmd/hostile -crdlab bin/crdlab -o docs/hostile.md
+//	make wasm
+//	go run ./internal/hostile/cmd/hostile -crdlab bin/crdlab -wasm build/crdlab.wasm -node node -o docs/hostile.md
 //
 // A surface is one function (see surfaces): it gets the case, a directory
 // holding crd.yaml and object.yaml, and returns the command to run; the
@@ -33,6 +35,9 @@ var (
 	timeout  = flag.Duration("timeout", 30*time.Second, "time ceiling per input and surface")
 	maxRSS   = flag.Int64("max-rss", 2<<30, "peak RSS ceiling in bytes per input and surface")
 	crdlab   = flag.String("crdlab", "", "the crdlab binary (the CLI surface is skipped when empty)")
+	wasmMod  = flag.String("wasm", "", "the WebAssembly module (make wasm): the wazero surface (bindings/go), and the Node surface with -node; skipped when empty")
+	nodeBin  = flag.String("node", "", "the node binary for the Node surface (bindings/js; needs -wasm); skipped when empty")
+	childW   = flag.String("child-wasm", "", "internal: run this case through bindings/go with the -wasm module and print the outcome")
 	out      = flag.String("o", "", "write the markdown report here")
 	only     = flag.String("run", "", "only the cases whose name matches this regexp")
 	child    = flag.String("child", "", "internal: run this case through the Go API and print the outcome")
@@ -48,6 +53,13 @@ type surface struct {
 	cmd  func(c hostile.Case, dir string) []string
 	// outcome turns the exit status and output into an outcome string.
 	outcome func(exitCode int, output string) string
+	// noASLimit runs the surface without the address-space limit:
+	// WebAssembly engines reserve address space for a module's memory far
+	// beyond what they use (V8 fails to instantiate under a 4 GiB limit);
+	// the RSS ceiling still holds.
+	noASLimit bool
+	// wasm: the surface runs the WebAssembly module (Case.ExpectWasm).
+	wasm bool
 }
 
 func surfaces(self string) []surface {
@@ -81,7 +93,38 @@ func surfaces(self string) []surface {
 			},
 		})
 	}
+	apiOutcome := s[0].outcome
+	if *wasmMod != "" {
+		s = append(s, surface{
+			name: "wazero",
+			cmd: func(c hostile.Case, dir string) []string {
+				return []string{self, "-wasm", *wasmMod, "-child-wasm", c.Name}
+			},
+			outcome:   apiOutcome,
+			noASLimit: true,
+			wasm:      true,
+		})
+		if *nodeBin != "" {
+			s = append(s, surface{
+				name:      "Node",
+				cmd:       func(c hostile.Case, dir string) []string { return []string{*nodeBin, nodeScript(), *wasmMod, dir} },
+				outcome:   apiOutcome,
+				noASLimit: true,
+				wasm:      true,
+			})
+		}
+	}
 	return s
+}
+
+// nodeScript is node.mjs, next to this file in the source tree (the
+// command runs from the repository root, as `make hostile` does).
+func nodeScript() string {
+	p, err := filepath.Abs(filepath.Join("internal", "hostile", "cmd", "hostile", "node.mjs"))
+	if err != nil {
+		fatal(err)
+	}
+	return p
 }
 
 type row struct {
@@ -107,6 +150,18 @@ func main() {
 		writeCase(*write, flag.Arg(0))
 		return
 	}
+	if *childW != "" {
+		c, ok := hostile.Find(*childW)
+		if *childW == "warm" {
+			c, ok = hostile.Case{Name: "warm"}, true
+		}
+		if !ok {
+			fmt.Fprintln(os.Stderr, "no such case", *childW)
+			os.Exit(3)
+		}
+		fmt.Println(runWasm(c, *wasmMod))
+		return
+	}
 	if *child != "" {
 		c, ok := hostile.Find(*child)
 		if !ok {
@@ -129,6 +184,9 @@ func main() {
 		fatal(err)
 	}
 	defer os.RemoveAll(tmp)
+	if *wasmMod != "" {
+		warmWasm(self, *wasmMod)
+	}
 	var rows []row
 	failed := 0
 	for _, c := range hostile.Cases() {
@@ -203,7 +261,14 @@ func (c *capped) Write(p []byte) (int, error) {
 }
 
 func run(self string, c hostile.Case, s surface, dir string) row {
-	args := append([]string{self, "-exec", "-limit-as", fmt.Sprint(*limitAS), "--"}, s.cmd(c, dir)...)
+	if s.wasm && c.ExpectWasm != "" {
+		c.Expect = c.ExpectWasm
+	}
+	as := *limitAS
+	if s.noASLimit {
+		as = 0
+	}
+	args := append([]string{self, "-exec", "-limit-as", fmt.Sprint(as), "--"}, s.cmd(c, dir)...)
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
