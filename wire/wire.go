@@ -36,7 +36,7 @@ const (
 // ErrorCode is the "code" of an error response.
 type ErrorCode string
 
-// The error codes. The module answers with the first five; Trap and Load
+// The error codes. The module answers with the first seven; Trap and Load
 // are set by hosts (bindings/go, bindings/js), never by the module.
 const (
 	// CodeBadRequest: a malformed request, an unknown op, a request over

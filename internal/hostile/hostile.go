@@ -36,6 +36,9 @@ type Case struct {
 	ExpectWasm string
 	// Fast cases run in the package's tests (seconds in total).
 	Fast bool
+	// Upstream is what the API server's own code does with the input, from
+	// the audit of issue 16 ("" where it was not measured).
+	Upstream string
 }
 
 // Valid is the Expect of a case that must validate.
