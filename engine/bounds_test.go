@@ -129,7 +129,7 @@ func TestValidateContext(t *testing.T) {
 	obj := boundsObject(-1, "")
 	// The deadline passes before the second rule: it is named, the first
 	// rule's error stands, no further rule runs.
-	res, err := c.ValidateContext(newEndingContext(2), obj, ValidateOptions{})
+	res, err := c.ValidateContext(newEndingContext(3), obj, ValidateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

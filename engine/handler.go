@@ -43,6 +43,9 @@ func (v *Validator) serve(ctx context.Context, object []byte, body *jsonBody, ol
 	if !ok {
 		return res, nil
 	}
+	if err := ctxErr(ctx, "validating the object"); err != nil {
+		return res, err // ended while decoding (ValidateContext drops res)
+	}
 	v.ensureNamespace(obj)
 	res.Warnings = append(res.Warnings, objectmeta.DedupOwnerReferences(obj)...)
 	if old == nil {
