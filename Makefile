@@ -71,7 +71,7 @@ include wasm.mk
 
 # The hostile corpus (internal/hostile): every input through the Go API, the
 # CLI, the WebAssembly module in wazero (bindings/go) and in Node
-# (bindings/js), each in its own process under a 30 s / 2 GiB ceiling; fails
+# (bindings/js), each in its own process under a 30 s (CPU) / 2 GiB ceiling; fails
 # on a crash, a hang or an unexpected outcome; writes docs/hostile.md.
 NODE ?= node
 .PHONY: hostile

@@ -27,7 +27,9 @@
 // serializer.go (runtime/serializer/json) does; store.go is the generic
 // registry store with rest.BeforeCreate/BeforeUpdate; strategy.go,
 // status_strategy.go and validator.go are pkg/registry/customresource's;
-// warnings.go is the warning recorder of a response.
+// warnings.go is the warning recorder of a response; bounds.go holds the
+// request body limit and the context variants (CompileContext,
+// ValidateContext).
 //
 // What a cluster does that cannot be reproduced offline is documented on
 // Validate (server-set uid/creationTimestamp, managedFields, random
