@@ -34,6 +34,10 @@ type Case struct {
 	// ExpectWasm, when set, replaces Expect for the WebAssembly surfaces
 	// (wazero, Node): a result they cannot hold is a clear error there.
 	ExpectWasm string
+	// ExpectNode, when set, replaces Expect for the Node surface: V8's
+	// call stack is smaller than the Go runtime's, and bindings/js reports
+	// input nesting deeper than it allows as a clear error.
+	ExpectNode string
 	// Fast cases run in the package's tests (seconds in total).
 	Fast bool
 	// Upstream is what the API server's own code does with the input, from

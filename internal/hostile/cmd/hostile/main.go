@@ -59,7 +59,8 @@ type surface struct {
 	// beyond what they use (V8 fails to instantiate under a 4 GiB limit);
 	// the RSS ceiling still holds.
 	noASLimit bool
-	// wasm: the surface runs the WebAssembly module (Case.ExpectWasm).
+	// wasm: the surface runs the WebAssembly module (Case.ExpectWasm;
+	// Case.ExpectNode for the surface named Node).
 	wasm bool
 }
 
@@ -264,6 +265,9 @@ func (c *capped) Write(p []byte) (int, error) {
 func run(self string, c hostile.Case, s surface, dir string) row {
 	if s.wasm && c.ExpectWasm != "" {
 		c.Expect = c.ExpectWasm
+	}
+	if s.name == "Node" && c.ExpectNode != "" {
+		c.Expect = c.ExpectNode
 	}
 	as := *limitAS
 	if s.noASLimit {
