@@ -71,12 +71,14 @@ clean:
 include bench.mk
 include wasm.mk
 
-# The hostile corpus (internal/hostile): every input through the Go API and
-# the CLI, each in its own process under a 30 s / 2 GiB ceiling; fails on a
-# crash, a hang or an unexpected outcome; writes docs/hostile.md.
+# The hostile corpus (internal/hostile): every input through the Go API, the
+# CLI, the WebAssembly module in wazero (bindings/go) and in Node
+# (bindings/js), each in its own process under a 30 s (CPU) / 2 GiB ceiling; fails
+# on a crash, a hang or an unexpected outcome; writes docs/hostile.md.
+NODE ?= node
 .PHONY: hostile
-hostile:
+hostile: wasm-module
 	@mkdir -p bin
 	$(GO) build -o bin/crdlab ./cmd/crdlab
 	$(GO) build -o bin/hostile ./internal/hostile/cmd/hostile
-	bin/hostile -crdlab bin/crdlab -o docs/hostile.md
+	bin/hostile -crdlab bin/crdlab -wasm $(WASM_OUT) -node $(NODE) -o docs/hostile.md

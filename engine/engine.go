@@ -27,7 +27,9 @@
 // serializer.go (runtime/serializer/json) does; store.go is the generic
 // registry store with rest.BeforeCreate/BeforeUpdate; strategy.go,
 // status_strategy.go and validator.go are pkg/registry/customresource's;
-// warnings.go is the warning recorder of a response.
+// warnings.go is the warning recorder of a response; bounds.go holds the
+// request body limit and the context variants (CompileContext,
+// ValidateContext).
 //
 // What a cluster does that cannot be reproduced offline is documented on
 // Validate (server-set uid/creationTimestamp, managedFields, random
@@ -35,6 +37,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -81,7 +84,9 @@ type CRD struct {
 
 // Compile decodes one CustomResourceDefinition (YAML or JSON) and compiles
 // it, as a create with fieldValidation=Strict (kubectl's default): it is
-// CompileWithOptions with the zero CompileOptions.
+// CompileWithOptions with the zero CompileOptions. A body over
+// MaxRequestBodyBytes is rejected before decoding (a
+// *RequestEntityTooLargeError).
 func Compile(crdYAMLorJSON []byte) (*CRD, error) {
 	return CompileWithOptions(crdYAMLorJSON, CompileOptions{})
 }
@@ -104,6 +109,9 @@ type CompileOptions struct {
 // is returned with DecodeError set, and a decoded but invalid CRD reports
 // its problems through Errors.
 func CompileWithOptions(crdYAMLorJSON []byte, opts CompileOptions) (*CRD, error) {
+	if err := bodyTooLarge(crdYAMLorJSON, 0); err != nil {
+		return nil, err
+	}
 	fv, err := checkFieldValidation(opts.FieldValidation)
 	if err != nil {
 		return nil, err
@@ -270,17 +278,7 @@ func (c *CRD) ServedVersions() []string {
 // version of this CRD, else the storage version. The error is only for
 // misuse: an invalid CRD, an unknown version, an undecodable old object.
 func (c *CRD) Validate(object []byte, opts ValidateOptions) (*Result, error) {
-	version := opts.Version
-	var body *jsonBody
-	if version == "" {
-		body = toJSONBody(object)
-		version = c.pickVersion(body)
-	}
-	v, err := c.Validator(version)
-	if err != nil {
-		return nil, err
-	}
-	return v.validate(object, body, opts)
+	return c.ValidateContext(context.Background(), object, opts)
 }
 
 // pickVersion returns the object's version when its apiVersion names this
@@ -310,6 +308,11 @@ type ValidateOptions struct {
 	Subresource string
 	// FieldValidation is Strict (the default, as kubectl), Warn or Ignore.
 	FieldValidation FieldValidation
+	// MaxBodyBytes is the largest object accepted, in bytes of the document
+	// as given: 0 is the API server's MaxRequestBodyBytes (3 MiB), a
+	// negative value disables the limit. A larger object fails before
+	// decoding with Result.DecodeError "Request entity too large: limit is N".
+	MaxBodyBytes int64
 }
 
 // Result is the outcome of one request.
@@ -338,6 +341,10 @@ type Result struct {
 	Costs []RuleCost
 
 	src []byte // the object document, for Positions
+	// ctx is the request's context while it is served (ValidateContext);
+	// interrupted is set when a CEL rule reported its end.
+	ctx         context.Context
+	interrupted bool
 }
 
 // RuleCost is the runtime cost of one evaluation of an
@@ -393,26 +400,26 @@ const StoredResourceVersion = "1"
 // is used), resourceVersion preconditions (an update without
 // metadata.resourceVersion takes the old one, as kubectl apply does).
 func (v *Validator) Validate(object []byte, opts ValidateOptions) (res *Result, err error) {
-	return v.validate(object, nil, opts)
+	return v.validateContext(context.Background(), object, nil, opts)
 }
 
-// validate is Validate with the object already converted to JSON when
-// body is not nil (CRD.Validate converts it once to pick the version).
-func (v *Validator) validate(object []byte, body *jsonBody, opts ValidateOptions) (res *Result, err error) {
+// checkOptions checks opts against this validator and returns the field
+// validation to use.
+func (v *Validator) checkOptions(opts ValidateOptions) (FieldValidation, error) {
 	if opts.Version != "" && opts.Version != v.version {
-		return nil, fmt.Errorf("validator is for version %q, not %q", v.version, opts.Version)
+		return "", fmt.Errorf("validator is for version %q, not %q", v.version, opts.Version)
 	}
 	switch opts.Subresource {
 	case "":
 	case "status":
 		if opts.Old == nil {
-			return nil, fmt.Errorf("a status update needs the old object")
+			return "", fmt.Errorf("a status update needs the old object")
 		}
 		if !v.hasStatus {
-			return nil, fmt.Errorf("version %q has no status subresource", v.version)
+			return "", fmt.Errorf("version %q has no status subresource", v.version)
 		}
 	default:
-		return nil, fmt.Errorf("unsupported subresource %q (want \"\" or \"status\")", opts.Subresource)
+		return "", fmt.Errorf("unsupported subresource %q (want \"\" or \"status\")", opts.Subresource)
 	}
 	fv := opts.FieldValidation
 	switch fv {
@@ -420,14 +427,24 @@ func (v *Validator) validate(object []byte, body *jsonBody, opts ValidateOptions
 		fv = Strict
 	case Strict, Warn, Ignore:
 	default:
-		return nil, fmt.Errorf("invalid fieldValidation %q (want Strict, Warn or Ignore)", opts.FieldValidation)
+		return "", fmt.Errorf("invalid fieldValidation %q (want Strict, Warn or Ignore)", opts.FieldValidation)
+	}
+	return fv, nil
+}
+
+// validate is Validate with the object already converted to JSON when
+// body is not nil (CRD.Validate converts it once to pick the version).
+func (v *Validator) validate(ctx context.Context, object []byte, body *jsonBody, opts ValidateOptions) (res *Result, err error) {
+	fv, err := v.checkOptions(opts)
+	if err != nil {
+		return nil, err
 	}
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, fmt.Errorf("crdlab: internal error validating the object: %v", r)
 		}
 	}()
-	res, err = v.serve(object, body, opts.Old, opts.Subresource == "status", fv)
+	res, err = v.serve(ctx, object, body, opts.Old, opts.Subresource == "status", fv)
 	if res != nil {
 		res.src = object
 	}

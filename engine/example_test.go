@@ -1,9 +1,11 @@
 package engine_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
@@ -198,4 +200,27 @@ spec:
 	}
 	// Output:
 	// crontab.yaml:7:3: spec.scope
+}
+
+// CompileContext and ValidateContext bound the time of a request: a CEL
+// rule interrupted by the deadline fails with an error naming it. Bodies
+// over 3 MiB are rejected before decoding, as the API server rejects them.
+func ExampleCRD_ValidateContext() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := engine.CompileContext(ctx, mustRead("../examples/crontab-crd.yaml"), engine.CompileOptions{})
+	if err != nil {
+		panic(err)
+	}
+	res, err := c.ValidateContext(ctx, mustRead("../examples/valid.yaml"), engine.ValidateOptions{})
+	if err != nil {
+		panic(err) // errors.Is(err, context.DeadlineExceeded) when the deadline passed outside the rules
+	}
+	fmt.Println("valid:", res.Valid())
+	huge := append([]byte("# "), make([]byte, engine.MaxRequestBodyBytes)...)
+	res, _ = c.ValidateContext(ctx, huge, engine.ValidateOptions{Version: "v1"})
+	fmt.Println(res.DecodeError)
+	// Output:
+	// valid: true
+	// Request entity too large: limit is 3145728
 }

@@ -9,6 +9,7 @@ package engine
 // codec reading the stored object of an update.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -24,7 +25,7 @@ import (
 
 // serve handles one create (oldData == nil), update or status update: body
 // is the request body, or nil to read it from object.
-func (v *Validator) serve(object []byte, body *jsonBody, oldData []byte, status bool, fv FieldValidation) (res *Result, err error) {
+func (v *Validator) serve(ctx context.Context, object []byte, body *jsonBody, oldData []byte, status bool, fv FieldValidation) (res *Result, err error) {
 	var old map[string]interface{}
 	if oldData != nil {
 		if old, err = v.decodeStored(oldData); err != nil {
@@ -32,7 +33,7 @@ func (v *Validator) serve(object []byte, body *jsonBody, oldData []byte, status 
 		}
 	}
 
-	res = &Result{Pruned: []string{}, Warnings: []string{}}
+	res = &Result{Pruned: []string{}, Warnings: []string{}, ctx: ctx}
 	if old != nil {
 		res.OldObject = schema.DeepCopyJSONValue(old)
 	}
@@ -46,6 +47,9 @@ func (v *Validator) serve(object []byte, body *jsonBody, oldData []byte, status 
 	obj, ok := v.decodeRequest(body, fv, res)
 	if !ok {
 		return res, nil
+	}
+	if err := ctxErr(ctx, "validating the object"); err != nil {
+		return res, err // ended while decoding (ValidateContext drops res)
 	}
 	v.ensureNamespace(obj)
 	res.Warnings = append(res.Warnings, objectmeta.DedupOwnerReferences(obj)...)

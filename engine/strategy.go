@@ -95,13 +95,18 @@ func (v *Validator) runCEL(obj, old map[string]interface{}, res *Result) field.E
 		errs   field.ErrorList
 		report *cel.Report
 	)
+	var opts []cel.Option
+	if res.ctx != nil && res.ctx.Done() != nil {
+		opts = append(opts, cel.WithContext(res.ctx))
+	}
 	if old == nil {
-		errs, _, report = v.cel.Validate(nil, obj, nil, cel.RuntimeCELCostBudget)
+		errs, _, report = v.cel.Validate(nil, obj, nil, cel.RuntimeCELCostBudget, opts...)
 	} else {
 		errs, _, report = v.cel.Validate(nil, obj, old, cel.RuntimeCELCostBudget,
-			cel.WithRatcheting(cel.NewCorrelatedObject(obj, old, v.structural)))
+			append(opts, cel.WithRatcheting(cel.NewCorrelatedObject(obj, old, v.structural)))...)
 	}
 	if report != nil {
+		res.interrupted = res.interrupted || report.Interrupted
 		res.Warnings = append(res.Warnings, report.Warnings...)
 		if res.Costs == nil && len(report.Costs) > 0 {
 			res.Costs = make([]RuleCost, 0, len(report.Costs))

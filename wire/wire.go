@@ -36,7 +36,7 @@ const (
 // ErrorCode is the "code" of an error response.
 type ErrorCode string
 
-// The error codes. The module answers with the first five; Trap and Load
+// The error codes. The module answers with the first seven; Trap and Load
 // are set by hosts (bindings/go, bindings/js), never by the module.
 const (
 	// CodeBadRequest: a malformed request, an unknown op, a request over
@@ -51,6 +51,13 @@ const (
 	CodeInvalid ErrorCode = "Invalid"
 	// CodePanic: an internal error, recovered; the instance stays usable.
 	CodePanic ErrorCode = "Panic"
+	// CodeTimeout: the request's timeoutMs elapsed before the work outside
+	// the CEL rules ended (a rule interrupted by it is a validation error
+	// naming the rule instead); the instance stays usable.
+	CodeTimeout ErrorCode = "Timeout"
+	// CodeResponseTooLarge: the result would render to more than the
+	// module's response limit (wasm/abi.MaxResponseBytes, 64 MiB).
+	CodeResponseTooLarge ErrorCode = "ResponseTooLarge"
 	// CodeTrap (hosts only): the instance died or a call was interrupted;
 	// the host replaced the instance.
 	CodeTrap ErrorCode = "Trap"
@@ -171,6 +178,8 @@ type Request struct {
 	CRDFieldValidation string `json:"crdFieldValidation,omitempty"`
 	// Filename names the CRD in positions ("compile", "lint").
 	Filename string `json:"filename,omitempty"`
+	// TimeoutMs, when positive, bounds the call's time inside the module.
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 }
 
 // VersionRequest is the request of "version".
@@ -189,6 +198,10 @@ type CompileRequest struct {
 	CRDFieldValidation string `json:"crdFieldValidation,omitempty"`
 	// Filename names the CRD in positions (CRDReport.FieldErrorPositions).
 	Filename string `json:"filename,omitempty"`
+	// TimeoutMs, when positive, bounds the call's time inside the module
+	// in milliseconds (engine.CompileContext, ValidateContext with a
+	// deadline); 0 is no limit.
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 }
 
 // ValidateRequest is the request of "validate": one object (YAML or JSON
@@ -207,6 +220,10 @@ type ValidateRequest struct {
 	Subresource string `json:"subresource,omitempty"`
 	// FieldValidation is "Strict" (default), "Warn" or "Ignore".
 	FieldValidation string `json:"fieldValidation,omitempty"`
+	// TimeoutMs, when positive, bounds the call's time inside the module
+	// in milliseconds (engine.CompileContext, ValidateContext with a
+	// deadline); 0 is no limit.
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 }
 
 // CostRequest is the request of "cost": a CRD and, optionally, objects whose

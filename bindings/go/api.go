@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/crdlab/crdlab/wire"
@@ -89,7 +90,9 @@ func (r *Runtime) Lint(ctx context.Context, crdYAMLorJSON []byte) (*wire.CRDRepo
 func (r *Runtime) LintWithOptions(ctx context.Context, crdYAMLorJSON []byte, opts CompileOptions) (*wire.CRDReport, error) {
 	var out wire.LintResult
 	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
-		return inst.call(ctx, textRequest(wire.OpLint, crdYAMLorJSON, opts.FieldValidation, opts.Filename), &out)
+		req := textRequest(wire.OpLint, crdYAMLorJSON, opts.FieldValidation, opts.Filename)
+		req.TimeoutMs = timeoutMs(ctx)
+		return inst.call(ctx, req, &out)
 	})
 	if err != nil {
 		return nil, err
@@ -129,7 +132,9 @@ func (r *Runtime) CompileWithOptions(ctx context.Context, crdYAMLorJSON []byte, 
 
 func (c *CRD) compileIn(ctx context.Context, inst *instance) (*wire.CompileResult, bool, error) {
 	var res wire.CompileResult
-	broken, err := inst.call(ctx, textRequest(wire.OpCompile, c.src, c.opts.FieldValidation, c.opts.Filename), &res)
+	req := textRequest(wire.OpCompile, c.src, c.opts.FieldValidation, c.opts.Filename)
+	req.TimeoutMs = timeoutMs(ctx)
+	broken, err := inst.call(ctx, req, &res)
 	if err != nil {
 		return nil, broken, err
 	}
@@ -202,6 +207,7 @@ func (c *CRD) ValidateRaw(ctx context.Context, object []byte, opts ValidateOptio
 			Version: opts.Version, Subresource: opts.Subresource, FieldValidation: string(opts.FieldValidation)}
 		req.Object, req.ObjectBytes = text(object)
 		req.Old, req.OldBytes = text(opts.Old)
+		req.TimeoutMs = timeoutMs(ctx)
 		return inst.call(ctx, req, &out)
 	})
 	if err != nil {
@@ -217,6 +223,23 @@ func text(b []byte) (string, []byte) {
 		return string(b), nil
 	}
 	return "", b
+}
+
+// timeoutMs is the request's timeoutMs for ctx: the time left until its
+// deadline, in milliseconds (at least 1), or 0 (none) when it has none. The
+// module then ends its own work at the deadline (a CEL rule it interrupts is
+// a validation error naming the rule), so that a call abandoned when ctx
+// ends stops soon after instead of running to the engine's other limits.
+func timeoutMs(ctx context.Context) int64 {
+	d, ok := ctx.Deadline()
+	if !ok {
+		return 0
+	}
+	ms := time.Until(d).Milliseconds()
+	if ms < 1 {
+		ms = 1
+	}
+	return ms
 }
 
 // textRequest is the request of "compile" or "lint".

@@ -123,6 +123,12 @@ type Error wire.Error
 
 func (e *Error) Error() string { return "crdlab wasm: " + string(e.Code) + ": " + e.Message }
 
+// Is makes a Timeout error (the request's deadline, from the caller's
+// context, ended the module's work) match context.DeadlineExceeded.
+func (e *Error) Is(target error) bool {
+	return e.Code == wire.CodeTimeout && target == context.DeadlineExceeded
+}
+
 // New compiles the module and starts a first instance.
 func New(ctx context.Context, opts Options) (*Runtime, error) {
 	mod := opts.Module
@@ -350,7 +356,7 @@ func (r *Runtime) do(ctx context.Context, fn func(context.Context, *instance) (b
 		inst, broken, err := r.run(ctx, fn)
 		r.finish(inst, broken)
 		r.release()
-		return err
+		return pastDeadline(ctx, err)
 	}
 	type outcome struct {
 		inst   *instance
@@ -366,14 +372,14 @@ func (r *Runtime) do(ctx context.Context, fn func(context.Context, *instance) (b
 	case o := <-done:
 		r.finish(o.inst, o.broken)
 		r.release()
-		return o.err
+		return pastDeadline(ctx, o.err)
 	case <-ctx.Done():
 	}
 	select {
 	case o := <-done: // finished meanwhile: the answer stands
 		r.finish(o.inst, o.broken)
 		r.release()
-		return o.err
+		return pastDeadline(ctx, o.err)
 	default:
 	}
 	// Abandoned: the call ends in the background, then its instance is
@@ -388,6 +394,17 @@ func (r *Runtime) do(ctx context.Context, fn func(context.Context, *instance) (b
 		r.abandoned.Add(-1)
 	}()
 	return ctx.Err()
+}
+
+// pastDeadline is err, or ctx's error when ctx has a deadline that has
+// passed: the module was given that deadline (the request's timeoutMs), so
+// its answer may be cut short by it (a rule reported as interrupted), and
+// the caller gets context.DeadlineExceeded as when the host notices first.
+func pastDeadline(ctx context.Context, err error) error {
+	if _, ok := ctx.Deadline(); ok && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
 }
 
 // run takes a pooled instance or starts one, frees the handles of closed

@@ -5,7 +5,7 @@
 //	crdlab validate --crd FILE [--old-crd FILE [--stored-versions V,...]] [--old FILE]
 //	                [--version V] [--subresource status]
 //	                [--field-validation Strict|Warn|Ignore]
-//	                [--crd-field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
+//	                [--crd-field-validation Strict|Warn|Ignore] [--timeout 30s] [-o text|json] OBJECT...
 //	crdlab lint [--crd-field-validation Strict|Warn|Ignore] [-o text|json] CRD...
 //	crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD
 //	crdlab cost [-o text|json] [--sort K] [--top N] [--over PERCENT] CRD|DIR... [OBJECT|DIR...]
@@ -21,6 +21,8 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -28,6 +30,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
@@ -47,7 +50,7 @@ Usage:
   crdlab validate --crd FILE [--old-crd FILE [--stored-versions V,...]] [--old FILE]
                   [--version V] [--subresource status]
                   [--field-validation Strict|Warn|Ignore]
-                  [--crd-field-validation Strict|Warn|Ignore] [-o text|json] OBJECT...
+                  [--crd-field-validation Strict|Warn|Ignore] [--timeout 30s] [-o text|json] OBJECT...
   crdlab lint [--crd-field-validation Strict|Warn|Ignore] [-o text|json] CRD...
   crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD
   crdlab cost [-o text|json] [--sort K] [--top N] [--over PERCENT] CRD|DIR... [OBJECT|DIR...]
@@ -63,7 +66,9 @@ the CRD create's (unknown and duplicate fields); both default to Strict, as kube
 validate --engine wasm [--wasm-module FILE] runs through the WebAssembly
 module (make wasm) in wazero, with the same output.
 
-OBJECT and CRD are YAML/JSON files, directories or - (stdin).
+OBJECT and CRD are YAML/JSON files, directories or - (stdin). A CRD or
+object document over 3 MiB is rejected as the API server rejects the request
+body ("Request entity too large: limit is 3145728").
 Exit status: 0 valid, 1 invalid, 2 usage or I/O error.
 `
 
@@ -131,7 +136,12 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	output := fs.String("o", "text", "output format: text or json")
 	engineName := fs.String("engine", "native", "native, or wasm: run through the WebAssembly module (bindings/go, wazero)")
 	wasmModule := fs.String("wasm-module", "", "the module `FILE` for --engine wasm (default: $CRDLAB_WASM, else build/crdlab.wasm)")
+	timeout := fs.Duration("timeout", defaultTimeout, "the time limit of each object's validation (0: none)")
 	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if *timeout < 0 {
+		fmt.Fprintf(stderr, "crdlab validate: --timeout must not be negative, not %v\n", *timeout)
 		return exitUsage
 	}
 	if !checkOutput(*output, stderr) {
@@ -179,7 +189,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return validateWasm(wasmRequest{
 			module: *wasmModule, crdFile: *crdFile, oldFile: *oldFile, version: *version,
 			subresource: *subresource, fieldValidation: *fieldValidation, crdFieldValidation: *crdFieldValidation,
-			output: *output, args: fs.Args(),
+			output: *output, args: fs.Args(), timeout: *timeout,
 		}, stdin, stdout, stderr)
 	}
 	var compiled *engine.CRD
@@ -221,25 +231,52 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return status
 	}
 	for _, d := range docs {
-		res, err := compiled.Validate(d.data, opts)
+		ctx, cancel := withTimeout(*timeout)
+		res, err := compiled.ValidateContext(ctx, d.data, opts)
+		cancel()
 		if err != nil {
+			if isTimeout(err) {
+				// The next objects are validated normally.
+				fmt.Fprintf(stderr, "crdlab: %s: %v (--timeout %v)\n", d.where(), err, *timeout)
+				status = exitInvalid
+				continue
+			}
 			fmt.Fprintf(stderr, "crdlab: %s: %v\n", d.where(), err)
 			return exitUsage
 		}
 		if !res.Valid() {
 			status = exitInvalid
 		}
-		rep := engine.NewReport(compiled, res)
 		if *output == "json" {
+			rep := engine.NewReport(compiled, res)
 			shiftReport(rep, crdOrigin(*crdFile), docOrigin(d))
 			if err := writeJSON(stdout, rep); err != nil {
 				return exitUsage
 			}
 			continue
 		}
-		printResult(def, d, rep.Object, opts.Old != nil, stdout, stderr)
+		printResultStream(def, d, res, opts.Old != nil, stdout, stderr)
 	}
 	return status
+}
+
+// defaultTimeout is --timeout's default: generous for any real object (the
+// slowest corpus objects take milliseconds), short enough that a hostile one
+// cannot hold the command.
+const defaultTimeout = 30 * time.Second
+
+// withTimeout returns a context ending after d, or one that never ends
+// (context.Background) when d is 0.
+func withTimeout(d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.Background(), func() {}
+	}
+	return context.WithTimeout(context.Background(), d)
+}
+
+// isTimeout reports whether err is the end of a --timeout.
+func isTimeout(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded)
 }
 
 // readRequestInputs reads the old object (exactly one document, or nil
@@ -310,6 +347,10 @@ func compileFile(name string, fv engine.FieldValidation, stdin io.Reader, stderr
 		fmt.Fprintf(stderr, "crdlab: %v\n", err)
 		return nil, exitUsage
 	}
+	if err := checkCRDBody(name, data); err != nil {
+		fmt.Fprintf(stderr, "crdlab: %v\n", err)
+		return nil, exitUsage
+	}
 	c, err := engine.CompileWithOptions(data, engine.CompileOptions{FieldValidation: fv, Filename: name})
 	if err != nil {
 		fmt.Fprintf(stderr, "crdlab: %v\n", err)
@@ -371,6 +412,10 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	status := exitValid
 	for _, d := range docs {
+		if err := checkCRDBody(d.where(), d.data); err != nil {
+			fmt.Fprintf(stderr, "crdlab: %v\n", err)
+			return exitUsage
+		}
 		compiled, err := engine.CompileWithOptions(d.data, engine.CompileOptions{FieldValidation: engine.FieldValidation(*crdFieldValidation), Filename: d.source})
 		if err != nil {
 			fmt.Fprintf(stderr, "crdlab: %s\n", relocate(err, d))
@@ -415,6 +460,15 @@ func relocateFieldErrors(errs []*crd.FieldError, d document) {
 			e.Pos.Line += d.line - 1
 		}
 	}
+}
+
+// checkCRDBody rejects a CRD over the API server's request body limit
+// before decoding it, with the API server's message.
+func checkCRDBody(where string, data []byte) error {
+	if int64(len(data)) > engine.MaxRequestBodyBytes {
+		return fmt.Errorf("%s: %w", where, &engine.RequestEntityTooLargeError{Limit: engine.MaxRequestBodyBytes})
+	}
+	return nil
 }
 
 func writeJSON(w io.Writer, v interface{}) error {
@@ -475,7 +529,7 @@ func printResult(def *crd.CustomResourceDefinition, d document, rep *wire.Object
 		verb, errVerb = "configured", "updating"
 	}
 	if rep.DecodeError != "" {
-		fmt.Fprintf(stderr, "Error from server (BadRequest): error when %s %q: %s\n", errVerb, decodeWhere(d, rep), rep.DecodeError)
+		fmt.Fprintf(stderr, "Error from server (%s): error when %s %q: %s\n", decodeReason(rep.DecodeError), errVerb, decodeWhere(d, rep), rep.DecodeError)
 		return
 	}
 	name := objectName(rep.Result)
@@ -491,4 +545,47 @@ func objectName(obj interface{}) string {
 	meta, _ := m["metadata"].(map[string]interface{})
 	name, _ := meta["name"].(string)
 	return name
+}
+
+// decodeReason is the status reason kubectl prints for a request that
+// failed before validation: RequestEntityTooLarge for a body over the
+// limit (a 413), else BadRequest.
+func decodeReason(msg string) string {
+	if strings.HasPrefix(msg, "Request entity too large: ") {
+		return "RequestEntityTooLarge"
+	}
+	return "BadRequest"
+}
+
+// printResultStream is printResult over a native result, writing each error
+// as it is rendered instead of building the whole message: one object's
+// errors can render to gigabytes (every error of a 1,000-item list
+// repeating a 100,000-value enum), while each error alone is bounded.
+func printResultStream(def *crd.CustomResourceDefinition, d document, res *engine.Result, update bool, stdout, stderr io.Writer) {
+	w := bufio.NewWriterSize(stderr, 64<<10)
+	defer w.Flush()
+	o := docOrigin(d)
+	pos := res.Positions()
+	for i, warning := range res.Warnings {
+		fmt.Fprintf(w, "Warning: %s%s\n", o.at(wirePos(pos.Warnings[i])), warning)
+	}
+	verb, errVerb := "created", "creating"
+	if update {
+		verb, errVerb = "configured", "updating"
+	}
+	if res.DecodeError != "" {
+		where := d.where()
+		if p := o.shift(wirePos(pos.DecodeError)); p != nil {
+			where = fmt.Sprintf("%s:%d:%d", d.source, p.Line, p.Column)
+		}
+		fmt.Fprintf(w, "Error from server (%s): error when %s %q: %s\n", decodeReason(res.DecodeError), errVerb, where, res.DecodeError)
+		return
+	}
+	name := objectName(res.Object)
+	if len(res.Errors) > 0 {
+		engine.WriteInvalidMessage(w, def.Spec.Names.Kind, name, res.Errors, func(i int) string { return o.at(wirePos(pos.Errors[i])) })
+		return
+	}
+	w.Flush()
+	fmt.Fprintf(stdout, "%s.%s/%s %s (dry run)\n", strings.ToLower(def.Spec.Names.Kind), def.Spec.Group, name, verb)
 }

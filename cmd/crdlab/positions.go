@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -21,6 +22,14 @@ func crdOrigin(file string) origin { return origin{file: file, line: 1} }
 // docOrigin is the origin of one document of an input.
 func docOrigin(d document) origin {
 	return origin{file: d.source, line: d.line, none: d.item >= 0}
+}
+
+// wirePos is an engine position as the report has it (nil: unknown).
+func wirePos(p engine.Position) *wire.Position {
+	if !p.Known() {
+		return nil
+	}
+	return &wire.Position{Line: p.Line, Column: p.Column}
 }
 
 // shift returns p counted from the start of the file (nil when p is nil

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	wasm "github.com/crdlab/crdlab/bindings/go"
 	"github.com/crdlab/crdlab/engine/crd"
@@ -19,6 +20,7 @@ type wasmRequest struct {
 	module, crdFile, oldFile, version, subresource, fieldValidation string
 	crdFieldValidation, output                                      string
 	args                                                            []string
+	timeout                                                         time.Duration
 }
 
 // validateWasm runs `crdlab validate` through the WebAssembly module in
@@ -61,6 +63,10 @@ func validateWasm(r wasmRequest, stdin io.Reader, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	defer rt.Close(ctx)
+	if err := checkCRDBody(r.crdFile, data); err != nil {
+		fmt.Fprintf(stderr, "crdlab: %v\n", err)
+		return exitUsage
+	}
 	compiled, err := rt.CompileWithOptions(ctx, data, wasm.CompileOptions{FieldValidation: wasm.FieldValidation(r.crdFieldValidation), Filename: r.crdFile})
 	if err != nil {
 		fmt.Fprintf(stderr, "crdlab: %v\n", err)
@@ -69,7 +75,14 @@ func validateWasm(r wasmRequest, stdin io.Reader, stdout, stderr io.Writer) int 
 	vopts := wasm.ValidateOptions{Version: r.version, Old: old, Subresource: r.subresource, FieldValidation: wasm.FieldValidation(r.fieldValidation)}
 	status := exitValid
 	for _, d := range docs {
-		raw, err := compiled.ValidateRaw(ctx, d.data, vopts)
+		vctx, cancel := withTimeout(r.timeout)
+		raw, err := compiled.ValidateRaw(vctx, d.data, vopts)
+		cancel()
+		if err != nil && isTimeout(err) {
+			fmt.Fprintf(stderr, "crdlab: %s: %v (--timeout %v)\n", d.where(), err, r.timeout)
+			status = exitInvalid
+			continue
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "crdlab: %s: %v\n", d.where(), err)
 			return exitUsage

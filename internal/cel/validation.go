@@ -2,6 +2,7 @@ package cel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -203,6 +204,9 @@ type RuleCost struct {
 type Report struct {
 	Warnings []string
 	Costs    []RuleCost
+	// Interrupted is set when the context ended during the evaluation: the
+	// rule that saw it has an error naming it, and no further rule ran.
+	Interrupted bool
 }
 
 // Option configures Validate.
@@ -251,8 +255,30 @@ func (r ratcheting) index(i int) ratcheting {
 }
 
 type run struct {
-	ctx    context.Context
-	report *Report
+	ctx context.Context
+	// cancellable is set when ctx can end (its Done channel is not nil):
+	// only then are interrupts checked.
+	cancellable bool
+	report      *Report
+}
+
+// interrupted reports whether the evaluation must stop because the context
+// ended; the first rule to see it (rule i at fldPath) gets an error naming
+// it, returned as e.
+func (r *run) interrupted(fldPath *field.Path, typ string, i int, rule crd.ValidationRule, cause error) (e *field.Error, stop bool) {
+	if r.report.Interrupted {
+		return nil, true
+	}
+	if cause == nil {
+		if !r.cancellable {
+			return nil, false
+		}
+		if cause = r.ctx.Err(); cause == nil {
+			return nil, false
+		}
+	}
+	r.report.Interrupted = true
+	return field.Invalid(fldPath, typ, fmt.Sprintf("x-kubernetes-validations[%d]: operation interrupted: %v, no further validation rules will be run for rule: %v", i, cause, ruleErrorString(rule))), true
 }
 
 // Validate evaluates every rule at every node obj reaches, in upstream's
@@ -265,7 +291,10 @@ func (v *Validator) Validate(fldPath *field.Path, obj, oldObj interface{}, costB
 	for _, f := range opts {
 		f(&o)
 	}
-	r := &run{ctx: o.ctx, report: &Report{}}
+	if o.ctx == nil {
+		o.ctx = context.Background()
+	}
+	r := &run{ctx: o.ctx, cancellable: o.ctx.Done() != nil, report: &Report{}}
 	errs, rem := v.validate(r, fldPath, obj, oldObj, ratcheting{current: o.correlation}, costBudget)
 	return errs, rem, r.report
 }
@@ -427,7 +456,7 @@ func (v *Validator) validateExpressions(r *run, fldPath *field.Path, obj, oldObj
 	if v.compilationErr != nil {
 		return field.ErrorList{field.Invalid(fldPath, sts.Type, fmt.Sprintf("rule compiler initialization error: %v", v.compilationErr))}, rem
 	}
-	if len(v.compiledRules) == 0 {
+	if len(v.compiledRules) == 0 || r.report.Interrupted {
 		return nil, rem
 	}
 	if rem <= 0 {
@@ -462,7 +491,20 @@ func (v *Validator) validateExpressions(r *run, fldPath *field.Path, obj, oldObj
 		if optionalOld {
 			ruleAct = optAct
 		}
+		if e, stop := r.interrupted(fldPath, sts.Type, i, rule, nil); stop {
+			if e != nil {
+				errs = append(errs, e)
+			}
+			return errs, rem
+		}
 		result, details, err := evalProgram(r.ctx, compiled.Program, ruleAct)
+		if err != nil && r.cancellable && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
+			e, _ := r.interrupted(fldPath, sts.Type, i, rule, r.ctx.Err())
+			if e != nil {
+				errs = append(errs, e)
+			}
+			return errs, rem
+		}
 		if details == nil {
 			errs = append(errs, field.InternalError(fldPath, fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleErrorString(rule))))
 			return errs, -1

@@ -8,10 +8,42 @@ import (
 
 const callLimit = "call cost exceeds limit"
 
+// tooLarge is the API server's 413 for a request body over 3 MiB.
+const tooLarge = "Request entity too large: limit is 3145728"
+
+// upstreamByName and upstreamByClass are the API server's behaviour on the
+// inputs, as the audit of issue 16 measured it through upstream's own code
+// (k8s.io/apiextensions-apiserver v0.37.2 called as kube-apiserver calls
+// it); cases it did not measure have none.
+var upstreamByName = map[string]string{
+	"cel-replace-empty-100k":       "**crashes**: `fatal error: out of memory` (a 10 GB allocation, before any cost is charged)",
+	"cel-matches-3mb":              "87 s, then the cost error",
+	"cel-matches-variable-pattern": "the same regex as cel-matches-3mb: 87 s class",
+	"cel-isQuantity-3m-digits":     "16–19 s (the audit, crdlab and upstream alike)",
+	"cel-quantity-3m-digits":       "16–19 s (the audit, crdlab and upstream alike)",
+	"enum-100k-on-1000-items":      "3.8 GB peak RSS",
+	"enum-1m-one-value":            "413: the 16 MB CRD body is over 3 MiB",
+	"object-6mb":                   "413: Request entity too large: limit is 3145728",
+	"array-1m-nulls":               "413: the 5 MB body is over 3 MiB",
+}
+
+var upstreamByClass = map[string]string{
+	"YAML alias bomb": "clear error within milliseconds",
+	"deep nesting":    "clear error within milliseconds",
+	"duplicate keys":  "clear error within milliseconds",
+}
+
 // Cases returns the corpus, in report order.
 func Cases() []Case {
 	var cs []Case
-	add := func(c Case) { cs = append(cs, c) }
+	add := func(c Case) {
+		if u, ok := upstreamByName[c.Name]; ok {
+			c.Upstream = u
+		} else {
+			c.Upstream = upstreamByClass[c.Class]
+		}
+		cs = append(cs, c)
+	}
 
 	// ---- CEL: calls whose cost or result size depends on the data ----
 	add(Case{Name: "cel-replace-empty-100k", Class: "CEL result-size bomb",
@@ -22,18 +54,22 @@ func Cases() []Case {
 		CRD:    func() []byte { return crdWith(stringSpec(0, rule("self.s.replace('', self.s).size() == 120"))) },
 		Object: func() []byte { return object(map[string]interface{}{"s": strings.Repeat("a", 10)}) },
 		Expect: Valid})
-	add(Case{Name: "cel-join-4x1.5mb", Class: "CEL result-size bomb", Fast: true,
+	add(Case{Name: "cel-join-8x340k", Class: "CEL result-size bomb", Fast: true,
 		CRD: func() []byte {
-			// estimated 0.1 × 4 × 1,500,000 (accepted); charged 0.2 × 6,000,000
+			// the separator is the joined list: 7 × 2,720,000 characters
 			return crdWith(map[string]interface{}{"type": "object", "properties": map[string]interface{}{
-				"l": map[string]interface{}{"type": "array", "maxItems": 4, "items": map[string]interface{}{"type": "string", "maxLength": 1500000}}},
-				"x-kubernetes-validations": []interface{}{rule("self.l.join('').size() > 0")}})
+				"l": map[string]interface{}{"type": "array", "maxItems": 8, "items": map[string]interface{}{"type": "string", "maxLength": 340000}}},
+				"x-kubernetes-validations": []interface{}{rule("self.l.join(self.l.join('')).size() > 0")}})
 		},
 		Object: func() []byte {
-			s := strings.Repeat("j", 1500000)
-			return object(map[string]interface{}{"l": []interface{}{s, s, s, s}})
+			s := strings.Repeat("j", 340000)
+			return object(map[string]interface{}{"l": []interface{}{s, s, s, s, s, s, s, s}})
 		},
 		Expect: callLimit})
+	add(Case{Name: "object-6mb", Class: "request body limit", Fast: true,
+		CRD:    func() []byte { return crdWith(stringSpec(0)) },
+		Object: func() []byte { return object(map[string]interface{}{"s": strings.Repeat("b", 6000000)}) },
+		Expect: tooLarge})
 	add(Case{Name: "cel-concat-2mb", Class: "CEL result-size bomb", Fast: true,
 		CRD: func() []byte {
 			return crdWith(stringSpec(0, rule("(self.s + self.s + self.s + self.s + self.s + self.s).size() > 0")))
@@ -110,13 +146,21 @@ func Cases() []Case {
 			}
 			return object(map[string]interface{}{"l": l})
 		},
-		Expect: `spec.l[0]: Unsupported value: "nope": supported values: "value-0000000", "value-0000001"`})
+		Expect:     `spec.l[0]: Unsupported value: "nope": supported values: "value-0000000", "value-0000001"`,
+		ExpectWasm: "ResponseTooLarge: the result's 1000 errors and 0 warnings render to about"})
 	add(Case{Name: "enum-1m-one-value", Class: "huge enum",
 		CRD: func() []byte {
 			return crdWith(map[string]interface{}{"type": "object", "properties": map[string]interface{}{
 				"s": map[string]interface{}{"type": "string", "enum": enumValues(1000000)}}})
 		},
 		Object: func() []byte { return object(map[string]interface{}{"s": "value-0999999"}) },
+		Expect: tooLarge}) // a 16 MB CRD
+	add(Case{Name: "enum-150k-one-value", Class: "huge enum",
+		CRD: func() []byte {
+			return crdWith(map[string]interface{}{"type": "object", "properties": map[string]interface{}{
+				"s": map[string]interface{}{"type": "string", "enum": enumValues(150000)}}})
+		},
+		Object: func() []byte { return object(map[string]interface{}{"s": "value-0149999"}) },
 		Expect: Valid})
 	add(Case{Name: "default-1mb", Class: "huge default", Fast: true,
 		CRD: func() []byte {
@@ -175,7 +219,8 @@ func Cases() []Case {
 			CRD: plainCRD, Object: func() []byte {
 				return []byte(objectHeader() + "spec:\n  x: " + strings.Repeat("[", depth) + strings.Repeat("]", depth) + "\n")
 			},
-			Expect: nestingExpect(depth)})
+			Expect:     nestingExpect(depth),
+			ExpectNode: "Maximum call stack size exceeded (the input nests deeper than this JavaScript engine's call stack allows"})
 		add(Case{Name: fmt.Sprintf("json-object-nesting-%d", depth), Class: "deep nesting", Fast: depth == 10000,
 			CRD: plainCRD, Object: func() []byte {
 				return []byte(`{"apiVersion":"` + group + "/" + version + `","kind":"` + kind + `","metadata":{"name":"h"},"spec":{"x":` +
@@ -191,6 +236,11 @@ func Cases() []Case {
 	add(Case{Name: "array-1m-nulls", Class: "huge arrays",
 		CRD: plainCRD, Object: func() []byte {
 			return []byte(objectJSONPrefix() + `"spec":{"a":[` + strings.TrimSuffix(strings.Repeat("null,", 1000000), ",") + "]}}")
+		},
+		Expect: tooLarge}) // 5 MB
+	add(Case{Name: "array-600k-nulls", Class: "huge arrays",
+		CRD: plainCRD, Object: func() []byte {
+			return []byte(objectJSONPrefix() + `"spec":{"a":[` + strings.TrimSuffix(strings.Repeat("null,", 600000), ",") + "]}}")
 		},
 		Expect: Valid})
 	add(Case{Name: "key-1mb", Class: "huge keys", Fast: true,

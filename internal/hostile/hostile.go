@@ -31,8 +31,18 @@ type Case struct {
 	Object func() []byte
 	// Expect is "valid" or a text the outcome must contain.
 	Expect string
+	// ExpectWasm, when set, replaces Expect for the WebAssembly surfaces
+	// (wazero, Node): a result they cannot hold is a clear error there.
+	ExpectWasm string
+	// ExpectNode, when set, replaces Expect for the Node surface: V8's
+	// call stack is smaller than the Go runtime's, and bindings/js reports
+	// input nesting deeper than it allows as a clear error.
+	ExpectNode string
 	// Fast cases run in the package's tests (seconds in total).
 	Fast bool
+	// Upstream is what the API server's own code does with the input, from
+	// the audit of issue 16 ("" where it was not measured).
+	Upstream string
 }
 
 // Valid is the Expect of a case that must validate.
@@ -95,6 +105,15 @@ func RunGo(c Case) string {
 	}
 	return outcome(out)
 }
+
+// Clip is clip, for the surfaces of cmd/hostile.
+func Clip(s string) string { return clip(s) }
+
+// Outcome renders a surface's errors as RunGo does ("valid" for none).
+func Outcome(errs []string) string { return outcome(errs) }
+
+// Documents splits an object stream into documents as RunGo does.
+func Documents(b []byte) [][]byte { return splitDocuments(b) }
 
 // clip shortens s to its first 2,000 bytes.
 func clip(s string) string {

@@ -10,7 +10,9 @@
 package abi
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -24,6 +26,29 @@ import (
 // real CRD (the biggest corpus CRDs are a few MiB), small enough that a host
 // bug cannot make the module grow without limit.
 const MaxRequestBytes = 64 << 20
+
+// MaxResponseBytes bounds the errors and warnings of one "validate" result
+// (64 MiB, estimated before they are rendered): an object's errors can
+// render to gigabytes — each error of a 1,000-item list repeating a
+// 100,000-value enum, 1.5 GB — which the module cannot hold in its memory
+// twice (the report, then its JSON). Such a result is the error
+// ResponseTooLarge instead of a trap.
+const MaxResponseBytes = 64 << 20
+
+// reportSize estimates the rendered size of a result's errors and warnings.
+func reportSize(res *engine.Result) int64 {
+	n := int64(0)
+	for _, e := range res.Errors {
+		n += int64(2*len(e.Field) + len(e.Detail) + 64)
+		if s, ok := e.BadValue.(string); ok {
+			n += int64(len(s))
+		}
+	}
+	for _, w := range res.Warnings {
+		n += int64(len(w))
+	}
+	return n
+}
 
 // Server holds the compiled CRDs of one module instance.
 type Server struct {
@@ -59,10 +84,19 @@ func (s *Server) Handle(req []byte) (resp []byte) {
 	return encodeResult(result)
 }
 
-// compile is engine.CompileWithOptions; tests replace it to exercise panic
-// recovery.
-var compile = func(data []byte, fv, filename string) (*engine.CRD, error) {
-	return engine.CompileWithOptions(data, engine.CompileOptions{FieldValidation: engine.FieldValidation(fv), Filename: filename})
+// compile is engine.CompileContext with the request's options; tests
+// replace it to exercise panic recovery.
+var compile = func(ctx context.Context, data []byte, fv, filename string) (*engine.CRD, error) {
+	return engine.CompileContext(ctx, data, engine.CompileOptions{FieldValidation: engine.FieldValidation(fv), Filename: filename})
+}
+
+// engineError is the error response of an engine error: Timeout when the
+// request's deadline ended the work, else code.
+func engineError(code wire.ErrorCode, err error) *wire.Error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		code = wire.CodeTimeout
+	}
+	return &wire.Error{Code: code, Message: err.Error()}
 }
 
 // analyzeCost is cost.AnalyzeBytes, the report of `crdlab cost -o json`.
@@ -81,9 +115,9 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 	case wire.OpVersion:
 		return wire.VersionResult{ABI: wire.ABIVersion, Engine: engine.Version}, nil
 	case wire.OpCompile, wire.OpLint:
-		c, err := compile(pick(r.CRD, r.CRDBytes), r.CRDFieldValidation, r.Filename)
+		c, err := compile(withTimeout(r.TimeoutMs), pick(r.CRD, r.CRDBytes), r.CRDFieldValidation, r.Filename)
 		if err != nil {
-			return nil, &wire.Error{Code: wire.CodeDecodeError, Message: err.Error()}
+			return nil, engineError(wire.CodeDecodeError, err)
 		}
 		rep := engine.NewReport(c, nil)
 		if r.Op == wire.OpLint {
@@ -107,9 +141,12 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 		if !c.Valid() {
 			return engine.NewReport(c, nil), nil
 		}
-		res, err := c.Validate(pick(r.Object, r.ObjectBytes), opts)
+		res, err := c.ValidateContext(withTimeout(r.TimeoutMs), pick(r.Object, r.ObjectBytes), opts)
 		if err != nil {
-			return nil, &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
+			return nil, engineError(wire.CodeInvalid, err)
+		}
+		if n := reportSize(res); n > MaxResponseBytes {
+			return nil, &wire.Error{Code: wire.CodeResponseTooLarge, Message: fmt.Sprintf("the result's %d errors and %d warnings render to about %d bytes, over the module's limit of %d bytes (the native engine and the CLI stream them)", len(res.Errors), len(res.Warnings), n, MaxResponseBytes)}
 		}
 		return engine.NewReport(c, res), nil
 	case wire.OpFree:

@@ -1,6 +1,7 @@
 package abi
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -149,7 +150,7 @@ func TestOversizedRequestIsRefused(t *testing.T) {
 func TestPanicBecomesAnErrorResponse(t *testing.T) {
 	orig := compile
 	defer func() { compile = orig }()
-	compile = func([]byte, string, string) (*engine.CRD, error) { panic("boom") }
+	compile = func(context.Context, []byte, string, string) (*engine.CRD, error) { panic("boom") }
 	s := NewServer()
 	env := call(t, s, `{"op":"compile","crd":"x"}`)
 	if env.Error == nil || env.Error.Code != "Panic" || !strings.Contains(env.Error.Message, "internal error: boom") {

@@ -18,6 +18,8 @@ export declare const WIRE: {
     readonly NotFound: 'NotFound';
     readonly Invalid: 'Invalid';
     readonly Panic: 'Panic';
+    readonly Timeout: 'Timeout';
+    readonly ResponseTooLarge: 'ResponseTooLarge';
     readonly Trap: 'Trap';
     readonly Load: 'Load';
   };
@@ -26,7 +28,7 @@ export declare const WIRE: {
 /** An op name (the "op" of a request). */
 export type Op = (typeof WIRE.Op)[keyof typeof WIRE.Op];
 
-/** An error code: the module's (BadRequest, DecodeError, NotFound, Invalid, Panic) or this package's (Trap, Load). */
+/** An error code: the module's (BadRequest, DecodeError, NotFound, Invalid, Panic, Timeout, ResponseTooLarge) or this package's (Trap, Load). */
 export type ErrorCode = (typeof WIRE.Code)[keyof typeof WIRE.Code];
 
 /** The ABI version this package speaks. */
@@ -122,6 +124,8 @@ export interface ValidateOptions {
   subresource?: '' | 'status';
   /** default "Strict", as kubectl sends */
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** the call's time limit inside the module in milliseconds (0 or absent: none) */
+  timeoutMs?: number;
 }
 
 export interface CompileOptions {
@@ -129,6 +133,8 @@ export interface CompileOptions {
   crdFieldValidation?: 'Strict' | 'Warn' | 'Ignore';
   /** names the CRD in fieldErrorPositions */
   filename?: string;
+  /** the call's time limit inside the module in milliseconds (0 or absent: none) */
+  timeoutMs?: number;
 }
 
 export interface LoadOptions {

@@ -25,6 +25,8 @@ export const WIRE = Object.freeze({
     NotFound: 'NotFound',
     Invalid: 'Invalid',
     Panic: 'Panic',
+    Timeout: 'Timeout',
+    ResponseTooLarge: 'ResponseTooLarge',
     Trap: 'Trap',
     Load: 'Load',
   }),
@@ -188,10 +190,11 @@ export class Crdlab {
    * Validates a CRD: `{errors, warnings}` as `crdlab lint -o json` prints
    * under "crd". `crdFieldValidation` ("Strict" by default, "Warn",
    * "Ignore") is the CRD create's fieldValidation; a CRD rejected for
-   * unknown or duplicate fields has `decodeError` set.
+   * unknown or duplicate fields has `decodeError` set. `timeoutMs` bounds
+   * the call inside the module.
    */
-  lint(crd, { crdFieldValidation, filename } = {}) {
-    return this.call(compileRequest(Op.Lint, text(crd), crdFieldValidation, filename)).crd;
+  lint(crd, { crdFieldValidation, filename, timeoutMs } = {}) {
+    return this.call(withTimeout(compileRequest(Op.Lint, text(crd), crdFieldValidation, filename), timeoutMs)).crd;
   }
 
   /**
@@ -206,9 +209,9 @@ export class Crdlab {
   }
 
   /** Compiles a CRD once, for many validations (options as for lint). */
-  compile(crd, { crdFieldValidation, filename } = {}) {
+  compile(crd, { crdFieldValidation, filename, timeoutMs } = {}) {
     const src = text(crd);
-    const req = compileRequest(Op.Compile, src, crdFieldValidation, filename);
+    const req = withTimeout(compileRequest(Op.Compile, src, crdFieldValidation, filename), timeoutMs);
     const res = this.call(req);
     const c = new CompiledCRD(this, req, res);
     this.live.add(c);
@@ -241,7 +244,7 @@ export class CompiledCRD {
    * Validates one object (YAML or JSON text, or a plain object). Returns the
    * document `crdlab validate -o json` prints: `{crd, object}`.
    */
-  validate(object, { old, version, subresource, fieldValidation } = {}) {
+  validate(object, { old, version, subresource, fieldValidation, timeoutMs } = {}) {
     if (this.disposed) throw new CrdlabError(Code.Invalid, 'CRD was disposed');
     if (this.handle === undefined) this.handle = this.owner.call(this.compileReq).handle;
     const req = { op: Op.Validate, handle: this.handle, object: text(object) };
@@ -249,7 +252,7 @@ export class CompiledCRD {
     if (version) req.version = version;
     if (subresource) req.subresource = subresource;
     if (fieldValidation) req.fieldValidation = fieldValidation;
-    return this.owner.call(req);
+    return this.owner.call(withTimeout(req, timeoutMs));
   }
 
   /** Releases the compiled CRD inside the module. */
@@ -259,6 +262,18 @@ export class CompiledCRD {
     this.owner.live.delete(this);
     if (this.handle !== undefined) this.owner.call({ op: Op.Free, handle: this.handle });
   }
+}
+
+// withTimeout sets the request's timeoutMs (the module ends the call's work
+// at that deadline: a CEL rule it interrupts is a validation error naming
+// the rule, other work fails with the Timeout code).
+function withTimeout(req, timeoutMs) {
+  if (timeoutMs === undefined || timeoutMs === null || timeoutMs === 0) return req;
+  if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
+    throw new CrdlabError(Code.BadRequest, `timeoutMs must be a non-negative number of milliseconds, not ${timeoutMs}`);
+  }
+  req.timeoutMs = Math.max(1, Math.ceil(timeoutMs));
+  return req;
 }
 
 function text(v) {

@@ -128,6 +128,21 @@ export const cases = [
     check: (t, code) => t.equal(code, 'DecodeError'),
   },
   {
+    name: 'timeoutMs: a generous deadline changes nothing',
+    run: (m) => m.compile(crontabCRD, { timeoutMs: 60000 }).validate(obj('  replicas: 15\n'), { timeoutMs: 60000 }),
+    check: (t, r) => { t.equal(r.object.errors[0].message, 'spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10'); },
+  },
+  {
+    name: 'timeoutMs must be a non-negative number',
+    run: (m) => { try { m.compile(crontabCRD).validate(obj('  replicas: 3\n'), { timeoutMs: -5 }); return 'no error'; } catch (e) { return e.code; } },
+    check: (t, code) => t.equal(code, 'BadRequest'),
+  },
+  {
+    name: 'an object over 3 MiB is refused as the API server refuses the body',
+    run: (m) => m.compile(crontabCRD).validate(obj('  replicas: 3\n') + '#' + 'x'.repeat(3 << 20) + '\n'),
+    check: (t, r) => t.equal(r.object.decodeError, 'Request entity too large: limit is 3145728'),
+  },
+  {
     name: 'malformed object JSON is reported, not thrown',
     run: (m) => m.compile(crontabCRD).validate('{"apiVersion": '),
     check: (t, r) => t.ok(r.object.decodeError && r.object.decodeError.length > 0, JSON.stringify(r.object)),
