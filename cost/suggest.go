@@ -5,8 +5,7 @@ import (
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/crdvalidation"
-	"maps"
-	"slices"
+	"github.com/crdlab/crdlab/internal/keys"
 )
 
 // Bound keywords.
@@ -134,7 +133,7 @@ func candidates(root *crd.JSONSchemaProps, steps []crdvalidation.CELStep) []cand
 			copy(ns, st)
 			walk(c, append(ns, step))
 		}
-		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+		for _, k := range keys.Sorted(s.Properties) {
 			p := s.Properties[k]
 			next(&p, crdvalidation.CELStep{Kind: crdvalidation.CELStepProperty, Property: k})
 		}

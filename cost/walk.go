@@ -1,9 +1,8 @@
 package cost
 
 import (
-	"maps"
+	"github.com/crdlab/crdlab/internal/keys"
 	"math"
-	"slices"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
@@ -58,7 +57,7 @@ func walkNodes(root *crd.JSONSchemaProps, rootPath *field.Path, visit func(n *no
 			copy(steps, n.steps)
 			walk(&node{schema: c, steps: append(steps, step), path: p, dataPath: dp, card: childCard})
 		}
-		names := slices.Sorted(maps.Keys(s.Properties))
+		names := keys.Sorted(s.Properties)
 		for _, k := range names {
 			p := s.Properties[k]
 			child(&p, crdvalidation.CELStep{Kind: crdvalidation.CELStepProperty, Property: k},

@@ -5,11 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"maps"
+	"github.com/crdlab/crdlab/internal/keys"
 	"math"
 	"reflect"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -266,7 +265,7 @@ func (d *decoder) decodeList(obj map[string]interface{}, node *yamlv3.Node, apiV
 	if err := d.checkDuplicates(node, "", false); err != nil {
 		return nil, err
 	}
-	for _, k := range slices.Sorted(maps.Keys(obj)) {
+	for _, k := range keys.Sorted(obj) {
 		switch k {
 		case "apiVersion", "kind", "items", "metadata":
 		default:
@@ -387,7 +386,7 @@ func (d *decoder) keyItems(obj map[string]interface{}, n *yamlv3.Node, lenient b
 			}
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(obj)) {
+	for _, k := range keys.Sorted(obj) {
 		if count[k] == 0 {
 			items = append(items, keyItem{key: k})
 		}

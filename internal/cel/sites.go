@@ -7,8 +7,7 @@ package cel
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
+	"github.com/crdlab/crdlab/internal/keys"
 
 	"github.com/google/cel-go/cel"
 
@@ -82,12 +81,12 @@ func (v *Validator) sites(fldPath *field.Path, obj interface{}, out *[]Site) {
 		}
 	case map[string]interface{}:
 		if v.AdditionalProperties != nil {
-			for _, k := range slices.Sorted(maps.Keys(x)) {
+			for _, k := range keys.Sorted(x) {
 				v.AdditionalProperties.sites(fldPath.Key(k), x[k], out)
 			}
 		}
 		if v.Properties != nil {
-			for _, k := range slices.Sorted(maps.Keys(x)) {
+			for _, k := range keys.Sorted(x) {
 				if sub, ok := v.Properties[k]; ok {
 					sub.sites(fldPath.Child(k), x[k], out)
 				}

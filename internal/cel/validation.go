@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
+	"github.com/crdlab/crdlab/internal/keys"
 	"math"
 	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/google/cel-go/cel"
@@ -337,7 +336,7 @@ func (v *Validator) validateMap(r *run, fldPath *field.Path, obj, oldObj map[str
 	}
 	correlatable := MapIsCorrelatable(v.Schema.XMapType)
 	if v.AdditionalProperties != nil {
-		for _, k := range slices.Sorted(maps.Keys(obj)) {
+		for _, k := range keys.Sorted(obj) {
 			var oldV interface{}
 			if correlatable {
 				oldV = oldObj[k]
@@ -351,7 +350,7 @@ func (v *Validator) validateMap(r *run, fldPath *field.Path, obj, oldObj map[str
 		}
 	}
 	if v.Properties != nil {
-		for _, k := range slices.Sorted(maps.Keys(obj)) {
+		for _, k := range keys.Sorted(obj) {
 			sub, ok := v.Properties[k]
 			if !ok {
 				continue

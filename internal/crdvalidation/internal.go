@@ -3,9 +3,8 @@ package crdvalidation
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
+	"github.com/crdlab/crdlab/internal/keys"
 	"reflect"
-	"slices"
 	"strconv"
 
 	"github.com/crdlab/crdlab/engine/crd"
@@ -368,7 +367,7 @@ func writeInternalSchema(b *bytes.Buffer, s *crd.JSONSchemaProps) {
 			b.WriteString("null")
 			return
 		}
-		keys := slices.Sorted(maps.Keys(m))
+		keys := keys.Sorted(m)
 		b.WriteString("{")
 		for i, k := range keys {
 			if i > 0 {
@@ -471,7 +470,7 @@ func writeInternalSchema(b *bytes.Buffer, s *crd.JSONSchemaProps) {
 	if s.Dependencies == nil {
 		b.WriteString("null")
 	} else {
-		keys := slices.Sorted(maps.Keys(s.Dependencies))
+		keys := keys.Sorted(s.Dependencies)
 		b.WriteString("{")
 		for i, k := range keys {
 			if i > 0 {

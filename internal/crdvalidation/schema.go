@@ -3,10 +3,9 @@ package crdvalidation
 import (
 	"bytes"
 	"fmt"
-	"maps"
+	"github.com/crdlab/crdlab/internal/keys"
 	"reflect"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/crd"
@@ -160,7 +159,7 @@ func (w *schemaWalker) validateSchema(s *crd.JSONSchemaProps, fldPath *field.Pat
 			ctx.child(s.AdditionalProperties.Schema, CELStep{Kind: CELStepAdditionalProperties})))
 	}
 
-	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+	for _, name := range keys.Sorted(s.Properties) {
 		sub := v
 		if !mapIsCorrelatable(s.XMapType) {
 			sub = sub.withForbidOldSelfValidations(fldPath)
@@ -186,7 +185,7 @@ func (w *schemaWalker) validateSchema(s *crd.JSONSchemaProps, fldPath *field.Pat
 	for i := range s.AnyOf {
 		errs.add(w.validateSchema(&s.AnyOf[i], fldPath.Child("anyOf").Index(i), v, false, nil))
 	}
-	for _, name := range slices.Sorted(maps.Keys(s.Definitions)) {
+	for _, name := range keys.Sorted(s.Definitions) {
 		d := s.Definitions[name]
 		errs.add(w.validateSchema(&d, fldPath.Child("definitions").Key(name), v, false, nil))
 	}
@@ -204,7 +203,7 @@ func (w *schemaWalker) validateSchema(s *crd.JSONSchemaProps, fldPath *field.Pat
 	}
 
 	if s.Dependencies != nil {
-		keys := slices.Sorted(maps.Keys(s.Dependencies))
+		keys := keys.Sorted(s.Dependencies)
 		for _, k := range keys {
 			errs.add(w.validateSchema(s.Dependencies[k].Schema, fldPath.Child("dependencies").Key(k), v, false, nil))
 		}

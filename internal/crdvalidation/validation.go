@@ -25,9 +25,8 @@ package crdvalidation
 
 import (
 	"fmt"
-	"maps"
+	"github.com/crdlab/crdlab/internal/keys"
 	"net/url"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -160,7 +159,7 @@ func validateStoredVersions(stored []string, versions []internalVersion, fldPath
 	}
 	// on create storedVersions holds the storage version only, so nothing
 	// remains here; kept for completeness in sorted order.
-	rest := slices.Sorted(maps.Keys(idx))
+	rest := keys.Sorted(idx)
 	for _, v := range rest {
 		allErrs = append(allErrs, field.Invalid(fldPath.Index(idx[v]), v, fmt.Sprintf("missing from spec.versions; %[1]s was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in %[1]s and removes %[1]s from status.storedVersions", v)))
 	}
@@ -801,7 +800,7 @@ func schemaHas(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool) boo
 	if schemaHas(s.Not, pred) {
 		return true
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+	for _, k := range keys.Sorted(s.Properties) {
 		p := s.Properties[k]
 		if schemaHas(&p, pred) {
 			return true
@@ -810,7 +809,7 @@ func schemaHas(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool) boo
 	if s.AdditionalProperties != nil && schemaHas(s.AdditionalProperties.Schema, pred) {
 		return true
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.PatternProperties)) {
+	for _, k := range keys.Sorted(s.PatternProperties) {
 		p := s.PatternProperties[k]
 		if schemaHas(&p, pred) {
 			return true
@@ -819,13 +818,13 @@ func schemaHas(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool) boo
 	if s.AdditionalItems != nil && schemaHas(s.AdditionalItems.Schema, pred) {
 		return true
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.Definitions)) {
+	for _, k := range keys.Sorted(s.Definitions) {
 		p := s.Definitions[k]
 		if schemaHas(&p, pred) {
 			return true
 		}
 	}
-	keys := slices.Sorted(maps.Keys(s.Dependencies))
+	keys := keys.Sorted(s.Dependencies)
 	for _, k := range keys {
 		if schemaHas(s.Dependencies[k].Schema, pred) {
 			return true
@@ -869,6 +868,6 @@ func warningsOnCreate(spec *internalSpec) []string {
 			return false
 		})
 	}
-	list := slices.Sorted(maps.Keys(set))
+	list := keys.Sorted(set)
 	return append(warnings, list...)
 }

@@ -2,9 +2,8 @@ package defaults
 
 import (
 	"fmt"
-	"maps"
+	"github.com/crdlab/crdlab/internal/keys"
 	"reflect"
-	"slices"
 
 	"github.com/crdlab/crdlab/internal/objectmeta"
 	"github.com/crdlab/crdlab/internal/prune"
@@ -70,7 +69,7 @@ func (p *defaultPruner) prune(s *schema.Structural, f SurroundingObjectFunc) (ch
 		}
 		changed = changed || c
 	}
-	keys := slices.Sorted(maps.Keys(s.Properties))
+	keys := keys.Sorted(s.Properties)
 	for _, k := range keys {
 		sub := s.Properties[k]
 		c, err := p.prune(&sub, f.Child(k))

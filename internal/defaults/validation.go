@@ -2,9 +2,8 @@ package defaults
 
 import (
 	"fmt"
-	"maps"
+	"github.com/crdlab/crdlab/internal/keys"
 	"reflect"
-	"slices"
 
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/cel"
@@ -208,7 +207,7 @@ func (v *defaultValidator) validate(pth *field.Path, s, rootSchema *schema.Struc
 		}
 	}
 
-	keys := slices.Sorted(maps.Keys(s.Properties))
+	keys := keys.Sorted(s.Properties)
 	for _, k := range keys {
 		sub := s.Properties[k]
 		subInsideMeta := insideMeta

@@ -10,8 +10,7 @@ package listtype
 
 import (
 	"encoding/json"
-	"maps"
-	"slices"
+	"github.com/crdlab/crdlab/internal/keys"
 
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/schema"
@@ -25,7 +24,7 @@ func ValidateListSetsAndMaps(fldPath *field.Path, s *schema.Structural, obj map[
 		return nil
 	}
 	var errs field.ErrorList
-	keys := slices.Sorted(maps.Keys(obj))
+	keys := keys.Sorted(obj)
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
 		for _, k := range keys {
 			errs = append(errs, validateValue(fldPath.Key(k), s.AdditionalProperties.Structural, obj[k])...)

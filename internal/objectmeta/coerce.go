@@ -1,8 +1,7 @@
 package objectmeta
 
 import (
-	"maps"
-	"slices"
+	"github.com/crdlab/crdlab/internal/keys"
 	"sort"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -61,7 +60,7 @@ func (c *coercer) coerce(pth *field.Path, x interface{}, s *schema.Structural, t
 
 	switch x := x.(type) {
 	case map[string]interface{}:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
+		for _, k := range keys.Sorted(x) {
 			v, present := x[k]
 			if !present {
 				continue

@@ -5,8 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
+	"github.com/crdlab/crdlab/internal/keys"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -47,7 +46,7 @@ func knownOnly(m map[string]interface{}, known map[string]bool) map[string]inter
 func caseSensitive(metadata map[string]interface{}) (map[string]interface{}, []string) {
 	var unknown []string
 	out := make(map[string]interface{}, len(metadata))
-	for _, k := range slices.Sorted(maps.Keys(metadata)) {
+	for _, k := range keys.Sorted(metadata) {
 		v := metadata[k]
 		if !objectMetaFields[k] {
 			unknown = append(unknown, k)
@@ -64,7 +63,7 @@ func caseSensitive(metadata map[string]interface{}) (map[string]interface{}, []s
 			cl := make([]interface{}, len(l))
 			for i, item := range l {
 				if m, ok := item.(map[string]interface{}); ok {
-					for _, ik := range slices.Sorted(maps.Keys(m)) {
+					for _, ik := range keys.Sorted(m) {
 						if !nested[ik] {
 							unknown = append(unknown, fmt.Sprintf("%s[%d].%s", k, i, ik))
 						}
@@ -115,7 +114,7 @@ func decodeObjectMeta(metadata interface{}, dropMalformed bool) (*ObjectMeta, []
 	}
 	filtered := toDecode.(map[string]interface{})
 	acc := &ObjectMeta{}
-	for _, k := range slices.Sorted(maps.Keys(filtered)) {
+	for _, k := range keys.Sorted(filtered) {
 		single, err := json.Marshal(map[string]interface{}{k: filtered[k]})
 		if err != nil {
 			continue

@@ -2,8 +2,7 @@ package objectmeta
 
 import (
 	"fmt"
-	"maps"
-	"slices"
+	"github.com/crdlab/crdlab/internal/keys"
 	"strings"
 	"unicode"
 
@@ -86,7 +85,7 @@ func ValidateNonnegativeField(value int64, fldPath *field.Path) field.ErrorList 
 // ValidateLabels validates label keys (qualified names) and values.
 func ValidateLabels(labels map[string]string, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
-	for _, k := range slices.Sorted(maps.Keys(labels)) {
+	for _, k := range keys.Sorted(labels) {
 		allErrs = append(allErrs, ValidateLabelName(k, fldPath)...)
 		v := labels[k]
 		for _, msg := range names.IsValidLabelValue(v) {
@@ -110,7 +109,7 @@ func ValidateLabelName(labelName string, fldPath *field.Path) field.ErrorList {
 func ValidateAnnotations(annotations map[string]string, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
 	var total int64
-	for _, k := range slices.Sorted(maps.Keys(annotations)) {
+	for _, k := range keys.Sorted(annotations) {
 		for _, msg := range names.IsQualifiedName(strings.ToLower(k)) {
 			allErrs = append(allErrs, field.Invalid(fldPath, k, msg))
 		}
@@ -245,7 +244,7 @@ func ValidateNoNewFinalizers(newFinalizers, oldFinalizers []string, fldPath *fie
 		}
 	}
 	if len(extraSet) != 0 {
-		extra := slices.Sorted(maps.Keys(extraSet))
+		extra := keys.Sorted(extraSet)
 		allErrs = append(allErrs, field.Forbidden(fldPath, fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v", extra)))
 	}
 	return allErrs

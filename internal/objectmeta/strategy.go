@@ -2,8 +2,7 @@ package objectmeta
 
 import (
 	"fmt"
-	"maps"
-	"slices"
+	"github.com/crdlab/crdlab/internal/keys"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -113,7 +112,7 @@ func finalizerWarnings(meta, old *ObjectMeta) []string {
 			delete(added, f)
 		}
 	}
-	list := slices.Sorted(maps.Keys(added))
+	list := keys.Sorted(added)
 	var warnings []string
 	fldPath := metadataPath.Child("finalizers")
 	for _, f := range list {

@@ -2,8 +2,7 @@ package objectmeta
 
 import (
 	"fmt"
-	"maps"
-	"slices"
+	"github.com/crdlab/crdlab/internal/keys"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -41,7 +40,7 @@ func validate(pth *field.Path, x interface{}, s *schema.Structural) field.ErrorL
 		if s.XEmbeddedResource {
 			allErrs = append(allErrs, validateEmbeddedResource(pth, x)...)
 		}
-		for _, k := range slices.Sorted(maps.Keys(x)) {
+		for _, k := range keys.Sorted(x) {
 			v := x[k]
 			if prop, ok := s.Properties[k]; ok {
 				allErrs = append(allErrs, validate(pth.Child(k), v, &prop)...)
@@ -81,7 +80,7 @@ func validateEmbeddedResource(pth *field.Path, x map[string]interface{}) field.E
 	if _, found := x["kind"]; !found {
 		allErrs = append(allErrs, field.Required(pth.Child("kind"), ""))
 	}
-	for _, k := range slices.Sorted(maps.Keys(x)) {
+	for _, k := range keys.Sorted(x) {
 		v := x[k]
 		switch k {
 		case "apiVersion":

@@ -3,9 +3,8 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
+	"github.com/crdlab/crdlab/internal/keys"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -193,12 +192,12 @@ func (cp *compiler) fromProps(in *crd.JSONSchemaProps, path string) (*node, erro
 	n.not = conv(in.Not, ".not")
 	if in.Properties != nil {
 		n.props = make(map[string]*node, len(in.Properties))
-		for _, k := range slices.Sorted(maps.Keys(in.Properties)) {
+		for _, k := range keys.Sorted(in.Properties) {
 			p := in.Properties[k]
 			n.props[k] = conv(&p, ".properties["+k+"]")
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(in.PatternProperties)) {
+	for _, k := range keys.Sorted(in.PatternProperties) {
 		p := in.PatternProperties[k]
 		n.patternProps = append(n.patternProps, patternProp{pattern: k, schema: conv(&p, ".patternProperties["+k+"]")})
 	}
@@ -215,7 +214,7 @@ func (cp *compiler) fromProps(in *crd.JSONSchemaProps, path string) (*node, erro
 		}
 	}
 	if in.Dependencies != nil {
-		keys := slices.Sorted(maps.Keys(in.Dependencies))
+		keys := keys.Sorted(in.Dependencies)
 		for _, k := range keys {
 			d := in.Dependencies[k]
 			n.deps = append(n.deps, dependency{key: k, schema: conv(d.Schema, ".dependencies["+k+"]"), property: d.Property})

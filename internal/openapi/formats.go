@@ -1,8 +1,7 @@
 package openapi
 
 import (
-	"maps"
-	"slices"
+	"github.com/crdlab/crdlab/internal/keys"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/strfmt"
@@ -86,25 +85,25 @@ func walkProps(s *crd.JSONSchemaProps, f func(*crd.JSONSchemaProps)) {
 		walkProps(&s.OneOf[i], f)
 	}
 	walkProps(s.Not, f)
-	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+	for _, k := range keys.Sorted(s.Properties) {
 		p := s.Properties[k]
 		walkProps(&p, f)
 	}
 	if s.AdditionalProperties != nil {
 		walkProps(s.AdditionalProperties.Schema, f)
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.PatternProperties)) {
+	for _, k := range keys.Sorted(s.PatternProperties) {
 		p := s.PatternProperties[k]
 		walkProps(&p, f)
 	}
 	if s.AdditionalItems != nil {
 		walkProps(s.AdditionalItems.Schema, f)
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.Definitions)) {
+	for _, k := range keys.Sorted(s.Definitions) {
 		p := s.Definitions[k]
 		walkProps(&p, f)
 	}
-	deps := slices.Sorted(maps.Keys(s.Dependencies))
+	deps := keys.Sorted(s.Dependencies)
 	for _, k := range deps {
 		walkProps(s.Dependencies[k].Schema, f)
 	}

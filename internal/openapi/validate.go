@@ -2,10 +2,9 @@ package openapi
 
 import (
 	"fmt"
-	"maps"
+	"github.com/crdlab/crdlab/internal/keys"
 	"math"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -614,8 +613,8 @@ func validateObject(n *node, m map[string]interface{}, p *vpath, c *corr, res *r
 // errors it appends does not depend on the order, entries are first visited
 // in map order and only revisited sorted (after rolling res back) when that
 // visit reported errors: valid objects are never sorted.
-func forEachKey(m map[string]interface{}, res *result, keys *[]string, f func(k string, v interface{})) {
-	if *keys == nil {
+func forEachKey(m map[string]interface{}, res *result, sorted *[]string, f func(k string, v interface{})) {
+	if *sorted == nil {
 		start, match := len(res.errs), res.match
 		for k, v := range m {
 			f(k, v)
@@ -627,9 +626,9 @@ func forEachKey(m map[string]interface{}, res *result, keys *[]string, f func(k 
 			res.errs[i] = nil
 		}
 		res.errs, res.match = res.errs[:start], match
-		*keys = slices.Sorted(maps.Keys(m))
+		*sorted = keys.Sorted(m)
 	}
-	for _, k := range *keys {
+	for _, k := range *sorted {
 		f(k, m[k])
 	}
 }

@@ -2,8 +2,7 @@ package schema
 
 import (
 	"errors"
-	"maps"
-	"slices"
+	"github.com/crdlab/crdlab/internal/keys"
 
 	"github.com/crdlab/crdlab/engine/crd"
 )
@@ -52,7 +51,7 @@ func NewStructural(s *crd.JSONSchemaProps) (*Structural, error) {
 	}
 	if len(s.Properties) > 0 {
 		out.Properties = make(map[string]Structural, len(s.Properties))
-		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+		for _, k := range keys.Sorted(s.Properties) {
 			p := s.Properties[k]
 			ps, err := NewStructural(&p)
 			if err != nil {
@@ -205,7 +204,7 @@ func newNestedValueValidation(s *crd.JSONSchemaProps) (*NestedValueValidation, e
 	}
 	if s.Properties != nil {
 		out.Properties = make(map[string]NestedValueValidation, len(s.Properties))
-		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+		for _, k := range keys.Sorted(s.Properties) {
 			p := s.Properties[k]
 			nvv, err := newNestedValueValidation(&p)
 			if err != nil {

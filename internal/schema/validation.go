@@ -2,10 +2,9 @@ package schema
 
 import (
 	"fmt"
-	"maps"
+	"github.com/crdlab/crdlab/internal/keys"
 	"reflect"
 	"regexp"
-	"slices"
 	"sort"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -70,7 +69,7 @@ func validateStructuralInvariants(s *Structural, lvl level, fldPath *field.Path,
 	}
 	allErrs = append(allErrs, validateStructuralInvariants(s.Items, itemLevel, fldPath.Child("items"), opts)...)
 
-	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+	for _, k := range keys.Sorted(s.Properties) {
 		p := s.Properties[k]
 		allErrs = append(allErrs, validateStructuralInvariants(&p, fieldLevel, fldPath.Child("properties").Key(k), opts)...)
 	}
@@ -225,7 +224,7 @@ func validateNestedValueValidation(v *NestedValueValidation, skipAnyOf, skipAllO
 	allErrs := field.ErrorList{}
 	allErrs = append(allErrs, validateValueValidation(&v.ValueValidation, skipAnyOf, skipAllOfAnyOf, lvl, fldPath, opts)...)
 	allErrs = append(allErrs, validateNestedValueValidation(v.Items, false, false, lvl, fldPath.Child("items"), opts)...)
-	for _, k := range slices.Sorted(maps.Keys(v.Properties)) {
+	for _, k := range keys.Sorted(v.Properties) {
 		p := v.Properties[k]
 		allErrs = append(allErrs, validateNestedValueValidation(&p, false, false, fieldLevel, fldPath.Child("properties").Key(k), opts)...)
 	}
@@ -330,7 +329,7 @@ func validateNestedValueValidationCompleteness(v *NestedValueValidation, s *Stru
 	if s.AdditionalProperties != nil {
 		sAdditional = s.AdditionalProperties.Structural
 	}
-	for _, k := range slices.Sorted(maps.Keys(v.Properties)) {
+	for _, k := range keys.Sorted(v.Properties) {
 		vFld := v.Properties[k]
 		if sFld, ok := s.Properties[k]; ok {
 			allErrs = append(allErrs, validateNestedValueValidationCompleteness(&vFld, &sFld, sPath.Child("properties").Key(k), vPath.Child("properties").Key(k), opts)...)

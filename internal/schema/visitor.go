@@ -1,8 +1,7 @@
 package schema
 
 import (
-	"maps"
-	"slices"
+	"github.com/crdlab/crdlab/internal/keys"
 )
 
 // Visitor walks a structural schema recursively (upstream's Visitor).
@@ -33,7 +32,7 @@ func (m *Visitor) visitStructural(s *Structural) bool {
 	if s.Items != nil {
 		m.visitStructural(s.Items)
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+	for _, k := range keys.Sorted(s.Properties) {
 		v := s.Properties[k]
 		if m.visitStructural(&v) {
 			changed = true
@@ -68,7 +67,7 @@ func (m *Visitor) visitNestedValueValidation(vv *NestedValueValidation) bool {
 	if vv.Items != nil {
 		m.visitNestedValueValidation(vv.Items)
 	}
-	for _, k := range slices.Sorted(maps.Keys(vv.Properties)) {
+	for _, k := range keys.Sorted(vv.Properties) {
 		v := vv.Properties[k]
 		if m.visitNestedValueValidation(&v) {
 			changed = true

@@ -1,8 +1,7 @@
 package schema
 
 import (
-	"maps"
-	"slices"
+	"github.com/crdlab/crdlab/internal/keys"
 )
 
 // Child returns the schema of the object field name: the property schema if
@@ -34,7 +33,7 @@ func (s *Structural) PropertyNames() []string {
 	if s == nil {
 		return nil
 	}
-	return slices.Sorted(maps.Keys(s.Properties))
+	return keys.Sorted(s.Properties)
 }
 
 // ListType returns x-kubernetes-list-type, or "" when unset.

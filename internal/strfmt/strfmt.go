@@ -16,8 +16,7 @@
 package strfmt
 
 import (
-	"maps"
-	"slices"
+	"github.com/crdlab/crdlab/internal/keys"
 	"strings"
 )
 
@@ -72,5 +71,5 @@ func Lookup(name string) func(string) bool {
 
 // Names lists the normalized names of the registry, sorted.
 func Names() []string {
-	return slices.Sorted(maps.Keys(formats))
+	return keys.Sorted(formats)
 }
