@@ -168,7 +168,6 @@ func RunCLI(bin, dir string, req upstream.Request) Outcome {
 		return Outcome{Report: map[string]interface{}{"cliReports": reports, "stderr": stderr.String()}}
 	}
 	rep := reports[0]
-	StripPositions(rep)
 	if req.Object == nil {
 		if _, ok := rep["object"]; ok {
 			return Outcome{Report: map[string]interface{}{"lintReportWithObject": rep}}

@@ -84,7 +84,8 @@ func checkFieldErrorPositions(c wire.CRDReport) error {
 
 // StripPositions removes from a normalized crdlab report the source
 // positions upstream does not have (errors' "position", "warningPositions",
-// "decodeErrorPosition"); the final object ("result") is left alone.
+// "decodeErrorPosition", the CRD's "fieldErrorPositions"); the final object
+// ("result") is left alone.
 func StripPositions(v interface{}) {
 	rep, ok := v.(map[string]interface{})
 	if !ok {
