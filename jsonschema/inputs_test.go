@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/corpus"
 	"sigs.k8s.io/yaml"
 )
 
@@ -152,27 +152,11 @@ func mergePatch(target, patch interface{}) interface{} {
 	return t
 }
 
-const defaultFetchScript = "/work/shared/corpus/fetch.sh"
-
 // corpusDirs is the conformance suite's corpus: $CRDLAB_CORPUS (a path
-// list) or the directories printed by the fetch script
-// ($CRDLAB_CORPUS_FETCH, default /work/shared/corpus/fetch.sh).
+// list) or the directories printed by the repository's scripts/corpus.sh
+// (or $CRDLAB_CORPUS_FETCH); see internal/corpus.
 func corpusDirs() ([]string, error) {
-	if env := os.Getenv("CRDLAB_CORPUS"); env != "" {
-		return filepath.SplitList(env), nil
-	}
-	script := os.Getenv("CRDLAB_CORPUS_FETCH")
-	if script == "" {
-		script = defaultFetchScript
-	}
-	if _, err := os.Stat(script); err != nil {
-		return nil, fmt.Errorf("no corpus: set CRDLAB_CORPUS or CRDLAB_CORPUS_FETCH (%v)", err)
-	}
-	out, err := exec.Command("bash", script).Output()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", script, err)
-	}
-	return strings.Fields(string(out)), nil
+	return corpus.Dirs(corpus.Options{})
 }
 
 var docSeparator = regexp.MustCompile(`(?m)^---[ \t]*(#.*)?$`)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/internal/corpus"
 	"github.com/crdlab/crdlab/wire"
 	"sigs.k8s.io/yaml"
 )
@@ -326,22 +326,13 @@ func TestParityConformanceCases(t *testing.T) {
 
 // corpusDirs returns the corpus module directories, or skips. The
 // repository's scripts/corpus.sh runs offline (GOPROXY=off): the modules
-// must be in the module cache already.
+// must be in the module cache already. See internal/corpus.
 func corpusDirs(t testing.TB) []string {
-	script := filepath.Join(repoRoot, "scripts", "corpus.sh")
-	if p := os.Getenv("CRDLAB_CORPUS_FETCH"); p != "" {
-		script = p
-	}
-	if _, err := os.Stat(script); err != nil {
-		t.Skipf("corpus not available: %s not found (set CRDLAB_CORPUS_FETCH)", script)
-	}
-	cmd := exec.Command("bash", script)
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
-	out, err := cmd.Output()
+	dirs, err := corpus.Dirs(corpus.Options{Offline: true})
 	if err != nil {
-		t.Skipf("corpus not fetched (run bash %s once; offline here: %v)", script, err)
+		t.Skipf("corpus not available: %v", err)
 	}
-	return strings.Fields(string(out))
+	return dirs
 }
 
 var docSep = regexp.MustCompile(`(?m)^---[ \t]*$`)
