@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
+
+	"github.com/crdlab/crdlab/internal/cel/celrender"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/costs.golden")
@@ -240,7 +242,7 @@ func evalRow(t *testing.T, expr string) goldenRow {
 	if err != nil {
 		row.Result = "error(" + err.Error() + ")"
 	} else {
-		row.Result = renderVal(val)
+		row.Result = celrender.Render(val)
 	}
 	if det != nil && det.ActualCost() != nil {
 		row.Runtime = *det.ActualCost()
