@@ -19,15 +19,8 @@ import (
 	"github.com/crdlab/crdlab/internal/cel/celrender"
 )
 
-// celLibGoldenRow mirrors goldenRow in internal/cel/library/golden_test.go.
-type celLibGoldenRow struct {
-	Expr         string    `json:"expr"`
-	Stored       bool      `json:"stored,omitempty"`
-	CompileError string    `json:"compileError,omitempty"`
-	Result       string    `json:"result,omitempty"`
-	Static       [2]uint64 `json:"static"`
-	Runtime      uint64    `json:"runtime"`
-}
+// celLibGoldenRow is a row of internal/cel/library/testdata/costs.golden.
+type celLibGoldenRow = celrender.Row
 
 // TestCelLibGoldenAgainstUpstream replays every row of
 // internal/cel/library/testdata/costs.golden (produced by crdlab's library
@@ -71,59 +64,17 @@ func celLibUpstreamRow(t *testing.T, envSet *environment.EnvSet, expr string) ce
 	if strings.HasPrefix(src, "vars:") {
 		src = strings.TrimPrefix(src, "vars:")
 		var err error
-		env, err = env.Extend(
-			cel.Variable("str", cel.StringType),
-			cel.Variable("strs", cel.ListType(cel.StringType)),
-			cel.Variable("ints", cel.ListType(cel.IntType)),
-			cel.Variable("objs", cel.ListType(cel.MapType(cel.StringType, cel.IntType))),
-			cel.Variable("m", cel.MapType(cel.StringType, cel.StringType)),
-		)
+		env, err = env.Extend(celrender.VarDecls()...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		vars = map[string]any{"str": "hello world", "strs": []string{"a", "bb", "ccc"}, "ints": []int64{3, 1, 2},
-			"objs": []map[string]int64{{"a": 1}, {"a": 2}}, "m": map[string]string{"abc": "0123456789", "u": "https://example.com/x"}}
-		sizes = celLibVarSizes{}
+		vars = celrender.Vars()
+		sizes = celrender.VarSizes{}
 	}
-	ast, iss := env.Compile(src)
-	if iss.Err() != nil {
-		row.CompileError = iss.Err().Error()
-		return row
-	}
-	est, err := env.EstimateCost(ast, &k8slibrary.CostEstimator{SizeEstimator: sizes})
-	if err != nil {
+	if err := celrender.Eval(&row, env, src, vars, &k8slibrary.CostEstimator{SizeEstimator: sizes}); err != nil {
 		t.Fatalf("%s: estimate: %v", expr, err)
 	}
-	row.Static = [2]uint64{est.Min, est.Max}
-	prg, err := env.Program(ast)
-	if err != nil {
-		row.CompileError = "program: " + err.Error()
-		return row
-	}
-	val, det, err := prg.Eval(vars)
-	if err != nil {
-		row.Result = "error(" + err.Error() + ")"
-	} else {
-		row.Result = celrender.Render(val)
-	}
-	if det != nil && det.ActualCost() != nil {
-		row.Runtime = *det.ActualCost()
-	}
 	return row
-}
-
-// celLibVarSizes mirrors varSizes in internal/cel/library/golden_test.go.
-type celLibVarSizes struct{}
-
-func (celLibVarSizes) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
-	if len(n.Path()) > 0 {
-		return &checker.SizeEstimate{Min: 0, Max: 20}
-	}
-	return nil
-}
-
-func (celLibVarSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
-	return nil
 }
 
 // celLibEvalBoth evaluates expr in upstream's base environment and in
