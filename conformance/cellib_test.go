@@ -5,32 +5,22 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
-	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
-	"github.com/google/cel-go/common/types"
-	"github.com/google/cel-go/common/types/ref"
-	"github.com/google/cel-go/common/types/traits"
 
 	crdlablibrary "github.com/crdlab/crdlab/internal/cel/library"
 	k8sversion "k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/apiserver/pkg/cel/environment"
 	k8slibrary "k8s.io/apiserver/pkg/cel/library"
+
+	"github.com/crdlab/crdlab/internal/cel/celrender"
 )
 
-// celLibGoldenRow mirrors goldenRow in internal/cel/library/golden_test.go.
-type celLibGoldenRow struct {
-	Expr         string    `json:"expr"`
-	Stored       bool      `json:"stored,omitempty"`
-	CompileError string    `json:"compileError,omitempty"`
-	Result       string    `json:"result,omitempty"`
-	Static       [2]uint64 `json:"static"`
-	Runtime      uint64    `json:"runtime"`
-}
+// celLibGoldenRow is a row of internal/cel/library/testdata/costs.golden.
+type celLibGoldenRow = celrender.Row
 
 // TestCelLibGoldenAgainstUpstream replays every row of
 // internal/cel/library/testdata/costs.golden (produced by crdlab's library
@@ -74,111 +64,17 @@ func celLibUpstreamRow(t *testing.T, envSet *environment.EnvSet, expr string) ce
 	if strings.HasPrefix(src, "vars:") {
 		src = strings.TrimPrefix(src, "vars:")
 		var err error
-		env, err = env.Extend(
-			cel.Variable("str", cel.StringType),
-			cel.Variable("strs", cel.ListType(cel.StringType)),
-			cel.Variable("ints", cel.ListType(cel.IntType)),
-			cel.Variable("objs", cel.ListType(cel.MapType(cel.StringType, cel.IntType))),
-			cel.Variable("m", cel.MapType(cel.StringType, cel.StringType)),
-		)
+		env, err = env.Extend(celrender.VarDecls()...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		vars = map[string]any{"str": "hello world", "strs": []string{"a", "bb", "ccc"}, "ints": []int64{3, 1, 2},
-			"objs": []map[string]int64{{"a": 1}, {"a": 2}}, "m": map[string]string{"abc": "0123456789", "u": "https://example.com/x"}}
-		sizes = celLibVarSizes{}
+		vars = celrender.Vars()
+		sizes = celrender.VarSizes{}
 	}
-	ast, iss := env.Compile(src)
-	if iss.Err() != nil {
-		row.CompileError = iss.Err().Error()
-		return row
-	}
-	est, err := env.EstimateCost(ast, &k8slibrary.CostEstimator{SizeEstimator: sizes})
-	if err != nil {
+	if err := celrender.Eval(&row, env, src, vars, &k8slibrary.CostEstimator{SizeEstimator: sizes}); err != nil {
 		t.Fatalf("%s: estimate: %v", expr, err)
 	}
-	row.Static = [2]uint64{est.Min, est.Max}
-	prg, err := env.Program(ast)
-	if err != nil {
-		row.CompileError = "program: " + err.Error()
-		return row
-	}
-	val, det, err := prg.Eval(vars)
-	if err != nil {
-		row.Result = "error(" + err.Error() + ")"
-	} else {
-		row.Result = celLibRender(val)
-	}
-	if det != nil && det.ActualCost() != nil {
-		row.Runtime = *det.ActualCost()
-	}
 	return row
-}
-
-// celLibVarSizes mirrors varSizes in internal/cel/library/golden_test.go.
-type celLibVarSizes struct{}
-
-func (celLibVarSizes) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
-	if len(n.Path()) > 0 {
-		return &checker.SizeEstimate{Min: 0, Max: 20}
-	}
-	return nil
-}
-
-func (celLibVarSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
-	return nil
-}
-
-// celLibRender is a copy of renderVal in internal/cel/library/render_test.go.
-func celLibRender(v ref.Val) string {
-	switch x := v.(type) {
-	case *types.Err:
-		return "error(" + x.Error() + ")"
-	case *types.Optional:
-		if !x.HasValue() {
-			return "optional.none()"
-		}
-		return "optional.of(" + celLibRender(x.GetValue()) + ")"
-	case types.String:
-		return fmt.Sprintf("%q", string(x))
-	case types.Bytes:
-		return fmt.Sprintf("b%q", []byte(x))
-	case types.Double:
-		return fmt.Sprintf("double(%v)", float64(x))
-	case types.Uint:
-		return fmt.Sprintf("%du", uint64(x))
-	case types.Int, types.Bool, types.Null:
-		return fmt.Sprintf("%v", x.Value())
-	case traits.Lister:
-		var parts []string
-		for it := x.Iterator(); it.HasNext() == types.True; {
-			parts = append(parts, celLibRender(it.Next()))
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case traits.Mapper:
-		var parts []string
-		for it := x.Iterator(); it.HasNext() == types.True; {
-			k := it.Next()
-			parts = append(parts, celLibRender(k)+": "+celLibRender(x.Get(k)))
-		}
-		sort.Strings(parts)
-		return "{" + strings.Join(parts, ", ") + "}"
-	}
-	name := v.Type().TypeName()
-	ptr := ""
-	if reflect.TypeOf(v).Kind() == reflect.Ptr {
-		ptr = "*"
-	}
-	if s, err := v.ConvertToNative(reflect.TypeOf("")); err == nil {
-		return fmt.Sprintf("%s%s(%q)", ptr, name, s)
-	}
-	rv := reflect.ValueOf(v.Value())
-	if rv.Kind() == reflect.Struct {
-		if f := rv.FieldByName("Name"); f.IsValid() {
-			return fmt.Sprintf("%s%s(%s)", ptr, name, f.String())
-		}
-	}
-	return fmt.Sprintf("%s%s(%v)", ptr, name, v.Value())
 }
 
 // celLibEvalBoth evaluates expr in upstream's base environment and in
@@ -202,7 +98,7 @@ func celLibEvalBoth(t *testing.T, upEnv, ourEnv *cel.Env, expr string) (string, 
 		if err != nil {
 			res = "error(" + err.Error() + ")"
 		} else {
-			res = celLibRender(val)
+			res = celrender.Render(val)
 		}
 		return fmt.Sprintf("%s static=[%d,%d] runtime=%d", res, ce.Min, ce.Max, *det.ActualCost())
 	}

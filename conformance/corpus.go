@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/crdlab/crdlab/internal/corpus"
 	"github.com/crdlab/crdlab/internal/yamldoc"
 )
 
@@ -21,59 +21,14 @@ import (
 // the Go module proxy and prints one module directory per line. The path is
 // relative to the repository root, which CorpusDirs finds by walking up from
 // the working directory (a test's package directory).
-const DefaultFetchScript = "scripts/corpus.sh"
+const DefaultFetchScript = corpus.Script
 
 // CorpusDirs returns the corpus directories: $CRDLAB_CORPUS (separated by
 // the OS path list separator) or the output of the fetch script
-// ($CRDLAB_CORPUS_FETCH, default the repository's DefaultFetchScript).
+// ($CRDLAB_CORPUS_FETCH, default the repository's DefaultFetchScript). See
+// internal/corpus.
 func CorpusDirs() ([]string, error) {
-	if env := os.Getenv("CRDLAB_CORPUS"); env != "" {
-		return filepath.SplitList(env), nil
-	}
-	script := os.Getenv("CRDLAB_CORPUS_FETCH")
-	if script == "" {
-		var err error
-		if script, err = findUp(DefaultFetchScript); err != nil {
-			return nil, fmt.Errorf("no corpus: set CRDLAB_CORPUS or CRDLAB_CORPUS_FETCH (%v)", err)
-		}
-	}
-	if _, err := os.Stat(script); err != nil {
-		return nil, fmt.Errorf("no corpus: set CRDLAB_CORPUS or CRDLAB_CORPUS_FETCH (%v)", err)
-	}
-	var stderr bytes.Buffer
-	cmd := exec.Command("bash", script)
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v: %s", script, err, strings.TrimSpace(stderr.String()))
-	}
-	var dirs []string
-	for _, l := range strings.Split(string(out), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			dirs = append(dirs, l)
-		}
-	}
-	return dirs, nil
-}
-
-// findUp returns rel joined to the nearest directory, from the working
-// directory up, where it exists.
-func findUp(rel string) (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		p := filepath.Join(dir, rel)
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("%s not found in the working directory or above", rel)
-		}
-		dir = parent
-	}
+	return corpus.Dirs(corpus.Options{})
 }
 
 // CorpusDoc is one YAML document of a corpus file.

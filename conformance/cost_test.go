@@ -36,6 +36,7 @@ import (
 
 	"github.com/crdlab/crdlab/conformance/upstream"
 	"github.com/crdlab/crdlab/cost"
+	"github.com/crdlab/crdlab/internal/corpus"
 	"github.com/crdlab/crdlab/internal/yamldoc"
 )
 
@@ -174,23 +175,39 @@ func corpusCostCases(t *testing.T) []costCase {
 			out = append(out, costCase{name: fmt.Sprintf("%s/%s#%d", prefix, filepath.Base(file), i), data: doc})
 		}
 	}
-	gw := os.Getenv("CRDLAB_CORPUS_GATEWAY")
-	if gw == "" {
-		gw = "/root/go/pkg/mod/sigs.k8s.io/gateway-api@v1.6.3"
+	// module finds a corpus module (scripts/corpus.sh run offline, see
+	// internal/corpus) unless the environment names its directory.
+	var dirs []string
+	var dirsErr error
+	module := func(env, contains string) string {
+		if d := os.Getenv(env); d != "" {
+			return d
+		}
+		if dirs == nil && dirsErr == nil {
+			dirs, dirsErr = corpus.Dirs(corpus.Options{Offline: true})
+		}
+		for _, d := range dirs {
+			if strings.Contains(filepath.ToSlash(d), contains) {
+				return d
+			}
+		}
+		return ""
 	}
+	gw := module("CRDLAB_CORPUS_GATEWAY", "sigs.k8s.io/gateway-api@")
 	for _, ch := range []string{"standard", "experimental"} {
+		if gw == "" {
+			break
+		}
 		files, _ := filepath.Glob(filepath.Join(gw, "config/crd", ch, "*.yaml"))
 		for _, f := range files {
 			add("gateway-api/"+ch, f)
 		}
 	}
-	istio := os.Getenv("CRDLAB_CORPUS_ISTIO")
-	if istio == "" {
-		istio = "/root/go/pkg/mod/istio.io/istio@v0.0.0-20260827124520-eed52ebb66ad"
+	if istio := module("CRDLAB_CORPUS_ISTIO", "istio.io/istio@"); istio != "" {
+		add("istio", filepath.Join(istio, "manifests/charts/base/files/crd-all.gen.yaml"))
 	}
-	add("istio", filepath.Join(istio, "manifests/charts/base/files/crd-all.gen.yaml"))
 	if len(out) == 0 {
-		t.Log("corpus not found (run bash ../scripts/corpus.sh): only the docs examples are compared")
+		t.Logf("corpus not found (run bash ../scripts/corpus.sh; %v): only the docs examples are compared", dirsErr)
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -59,15 +58,6 @@ func TestCanonStrictSortsViolations(t *testing.T) {
 	}
 	if got := canonStrict("plain"); got != "plain" {
 		t.Fatalf("got %q", got)
-	}
-}
-
-func TestMergePatch(t *testing.T) {
-	target := map[string]interface{}{"a": 1, "b": map[string]interface{}{"c": 2, "d": 3}}
-	got := mergePatch(target, map[string]interface{}{"a": nil, "b": map[string]interface{}{"c": 5}, "e": []interface{}{1}})
-	want := `map[b:map[c:5 d:3] e:[1]]`
-	if s := fmt.Sprint(got); s != want {
-		t.Fatalf("got %s, want %s", s, want)
 	}
 }
 

@@ -2,34 +2,26 @@ package crdtest
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/crdlab/crdlab/internal/corpus"
 )
 
-// corpusCRDFiles returns the CRD files of the real-world corpus
-// (/work/shared/corpus/fetch.sh or $CRDLAB_CORPUS_FETCH prints the module
-// directories), or skips.
+// corpusCRDFiles returns the CRD files of the real-world corpus (the
+// repository's scripts/corpus.sh, run offline; see internal/corpus), or
+// skips.
 func corpusCRDFiles(t *testing.T) []string {
-	script := "/work/shared/corpus/fetch.sh"
-	if p := os.Getenv("CRDLAB_CORPUS_FETCH"); p != "" {
-		script = p
-	}
-	if _, err := os.Stat(script); err != nil {
-		t.Skipf("corpus not available: %s not found (set CRDLAB_CORPUS_FETCH)", script)
-	}
-	cmd := exec.Command("bash", script)
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
-	out, err := cmd.Output()
+	dirs, err := corpus.Dirs(corpus.Options{Offline: true})
 	if err != nil {
-		t.Skipf("corpus not fetched (run bash %s once; offline here: %v)", script, err)
+		t.Skipf("corpus not available: %v", err)
 	}
 	crdKind := regexp.MustCompile(`(?m)^kind: CustomResourceDefinition\s*$`)
 	var files []string
-	for _, dir := range strings.Fields(string(out)) {
+	for _, dir := range dirs {
 		_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
 				return nil

@@ -510,7 +510,7 @@ func renderTable(stats []*crdStats, nCases int) string {
 	out := "Conformance cases (conformance/testdata/cases), all their CRDs together:\n\n" + header +
 		row(fmt.Sprintf("%d CRDs", nCases-skipped), cases, fmt.Sprintf("%d CRDs skipped (rejected by the API server); %d with disagreements", skipped, disagreeing))
 	if len(stats) > nCases {
-		out += "\nReal-world corpus (/work/shared/corpus/fetch.sh), one row per CRD:\n\n" + header + rows.String() +
+		out += "\nReal-world corpus (scripts/corpus.sh), one row per CRD:\n\n" + header + rows.String() +
 			row("**all corpus CRDs**", corpus, "")
 	}
 	return out

@@ -5,14 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/casefile"
+	"github.com/crdlab/crdlab/internal/corpus"
 	"sigs.k8s.io/yaml"
 )
 
@@ -35,144 +35,49 @@ type objInput struct {
 
 const casesDir = "../conformance/testdata/cases"
 
-// caseFile is the subset of the conformance case format used here.
-type caseFile struct {
-	CRDs  map[string]interface{} `json:"crds"`
-	Cases []struct {
-		Name         string        `json:"name"`
-		CRD          interface{}   `json:"crd"`
-		CRDRaw       string        `json:"crdRaw"`
-		Patch        []interface{} `json:"patch"`
-		Schema       interface{}   `json:"schema"`
-		VersionPatch interface{}   `json:"versionPatch"`
-		Object       interface{}   `json:"object"`
-		ObjectRaw    *string       `json:"objectRaw"`
-		Old          interface{}   `json:"old"`
-		OldRaw       *string       `json:"oldRaw"`
-		Subresource  string        `json:"subresource"`
-		Version      string        `json:"version"`
-	} `json:"cases"`
-}
-
-// conformanceInputs returns the CRDs of the conformance cases with the
-// objects of their create requests (updates, status updates, raw bodies and
-// requests to another version than the object's are left out: JSON Schema
-// sees one object, as written).
+// conformanceInputs returns the CRDs of the conformance cases (read by the
+// conformance suite's loader, internal/casefile) with the objects of their
+// create requests (updates, status updates, raw bodies and requests to
+// another version than the object's are left out: JSON Schema sees one
+// object, as written).
 func conformanceInputs(t *testing.T) []*crdInput {
-	files, err := filepath.Glob(filepath.Join(casesDir, "*.yaml"))
-	if err != nil || len(files) == 0 {
+	cases, err := casefile.Load(casesDir)
+	if err != nil || len(cases) == 0 {
 		t.Fatalf("no conformance cases under %s: %v", casesDir, err)
 	}
-	sort.Strings(files)
 	byCRD := map[string]*crdInput{}
 	var out []*crdInput
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var cf caseFile
-		if err := yaml.Unmarshal(data, &cf); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		stem := strings.TrimSuffix(filepath.Base(f), ".yaml")
-		for _, c := range cf.Cases {
-			if c.CRDRaw != "" || c.CRD == nil {
-				continue
-			}
-			def := c.CRD
-			name := stem + "/" + c.Name
-			if n, ok := def.(string); ok {
-				def = cf.CRDs[n]
-				name = stem + "/" + n
-			}
-			def = deepCopy(def)
-			for _, p := range c.Patch {
-				def = mergePatch(def, p)
-			}
-			if c.Schema != nil || c.VersionPatch != nil {
-				m, _ := def.(map[string]interface{})
-				spec, _ := m["spec"].(map[string]interface{})
-				versions, _ := spec["versions"].([]interface{})
-				if len(versions) == 0 {
-					continue
-				}
-				v0, _ := versions[0].(map[string]interface{})
-				if c.Schema != nil {
-					v0["schema"] = map[string]interface{}{"openAPIV3Schema": deepCopy(c.Schema)}
-				}
-				if c.VersionPatch != nil {
-					mergePatch(v0, deepCopy(c.VersionPatch))
-				}
-			}
-			if len(c.Patch) > 0 || c.Schema != nil || c.VersionPatch != nil {
-				name = stem + "/" + c.Name
-			}
-			b, _ := json.Marshal(def)
-			key := string(b)
-			in := byCRD[key]
-			if in == nil {
-				in = &crdInput{name: name, data: b}
-				byCRD[key] = in
-				out = append(out, in)
-			}
-			if c.Object == nil || c.ObjectRaw != nil || c.Old != nil || c.OldRaw != nil || c.Subresource != "" || c.Version != "" {
-				continue
-			}
-			ob, _ := json.Marshal(c.Object)
-			in.objects = append(in.objects, objInput{name: stem + "/" + c.Name, data: ob})
-		}
-	}
-	return out
-}
-
-func deepCopy(v interface{}) interface{} {
-	b, _ := json.Marshal(v)
-	var out interface{}
-	_ = json.Unmarshal(b, &out)
-	return out
-}
-
-func mergePatch(target, patch interface{}) interface{} {
-	p, ok := patch.(map[string]interface{})
-	if !ok {
-		return patch
-	}
-	t, ok := target.(map[string]interface{})
-	if !ok {
-		t = map[string]interface{}{}
-	}
-	for k, v := range p {
-		if v == nil {
-			delete(t, k)
+	for _, c := range cases {
+		if c.CRDRaw != "" || c.CRD == nil {
 			continue
 		}
-		t[k] = mergePatch(t[k], v)
+		stem := strings.TrimSuffix(filepath.Base(c.File), ".yaml")
+		name := c.ID
+		if n, ok := c.CRD.(string); ok && len(c.Patch) == 0 && c.Schema == nil && c.VersionPatch == nil {
+			name = stem + "/" + n
+		}
+		b := c.Request.CRD
+		key := string(b)
+		in := byCRD[key]
+		if in == nil {
+			in = &crdInput{name: name, data: b}
+			byCRD[key] = in
+			out = append(out, in)
+		}
+		if c.Object == nil || c.ObjectRaw != nil || c.Old != nil || c.OldRaw != nil || c.Subresource != "" || c.Version != "" {
+			continue
+		}
+		ob, _ := json.Marshal(c.Object)
+		in.objects = append(in.objects, objInput{name: c.ID, data: ob})
 	}
-	return t
+	return out
 }
 
-const defaultFetchScript = "/work/shared/corpus/fetch.sh"
-
 // corpusDirs is the conformance suite's corpus: $CRDLAB_CORPUS (a path
-// list) or the directories printed by the fetch script
-// ($CRDLAB_CORPUS_FETCH, default /work/shared/corpus/fetch.sh).
+// list) or the directories printed by the repository's scripts/corpus.sh
+// (or $CRDLAB_CORPUS_FETCH); see internal/corpus.
 func corpusDirs() ([]string, error) {
-	if env := os.Getenv("CRDLAB_CORPUS"); env != "" {
-		return filepath.SplitList(env), nil
-	}
-	script := os.Getenv("CRDLAB_CORPUS_FETCH")
-	if script == "" {
-		script = defaultFetchScript
-	}
-	if _, err := os.Stat(script); err != nil {
-		return nil, fmt.Errorf("no corpus: set CRDLAB_CORPUS or CRDLAB_CORPUS_FETCH (%v)", err)
-	}
-	out, err := exec.Command("bash", script).Output()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", script, err)
-	}
-	return strings.Fields(string(out)), nil
+	return corpus.Dirs(corpus.Options{})
 }
 
 var docSeparator = regexp.MustCompile(`(?m)^---[ \t]*(#.*)?$`)

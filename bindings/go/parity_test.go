@@ -1,23 +1,22 @@
 package wasm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/internal/casefile"
+	"github.com/crdlab/crdlab/internal/corpus"
 	"github.com/crdlab/crdlab/wire"
 	"sigs.k8s.io/yaml"
 )
@@ -215,103 +214,22 @@ func lintRaw(t *testing.T, r *Runtime, crd []byte) {
 	}
 }
 
-// caseFile is the format of conformance/testdata/cases (see
-// conformance/cases.go; that module cannot be imported from here).
-type caseFile struct {
-	CRDs  map[string]interface{} `json:"crds"`
-	Cases []struct {
-		Name            string        `json:"name"`
-		CRD             interface{}   `json:"crd"`
-		CRDRaw          string        `json:"crdRaw"`
-		Patch           []interface{} `json:"patch"`
-		Object          interface{}   `json:"object"`
-		ObjectRaw       *string       `json:"objectRaw"`
-		Old             interface{}   `json:"old"`
-		OldRaw          *string       `json:"oldRaw"`
-		Version         string        `json:"version"`
-		Subresource     string        `json:"subresource"`
-		FieldValidation string        `json:"fieldValidation"`
-		// CRDFieldValidation is the CRD create's fieldValidation.
-		CRDFieldValidation string `json:"crdFieldValidation"`
-	} `json:"cases"`
-}
-
-// loadConformanceCases resolves every case as the conformance loader does.
+// loadConformanceCases resolves every case of conformance/testdata/cases
+// with the conformance suite's loader (internal/casefile). The module has no
+// CRD-update operation: a case's old CRD is left out (its CRD is checked as
+// a create).
 func loadConformanceCases(t *testing.T) []request {
-	files, _ := filepath.Glob(filepath.Join(repoRoot, "conformance", "testdata", "cases", "*.yaml"))
-	sort.Strings(files)
-	var out []request
-	for _, f := range files {
-		var cf caseFile
-		if err := yaml.Unmarshal(readFile(t, f), &cf); err != nil {
-			// The conformance suite's own loader reports it; parity is
-			// checked on the files that load.
-			t.Logf("skipping %s: %v", filepath.Base(f), err)
-			continue
-		}
-		stem := strings.TrimSuffix(filepath.Base(f), ".yaml")
-		for _, c := range cf.Cases {
-			req := request{name: stem + "/" + c.Name, version: c.Version, subresource: c.Subresource, fieldValidation: c.FieldValidation, crdFieldValidation: c.CRDFieldValidation}
-			if c.CRDRaw != "" {
-				req.crd = []byte(c.CRDRaw)
-			} else {
-				def := c.CRD
-				if name, ok := def.(string); ok {
-					def = cf.CRDs[name]
-				}
-				def = deepCopy(def)
-				for _, p := range c.Patch {
-					def = mergePatch(def, p)
-				}
-				req.crd, _ = json.Marshal(def)
-			}
-			req.object = caseBody(c.Object, c.ObjectRaw)
-			req.old = caseBody(c.Old, c.OldRaw)
-			out = append(out, req)
-		}
+	cases, err := casefile.Load(filepath.Join(repoRoot, "conformance", "testdata", "cases"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]request, len(cases))
+	for i, c := range cases {
+		r := c.Request
+		out[i] = request{name: c.ID, crd: r.CRD, object: r.Object, old: r.Old,
+			version: r.Version, subresource: r.Subresource, fieldValidation: r.FieldValidation, crdFieldValidation: r.CRDFieldValidation}
 	}
 	return out
-}
-
-func caseBody(v interface{}, raw *string) []byte {
-	if raw != nil {
-		return []byte(*raw)
-	}
-	if v == nil {
-		return nil
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	return bytes.TrimSpace(buf.Bytes())
-}
-
-func deepCopy(v interface{}) interface{} {
-	b, _ := json.Marshal(v)
-	var out interface{}
-	_ = json.Unmarshal(b, &out)
-	return out
-}
-
-// mergePatch applies an RFC 7386 JSON merge patch.
-func mergePatch(target, patch interface{}) interface{} {
-	p, ok := patch.(map[string]interface{})
-	if !ok {
-		return patch
-	}
-	t, ok := target.(map[string]interface{})
-	if !ok {
-		t = map[string]interface{}{}
-	}
-	for k, v := range p {
-		if v == nil {
-			delete(t, k)
-			continue
-		}
-		t[k] = mergePatch(t[k], v)
-	}
-	return t
 }
 
 // TestParityConformanceCases: every case of conformance/testdata/cases.
@@ -326,22 +244,13 @@ func TestParityConformanceCases(t *testing.T) {
 
 // corpusDirs returns the corpus module directories, or skips. The
 // repository's scripts/corpus.sh runs offline (GOPROXY=off): the modules
-// must be in the module cache already.
+// must be in the module cache already. See internal/corpus.
 func corpusDirs(t testing.TB) []string {
-	script := filepath.Join(repoRoot, "scripts", "corpus.sh")
-	if p := os.Getenv("CRDLAB_CORPUS_FETCH"); p != "" {
-		script = p
-	}
-	if _, err := os.Stat(script); err != nil {
-		t.Skipf("corpus not available: %s not found (set CRDLAB_CORPUS_FETCH)", script)
-	}
-	cmd := exec.Command("bash", script)
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
-	out, err := cmd.Output()
+	dirs, err := corpus.Dirs(corpus.Options{Offline: true})
 	if err != nil {
-		t.Skipf("corpus not fetched (run bash %s once; offline here: %v)", script, err)
+		t.Skipf("corpus not available: %v", err)
 	}
-	return strings.Fields(string(out))
+	return dirs
 }
 
 var docSep = regexp.MustCompile(`(?m)^---[ \t]*$`)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/corpus"
 	"sigs.k8s.io/yaml"
 )
 
@@ -123,27 +124,15 @@ func buildKubeconform(t *testing.T) string {
 	return bin
 }
 
-// gatewayAPIDir finds Gateway API in the corpus (or skips).
+// gatewayAPIDir finds Gateway API in the corpus (the repository's
+// scripts/corpus.sh, see internal/corpus), or skips.
 func gatewayAPIDir(t *testing.T) string {
 	t.Helper()
-	script := os.Getenv("CRDLAB_CORPUS_FETCH")
-	if script == "" {
-		script = "/work/shared/corpus/fetch.sh"
-	}
-	if _, err := os.Stat(script); err != nil {
-		t.Skipf("no corpus fetch script (%v)", err)
-	}
-	out, err := exec.Command("bash", script).Output()
+	dir, err := corpus.Module(corpus.Options{}, "sigs.k8s.io/gateway-api@")
 	if err != nil {
 		t.Skipf("corpus unavailable: %v", err)
 	}
-	for _, d := range strings.Fields(string(out)) {
-		if strings.Contains(d, "gateway-api@") {
-			return d
-		}
-	}
-	t.Skip("Gateway API not in the corpus")
-	return ""
+	return dir
 }
 
 type kubeconformResult struct {

@@ -10,20 +10,14 @@ import (
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
+
+	"github.com/crdlab/crdlab/internal/cel/celrender"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/costs.golden")
 
-// goldenRow is one line of testdata/costs.golden. conformance/cellib_test.go
-// replays every row against upstream's base environment.
-type goldenRow struct {
-	Expr         string    `json:"expr"`
-	Stored       bool      `json:"stored,omitempty"`
-	CompileError string    `json:"compileError,omitempty"`
-	Result       string    `json:"result,omitempty"`
-	Static       [2]uint64 `json:"static"`
-	Runtime      uint64    `json:"runtime"`
-}
+// goldenRow is one line of testdata/costs.golden (see celrender.Row).
+type goldenRow = celrender.Row
 
 // goldenExprs covers every function of every library, their error cases and
 // the equality costs of the library types. Rows prefixed with "stored:" are
@@ -165,39 +159,6 @@ var goldenExprs = []string{
 	`vars:[m, m].indexOf(m)`, `vars:url(m["u"]).getHost()`,
 }
 
-// varSizes is a stand-in for the CRD schema size estimator: every node with a
-// path (variables and their "@items") is 0..20 long.
-type varSizes struct{}
-
-func (varSizes) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
-	if len(n.Path()) > 0 {
-		return &checker.SizeEstimate{Min: 0, Max: 20}
-	}
-	return nil
-}
-
-func (varSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
-	return nil
-}
-
-var goldenVars = map[string]any{
-	"str":  "hello world",
-	"strs": []string{"a", "bb", "ccc"},
-	"ints": []int64{3, 1, 2},
-	"objs": []map[string]int64{{"a": 1}, {"a": 2}},
-	"m":    map[string]string{"abc": "0123456789", "u": "https://example.com/x"},
-}
-
-func goldenVarDecls() []cel.EnvOption {
-	return []cel.EnvOption{
-		cel.Variable("str", cel.StringType),
-		cel.Variable("strs", cel.ListType(cel.StringType)),
-		cel.Variable("ints", cel.ListType(cel.IntType)),
-		cel.Variable("objs", cel.ListType(cel.MapType(cel.StringType, cel.IntType))),
-		cel.Variable("m", cel.MapType(cel.StringType, cel.StringType)),
-	}
-}
-
 func evalRow(t *testing.T, expr string) goldenRow {
 	t.Helper()
 	row := goldenRow{Expr: expr}
@@ -213,37 +174,16 @@ func evalRow(t *testing.T, expr string) goldenRow {
 	opts := []cel.EnvOption{opt}
 	if strings.HasPrefix(src, "vars:") {
 		src = strings.TrimPrefix(src, "vars:")
-		opts = append(opts, goldenVarDecls()...)
-		vars = goldenVars
-		sizes = varSizes{}
+		opts = append(opts, celrender.VarDecls()...)
+		vars = celrender.Vars()
+		sizes = celrender.VarSizes{}
 	}
 	env, err := cel.NewEnv(opts...)
 	if err != nil {
 		t.Fatalf("env: %v", err)
 	}
-	ast, iss := env.Compile(src)
-	if iss.Err() != nil {
-		row.CompileError = iss.Err().Error()
-		return row
-	}
-	est, err := env.EstimateCost(ast, &CostEstimator{SizeEstimator: sizes})
-	if err != nil {
+	if err := celrender.Eval(&row, env, src, vars, &CostEstimator{SizeEstimator: sizes}); err != nil {
 		t.Fatalf("%s: estimate: %v", expr, err)
-	}
-	row.Static = [2]uint64{est.Min, est.Max}
-	prg, err := env.Program(ast)
-	if err != nil {
-		row.CompileError = "program: " + err.Error()
-		return row
-	}
-	val, det, err := prg.Eval(vars)
-	if err != nil {
-		row.Result = "error(" + err.Error() + ")"
-	} else {
-		row.Result = renderVal(val)
-	}
-	if det != nil && det.ActualCost() != nil {
-		row.Runtime = *det.ActualCost()
 	}
 	return row
 }

@@ -1,4 +1,8 @@
-package library
+// Package celrender renders CEL values as deterministic text, using only
+// cel-go interfaces, so that crdlab's values (internal/cel/library's tests)
+// and upstream's (conformance/cellib_test.go) render identically and their
+// golden rows can be compared. Only tests import it.
+package celrender
 
 import (
 	"fmt"
@@ -11,10 +15,11 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 )
 
-// renderVal renders a CEL value deterministically using only cel-go
-// interfaces, so that the same function (copied in conformance/cellib_test.go)
-// renders upstream's values identically.
-func renderVal(v ref.Val) string {
+// Render renders a CEL value deterministically: errors as error(...),
+// optionals, strings quoted, bytes as b"...", doubles as double(...), uints
+// with a u suffix, lists in order, maps with sorted entries, and other
+// values as TypeName(...) (a leading * for pointer values).
+func Render(v ref.Val) string {
 	switch x := v.(type) {
 	case *types.Err:
 		return "error(" + x.Error() + ")"
@@ -22,7 +27,7 @@ func renderVal(v ref.Val) string {
 		if !x.HasValue() {
 			return "optional.none()"
 		}
-		return "optional.of(" + renderVal(x.GetValue()) + ")"
+		return "optional.of(" + Render(x.GetValue()) + ")"
 	case types.String:
 		return fmt.Sprintf("%q", string(x))
 	case types.Bytes:
@@ -36,14 +41,14 @@ func renderVal(v ref.Val) string {
 	case traits.Lister:
 		var parts []string
 		for it := x.Iterator(); it.HasNext() == types.True; {
-			parts = append(parts, renderVal(it.Next()))
+			parts = append(parts, Render(it.Next()))
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	case traits.Mapper:
 		var parts []string
 		for it := x.Iterator(); it.HasNext() == types.True; {
 			k := it.Next()
-			parts = append(parts, renderVal(k)+": "+renderVal(x.Get(k)))
+			parts = append(parts, Render(k)+": "+Render(x.Get(k)))
 		}
 		sort.Strings(parts)
 		return "{" + strings.Join(parts, ", ") + "}"
