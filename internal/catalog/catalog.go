@@ -1,0 +1,262 @@
+package catalog
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/wire"
+)
+
+// Entry is one CRD of a catalogue.
+type Entry struct {
+	Doc Document
+	CRD *engine.CRD
+}
+
+type groupKind struct{ group, kind string }
+
+// Catalog indexes compiled CRDs by group and kind. It is not safe for
+// concurrent Add; lookups (Run) are.
+type Catalog struct {
+	byName map[string]*Entry
+	byGK   map[groupKind]*Entry
+	order  []*Entry
+}
+
+// New returns an empty catalogue.
+func New() *Catalog {
+	return &Catalog{byName: map[string]*Entry{}, byGK: map[groupKind]*Entry{}}
+}
+
+// Add decodes and compiles a CRD document. A CRD already in the catalogue
+// under the same name is shared when it is the same document (the same
+// file given twice, a --crd directory inside the inputs), and an error
+// otherwise. A CRD that does not decode is an *InputError.
+func (c *Catalog) Add(d Document) (*Entry, error) {
+	if e, ok := c.byName[d.Name]; ok && d.Name != "" {
+		if bytes.Equal(e.Doc.Data, d.Data) {
+			return e, nil
+		}
+		return nil, &InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("CustomResourceDefinition %q is also defined, differently, at %s", d.Name, e.Doc.Where())}
+	}
+	def, err := crd.DecodeOne(d.Data, "")
+	if err != nil {
+		var de *crd.DecodeError
+		if errors.As(err, &de) {
+			// The document is JSON: the decoder's line is not the file's.
+			msg := de.Msg
+			if de.Path != "" && !strings.Contains(msg, de.Path) {
+				msg = de.Path + ": " + msg
+			}
+			err = errors.New(msg)
+		}
+		if d.Item >= 0 {
+			err = fmt.Errorf("items[%d]: %v", d.Item, err)
+		}
+		return nil, &InputError{File: d.File, Line: d.Line, Err: err}
+	}
+	e := &Entry{Doc: d, CRD: engine.CompileCRD(def)}
+	return e, c.insert(e)
+}
+
+// insert indexes a compiled CRD; a different CRD of the same name is an
+// error. The first CRD of a group and kind serves it.
+func (c *Catalog) insert(e *Entry) error {
+	d := e.Doc
+	if prev, ok := c.byName[d.Name]; ok {
+		if bytes.Equal(prev.Doc.Data, d.Data) {
+			return nil
+		}
+		return &InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("CustomResourceDefinition %q is also defined, differently, at %s", d.Name, prev.Doc.Where())}
+	}
+	c.byName[d.Name] = e
+	def := e.CRD.Definition()
+	gk := groupKind{def.Spec.Group, def.Spec.Names.Kind}
+	if _, ok := c.byGK[gk]; !ok {
+		c.byGK[gk] = e
+	}
+	c.order = append(c.order, e)
+	return nil
+}
+
+// Len returns the number of CRDs in the catalogue.
+func (c *Catalog) Len() int { return len(c.order) }
+
+// Lookup returns the CRD serving an object's apiVersion and kind, or a
+// one-line reason why there is none.
+func (c *Catalog) Lookup(apiVersion, kind string) (*Entry, string) {
+	group, version, ok := strings.Cut(apiVersion, "/")
+	if !ok {
+		group, version = "", apiVersion
+	}
+	if kind == "" || apiVersion == "" {
+		return nil, "no apiVersion and kind: not a Kubernetes object"
+	}
+	e, found := c.byGK[groupKind{group, kind}]
+	if !found {
+		if builtinGroup(group) {
+			return nil, fmt.Sprintf("%s %s is a built-in kind: no CustomResourceDefinition to validate it against", apiVersion, kind)
+		}
+		return nil, fmt.Sprintf("no CustomResourceDefinition for %s %s in the catalogue", apiVersion, kind)
+	}
+	for _, v := range e.CRD.Definition().Spec.Versions {
+		if v.Name == version && v.Served {
+			return e, ""
+		}
+	}
+	return nil, fmt.Sprintf("CustomResourceDefinition %s does not serve version %s (served: %s)", e.Doc.Name, version, strings.Join(e.CRD.ServedVersions(), ", "))
+}
+
+// builtinGroup reports whether a group is one of Kubernetes' own API groups
+// (the core group, the *.k8s.io groups of kube-apiserver, and the
+// historical unqualified ones). CRDs may use *.k8s.io groups too (Gateway
+// API): Lookup consults the catalogue first.
+func builtinGroup(g string) bool {
+	switch g {
+	case "", "apps", "batch", "autoscaling", "policy", "extensions":
+		return true
+	}
+	return strings.HasSuffix(g, ".k8s.io") && !strings.Contains(strings.TrimSuffix(g, ".k8s.io"), ".")
+}
+
+// MissingCRDs decides what an object whose kind has no CRD does to a run.
+type MissingCRDs string
+
+const (
+	// MissingSkip reports it as skipped (the default).
+	MissingSkip MissingCRDs = "skip"
+	// MissingError reports it as an error: the run fails.
+	MissingError MissingCRDs = "error"
+)
+
+// Options configure Run.
+type Options struct {
+	// Jobs is the number of objects validated at once; 0 is the number of
+	// CPUs.
+	Jobs int
+	// MissingCRDs is MissingSkip ("" too) or MissingError.
+	MissingCRDs MissingCRDs
+	// Validate are the request options of every object (FieldValidation,
+	// Old, Subresource; Version must be empty: each object picks its own).
+	Validate engine.ValidateOptions
+}
+
+// Run validates the documents: CRDs (which must have been added to the
+// catalogue) are linted, objects validated against their CRD, the rest
+// skipped. The entries are in the documents' order whatever Jobs is.
+func (c *Catalog) Run(docs []Document, opts Options) *wire.RunReport {
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	rep := &wire.RunReport{Results: make([]wire.RunEntry, len(docs))}
+	var wg sync.WaitGroup
+	next := make(chan int, jobs)
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				rep.Results[i] = c.entry(&docs[i], opts)
+			}
+		}()
+	}
+	for i := range docs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	files := map[string]bool{}
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		files[r.File] = true
+		rep.Summary.Total++
+		switch r.Status {
+		case wire.StatusValid:
+			rep.Summary.Valid++
+		case wire.StatusInvalid:
+			rep.Summary.Invalid++
+		case wire.StatusSkipped:
+			rep.Summary.Skipped++
+		default:
+			rep.Summary.Errors++
+		}
+	}
+	rep.Summary.Files = len(files)
+	return rep
+}
+
+// Failed reports whether a run fails: an invalid or error entry.
+func Failed(rep *wire.RunReport) bool {
+	return rep.Summary.Invalid > 0 || rep.Summary.Errors > 0
+}
+
+func (c *Catalog) entry(d *Document, opts Options) wire.RunEntry {
+	r := wire.RunEntry{
+		File: d.File, Document: d.Index, Line: d.Line,
+		APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name,
+		Errors: []wire.LocatedError{}, Warnings: []string{},
+	}
+	if d.Item >= 0 {
+		item := d.Item
+		r.Item = &item
+	}
+	if d.IsCRD() {
+		e, ok := c.byName[d.Name]
+		if !ok {
+			r.Status, r.Reason = wire.StatusError, "CustomResourceDefinition not in the catalogue"
+			return r
+		}
+		rep := engine.NewReport(e.CRD, nil)
+		r.Errors = locate(rep.CRD.Errors, d.Line)
+		r.Warnings = rep.CRD.Warnings
+		r.Status = wire.StatusValid
+		if len(r.Errors) > 0 {
+			r.Status = wire.StatusInvalid
+		}
+		return r
+	}
+	e, reason := c.Lookup(d.APIVersion, d.Kind)
+	if e == nil {
+		r.Status, r.Reason = wire.StatusSkipped, reason
+		if opts.MissingCRDs == MissingError {
+			r.Status = wire.StatusError
+		}
+		return r
+	}
+	r.CRD = e.Doc.Name
+	if len(e.CRD.Errors()) > 0 {
+		r.Status = wire.StatusError
+		r.Reason = fmt.Sprintf("its CustomResourceDefinition %s (%s) is invalid", e.Doc.Name, e.Doc.Where())
+		return r
+	}
+	res, err := e.CRD.Validate(d.Data, opts.Validate)
+	if err != nil {
+		r.Status, r.Reason = wire.StatusError, err.Error()
+		return r
+	}
+	rep := engine.NewReport(e.CRD, res).Object
+	r.DecodeError = rep.DecodeError
+	r.Errors = locate(rep.Errors, d.Line)
+	r.Warnings = rep.Warnings
+	r.Pruned = rep.Pruned
+	r.Status = wire.StatusValid
+	if !rep.Valid() {
+		r.Status = wire.StatusInvalid
+	}
+	return r
+}
+
+func locate(errs []wire.ErrorReport, line int) []wire.LocatedError {
+	out := make([]wire.LocatedError, len(errs))
+	for i, e := range errs {
+		out[i] = wire.LocatedError{ErrorReport: e, Line: line}
+	}
+	return out
+}
