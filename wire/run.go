@@ -74,3 +74,20 @@ type RunSummary struct {
 	Skipped int `json:"skipped"`
 	Errors  int `json:"errors"`
 }
+
+// ValidateAllResult is the result of "validateAll": one entry per
+// non-empty document of the stream, in order.
+type ValidateAllResult struct {
+	Documents []DocumentReport `json:"documents"`
+}
+
+// DocumentReport is one document of a "validateAll" stream: its 0-based
+// index (empty documents not counted), its first line, and either its
+// report (as "validate" returns it) or the error "validate" would have
+// answered for it alone.
+type DocumentReport struct {
+	Index  int     `json:"index"`
+	Line   int     `json:"line"`
+	Report *Report `json:"report,omitempty"`
+	Error  *Error  `json:"error,omitempty"`
+}
