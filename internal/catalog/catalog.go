@@ -16,7 +16,40 @@ import (
 // Entry is one CRD of a catalogue.
 type Entry struct {
 	Doc Document
-	CRD *engine.CRD
+	Def *crd.CustomResourceDefinition
+	CRD Compiled
+}
+
+// Compiled is a compiled CRD: the native engine's (Native) or another
+// engine's with the same reports (the WebAssembly module, bindings/go).
+// It must be safe for concurrent use.
+type Compiled interface {
+	// Report is the CRD's validation outcome.
+	Report() wire.CRDReport
+	// Validate validates one object as engine.CRD.Validate does and
+	// returns its report; the error is Validate's (misuse).
+	Validate(object []byte, opts engine.ValidateOptions) (*wire.ObjectReport, error)
+}
+
+// Compiler compiles a decoded CRD; the document is given for engines that
+// take the bytes.
+type Compiler func(d Document, def *crd.CustomResourceDefinition) (Compiled, error)
+
+// Native compiles with the engine.
+func Native(_ Document, def *crd.CustomResourceDefinition) (Compiled, error) {
+	return native{engine.CompileCRD(def)}, nil
+}
+
+type native struct{ c *engine.CRD }
+
+func (n native) Report() wire.CRDReport { return engine.NewReport(n.c, nil).CRD }
+
+func (n native) Validate(object []byte, opts engine.ValidateOptions) (*wire.ObjectReport, error) {
+	res, err := n.c.Validate(object, opts)
+	if err != nil {
+		return nil, err
+	}
+	return engine.NewReport(n.c, res).Object, nil
 }
 
 type groupKind struct{ group, kind string }
@@ -24,6 +57,9 @@ type groupKind struct{ group, kind string }
 // Catalog indexes compiled CRDs by group and kind. It is not safe for
 // concurrent Add; lookups (Run) are.
 type Catalog struct {
+	// Compiler compiles the CRDs added; nil is Native.
+	Compiler Compiler
+
 	byName map[string]*Entry
 	byGK   map[groupKind]*Entry
 	order  []*Entry
@@ -45,23 +81,19 @@ func (c *Catalog) Add(d Document) (*Entry, error) {
 		}
 		return nil, &InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("CustomResourceDefinition %q is also defined, differently, at %s", d.Name, e.Doc.Where())}
 	}
-	def, err := crd.DecodeOne(d.Data, "")
+	def, err := decodeCRD(d)
 	if err != nil {
-		var de *crd.DecodeError
-		if errors.As(err, &de) {
-			// The document is JSON: the decoder's line is not the file's.
-			msg := de.Msg
-			if de.Path != "" && !strings.Contains(msg, de.Path) {
-				msg = de.Path + ": " + msg
-			}
-			err = errors.New(msg)
-		}
-		if d.Item >= 0 {
-			err = fmt.Errorf("items[%d]: %v", d.Item, err)
-		}
+		return nil, err
+	}
+	compile := c.Compiler
+	if compile == nil {
+		compile = Native
+	}
+	compiled, err := compile(d, def)
+	if err != nil {
 		return nil, &InputError{File: d.File, Line: d.Line, Err: err}
 	}
-	e := &Entry{Doc: d, CRD: engine.CompileCRD(def)}
+	e := &Entry{Doc: d, Def: def, CRD: compiled}
 	return e, c.insert(e)
 }
 
@@ -76,7 +108,7 @@ func (c *Catalog) insert(e *Entry) error {
 		return &InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("CustomResourceDefinition %q is also defined, differently, at %s", d.Name, prev.Doc.Where())}
 	}
 	c.byName[d.Name] = e
-	def := e.CRD.Definition()
+	def := e.Def
 	gk := groupKind{def.Spec.Group, def.Spec.Names.Kind}
 	if _, ok := c.byGK[gk]; !ok {
 		c.byGK[gk] = e
@@ -105,12 +137,16 @@ func (c *Catalog) Lookup(apiVersion, kind string) (*Entry, string) {
 		}
 		return nil, fmt.Sprintf("no CustomResourceDefinition for %s %s in the catalogue", apiVersion, kind)
 	}
-	for _, v := range e.CRD.Definition().Spec.Versions {
-		if v.Name == version && v.Served {
-			return e, ""
+	var served []string
+	for _, v := range e.Def.Spec.Versions {
+		if v.Served {
+			if v.Name == version {
+				return e, ""
+			}
+			served = append(served, v.Name)
 		}
 	}
-	return nil, fmt.Sprintf("CustomResourceDefinition %s does not serve version %s (served: %s)", e.Doc.Name, version, strings.Join(e.CRD.ServedVersions(), ", "))
+	return nil, fmt.Sprintf("CustomResourceDefinition %s does not serve version %s (served: %s)", e.Doc.Name, version, strings.Join(served, ", "))
 }
 
 // builtinGroup reports whether a group is one of Kubernetes' own API groups
@@ -213,16 +249,29 @@ func (c *Catalog) entry(d *Document, opts Options) wire.RunEntry {
 			r.Status, r.Reason = wire.StatusError, "CustomResourceDefinition not in the catalogue"
 			return r
 		}
-		rep := engine.NewReport(e.CRD, nil)
-		r.Errors = locate(rep.CRD.Errors, d.Line)
-		r.Warnings = rep.CRD.Warnings
+		rep := e.CRD.Report()
+		r.Errors = locate(rep.Errors, d.Line)
+		r.Warnings = nonNil(rep.Warnings)
 		r.Status = wire.StatusValid
 		if len(r.Errors) > 0 {
 			r.Status = wire.StatusInvalid
 		}
 		return r
 	}
-	e, reason := c.Lookup(d.APIVersion, d.Kind)
+	apiVersion := d.APIVersion
+	if v := opts.Validate.Version; v != "" {
+		// --version: the request goes to that version whatever the
+		// object's apiVersion says.
+		group, _, _ := strings.Cut(apiVersion, "/")
+		if !strings.Contains(apiVersion, "/") {
+			group = ""
+		}
+		apiVersion = group + "/" + v
+		if group == "" {
+			apiVersion = v
+		}
+	}
+	e, reason := c.Lookup(apiVersion, d.Kind)
 	if e == nil {
 		r.Status, r.Reason = wire.StatusSkipped, reason
 		if opts.MissingCRDs == MissingError {
@@ -231,20 +280,19 @@ func (c *Catalog) entry(d *Document, opts Options) wire.RunEntry {
 		return r
 	}
 	r.CRD = e.Doc.Name
-	if len(e.CRD.Errors()) > 0 {
+	if len(e.CRD.Report().Errors) > 0 {
 		r.Status = wire.StatusError
 		r.Reason = fmt.Sprintf("its CustomResourceDefinition %s (%s) is invalid", e.Doc.Name, e.Doc.Where())
 		return r
 	}
-	res, err := e.CRD.Validate(d.Data, opts.Validate)
+	rep, err := e.CRD.Validate(d.Data, opts.Validate)
 	if err != nil {
 		r.Status, r.Reason = wire.StatusError, err.Error()
 		return r
 	}
-	rep := engine.NewReport(e.CRD, res).Object
 	r.DecodeError = rep.DecodeError
 	r.Errors = locate(rep.Errors, d.Line)
-	r.Warnings = rep.Warnings
+	r.Warnings = nonNil(rep.Warnings)
 	r.Pruned = rep.Pruned
 	r.Status = wire.StatusValid
 	if !rep.Valid() {
@@ -259,4 +307,35 @@ func locate(errs []wire.ErrorReport, line int) []wire.LocatedError {
 		out[i] = wire.LocatedError{ErrorReport: e, Line: line}
 	}
 	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// decodeCRD decodes a CRD document; a decoding error is an *InputError at
+// the file's line and column (kind: List items: the List's line).
+func decodeCRD(d Document) (*crd.CustomResourceDefinition, error) {
+	def, err := crd.DecodeOne(d.Raw, d.File)
+	if err == nil {
+		return def, nil
+	}
+	var de *crd.DecodeError
+	if errors.As(err, &de) {
+		line, col := d.Line, 0
+		if d.Item < 0 && de.Line > 0 {
+			line, col = de.Line+d.RawLine-1, de.Column
+		}
+		msg := *de
+		msg.File, msg.Line, msg.Column = "", 0, 0
+		text := strings.TrimSpace(msg.Error())
+		if d.Item >= 0 {
+			text = fmt.Sprintf("items[%d]: %s", d.Item, text)
+		}
+		return nil, &InputError{File: d.File, Line: line, Column: col, Err: errors.New(text)}
+	}
+	return nil, &InputError{File: d.File, Line: d.Line, Err: err}
 }

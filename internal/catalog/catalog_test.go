@@ -207,8 +207,8 @@ func TestInputErrors(t *testing.T) {
 		{"object separator", "", obj + "--- x\n", false, "bad.yaml:4: invalid Yaml document separator: x"},
 		{"object json", "", `{"apiVersion": "v1",`, false, "bad.yaml:1: "},
 		{"crd yaml", "", "a: b\nc: [\n", true, "bad.yaml:2: yaml: "},
-		{"crd decode", "", strings.Replace(widgetCRD, "scope: Namespaced", "scope: 3", 1), true, "bad.yaml:1: spec.scope: "},
-		{"crd among objects", "", obj + "---\n" + strings.Replace(widgetCRD, "served: true", "served: maybe", 1), false, "bad.yaml:5: "},
+		{"crd decode", "", strings.Replace(widgetCRD, "scope: Namespaced", "scope: 3", 1), true, "bad.yaml:8:10: spec.scope: expected string, got number 3"},
+		{"crd among objects", "", obj + "---\n" + strings.Replace(widgetCRD, "served: true", "served: maybe", 1), false, "bad.yaml:15:13: spec.versions[0].served: expected boolean, got string \"maybe\""},
 		{"conflicting crds", good, strings.Replace(widgetCRD, "maximum: 10", "maximum: 11", 1), false, "bad.yaml:1: CustomResourceDefinition \"widgets.example.com\" is also defined, differently, at " + good + ":1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -56,7 +56,9 @@ func (c *Catalog) AddAll(defs []Document, jobs int) error {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				e, err := New().Add(defs[i])
+				scratch := New()
+				scratch.Compiler = c.Compiler
+				e, err := scratch.Add(defs[i])
 				out[i] = compiled{e, err}
 			}
 		}()

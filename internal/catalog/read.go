@@ -46,6 +46,10 @@ type Document struct {
 	// sigs.k8s.io/yaml.YAMLToJSON; JSON as written, so that duplicate
 	// fields reach the validation).
 	Data []byte
+	// Raw is the document as written (YAML or JSON), starting at line
+	// RawLine of File: CRD decoding errors are located in it.
+	Raw     []byte
+	RawLine int
 
 	APIVersion string
 	Kind       string
@@ -71,12 +75,16 @@ func (d *Document) IsCRD() bool {
 // InputError is an input that cannot be read or parsed, located at
 // file:line when the line is known.
 type InputError struct {
-	File string
-	Line int // 0 when unknown
-	Err  error
+	File   string
+	Line   int // 0 when unknown
+	Column int // 0 when unknown
+	Err    error
 }
 
 func (e *InputError) Error() string {
+	if e.Line > 0 && e.Column > 0 {
+		return fmt.Sprintf("%s:%d:%d: %v", e.File, e.Line, e.Column, e.Err)
+	}
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
 	}
@@ -226,7 +234,7 @@ func Split(file string, data []byte) ([]Document, error) {
 		if err != nil {
 			return nil, syntaxError(file, line, c.Line, err)
 		}
-		d := Document{File: file, Index: index, Item: -1, Line: line, Data: js}
+		d := Document{File: file, Index: index, Item: -1, Line: line, Data: js, Raw: c.Data, RawLine: c.Line}
 		index++
 		items, isList, err := header(&d)
 		if err != nil {
@@ -237,7 +245,7 @@ func Split(file string, data []byte) ([]Document, error) {
 			continue
 		}
 		for i, it := range items {
-			item := Document{File: file, Index: d.Index, Item: i, Line: line, Data: []byte(it)}
+			item := Document{File: file, Index: d.Index, Item: i, Line: line, Data: []byte(it), Raw: []byte(it)}
 			if _, _, err := header(&item); err != nil {
 				return nil, &InputError{File: file, Line: line, Err: fmt.Errorf("items[%d]: %v", i, err)}
 			}
