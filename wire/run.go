@@ -53,6 +53,12 @@ type RunEntry struct {
 	Warnings    []string       `json:"warnings"`
 	// Pruned lists the unknown fields dropped while decoding.
 	Pruned []string `json:"pruned,omitempty"`
+	// Result is the object as the API server would store it (pruned,
+	// defaulted), for a validated object that decoded; absent otherwise.
+	Result interface{} `json:"result,omitempty"`
+	// Unchanged is set for a valid update whose stored object is the old
+	// one (kubectl: "unchanged").
+	Unchanged bool `json:"unchanged,omitempty"`
 }
 
 // LocatedError is a field error with its position in the input.

@@ -40,6 +40,10 @@ func Native(_ Document, def *crd.CustomResourceDefinition) (Compiled, error) {
 	return native{engine.CompileCRD(def)}, nil
 }
 
+// NativeCRD is an already compiled CRD (e.g. engine.CompileCRDUpdate's) as
+// a Compiled.
+func NativeCRD(c *engine.CRD) Compiled { return native{c} }
+
 type native struct{ c *engine.CRD }
 
 func (n native) Report() wire.CRDReport { return engine.NewReport(n.c, nil).CRD }
@@ -81,7 +85,7 @@ func (c *Catalog) Add(d Document) (*Entry, error) {
 		}
 		return nil, &InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("CustomResourceDefinition %q is also defined, differently, at %s", d.Name, e.Doc.Where())}
 	}
-	def, err := decodeCRD(d)
+	def, err := DecodeCRD(d)
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +119,56 @@ func (c *Catalog) insert(e *Entry) error {
 	}
 	c.order = append(c.order, e)
 	return nil
+}
+
+// Entries returns the CRDs of the catalogue, in the order they were added.
+func (c *Catalog) Entries() []*Entry { return c.order }
+
+// Lint compiles every CRD document on its own (two versions of a CRD may
+// be linted side by side) and reports each, in order.
+func (c *Catalog) Lint(defs []Document, jobs int) (*wire.RunReport, error) {
+	compiled := make([]*Catalog, len(defs))
+	errs := make([]error, len(defs))
+	parallel(len(defs), jobs, func(i int) {
+		one := New()
+		one.Compiler = c.Compiler
+		_, errs[i] = one.Add(defs[i])
+		compiled[i] = one
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	rep := &wire.RunReport{Results: make([]wire.RunEntry, len(defs))}
+	for i := range defs {
+		rep.Results[i] = compiled[i].entry(&defs[i], Options{})
+	}
+	rep.Summary = summarize(rep.Results)
+	return rep, nil
+}
+
+// parallel runs f(0..n-1) on jobs goroutines (0: the number of CPUs).
+func parallel(n, jobs int, f func(i int)) {
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	var wg sync.WaitGroup
+	next := make(chan int, jobs)
+	for w := 0; w < jobs && w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // Len returns the number of CRDs in the catalogue.
@@ -187,45 +241,32 @@ type Options struct {
 // catalogue) are linted, objects validated against their CRD, the rest
 // skipped. The entries are in the documents' order whatever Jobs is.
 func (c *Catalog) Run(docs []Document, opts Options) *wire.RunReport {
-	jobs := opts.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
 	rep := &wire.RunReport{Results: make([]wire.RunEntry, len(docs))}
-	var wg sync.WaitGroup
-	next := make(chan int, jobs)
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				rep.Results[i] = c.entry(&docs[i], opts)
-			}
-		}()
-	}
-	for i := range docs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel(len(docs), opts.Jobs, func(i int) { rep.Results[i] = c.entry(&docs[i], opts) })
+	rep.Summary = summarize(rep.Results)
+	return rep
+}
+
+func summarize(results []wire.RunEntry) wire.RunSummary {
+	var s wire.RunSummary
 	files := map[string]bool{}
-	for i := range rep.Results {
-		r := &rep.Results[i]
+	for i := range results {
+		r := &results[i]
 		files[r.File] = true
-		rep.Summary.Total++
+		s.Total++
 		switch r.Status {
 		case wire.StatusValid:
-			rep.Summary.Valid++
+			s.Valid++
 		case wire.StatusInvalid:
-			rep.Summary.Invalid++
+			s.Invalid++
 		case wire.StatusSkipped:
-			rep.Summary.Skipped++
+			s.Skipped++
 		default:
-			rep.Summary.Errors++
+			s.Errors++
 		}
 	}
-	rep.Summary.Files = len(files)
-	return rep
+	s.Files = len(files)
+	return s
 }
 
 // Failed reports whether a run fails: an invalid or error entry.
@@ -294,6 +335,7 @@ func (c *Catalog) entry(d *Document, opts Options) wire.RunEntry {
 	r.Errors = locate(rep.Errors, d.Line)
 	r.Warnings = nonNil(rep.Warnings)
 	r.Pruned = rep.Pruned
+	r.Result = rep.Result
 	r.Status = wire.StatusValid
 	if !rep.Valid() {
 		r.Status = wire.StatusInvalid
@@ -316,9 +358,9 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// decodeCRD decodes a CRD document; a decoding error is an *InputError at
+// DecodeCRD decodes a CRD document; a decoding error is an *InputError at
 // the file's line and column (kind: List items: the List's line).
-func decodeCRD(d Document) (*crd.CustomResourceDefinition, error) {
+func DecodeCRD(d Document) (*crd.CustomResourceDefinition, error) {
 	def, err := crd.DecodeOne(d.Raw, d.File)
 	if err == nil {
 		return def, nil

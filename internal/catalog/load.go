@@ -1,10 +1,5 @@
 package catalog
 
-import (
-	"runtime"
-	"sync"
-)
-
 // Load reads the CRD inputs (crdArgs: their non-CRD documents are ignored,
 // so that a directory of CRDs may hold other files) and the inputs (args),
 // compiles every CRD of both once, in parallel on jobs goroutines (0: the
@@ -39,9 +34,6 @@ func (r *Reader) Load(crdArgs, args []string, jobs int) (*Catalog, []Document, e
 // AddAll adds CRD documents as Add does, compiling them in parallel; the
 // first error in the documents' order is returned.
 func (c *Catalog) AddAll(defs []Document, jobs int) error {
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
 	// Compile every distinct document in parallel into a scratch catalogue
 	// each, then add them in order (Add shares identical duplicates).
 	type compiled struct {
@@ -49,31 +41,22 @@ func (c *Catalog) AddAll(defs []Document, jobs int) error {
 		err error
 	}
 	out := make([]compiled, len(defs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				scratch := New()
-				scratch.Compiler = c.Compiler
-				e, err := scratch.Add(defs[i])
-				out[i] = compiled{e, err}
-			}
-		}()
-	}
+	var todo []int
 	seen := map[string]bool{}
 	for i, d := range defs {
 		key := d.Name + "\x00" + string(d.Data)
-		if seen[key] {
-			continue
+		if !seen[key] {
+			seen[key] = true
+			todo = append(todo, i)
 		}
-		seen[key] = true
-		next <- i
 	}
-	close(next)
-	wg.Wait()
+	parallel(len(todo), jobs, func(k int) {
+		i := todo[k]
+		scratch := New()
+		scratch.Compiler = c.Compiler
+		e, err := scratch.Add(defs[i])
+		out[i] = compiled{e, err}
+	})
 	for i, d := range defs {
 		if out[i].err != nil {
 			return out[i].err

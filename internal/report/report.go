@@ -122,6 +122,8 @@ func Text(stdout, stderr io.Writer, rep *wire.RunReport, opts Options) error {
 			fmt.Fprintf(stderr, "Warning: %s\n", w)
 		}
 		switch {
+		case e.Status == wire.StatusValid && e.Unchanged:
+			fmt.Fprintf(stdout, "%s unchanged (server dry run)\n", resourceName(e))
 		case e.Status == wire.StatusValid:
 			fmt.Fprintf(stdout, "%s %s (server dry run)\n", resourceName(e), verb)
 		case e.Status == wire.StatusSkipped:
