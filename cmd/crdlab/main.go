@@ -101,6 +101,7 @@ type outputFlags struct {
 	jobs      int
 	engine    string
 	module    string
+	empty     bool
 }
 
 func (o *outputFlags) declare(fs *flag.FlagSet) {
@@ -108,6 +109,7 @@ func (o *outputFlags) declare(fs *flag.FlagSet) {
 	fs.BoolVar(&o.summary, "summary", false, "print the counts after the results (text, jsonl, tap, github)")
 	fs.BoolVarP(&o.recursive, "recursive", "R", false, "read directories recursively (as kubectl -R)")
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "objects validated at once (default: the number of CPUs)")
+	fs.BoolVar(&o.empty, "allow-empty", false, "finding nothing to validate is not an error (for hooks given any changed file)")
 	fs.StringVar(&o.engine, "engine", "native", "native, or wasm: run through the WebAssembly module (bindings/go, wazero)")
 	fs.StringVar(&o.module, "wasm-module", "", "the module `FILE` for --engine wasm (default: $CRDLAB_WASM, else crdlab.wasm next to the binary, else build/crdlab.wasm)")
 }
@@ -284,7 +286,10 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 			defs = append(defs, d)
 		}
 	}
-	if len(defs) == 0 {
+	if f.empty && len(docs) == 0 {
+		return writeEmpty(f.outputFlags, stdout, stderr)
+	}
+	if len(defs) == 0 && !f.empty {
 		return usageError(c, stderr, "no CustomResourceDefinitions: give --crd FILE|DIR, or include the CRDs among the inputs")
 	}
 	if len(docs) == 0 {
@@ -442,6 +447,9 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 		}
 	}
 	if len(defs) == 0 {
+		if f.empty {
+			return writeEmpty(f, stdout, stderr)
+		}
 		return usageError(c, stderr, "no CustomResourceDefinitions found in %s", strings.Join(fs.Args(), ", "))
 	}
 	cat, code := newCatalog(f, stderr)
@@ -458,6 +466,15 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	}
 	if catalog.Failed(rep) {
 		return exitInvalid
+	}
+	return exitValid
+}
+
+// writeEmpty reports a run with nothing to validate (--allow-empty).
+func writeEmpty(f outputFlags, stdout, stderr io.Writer) int {
+	rep := &wire.RunReport{Results: []wire.RunEntry{}}
+	if err := report.Write(f.output, rep, stdout, stderr, report.Options{Summary: f.summary}); err != nil {
+		return inputError(stderr, err)
 	}
 	return exitValid
 }
