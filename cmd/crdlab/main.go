@@ -248,6 +248,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	defer closeEngine()
 	reader := &catalog.Reader{Recursive: f.recursive, Stdin: stdin}
 	opts := catalog.Options{Jobs: f.jobs, MissingCRDs: catalog.MissingCRDs(missing),
+		Results:  f.output == "json" || f.output == "jsonl" || f.output == "yaml",
 		Validate: engine.ValidateOptions{Version: f.version, Subresource: f.subresource, FieldValidation: engine.FieldValidation(fv)}}
 	var old []byte
 	if f.old != "" {

@@ -232,6 +232,9 @@ type Options struct {
 	Jobs int
 	// MissingCRDs is MissingSkip ("" too) or MissingError.
 	MissingCRDs MissingCRDs
+	// Results keeps each object's stored form in its entry (Result); without
+	// it a large run does not hold every object in memory.
+	Results bool
 	// Validate are the request options of every object (FieldValidation,
 	// Old, Subresource; Version must be empty: each object picks its own).
 	Validate engine.ValidateOptions
@@ -335,7 +338,9 @@ func (c *Catalog) entry(d *Document, opts Options) wire.RunEntry {
 	r.Errors = locate(rep.Errors, d.Line)
 	r.Warnings = nonNil(rep.Warnings)
 	r.Pruned = rep.Pruned
-	r.Result = rep.Result
+	if opts.Results {
+		r.Result = rep.Result
+	}
 	r.Status = wire.StatusValid
 	if !rep.Valid() {
 		r.Status = wire.StatusInvalid
