@@ -449,7 +449,7 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	}
 	if len(defs) == 0 {
 		if f.empty {
-			return writeEmpty(f, stdout, stderr)
+			return writeEmpty(*f, stdout, stderr)
 		}
 		return usageError(c, stderr, "no CustomResourceDefinitions found in %s", strings.Join(fs.Args(), ", "))
 	}
@@ -475,7 +475,7 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 func writeEmpty(f outputFlags, stdout, stderr io.Writer) int {
 	rep := &wire.RunReport{Results: []wire.RunEntry{}}
 	if err := report.Write(f.output, rep, stdout, stderr, report.Options{Summary: f.summary}); err != nil {
-		return inputError(stderr, err)
+		return reportInputError(stderr, err)
 	}
 	return exitValid
 }
