@@ -19,7 +19,7 @@ func TestJSTypesAreCost(t *testing.T) {
 	}
 	src := string(b)
 	member := regexp.MustCompile(`(?m)^  (?:readonly\s+)?(\w+)(\??):`)
-	for _, v := range []interface{}{Report{}, Limits{}, Rule{}, Suggestion{}, SchemaTotal{}, ObjectCosts{}} {
+	for _, v := range []interface{}{Report{}, Limits{}, Rule{}, Suggestion{}, SchemaTotal{}, ObjectCosts{}, Advice{}} {
 		typ := reflect.TypeOf(v)
 		name := "Cost" + typ.Name()
 		switch typ.Name() {

@@ -129,6 +129,15 @@ export interface CostSuggestion {
   estimatedCost: number;
 }
 
+/** Which part of an over-limit expression or of its schema makes the estimate large (Go: cost.Advice). */
+export interface CostAdvice {
+  kind: string;
+  subExpression?: string;
+  estimatedCostWithout?: number;
+  move?: CostSuggestion;
+  message: string;
+}
+
 /** One x-kubernetes-validations rule's estimated cost (Go: cost.Rule). */
 export interface CostRule {
   schema: string;
@@ -148,6 +157,7 @@ export interface CostRule {
   compileError?: string;
   suggestions?: CostSuggestion[];
   suggestionNote?: string;
+  advice?: CostAdvice[];
   runtimeCost?: number[];
   evaluations?: number[];
 }
@@ -165,6 +175,9 @@ export interface CostSchemaTotal {
 /** The runtime cost of the rules on one object (Go: cost.ObjectCosts). */
 export interface CostObject {
   index: number;
+  /** where the object comes from (e.g. its file), when the caller set it */
+  source?: string;
+  kind?: string;
   name?: string;
   version?: string;
   totalCost: number;
