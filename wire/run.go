@@ -48,9 +48,12 @@ type RunEntry struct {
 	CRD string `json:"crd,omitempty"`
 	// DecodeError is the API server's message when the request failed while
 	// decoding (strict unknown or duplicate fields, apiVersion/kind).
-	DecodeError string         `json:"decodeError,omitempty"`
-	Errors      []LocatedError `json:"errors"`
-	Warnings    []string       `json:"warnings"`
+	DecodeError string `json:"decodeError,omitempty"`
+	// FieldErrorPositions locate a CRD's unknown and duplicate fields
+	// (file:line:col: message), for a CRD entry.
+	FieldErrorPositions []string       `json:"fieldErrorPositions,omitempty"`
+	Errors              []LocatedError `json:"errors"`
+	Warnings            []string       `json:"warnings"`
 	// Pruned lists the unknown fields dropped while decoding.
 	Pruned []string `json:"pruned,omitempty"`
 	// Result is the object as the API server would store it (pruned,

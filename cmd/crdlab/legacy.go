@@ -129,6 +129,15 @@ func printCRDReport(def *crd.CustomResourceDefinition, rep *wire.CRDReport, stdo
 		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}
 	name := def.Metadata.Name
+	if rep.DecodeError != "" {
+		// kubectl create: the API server's 400 BadRequest, then where the
+		// offending fields are in the input.
+		fmt.Fprintf(stderr, "Error from server (BadRequest): %s\n", rep.DecodeError)
+		for _, p := range rep.FieldErrorPositions {
+			fmt.Fprintf(stderr, "  %s\n", p)
+		}
+		return
+	}
 	if len(rep.Errors) > 0 {
 		fmt.Fprint(stderr, engine.InvalidMessageOf(crd.Kind, name, messages(rep.Errors)))
 		return
@@ -157,6 +166,21 @@ var (
   crdlab cost -o json config/crd/ samples/`, runCost)
 	benchCommand = legacyCommand("bench", "Measure validation time and CEL cost per object", benchUsage, `  crdlab bench config/crd/ samples/
   crdlab bench -o csv --sort time config/crd/ samples/ > bench.csv`, runBench)
+	upgradeCommand = legacyCommand("upgrade", "Check that a CRD upgrade keeps the stored objects valid", upgradeUsage, `  crdlab upgrade deployed.yaml config/crd/widgets.yaml samples/
+  crdlab upgrade --fail-on-breaking deployed.yaml new.yaml`, runUpgrade)
 	schemaCommand = legacyCommand("schema", "Export CRD schemas as JSON Schema (for editors, kubeconform)", schemaUsage, `  crdlab schema config/crd/widgets.yaml > widget.json
   crdlab schema --strict -o schemas/ config/crd/`, runSchema)
 )
+
+// crdFieldValidationFlag defines --crd-field-validation on fs.
+func crdFieldValidationFlag(fs *flag.FlagSet) *string {
+	return fs.String("crd-field-validation", "Strict", "the CRD create's fieldValidation: Strict, Warn or Ignore (unknown and duplicate fields of the CRD)")
+}
+func checkCRDFieldValidation(cmd, fv string, stderr io.Writer) bool {
+	switch engine.FieldValidation(fv) {
+	case engine.Strict, engine.Warn, engine.Ignore:
+		return true
+	}
+	fmt.Fprintf(stderr, "crdlab %s: --crd-field-validation must be Strict, Warn or Ignore, not %q\n", cmd, fv)
+	return false
+}

@@ -45,7 +45,7 @@ const (
 var commands = map[string]*command{}
 
 func init() {
-	for _, c := range []*command{validateCommand, lintCommand, costCommand, testCommand, benchCommand, schemaCommand} {
+	for _, c := range []*command{validateCommand, lintCommand, costCommand, testCommand, benchCommand, schemaCommand, upgradeCommand} {
 		commands[c.name] = c
 	}
 }
@@ -102,6 +102,7 @@ type outputFlags struct {
 	engine    string
 	module    string
 	empty     bool
+	crdFV     string
 }
 
 func (o *outputFlags) declare(fs *flag.FlagSet) {
@@ -109,6 +110,7 @@ func (o *outputFlags) declare(fs *flag.FlagSet) {
 	fs.BoolVar(&o.summary, "summary", false, "print the counts after the results (text, jsonl, tap, github)")
 	fs.BoolVarP(&o.recursive, "recursive", "R", false, "read directories recursively (as kubectl -R)")
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "objects validated at once (default: the number of CPUs)")
+	fs.StringVar(&o.crdFV, "crd-field-validation", "Strict", "the CRD create's fieldValidation: Strict, Warn or Ignore (unknown and duplicate fields of the CRDs; any case)")
 	fs.BoolVar(&o.empty, "allow-empty", false, "finding nothing to validate is not an error (for hooks given any changed file)")
 	fs.StringVar(&o.engine, "engine", "native", "native, or wasm: run through the WebAssembly module (bindings/go, wazero)")
 	fs.StringVar(&o.module, "wasm-module", "", "the module `FILE` for --engine wasm (default: $CRDLAB_WASM, else crdlab.wasm next to the binary, else build/crdlab.wasm)")
@@ -121,6 +123,12 @@ func (o *outputFlags) check() error {
 	}
 	if o.engine, err = enum("engine", o.engine, "native", "wasm"); err != nil {
 		return err
+	}
+	if o.crdFV, err = enum("crd-field-validation", o.crdFV, "Strict", "Warn", "Ignore"); err != nil {
+		return err
+	}
+	if o.engine == "wasm" && o.crdFV != "Strict" {
+		return fmt.Errorf("--crd-field-validation is not supported with --engine wasm")
 	}
 	if o.jobs < 0 {
 		return fmt.Errorf("--jobs must be at least 1, not %d", o.jobs)
@@ -483,6 +491,7 @@ func writeEmpty(f outputFlags, stdout, stderr io.Writer) int {
 // newCatalog returns an empty catalogue compiling with the chosen engine.
 func newCatalog(f *outputFlags, stderr io.Writer) (*catalog.Catalog, int) {
 	cat := catalog.New()
+	cat.CRDFieldValidation = engine.FieldValidation(f.crdFV)
 	if f.engine == "wasm" {
 		compiler, err := wasmCompiler(f.module)
 		if err != nil {

@@ -48,7 +48,7 @@ func TestCLI(t *testing.T) {
 		{"validate-crd-unknown-field-warn", []string{"validate", "--crd-field-validation", "Warn", "--crd", "testdata/unknown-field-crd.yaml", "../../examples/valid.yaml"}, "", 0},
 		{"cost-crd-unknown-field-strict", []string{"cost", "testdata/unknown-field-crd.yaml"}, "", 1},
 		{"cost-crd-unknown-field-ignore", []string{"cost", "--crd-field-validation", "Ignore", "testdata/unknown-field-crd.yaml"}, "", 0},
-		{"usage-bad-crd-field-validation", []string{"lint", "--crd-field-validation", "warn", crd}, "", 2},
+		{"usage-bad-crd-field-validation", []string{"lint", "--crd-field-validation", "loose", crd}, "", 2},
 		{"lint-update-rejected-text", []string{"lint", "--old", "../../examples/crd-update/old.yaml", "../../examples/crd-update/new-v2.yaml"}, "", 1},
 		{"lint-update-stored-versions-json", []string{"lint", "-o", "json", "--old", "../../examples/crd-update/old.yaml", "--stored-versions", "v2", "../../examples/crd-update/new-v2.yaml"}, "", 1},
 		{"lint-update-accepted-text", []string{"lint", "--old", "../../examples/crd-update/old.yaml", "../../examples/crd-update/new-v1.yaml"}, "", 0},

@@ -63,6 +63,10 @@ type groupKind struct{ group, kind string }
 type Catalog struct {
 	// Compiler compiles the CRDs added; nil is Native.
 	Compiler Compiler
+	// CRDFieldValidation is the CRD create's fieldValidation for Native
+	// (Strict when empty): unknown and duplicate fields of a CRD are the
+	// API server's 400 (its report's DecodeError) or warnings.
+	CRDFieldValidation engine.FieldValidation
 
 	byName map[string]*Entry
 	byGK   map[groupKind]*Entry
@@ -85,14 +89,25 @@ func (c *Catalog) Add(d Document) (*Entry, error) {
 		}
 		return nil, &InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("CustomResourceDefinition %q is also defined, differently, at %s", d.Name, e.Doc.Where())}
 	}
+	if c.Compiler == nil {
+		// The engine decodes the CRD as the API server does (unknown and
+		// duplicate fields per CRDFieldValidation); other decoding errors
+		// are located input errors.
+		compiled, err := engine.CompileWithOptions(d.Raw, engine.CompileOptions{FieldValidation: c.CRDFieldValidation, Filename: d.File})
+		if err != nil {
+			if _, derr := DecodeCRD(d); derr != nil {
+				return nil, derr
+			}
+			return nil, &InputError{File: d.File, Line: d.Line, Err: err}
+		}
+		e := &Entry{Doc: d, Def: compiled.Definition(), CRD: native{compiled}}
+		return e, c.insert(e)
+	}
 	def, err := DecodeCRD(d)
 	if err != nil {
 		return nil, err
 	}
 	compile := c.Compiler
-	if compile == nil {
-		compile = Native
-	}
 	compiled, err := compile(d, def)
 	if err != nil {
 		return nil, &InputError{File: d.File, Line: d.Line, Err: err}
@@ -131,7 +146,7 @@ func (c *Catalog) Lint(defs []Document, jobs int) (*wire.RunReport, error) {
 	errs := make([]error, len(defs))
 	parallel(len(defs), jobs, func(i int) {
 		one := New()
-		one.Compiler = c.Compiler
+		one.Compiler, one.CRDFieldValidation = c.Compiler, c.CRDFieldValidation
 		_, errs[i] = one.Add(defs[i])
 		compiled[i] = one
 	})
@@ -296,8 +311,10 @@ func (c *Catalog) entry(d *Document, opts Options) wire.RunEntry {
 		rep := e.CRD.Report()
 		r.Errors = locate(rep.Errors, d.Line)
 		r.Warnings = nonNil(rep.Warnings)
+		r.DecodeError = rep.DecodeError
+		r.FieldErrorPositions = rep.FieldErrorPositions
 		r.Status = wire.StatusValid
-		if len(r.Errors) > 0 {
+		if len(r.Errors) > 0 || r.DecodeError != "" {
 			r.Status = wire.StatusInvalid
 		}
 		return r
@@ -324,7 +341,7 @@ func (c *Catalog) entry(d *Document, opts Options) wire.RunEntry {
 		return r
 	}
 	r.CRD = e.Doc.Name
-	if len(e.CRD.Report().Errors) > 0 {
+	if rep := e.CRD.Report(); !rep.Valid() {
 		r.Status = wire.StatusError
 		r.Reason = fmt.Sprintf("its CustomResourceDefinition %s (%s) is invalid", e.Doc.Name, e.Doc.Where())
 		return r

@@ -53,7 +53,7 @@ func (c *Catalog) AddAll(defs []Document, jobs int) error {
 	parallel(len(todo), jobs, func(k int) {
 		i := todo[k]
 		scratch := New()
-		scratch.Compiler = c.Compiler
+		scratch.Compiler, scratch.CRDFieldValidation = c.Compiler, c.CRDFieldValidation
 		e, err := scratch.Add(defs[i])
 		out[i] = compiled{e, err}
 	})

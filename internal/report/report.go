@@ -130,6 +130,9 @@ func Text(stdout, stderr io.Writer, rep *wire.RunReport, opts Options) error {
 			fmt.Fprintf(stdout, "%s: skipped %s: %s\n", where(e), what(e), e.Reason)
 		case e.DecodeError != "":
 			fmt.Fprintf(stderr, "%s: Error from server (BadRequest): error when %s %q: %s\n", where(e), errVerb, e.File, e.DecodeError)
+			for _, p := range e.FieldErrorPositions {
+				fmt.Fprintf(stderr, "  %s\n", p)
+			}
 		case e.Status == wire.StatusInvalid:
 			msgs := make([]string, len(e.Errors))
 			for i, err := range e.Errors {
