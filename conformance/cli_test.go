@@ -244,7 +244,13 @@ func fromRunReport(run map[string]interface{}, withObject bool) (map[string]inte
 		return v
 	}
 	crdEntry := results[0].(map[string]interface{})
-	rep := map[string]interface{}{"crd": map[string]interface{}{"errors": errs(crdEntry), "warnings": list(crdEntry["warnings"])}}
+	crdRep := map[string]interface{}{"errors": errs(crdEntry), "warnings": list(crdEntry["warnings"])}
+	for _, k := range []string{"decodeError", "fieldErrorPositions"} {
+		if v, ok := crdEntry[k]; ok {
+			crdRep[k] = v
+		}
+	}
+	rep := map[string]interface{}{"crd": crdRep}
 	if !withObject {
 		return rep, nil
 	}
@@ -260,6 +266,9 @@ func fromRunReport(run map[string]interface{}, withObject bool) (map[string]inte
 		return nil, fmt.Errorf("%w: skipped: %v", errNotSent, obj["reason"])
 	}
 	o := map[string]interface{}{"result": obj["result"], "pruned": list(obj["pruned"]), "errors": errs(obj), "warnings": list(obj["warnings"])}
+	if v, ok := obj["oldResult"]; ok {
+		o["oldResult"] = v
+	}
 	if d, ok := obj["decodeError"]; ok {
 		o["decodeError"] = d
 		o["result"] = nil

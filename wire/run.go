@@ -59,6 +59,9 @@ type RunEntry struct {
 	// Result is the object as the API server would store it (pruned,
 	// defaulted), for a validated object that decoded; absent otherwise.
 	Result interface{} `json:"result,omitempty"`
+	// OldResult is, for an update, the stored object as the API server
+	// reads it back (kept with Result).
+	OldResult interface{} `json:"oldResult,omitempty"`
 	// Unchanged is set for a valid update whose stored object is the old
 	// one (kubectl: "unchanged").
 	Unchanged bool `json:"unchanged,omitempty"`

@@ -356,7 +356,7 @@ func (c *Catalog) entry(d *Document, opts Options) wire.RunEntry {
 	r.Warnings = nonNil(rep.Warnings)
 	r.Pruned = rep.Pruned
 	if opts.Results {
-		r.Result = rep.Result
+		r.Result, r.OldResult = rep.Result, rep.OldResult
 	}
 	r.Status = wire.StatusValid
 	if !rep.Valid() {
