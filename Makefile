@@ -17,7 +17,7 @@ CHROMIUM ?= /usr/bin/chromium
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 MODULES  := . $(wildcard conformance benchmarks)
 # modules that only pin tools (tool directives, no packages)
-TOOLMODS := $(wildcard benchmarks/tools)
+TOOLMODS := $(wildcard benchmarks/tools benchmarks/tools/kubectl-validate)
 
 .PHONY: setup build check test conformance clean
 

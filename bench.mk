@@ -3,6 +3,9 @@
 #   make bench       benchmarks/ side by side (crdlab vs upstream), then benchstat
 #   make cel-costs   benchmarks/cel-costs.md: CEL cost units vs wall time over the corpus
 #   make fuzz        every fuzz target of the main module for FUZZTIME each
+#   make bench-repo  the 50,000-object repository comparison: crdlab validate
+#                    vs kubeconform vs kubectl-validate on the same files
+#                    (wall, CPU, peak RSS; benchmarks/README.md)
 #   make wasm-anchor build/upstream-anchor.wasm (upstream's schema packages,
 #                    benchmarks/cmd/upstreamwasm, GOOS=wasip1) and its sizes:
 #                    the anchor crdlab's module is compared with
@@ -34,7 +37,29 @@ FUZZ_TARGETS ?= $(shell pkgs=$$(git ls-files '*_test.go' 2>/dev/null | grep -v '
 NODE        ?= node
 ANCHOR_OUT  ?= build/upstream-anchor.wasm
 
-.PHONY: bench fuzz wasm-anchor
+REPO_N      ?= 50000
+REPO_DIR    ?= build/repo
+REPO_COUNT  ?= 3
+
+.PHONY: bench fuzz wasm-anchor bench-repo
+
+# The tools are pinned in benchmarks/tools (kubeconform) and
+# benchmarks/tools/kubectl-validate (its own module); the repository is
+# benchmarks/cmd/genrepo's. kubeconform gets the CRDs as JSON Schema (as its
+# openapi2jsonschema.py writes them) and skips built-in kinds, as crdlab
+# does; kubectl-validate validates the built-in kinds too (its embedded
+# schemas).
+bench-repo:
+	@mkdir -p build
+	$(GO) build -o build/crdlab ./cmd/crdlab
+	$(GO) -C benchmarks/tools build -o $(abspath build/kubeconform) github.com/yannh/kubeconform/cmd/kubeconform
+	$(GO) -C benchmarks/tools/kubectl-validate build -o $(abspath build/kubectl-validate) sigs.k8s.io/kubectl-validate
+	[ -d $(REPO_DIR)/manifests ] || (cd benchmarks && $(GO) run ./cmd/genrepo -n $(REPO_N) -out $(abspath $(REPO_DIR)))
+	cd benchmarks && $(GO) run ./cmd/repobench -count $(REPO_COUNT) \
+		'crdlab=$(abspath build/crdlab) validate -R --crd $(abspath $(REPO_DIR))/crds $(abspath $(REPO_DIR))/manifests --summary' \
+		'kubeconform=$(abspath build/kubeconform) -summary -ignore-missing-schemas -schema-location "$(abspath $(REPO_DIR))/schemas/{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json" $(abspath $(REPO_DIR))/manifests' \
+		'kubectl-validate=$(abspath build/kubectl-validate) --local-crds $(abspath $(REPO_DIR))/crds $(abspath $(REPO_DIR))/manifests | tail -3'
+
 
 bench:
 	@mkdir -p $(dir $(BENCHOUT))

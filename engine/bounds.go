@@ -65,6 +65,23 @@ func CompileContext(ctx context.Context, crdYAMLorJSON []byte, opts CompileOptio
 
 // ValidateContext is Validate observing ctx (see Validator.ValidateContext).
 func (c *CRD) ValidateContext(ctx context.Context, object []byte, opts ValidateOptions) (*Result, error) {
+	if err := checkOneBody(object, opts); err != nil {
+		return nil, err
+	}
+	return c.validateOne(ctx, object, opts)
+}
+
+// checkOneBody refuses a stream of several documents (checkOneDocument),
+// unless the body is over the limit: it is then rejected before decoding.
+func checkOneBody(object []byte, opts ValidateOptions) error {
+	if bodyTooLarge(object, opts.MaxBodyBytes) != nil {
+		return nil
+	}
+	return checkOneDocument(object)
+}
+
+// validateOne is ValidateContext of one document.
+func (c *CRD) validateOne(ctx context.Context, object []byte, opts ValidateOptions) (*Result, error) {
 	version := opts.Version
 	var body *jsonBody
 	if version == "" {
@@ -94,6 +111,9 @@ func (c *CRD) validateIn(ctx context.Context, version string, object []byte, bod
 // is ctx's, wrapped. A context that can never end (context.Background)
 // costs nothing: the evaluation is then the one of Validate.
 func (v *Validator) ValidateContext(ctx context.Context, object []byte, opts ValidateOptions) (*Result, error) {
+	if err := checkOneBody(object, opts); err != nil {
+		return nil, err
+	}
 	return v.validateContext(ctx, object, nil, opts)
 }
 

@@ -277,6 +277,9 @@ func (c *CRD) ServedVersions() []string {
 // opts.Version, else the object's apiVersion when it names a served
 // version of this CRD, else the storage version. The error is only for
 // misuse: an invalid CRD, an unknown version, an undecodable old object.
+//
+// object must hold one document: a YAML stream of several documents is an
+// error naming their count (ValidateAll validates a stream).
 func (c *CRD) Validate(object []byte, opts ValidateOptions) (*Result, error) {
 	return c.ValidateContext(context.Background(), object, opts)
 }
@@ -399,8 +402,10 @@ const StoredResourceVersion = "1"
 // create, managedFields, the random generateName suffix (GeneratedNameSuffix
 // is used), resourceVersion preconditions (an update without
 // metadata.resourceVersion takes the old one, as kubectl apply does).
+//
+// object must hold one document, as for CRD.Validate.
 func (v *Validator) Validate(object []byte, opts ValidateOptions) (res *Result, err error) {
-	return v.validateContext(context.Background(), object, nil, opts)
+	return v.ValidateContext(context.Background(), object, opts)
 }
 
 // checkOptions checks opts against this validator and returns the field

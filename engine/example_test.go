@@ -224,3 +224,26 @@ func ExampleCRD_ValidateContext() {
 	// valid: true
 	// Request entity too large: limit is 3145728
 }
+
+// ValidateAll validates each document of a YAML stream, with its index and
+// line; Validate refuses a stream.
+func ExampleCRD_ValidateAll() {
+	c, err := engine.Compile(mustRead("../examples/crontab-crd.yaml"))
+	if err != nil {
+		panic(err)
+	}
+	stream := append(append(mustRead("../examples/valid.yaml"), "---\n"...), mustRead("../examples/invalid.yaml")...)
+	_, err = c.Validate(stream, engine.ValidateOptions{})
+	fmt.Println(err)
+	results, err := c.ValidateAll(stream, engine.ValidateOptions{})
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range results {
+		fmt.Printf("document %d (line %d): valid=%v, %d errors\n", r.Index, r.Line, r.Result.Valid(), len(r.Result.Errors))
+	}
+	// Output:
+	// the object holds 2 YAML documents, Validate takes one (use ValidateAll for a stream)
+	// document 0 (line 1): valid=true, 0 errors
+	// document 1 (line 11): valid=false, 2 errors
+}

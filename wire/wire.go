@@ -31,6 +31,11 @@ const (
 	OpValidate Op = "validate"
 	OpCost     Op = "cost"
 	OpFree     Op = "free"
+	// OpValidateAll validates every document of a YAML stream (a
+	// ValidateRequest whose object is the stream); its result is a
+	// ValidateAllResult. Added in ABI version 1 without a version change:
+	// hosts that do not use it are unaffected.
+	OpValidateAll Op = "validateAll"
 )
 
 // ErrorCode is the "code" of an error response.

@@ -19,8 +19,8 @@ func TestRequestBodyLimit(t *testing.T) {
 	big := string(valid) + "#" + strings.Repeat("x", 3<<20) + "\n"
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"validate", "--crd", crd, "-", "../../examples/valid.yaml"}, strings.NewReader(big), &stdout, &stderr)
-	if code != exitInvalid || !strings.Contains(stderr.String(), `Error from server (RequestEntityTooLarge): error when creating "-": Request entity too large: limit is 3145728`) ||
-		!strings.Contains(stdout.String(), "created (dry run)") {
+	if code != exitInvalid || !strings.Contains(stderr.String(), `-:2: Error from server (RequestEntityTooLarge): error when creating "-": Request entity too large: limit is 3145728`) ||
+		!strings.Contains(stdout.String(), "my-new-cron-object created (server dry run)") {
 		t.Errorf("big object: exit %d\nstdout: %s\nstderr: %.500s", code, stdout.String(), stderr.String())
 	}
 	// A CRD over 3 MiB is not decoded.
@@ -36,7 +36,7 @@ func TestRequestBodyLimit(t *testing.T) {
 		stdout.Reset()
 		stderr.Reset()
 		code = run(args, strings.NewReader(""), &stdout, &stderr)
-		if code != exitUsage || !strings.Contains(stderr.String(), "big-crd.yaml: Request entity too large: limit is 3145728") {
+		if code != exitUsage || !strings.Contains(stderr.String(), "big-crd.yaml:4: Request entity too large: limit is 3145728") {
 			t.Errorf("%s big CRD: exit %d, stderr %.500s", args[0], code, stderr.String())
 		}
 	}
@@ -47,8 +47,8 @@ func TestTimeout(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	// Every object times out, each is reported, the command goes on.
 	code := run([]string{"validate", "--timeout", "1ns", "--crd", crd, "../../examples/valid.yaml", "../../examples/defaults.yaml"}, strings.NewReader(""), &stdout, &stderr)
-	want := "crdlab: ../../examples/valid.yaml: validating the object: context deadline exceeded (--timeout 1ns)\n" +
-		"crdlab: ../../examples/defaults.yaml: validating the object: context deadline exceeded (--timeout 1ns)\n"
+	want := "../../examples/valid.yaml:2: error: CronTab my-new-cron-object: validating the object: context deadline exceeded (--timeout 1ns)\n" +
+		"../../examples/defaults.yaml:3: error: CronTab my-defaulted-cron-object: validating the object: context deadline exceeded (--timeout 1ns)\n"
 	if code != exitInvalid || stderr.String() != want {
 		t.Errorf("--timeout 1ns: exit %d\nstderr: %s\nwant: %s", code, stderr.String(), want)
 	}

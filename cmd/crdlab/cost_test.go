@@ -44,7 +44,7 @@ func TestCostCLI(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := runCost(tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			code := run(append([]string{"cost"}, tt.args...), strings.NewReader(tt.stdin), &stdout, &stderr)
 			if code != tt.exit {
 				t.Errorf("exit status %d, want %d\nstderr: %s", code, tt.exit, stderr.String())
 			}
@@ -70,7 +70,7 @@ func TestCostCLI(t *testing.T) {
 // TestCostCLIJSONShape pins the documented keys of -o json.
 func TestCostCLIJSONShape(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := runCost([]string{"-o", "json", "../../cost/testdata/docs-unbounded.yaml"}, nil, &stdout, &stderr); code != 1 {
+	if code := run([]string{"cost", "-o", "json", "../../cost/testdata/docs-unbounded.yaml"}, nil, &stdout, &stderr); code != 1 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	var doc struct {

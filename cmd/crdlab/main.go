@@ -2,38 +2,39 @@
 // offline, exactly as kube-apiserver 1.37 would (see package
 // github.com/crdlab/crdlab/engine).
 //
-//	crdlab validate --crd FILE [--old-crd FILE [--stored-versions V,...]] [--old FILE]
-//	                [--version V] [--subresource status]
-//	                [--field-validation Strict|Warn|Ignore]
-//	                [--crd-field-validation Strict|Warn|Ignore] [--timeout 30s] [-o text|json] OBJECT...
-//	crdlab lint [--crd-field-validation Strict|Warn|Ignore] [-o text|json] CRD...
-//	crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD
-//	crdlab cost [-o text|json] [--sort K] [--top N] [--over PERCENT] CRD|DIR... [OBJECT|DIR...]
-//	crdlab bench [-o text|json|csv] [--sort K] [--top N] [--over PERCENT] CRD|DIR... OBJECT|DIR...
-//	crdlab test [--crd FILE|DIR]... [-run REGEX] [-o text|json] [--junit FILE] PATH...
-//	crdlab schema [--draft 2020-12|07] [--strict] [-o DIR [--layout kubeconform|catalog]] CRD...
+//	crdlab validate [--crd FILE|DIR]... [-R] [-o FORMAT] [--summary] PATH...
+//	crdlab lint [-R] [-o FORMAT] CRD...
+//	crdlab cost [-o text|json] CRD [OBJECT...]
+//	crdlab test [--crd FILE|DIR]... [--run REGEX] [-o text|json] [--junit FILE] PATH...
+//	crdlab help [COMMAND]
 //	crdlab version
 //
-// OBJECT and CRD are YAML or JSON files, directories (their *.yaml, *.yml
-// and *.json files, not recursively) or "-" for stdin; multi-document YAML
-// and kind: List are expanded. Exit status: 0 valid, 1 invalid, 2 usage or
-// I/O error.
+// Inputs are YAML or JSON files, directories (their *.yaml, *.yml and
+// *.json files; -R for subdirectories) or "-" for stdin (once);
+// multi-document YAML and kind: List are expanded. validate finds each
+// object's CRD by apiVersion and kind among the --crd inputs and the CRDs
+// of the inputs; objects of other kinds are skipped with a reason. FORMAT
+// is text, json, jsonl, junit, tap, github or yaml. Exit status: 0 valid,
+// 1 invalid, 2 usage or input error (with file:line).
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"reflect"
+	"runtime"
 	"strings"
 	"time"
 
+	flag "github.com/spf13/pflag"
+
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/catalog"
+	"github.com/crdlab/crdlab/internal/report"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -43,34 +44,13 @@ const (
 	exitUsage   = 2
 )
 
-const usage = `crdlab validates CustomResourceDefinitions and custom resources offline,
-as kube-apiserver 1.37 does.
+var commands = map[string]*command{}
 
-Usage:
-  crdlab validate --crd FILE [--old-crd FILE [--stored-versions V,...]] [--old FILE]
-                  [--version V] [--subresource status]
-                  [--field-validation Strict|Warn|Ignore]
-                  [--crd-field-validation Strict|Warn|Ignore] [--timeout 30s] [-o text|json] OBJECT...
-  crdlab lint [--crd-field-validation Strict|Warn|Ignore] [-o text|json] CRD...
-  crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD
-  crdlab cost [-o text|json] [--sort K] [--top N] [--over PERCENT] CRD|DIR... [OBJECT|DIR...]
-  crdlab bench [-o text|json|csv] [--sort K] [--top N] [--over PERCENT] CRD|DIR... OBJECT|DIR...
-  crdlab test [--crd FILE|DIR]... [-run REGEX] [-o text|json] [--junit FILE] PATH...
-  crdlab test --init CRD
-  crdlab schema [--draft 2020-12|07] [--strict] [-o DIR [--layout kubeconform|catalog]] CRD...
-  crdlab version
-
---field-validation is the object requests' fieldValidation, --crd-field-validation
-the CRD create's (unknown and duplicate fields); both default to Strict, as kubectl.
-
-validate --engine wasm [--wasm-module FILE] runs through the WebAssembly
-module (make wasm) in wazero, with the same output.
-
-OBJECT and CRD are YAML/JSON files, directories or - (stdin). A CRD or
-object document over 3 MiB is rejected as the API server rejects the request
-body ("Request entity too large: limit is 3145728").
-Exit status: 0 valid, 1 invalid, 2 usage or I/O error.
-`
+func init() {
+	for _, c := range []*command{validateCommand, lintCommand, costCommand, testCommand, benchCommand, schemaCommand, upgradeCommand} {
+		commands[c.name] = c
+	}
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -79,513 +59,459 @@ func main() {
 // run is the whole CLI, testable: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		overview(stderr)
 		return exitUsage
 	}
 	switch args[0] {
-	case "validate":
-		return runValidate(args[1:], stdin, stdout, stderr)
-	case "lint":
-		return runLint(args[1:], stdin, stdout, stderr)
-	case "cost":
-		return runCost(args[1:], stdin, stdout, stderr)
-	case "test":
-		return runTest(args[1:], stdout, stderr)
-	case "schema":
-		return runSchema(args[1:], stdin, stdout, stderr)
-	case "bench":
-		return runBench(args[1:], stdin, stdout, stderr)
-	case "upgrade":
-		return runUpgrade(args[1:], stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "crdlab %s (Kubernetes 1.37, k8s.io/apiextensions-apiserver v0.37.2)\n", engine.Version)
 		return exitValid
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return exitValid
-	default:
-		fmt.Fprintf(stderr, "crdlab: unknown command %q\n\n%s", args[0], usage)
-		return exitUsage
-	}
-}
-
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("crdlab "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
-func checkOutput(o string, stderr io.Writer) bool {
-	if o != "text" && o != "json" {
-		fmt.Fprintf(stderr, "crdlab: -o must be text or json, not %q\n", o)
-		return false
-	}
-	return true
-}
-
-func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("validate", stderr)
-	crdFile := fs.String("crd", "", "the CustomResourceDefinition `FILE` (YAML or JSON; - for stdin)")
-	oldCRDFile := fs.String("old-crd", "", "the CRD in the cluster `FILE`: --crd is an update of it (its verdict is the CRD's)")
-	storedVersions := fs.String("stored-versions", "", "with --old-crd: its status.storedVersions, comma-separated")
-	oldFile := fs.String("old", "", "the stored object `FILE`: validate an update instead of a create")
-	version := fs.String("version", "", "the served `VERSION` the request is sent to (default: the object's apiVersion)")
-	subresource := fs.String("subresource", "", "\"status\" to validate a status update (needs --old)")
-	fieldValidation := fs.String("field-validation", "Strict", "Strict, Warn or Ignore (unknown and duplicate fields)")
-	crdFieldValidation := crdFieldValidationFlag(fs)
-	output := fs.String("o", "text", "output format: text or json")
-	engineName := fs.String("engine", "native", "native, or wasm: run through the WebAssembly module (bindings/go, wazero)")
-	wasmModule := fs.String("wasm-module", "", "the module `FILE` for --engine wasm (default: $CRDLAB_WASM, else build/crdlab.wasm)")
-	timeout := fs.Duration("timeout", defaultTimeout, "the time limit of each object's validation (0: none)")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if *timeout < 0 {
-		fmt.Fprintf(stderr, "crdlab validate: --timeout must not be negative, not %v\n", *timeout)
-		return exitUsage
-	}
-	if !checkOutput(*output, stderr) {
-		return exitUsage
-	}
-	if *engineName != "native" && *engineName != "wasm" {
-		fmt.Fprintf(stderr, "crdlab validate: --engine must be native or wasm, not %q\n", *engineName)
-		return exitUsage
-	}
-	if *crdFile == "" {
-		fmt.Fprintln(stderr, "crdlab validate: --crd is required")
-		return exitUsage
-	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "crdlab validate: no objects given (files, directories or -)")
-		return exitUsage
-	}
-	switch engine.FieldValidation(*fieldValidation) {
-	case engine.Strict, engine.Warn, engine.Ignore:
-	default:
-		fmt.Fprintf(stderr, "crdlab validate: --field-validation must be Strict, Warn or Ignore, not %q\n", *fieldValidation)
-		return exitUsage
-	}
-	if !checkCRDFieldValidation("validate", *crdFieldValidation, stderr) {
-		return exitUsage
-	}
-	if *subresource != "" && *subresource != "status" {
-		fmt.Fprintf(stderr, "crdlab validate: --subresource must be status, not %q\n", *subresource)
-		return exitUsage
-	}
-	if *subresource == "status" && *oldFile == "" {
-		fmt.Fprintln(stderr, "crdlab validate: --subresource status needs --old (a status update)")
-		return exitUsage
-	}
-
-	if *storedVersions != "" && *oldCRDFile == "" {
-		fmt.Fprintln(stderr, "crdlab validate: --stored-versions needs --old-crd")
-		return exitUsage
-	}
-	if *engineName == "wasm" && *oldCRDFile != "" {
-		fmt.Fprintln(stderr, "crdlab validate: --old-crd is not supported with --engine wasm")
-		return exitUsage
-	}
-	if *engineName == "wasm" {
-		return validateWasm(wasmRequest{
-			module: *wasmModule, crdFile: *crdFile, oldFile: *oldFile, version: *version,
-			subresource: *subresource, fieldValidation: *fieldValidation, crdFieldValidation: *crdFieldValidation,
-			output: *output, args: fs.Args(), timeout: *timeout,
-		}, stdin, stdout, stderr)
-	}
-	var compiled *engine.CRD
-	var code int
-	if *oldCRDFile != "" {
-		if *crdFieldValidation != string(engine.Strict) {
-			fmt.Fprintln(stderr, "crdlab validate: --crd-field-validation is not supported with --old-crd (the CRD update is decoded strictly)")
-			return exitUsage
-		}
-		compiled, code = compileUpdateFiles(*crdFile, *oldCRDFile, *storedVersions, stdin, stderr)
-	} else {
-		compiled, code = compileFile(*crdFile, engine.FieldValidation(*crdFieldValidation), stdin, stderr)
-	}
-	if compiled == nil {
-		return code
-	}
-	opts := engine.ValidateOptions{Version: *version, Subresource: *subresource, FieldValidation: engine.FieldValidation(*fieldValidation)}
-	old, docs, code := readRequestInputs(*oldFile, fs.Args(), stdin, stderr)
-	if code != exitValid {
-		return code
-	}
-	opts.Old = old
-
-	def := compiled.Definition()
-	status := exitValid
-	if !compiled.Valid() {
-		status = exitInvalid
-		if *output == "json" {
-			for range docs {
-				rep := engine.NewReport(compiled, nil)
-				shiftReport(rep, crdOrigin(*crdFile), origin{})
-				if err := writeJSON(stdout, rep); err != nil {
-					return exitUsage
-				}
-			}
-			return status
-		}
-		printCRD(compiled, crdOrigin(*crdFile), stdout, stderr)
-		return status
-	}
-	for _, d := range docs {
-		ctx, cancel := withTimeout(*timeout)
-		res, err := compiled.ValidateContext(ctx, d.data, opts)
-		cancel()
-		if err != nil {
-			if isTimeout(err) {
-				// The next objects are validated normally.
-				fmt.Fprintf(stderr, "crdlab: %s: %v (--timeout %v)\n", d.where(), err, *timeout)
-				status = exitInvalid
-				continue
-			}
-			fmt.Fprintf(stderr, "crdlab: %s: %v\n", d.where(), err)
-			return exitUsage
-		}
-		if !res.Valid() {
-			status = exitInvalid
-		}
-		if *output == "json" {
-			rep := engine.NewReport(compiled, res)
-			shiftReport(rep, crdOrigin(*crdFile), docOrigin(d))
-			if err := writeJSON(stdout, rep); err != nil {
+		if len(args) > 1 && args[0] == "help" {
+			c, ok := commands[args[1]]
+			if !ok {
+				fmt.Fprintf(stderr, "crdlab help: unknown command %q\n\n", args[1])
+				overview(stderr)
 				return exitUsage
 			}
+			c.help(stdout)
+			return exitValid
+		}
+		overview(stdout)
+		return exitValid
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "crdlab: unknown command %q\n\n", args[0])
+		overview(stderr)
+		return exitUsage
+	}
+	return c.run(c, args[1:], stdin, stdout, stderr)
+}
+
+// reportInputError prints an input problem (file:line) and returns 2.
+func reportInputError(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "crdlab: %s\n", strings.TrimPrefix(err.Error(), "crdlab: "))
+	return exitUsage
+}
+
+// outputFlags are the report flags of validate and lint.
+type outputFlags struct {
+	output    string
+	summary   bool
+	recursive bool
+	jobs      int
+	engine    string
+	module    string
+	empty     bool
+	crdFV     string
+}
+
+func (o *outputFlags) declare(fs *flag.FlagSet) {
+	fs.StringVarP(&o.output, "output", "o", "text", "output format: "+strings.Join(report.Formats, ", "))
+	fs.BoolVar(&o.summary, "summary", false, "print the counts after the results (text, jsonl, tap, github)")
+	fs.BoolVarP(&o.recursive, "recursive", "R", false, "read directories recursively (as kubectl -R)")
+	fs.IntVarP(&o.jobs, "jobs", "j", 0, "objects validated at once (default: the number of CPUs)")
+	fs.StringVar(&o.crdFV, "crd-field-validation", "Strict", "the CRD create's fieldValidation: Strict, Warn or Ignore (unknown and duplicate fields of the CRDs; any case)")
+	fs.BoolVar(&o.empty, "allow-empty", false, "finding nothing to validate is not an error (for hooks given any changed file)")
+	fs.StringVar(&o.engine, "engine", "native", "native, or wasm: run through the WebAssembly module (bindings/go, wazero)")
+	fs.StringVar(&o.module, "wasm-module", "", "the module `FILE` for --engine wasm (default: $CRDLAB_WASM, else crdlab.wasm next to the binary, else build/crdlab.wasm)")
+}
+
+func (o *outputFlags) check() error {
+	var err error
+	if o.output, err = enum("output", o.output, report.Formats...); err != nil {
+		return err
+	}
+	if o.engine, err = enum("engine", o.engine, "native", "wasm"); err != nil {
+		return err
+	}
+	if o.crdFV, err = enum("crd-field-validation", o.crdFV, "Strict", "Warn", "Ignore"); err != nil {
+		return err
+	}
+	if o.jobs < 0 {
+		return fmt.Errorf("--jobs must be at least 1, not %d", o.jobs)
+	}
+	if o.jobs == 0 {
+		o.jobs = runtime.NumCPU()
+	}
+	return nil
+}
+
+var validateCommand = &command{
+	name:    "validate",
+	summary: "Validate objects against their CRDs as kube-apiserver would",
+	usage: `crdlab validate [--crd FILE|DIR]... [-R] [-o FORMAT] [--summary] [--missing-crds skip|error] PATH...
+crdlab validate --crd FILE --old FILE [--subresource status] OBJECT`,
+	doc: `Validate objects as kube-apiserver 1.37 would on a server-side dry run
+(kubectl apply --dry-run=server): decoding, pruning, defaulting, OpenAPI
+schema and CEL validation, the same errors and warnings.
+
+Each object is validated against its own CustomResourceDefinition, found
+by apiVersion and kind among the --crd files and directories and the CRDs
+among the inputs (which are linted too). Objects of other kinds (built-in
+kinds, CRDs not given) are skipped with a reason; --missing-crds=error
+makes them fail the run. Documents are validated in parallel (-j), the
+output is in input order; each error and warning is located at the
+file:line:col of the field it names.
+
+A CRD or object document over 3 MiB is rejected as the API server rejects
+the request body ("Request entity too large: limit is 3145728"); each
+object's validation is bounded by --timeout.`,
+	example: `  # A GitOps repository: CRDs in one directory, manifests of every kind in another
+  crdlab validate --crd crds/ -R manifests/
+
+  # GitHub Actions annotations, with the counts
+  crdlab validate --crd crds/ -R . -o github --summary
+
+  # One object, an update of the stored one
+  crdlab validate --crd crontab-crd.yaml --old stored.yaml new.yaml
+
+  # From stdin
+  kustomize build overlays/prod | crdlab validate --crd crds/ -`,
+	flags: func(fs *flag.FlagSet) { declareValidate(fs, &validateFlags{}) },
+	run:   runValidate,
+}
+
+type validateFlags struct {
+	outputFlags
+	crds            []string
+	oldCRD          string
+	storedVersions  string
+	old             string
+	version         string
+	subresource     string
+	fieldValidation string
+	missing         string
+	timeout         time.Duration
+}
+
+func declareValidate(fs *flag.FlagSet, f *validateFlags) {
+	fs.StringArrayVar(&f.crds, "crd", nil, "a CustomResourceDefinition `FILE` or directory (repeatable; - for stdin)")
+	fs.StringVar(&f.old, "old", "", "the stored object `FILE`: validate an update instead of a create")
+	fs.StringVar(&f.oldCRD, "old-crd", "", "the CRD in the cluster `FILE`: the one --crd is an update of it (its verdict is the CRD's)")
+	fs.StringVar(&f.storedVersions, "stored-versions", "", "with --old-crd: its status.storedVersions, comma-separated")
+	fs.StringVar(&f.version, "version", "", "the served `VERSION` the requests go to (default: each object's apiVersion)")
+	fs.StringVar(&f.subresource, "subresource", "", "status: validate a status update (needs --old)")
+	fs.StringVar(&f.fieldValidation, "field-validation", "Strict", "Strict, Warn or Ignore (unknown and duplicate fields; any case)")
+	fs.StringVar(&f.missing, "missing-crds", "skip", "skip or error: what objects whose kind has no CRD do to the run")
+	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "the time limit of each object's validation (0: none); an object past it is an error")
+	f.outputFlags.declare(fs)
+}
+
+func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags(c)
+	var f validateFlags
+	declareValidate(fs, &f)
+	if code := parseFlags(c, fs, args, stdout, stderr); code >= 0 {
+		return code
+	}
+	if err := f.check(); err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	fv, err := enum("field-validation", f.fieldValidation, "Strict", "Warn", "Ignore")
+	if err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	if f.timeout < 0 {
+		return usageError(c, stderr, "--timeout must not be negative, not %v", f.timeout)
+	}
+	missing, err := enum("missing-crds", f.missing, "skip", "error")
+	if err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	if f.subresource != "" {
+		if f.subresource, err = enum("subresource", f.subresource, "status"); err != nil {
+			return usageError(c, stderr, "%v", err)
+		}
+		if f.old == "" {
+			return usageError(c, stderr, "--subresource status needs --old (a status update)")
+		}
+	}
+	if fs.NArg() == 0 {
+		return usageError(c, stderr, "no objects given (files, directories or -)")
+	}
+	if code := stdinOnce(c, stderr, f.crds, fs.Args(), []string{f.old, f.oldCRD}); code >= 0 {
+		return code
+	}
+	if f.storedVersions != "" && f.oldCRD == "" {
+		return usageError(c, stderr, "--stored-versions needs --old-crd")
+	}
+	cat, code := newCatalog(&f.outputFlags, stderr)
+	if cat == nil {
+		return code
+	}
+	if f.oldCRD != "" {
+		// The --crd CRD is an update of the one in the cluster: its
+		// verdict is the update's (engine.CompileCRDUpdate).
+		if f.engine == "wasm" {
+			return usageError(c, stderr, "--old-crd is not supported with --engine wasm")
+		}
+		if len(f.crds) != 1 || f.crds[0] == "-" {
+			return usageError(c, stderr, "--old-crd needs exactly one --crd FILE (not stdin)")
+		}
+		compiled, code := compileUpdateFiles(f.crds[0], f.oldCRD, f.storedVersions, stdin, stderr)
+		if compiled == nil {
+			return code
+		}
+		updated := f.crds[0]
+		cat.Compiler = func(d catalog.Document, def *crd.CustomResourceDefinition) (catalog.Compiled, error) {
+			if d.File == updated {
+				return catalog.NativeCRD(compiled), nil
+			}
+			return catalog.Native(d, def)
+		}
+	}
+	defer closeEngine()
+	reader := &catalog.Reader{Recursive: f.recursive, Stdin: stdin}
+	opts := catalog.Options{Jobs: f.jobs, MissingCRDs: catalog.MissingCRDs(missing), Timeout: f.timeout,
+		Results:  f.output == "json" || f.output == "jsonl" || f.output == "yaml",
+		Validate: engine.ValidateOptions{Version: f.version, Subresource: f.subresource, FieldValidation: engine.FieldValidation(fv)}}
+	var old []byte
+	if f.old != "" {
+		docs, err := reader.Read([]string{f.old}, "stored object (--old)")
+		if err != nil {
+			return reportInputError(stderr, err)
+		}
+		if len(docs) != 1 {
+			return reportInputError(stderr, fmt.Errorf("%s: --old must hold exactly one object, found %d", f.old, len(docs)))
+		}
+		old = docs[0].Data
+		opts.Validate.Old = old
+	}
+	crdDocs, err := reader.Read(f.crds, "CRD (--crd)")
+	if err != nil {
+		return reportInputError(stderr, err)
+	}
+	docs, err := reader.Read(fs.Args(), "objects")
+	if err != nil {
+		return reportInputError(stderr, err)
+	}
+	given := crdDocs[:0:0]
+	for _, d := range crdDocs {
+		if d.IsCRD() {
+			given = append(given, d)
+		}
+	}
+	for _, name := range f.crds {
+		if !holdsCRD(given, name) {
+			return reportInputError(stderr, fmt.Errorf("%s: no CustomResourceDefinition found (--crd)", name))
+		}
+	}
+	defs := append([]catalog.Document(nil), given...)
+	for _, d := range docs {
+		if d.IsCRD() {
+			defs = append(defs, d)
+		}
+	}
+	if f.empty && len(docs) == 0 {
+		return writeEmpty(f.outputFlags, stdout, stderr)
+	}
+	if len(defs) == 0 && !f.empty {
+		return usageError(c, stderr, "no CustomResourceDefinitions: give --crd FILE|DIR, or include the CRDs among the inputs")
+	}
+	if len(docs) == 0 {
+		return usageError(c, stderr, "no objects found in %s", strings.Join(fs.Args(), ", "))
+	}
+	if err := cat.AddAll(defs, f.jobs); err != nil {
+		return reportInputError(stderr, err)
+	}
+	// A --crd CRD that is invalid is reported first: its objects fail
+	// because of it.
+	var run []catalog.Document
+	for _, e := range cat.Entries() {
+		if len(e.CRD.Report().Errors) > 0 && holdsDoc(given, e.Doc) && !holdsDoc(docs, e.Doc) {
+			run = append(run, e.Doc)
+		}
+	}
+	rep := cat.Run(append(run, docs...), opts)
+	if old != nil {
+		markUnchanged(rep, docs, old, cat, opts)
+	}
+	if err := report.Write(f.output, rep, stdout, stderr, report.Options{Summary: f.summary, Update: old != nil}); err != nil {
+		return reportInputError(stderr, err)
+	}
+	if catalog.Failed(rep) {
+		return exitInvalid
+	}
+	return exitValid
+}
+
+func holdsCRD(docs []catalog.Document, file string) bool {
+	for _, d := range docs {
+		if d.File == file || strings.HasPrefix(d.File, strings.TrimSuffix(file, "/")+"/") || file == "." {
+			return true
+		}
+	}
+	return false
+}
+
+func holdsDoc(docs []catalog.Document, d catalog.Document) bool {
+	for _, x := range docs {
+		if x.File == d.File && x.Index == d.Index && x.Item == d.Item {
+			return true
+		}
+	}
+	return false
+}
+
+// markUnchanged turns the success of an update whose stored result is the
+// old object into kubectl's "unchanged".
+func markUnchanged(rep *wire.RunReport, docs []catalog.Document, old []byte, cat *catalog.Catalog, opts catalog.Options) {
+	var oldObj map[string]interface{}
+	if json.Unmarshal(old, &oldObj) != nil {
+		return
+	}
+	offset := len(rep.Results) - len(docs)
+	for i := range docs {
+		r := &rep.Results[offset+i]
+		if r.Status != wire.StatusValid || docs[i].IsCRD() {
 			continue
 		}
-		printResultStream(def, d, res, opts.Old != nil, stdout, stderr)
+		e, _ := cat.Lookup(docs[i].APIVersion, docs[i].Kind)
+		if e == nil {
+			continue
+		}
+		obj, err := e.CRD.Validate(context.Background(), docs[i].Body(), opts.Validate)
+		if err != nil || obj.Result == nil {
+			continue
+		}
+		if sameObject(obj.Result, oldObj) {
+			r.Unchanged = true
+		}
 	}
-	return status
+}
+
+// sameObject compares a stored result with the old object, leaving out
+// what the server sets on every write (resourceVersion, generation,
+// namespace defaulting, uid, timestamps, managedFields).
+func sameObject(result interface{}, old map[string]interface{}) bool {
+	norm := func(v interface{}) interface{} {
+		b, _ := json.Marshal(v)
+		var m map[string]interface{}
+		json.Unmarshal(b, &m)
+		if meta, ok := m["metadata"].(map[string]interface{}); ok {
+			for _, k := range []string{"resourceVersion", "generation", "namespace", "uid", "creationTimestamp", "managedFields"} {
+				delete(meta, k)
+			}
+		}
+		return m
+	}
+	return reflect.DeepEqual(norm(result), norm(old))
+}
+
+var lintCommand = &command{
+	name:    "lint",
+	summary: "Validate CustomResourceDefinitions as kube-apiserver would",
+	usage: `crdlab lint [-R] [-o FORMAT] [--summary] CRD...
+crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD`,
+	doc: `Validate CustomResourceDefinitions as kube-apiserver 1.37 would on
+create: structural schema, CEL rules and their costs, defaults, names and
+versions. Other documents in the inputs are ignored.`,
+	example: `  crdlab lint config/crd/bases/
+  crdlab lint -R -o github config/
+
+  # The update of the CRD in the cluster to a new revision
+  crdlab lint --old deployed.yaml config/crd/widgets.yaml`,
+	flags: func(fs *flag.FlagSet) { declareLint(fs, &lintFlags{}) },
+	run:   runLint,
+}
+
+type lintFlags struct {
+	outputFlags
+	old, storedVersions string
+}
+
+func declareLint(fs *flag.FlagSet, f *lintFlags) {
+	f.outputFlags.declare(fs)
+	fs.StringVar(&f.old, "old", "", "the CRD in the cluster `FILE`: lint the update of it to the one CRD given")
+	fs.StringVar(&f.storedVersions, "stored-versions", "", "with --old: its status.storedVersions, comma-separated (default: the file's, else its storage version)")
+}
+
+func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags(c)
+	var lf lintFlags
+	declareLint(fs, &lf)
+	f := &lf.outputFlags
+	if code := parseFlags(c, fs, args, stdout, stderr); code >= 0 {
+		return code
+	}
+	if err := f.check(); err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	if lf.storedVersions != "" && lf.old == "" {
+		return usageError(c, stderr, "--stored-versions needs --old")
+	}
+	if lf.old != "" {
+		if f.output != "text" && f.output != "json" {
+			return usageError(c, stderr, "--old supports -o text or json, not %s", f.output)
+		}
+		return runLintUpdate(lf.old, lf.storedVersions, f.output, fs.Args(), stdin, stdout, stderr)
+	}
+	if fs.NArg() == 0 {
+		return usageError(c, stderr, "no CRDs given (files, directories or -)")
+	}
+	if code := stdinOnce(c, stderr, fs.Args()); code >= 0 {
+		return code
+	}
+	docs, err := (&catalog.Reader{Recursive: f.recursive, Stdin: stdin}).Read(fs.Args(), "CRDs")
+	if err != nil {
+		return reportInputError(stderr, err)
+	}
+	var defs []catalog.Document
+	for _, d := range docs {
+		if d.IsCRD() {
+			defs = append(defs, d)
+		}
+	}
+	if len(defs) == 0 {
+		if f.empty {
+			return writeEmpty(*f, stdout, stderr)
+		}
+		return usageError(c, stderr, "no CustomResourceDefinitions found in %s", strings.Join(fs.Args(), ", "))
+	}
+	cat, code := newCatalog(f, stderr)
+	if cat == nil {
+		return code
+	}
+	defer closeEngine()
+	rep, err := cat.Lint(defs, f.jobs)
+	if err != nil {
+		return reportInputError(stderr, err)
+	}
+	if err := report.Write(f.output, rep, stdout, stderr, report.Options{Summary: f.summary}); err != nil {
+		return reportInputError(stderr, err)
+	}
+	if catalog.Failed(rep) {
+		return exitInvalid
+	}
+	return exitValid
+}
+
+// writeEmpty reports a run with nothing to validate (--allow-empty).
+func writeEmpty(f outputFlags, stdout, stderr io.Writer) int {
+	rep := &wire.RunReport{Results: []wire.RunEntry{}}
+	if err := report.Write(f.output, rep, stdout, stderr, report.Options{Summary: f.summary}); err != nil {
+		return reportInputError(stderr, err)
+	}
+	return exitValid
+}
+
+// newCatalog returns an empty catalogue compiling with the chosen engine.
+func newCatalog(f *outputFlags, stderr io.Writer) (*catalog.Catalog, int) {
+	cat := catalog.New()
+	cat.CRDFieldValidation = engine.FieldValidation(f.crdFV)
+	if f.engine == "wasm" {
+		compiler, err := wasmCompiler(f.module, f.crdFV)
+		if err != nil {
+			return nil, reportInputError(stderr, err)
+		}
+		cat.Compiler = compiler
+	}
+	return cat, exitValid
 }
 
 // defaultTimeout is --timeout's default: generous for any real object (the
 // slowest corpus objects take milliseconds), short enough that a hostile one
 // cannot hold the command.
 const defaultTimeout = 30 * time.Second
-
-// withTimeout returns a context ending after d, or one that never ends
-// (context.Background) when d is 0.
-func withTimeout(d time.Duration) (context.Context, context.CancelFunc) {
-	if d <= 0 {
-		return context.Background(), func() {}
-	}
-	return context.WithTimeout(context.Background(), d)
-}
-
-// isTimeout reports whether err is the end of a --timeout.
-func isTimeout(err error) bool {
-	return errors.Is(err, context.DeadlineExceeded)
-}
-
-// readRequestInputs reads the old object (exactly one document, or nil
-// without --old) and the objects to validate (CRD documents skipped).
-func readRequestInputs(oldFile string, args []string, stdin io.Reader, stderr io.Writer) ([]byte, []document, int) {
-	var old []byte
-	if oldFile != "" {
-		data, err := readFile(oldFile, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "crdlab: %v\n", err)
-			return nil, nil, exitUsage
-		}
-		docs, err := splitDocuments(oldFile, data)
-		if err != nil || len(docs) != 1 {
-			fmt.Fprintf(stderr, "crdlab: %s: --old must hold exactly one object\n", oldFile)
-			return nil, nil, exitUsage
-		}
-		old = docs[0].data
-	}
-	docs, err := readInputs(args, stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return nil, nil, exitUsage
-	}
-	docs = skipCRDs(docs)
-	if len(docs) == 0 {
-		fmt.Fprintln(stderr, "crdlab validate: no objects found in the inputs")
-		return nil, nil, exitUsage
-	}
-	return old, docs, exitValid
-}
-
-// skipCRDs drops CustomResourceDefinition documents (so that a directory
-// holding the CRD and its objects can be validated as a whole).
-func skipCRDs(docs []document) []document {
-	out := docs[:0]
-	for _, d := range docs {
-		apiVersion, kind := docKind(d.data)
-		if kind == crd.Kind && strings.HasPrefix(apiVersion, crd.Group+"/") {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
-}
-
-// onlyCRDs keeps the CustomResourceDefinition documents, so that lint on a
-// directory holding a CRD and its objects checks the CRD only. Documents
-// without a kind are kept, so that their decoding error is reported.
-func onlyCRDs(docs []document) []document {
-	out := docs[:0]
-	for _, d := range docs {
-		apiVersion, kind := docKind(d.data)
-		if kind != "" && kind != "List" && !(kind == crd.Kind && strings.HasPrefix(apiVersion, crd.Group+"/")) {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
-}
-
-// compileFile reads and compiles exactly one CRD, its create sent with the
-// fieldValidation fv; on failure it prints the error and returns exitUsage.
-// A CRD the API server rejects while decoding is compiled (DecodeError).
-func compileFile(name string, fv engine.FieldValidation, stdin io.Reader, stderr io.Writer) (*engine.CRD, int) {
-	data, err := readFile(name, stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return nil, exitUsage
-	}
-	if err := checkCRDBody(name, data); err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return nil, exitUsage
-	}
-	c, err := engine.CompileWithOptions(data, engine.CompileOptions{FieldValidation: fv, Filename: name})
-	if err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return nil, exitUsage
-	}
-	return c, exitValid
-}
-
-// crdFieldValidationFlag defines --crd-field-validation on fs.
-func crdFieldValidationFlag(fs *flag.FlagSet) *string {
-	return fs.String("crd-field-validation", "Strict", "the CRD create's fieldValidation: Strict, Warn or Ignore (unknown and duplicate fields of the CRD)")
-}
-
-func checkCRDFieldValidation(cmd, fv string, stderr io.Writer) bool {
-	switch engine.FieldValidation(fv) {
-	case engine.Strict, engine.Warn, engine.Ignore:
-		return true
-	}
-	fmt.Fprintf(stderr, "crdlab %s: --crd-field-validation must be Strict, Warn or Ignore, not %q\n", cmd, fv)
-	return false
-}
-
-func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("lint", stderr)
-	output := fs.String("o", "text", "output format: text or json")
-	crdFieldValidation := crdFieldValidationFlag(fs)
-	oldFile := fs.String("old", "", "the CRD in the cluster `FILE`: lint the update of it to the one CRD given")
-	storedVersions := fs.String("stored-versions", "", "with --old: its status.storedVersions, comma-separated (default: the file's, else its storage version)")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if !checkOutput(*output, stderr) || !checkCRDFieldValidation("lint", *crdFieldValidation, stderr) {
-		return exitUsage
-	}
-	if *storedVersions != "" && *oldFile == "" {
-		fmt.Fprintln(stderr, "crdlab lint: --stored-versions needs --old")
-		return exitUsage
-	}
-	if *oldFile != "" {
-		if *crdFieldValidation != string(engine.Strict) {
-			fmt.Fprintln(stderr, "crdlab lint: --crd-field-validation is not supported with --old (the CRD update is decoded strictly)")
-			return exitUsage
-		}
-		return runLintUpdate(*oldFile, *storedVersions, *output, fs.Args(), stdin, stdout, stderr)
-	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "crdlab lint: no CRDs given (files, directories or -)")
-		return exitUsage
-	}
-	docs, err := readInputs(fs.Args(), stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return exitUsage
-	}
-	docs = onlyCRDs(docs)
-	if len(docs) == 0 {
-		fmt.Fprintln(stderr, "crdlab lint: no CustomResourceDefinitions found in the inputs")
-		return exitUsage
-	}
-	status := exitValid
-	for _, d := range docs {
-		if err := checkCRDBody(d.where(), d.data); err != nil {
-			fmt.Fprintf(stderr, "crdlab: %v\n", err)
-			return exitUsage
-		}
-		compiled, err := engine.CompileWithOptions(d.data, engine.CompileOptions{FieldValidation: engine.FieldValidation(*crdFieldValidation), Filename: d.source})
-		if err != nil {
-			fmt.Fprintf(stderr, "crdlab: %s\n", relocate(err, d))
-			return exitUsage
-		}
-		relocateFieldErrors(compiled.FieldErrors(), d)
-		if !compiled.Valid() {
-			status = exitInvalid
-		}
-		if *output == "json" {
-			rep := engine.NewReport(compiled, nil)
-			shiftReport(rep, docOrigin(d), origin{})
-			if err := writeJSON(stdout, wire.LintResult{CRD: rep.CRD}); err != nil {
-				return exitUsage
-			}
-			continue
-		}
-		printCRD(compiled, docOrigin(d), stdout, stderr)
-	}
-	return status
-}
-
-// relocate shifts a CRD decoding error's line by the document's first line.
-func relocate(err error, d document) string {
-	var de *crd.DecodeError
-	if errors.As(err, &de) && de.Line > 0 && d.line > 1 {
-		shifted := *de
-		shifted.Line += d.line - 1
-		return shifted.Error()
-	}
-	return err.Error()
-}
-
-// relocateFieldErrors shifts the positions of a document's unknown and
-// duplicate fields by the document's first line.
-func relocateFieldErrors(errs []*crd.FieldError, d document) {
-	if d.line <= 1 {
-		return
-	}
-	for _, e := range errs {
-		if e.Pos.Line > 0 {
-			e.Pos.Line += d.line - 1
-		}
-	}
-}
-
-// checkCRDBody rejects a CRD over the API server's request body limit
-// before decoding it, with the API server's message.
-func checkCRDBody(where string, data []byte) error {
-	if int64(len(data)) > engine.MaxRequestBodyBytes {
-		return fmt.Errorf("%s: %w", where, &engine.RequestEntityTooLargeError{Limit: engine.MaxRequestBodyBytes})
-	}
-	return nil
-}
-
-func writeJSON(w io.Writer, v interface{}) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
-}
-
-// printCRD prints a CRD's outcome as kubectl create --dry-run=server would.
-// Errors and warnings are preceded by the file:line:col of their field.
-func printCRD(c *engine.CRD, o origin, stdout, stderr io.Writer) {
-	printCRDReport(c.Definition(), &engine.NewReport(c, nil).CRD, o, stdout, stderr)
-}
-
-// printCRDReport is printCRD over a report (native or from the wasm module).
-func printCRDReport(def *crd.CustomResourceDefinition, rep *wire.CRDReport, o origin, stdout, stderr io.Writer) {
-	for _, w := range locatedWarnings(rep.Warnings, rep.WarningPositions, o) {
-		fmt.Fprintf(stderr, "Warning: %s\n", w)
-	}
-	name := def.Metadata.Name
-	if rep.DecodeError != "" {
-		// kubectl create: the API server's 400 BadRequest, then where the
-		// offending fields are in the input.
-		fmt.Fprintf(stderr, "Error from server (BadRequest): %s\n", rep.DecodeError)
-		for _, p := range rep.FieldErrorPositions {
-			fmt.Fprintf(stderr, "  %s\n", p)
-		}
-		return
-	}
-	if len(rep.Errors) > 0 {
-		fmt.Fprint(stderr, engine.InvalidMessageOf(crd.Kind, name, locatedMessages(rep.Errors, o)))
-		return
-	}
-	fmt.Fprintf(stdout, "customresourcedefinition.apiextensions.k8s.io/%s created (dry run)\n", name)
-}
-
-// messages returns the rendered errors of a report.
-func messages(errs []wire.ErrorReport) []string {
-	msgs := make([]string, len(errs))
-	for i, e := range errs {
-		msgs[i] = e.Message
-	}
-	return msgs
-}
-
-// printResult prints one object's outcome as kubectl does: warnings,
-// then the error or a success line.
-// Errors and warnings are preceded by the file:line:col of their field.
-func printResult(def *crd.CustomResourceDefinition, d document, rep *wire.ObjectReport, update bool, stdout, stderr io.Writer) {
-	for _, w := range locatedWarnings(rep.Warnings, rep.WarningPositions, docOrigin(d)) {
-		fmt.Fprintf(stderr, "Warning: %s\n", w)
-	}
-	verb, errVerb := "created", "creating"
-	if update {
-		verb, errVerb = "configured", "updating"
-	}
-	if rep.DecodeError != "" {
-		fmt.Fprintf(stderr, "Error from server (%s): error when %s %q: %s\n", decodeReason(rep.DecodeError), errVerb, decodeWhere(d, rep), rep.DecodeError)
-		return
-	}
-	name := objectName(rep.Result)
-	if len(rep.Errors) > 0 {
-		fmt.Fprint(stderr, engine.InvalidMessageOf(def.Spec.Names.Kind, name, locatedMessages(rep.Errors, docOrigin(d))))
-		return
-	}
-	fmt.Fprintf(stdout, "%s.%s/%s %s (dry run)\n", strings.ToLower(def.Spec.Names.Kind), def.Spec.Group, name, verb)
-}
-
-func objectName(obj interface{}) string {
-	m, _ := obj.(map[string]interface{})
-	meta, _ := m["metadata"].(map[string]interface{})
-	name, _ := meta["name"].(string)
-	return name
-}
-
-// decodeReason is the status reason kubectl prints for a request that
-// failed before validation: RequestEntityTooLarge for a body over the
-// limit (a 413), else BadRequest.
-func decodeReason(msg string) string {
-	if strings.HasPrefix(msg, "Request entity too large: ") {
-		return "RequestEntityTooLarge"
-	}
-	return "BadRequest"
-}
-
-// printResultStream is printResult over a native result, writing each error
-// as it is rendered instead of building the whole message: one object's
-// errors can render to gigabytes (every error of a 1,000-item list
-// repeating a 100,000-value enum), while each error alone is bounded.
-func printResultStream(def *crd.CustomResourceDefinition, d document, res *engine.Result, update bool, stdout, stderr io.Writer) {
-	w := bufio.NewWriterSize(stderr, 64<<10)
-	defer w.Flush()
-	o := docOrigin(d)
-	pos := res.Positions()
-	for i, warning := range res.Warnings {
-		fmt.Fprintf(w, "Warning: %s%s\n", o.at(wirePos(pos.Warnings[i])), warning)
-	}
-	verb, errVerb := "created", "creating"
-	if update {
-		verb, errVerb = "configured", "updating"
-	}
-	if res.DecodeError != "" {
-		where := d.where()
-		if p := o.shift(wirePos(pos.DecodeError)); p != nil {
-			where = fmt.Sprintf("%s:%d:%d", d.source, p.Line, p.Column)
-		}
-		fmt.Fprintf(w, "Error from server (%s): error when %s %q: %s\n", decodeReason(res.DecodeError), errVerb, where, res.DecodeError)
-		return
-	}
-	name := objectName(res.Object)
-	if len(res.Errors) > 0 {
-		engine.WriteInvalidMessage(w, def.Spec.Names.Kind, name, res.Errors, func(i int) string { return o.at(wirePos(pos.Errors[i])) })
-		return
-	}
-	w.Flush()
-	fmt.Fprintf(stdout, "%s.%s/%s %s (dry run)\n", strings.ToLower(def.Spec.Names.Kind), def.Spec.Group, name, verb)
-}

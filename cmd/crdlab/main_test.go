@@ -50,7 +50,7 @@ func TestCLI(t *testing.T) {
 		{"validate-crd-unknown-field-warn", []string{"validate", "--crd-field-validation", "Warn", "--crd", "testdata/unknown-field-crd.yaml", "../../examples/valid.yaml"}, "", 0},
 		{"cost-crd-unknown-field-strict", []string{"cost", "testdata/unknown-field-crd.yaml"}, "", 1},
 		{"cost-crd-unknown-field-ignore", []string{"cost", "--crd-field-validation", "Ignore", "testdata/unknown-field-crd.yaml"}, "", 0},
-		{"usage-bad-crd-field-validation", []string{"lint", "--crd-field-validation", "warn", crd}, "", 2},
+		{"usage-bad-crd-field-validation", []string{"lint", "--crd-field-validation", "loose", crd}, "", 2},
 		{"lint-update-rejected-text", []string{"lint", "--old", "../../examples/crd-update/old.yaml", "../../examples/crd-update/new-v2.yaml"}, "", 1},
 		{"lint-update-stored-versions-json", []string{"lint", "-o", "json", "--old", "../../examples/crd-update/old.yaml", "--stored-versions", "v2", "../../examples/crd-update/new-v2.yaml"}, "", 1},
 		{"lint-update-accepted-text", []string{"lint", "--old", "../../examples/crd-update/old.yaml", "../../examples/crd-update/new-v1.yaml"}, "", 0},
@@ -60,7 +60,21 @@ func TestCLI(t *testing.T) {
 		{"usage-no-args", nil, "", 2},
 		{"usage-unknown-command", []string{"frobnicate"}, "", 2},
 		{"usage-missing-crd", []string{"validate", "../../examples/valid.yaml"}, "", 2},
-		{"usage-bad-field-validation", []string{"validate", "--field-validation", "strict", "--crd", crd, "../../examples/valid.yaml"}, "", 2},
+		{"usage-bad-field-validation", []string{"validate", "--field-validation", "loose", "--crd", crd, "../../examples/valid.yaml"}, "", 2},
+		{"validate-field-validation-any-case", []string{"validate", "../../examples/unknown-field.yaml", "--field-validation=warn", "--crd=" + crd}, "", 0},
+		{"validate-flags-after-args", []string{"validate", "../../examples/valid.yaml", "--crd", crd, "-o", "jsonl"}, "", 0},
+		{"validate-update-unchanged", []string{"validate", "--crd", crd, "--old", "../../examples/valid.yaml", "../../examples/valid.yaml"}, "", 0},
+		{"validate-missing-crds-error", []string{"validate", "--missing-crds=error", "--summary", "--crd", crd, "testdata/mixed.yaml"}, "", 1},
+		{"validate-mixed-skips", []string{"validate", "--summary", "--crd", crd, "testdata/mixed.yaml"}, "", 0},
+		{"validate-github", []string{"validate", "-o", "github", "--crd", crd, "../../examples/"}, "", 1},
+		{"lint-github", []string{"lint", "-o", "github", "testdata/invalid-crd.yaml"}, "", 1},
+		{"help-validate", []string{"help", "validate"}, "", 0},
+		{"help-flag-lint", []string{"lint", "--help"}, "", 0},
+		{"help-unknown", []string{"help", "frobnicate"}, "", 2},
+		{"usage-stdin-twice", []string{"validate", "--crd", "-", "-"}, "", 2},
+		{"usage-bad-output", []string{"validate", "-o", "xml", "--crd", crd, "../../examples/valid.yaml"}, "", 2},
+		{"usage-unknown-flag", []string{"validate", "--frob", "--crd", crd, "../../examples/valid.yaml"}, "", 2},
+		{"legacy-single-dash-flags", []string{"validate", "-crd", crd, "-field-validation=Ignore", "../../examples/unknown-field.yaml"}, "", 0},
 		{"io-missing-object-file", []string{"validate", "--crd", crd, "testdata/does-not-exist.yaml"}, "", 2},
 		{"io-bad-crd", []string{"lint", "testdata/bad-crd.yaml"}, "", 2},
 	}
@@ -118,31 +132,5 @@ func TestVersionCommand(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"version"}, nil, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "crdlab dev") {
 		t.Fatalf("code=%d stdout=%q", code, stdout.String())
-	}
-}
-
-func TestSplitDocumentsLines(t *testing.T) {
-	docs, err := splitDocuments("f.yaml", []byte("a: 1\n---\n\n---  # c\nb: 2\nc: 3\n--- \nd: 4\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, d := range docs {
-		got = append(got, fmt.Sprintf("%d:%q", d.line, d.data))
-	}
-	want := []string{`1:"a: 1\n"`, `5:"b: 2\nc: 3\n"`, `8:"d: 4\n"`}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Fatalf("got %v want %v", got, want)
-	}
-}
-
-// TestSplitDocumentsRejectsContentAfterSeparator: a line beginning with
-// "---" and followed by anything but a comment used to stay inside the
-// document here (and cut the document, dropping the rest of the line, in
-// engine/crd); kubectl's YAMLReader rejects it, and so do both now.
-func TestSplitDocumentsRejectsContentAfterSeparator(t *testing.T) {
-	_, err := splitDocuments("f.yaml", []byte("a: 1\n--- b: 2\n"))
-	if err == nil || err.Error() != "f.yaml:2: invalid Yaml document separator: b: 2" {
-		t.Fatalf("got %v", err)
 	}
 }

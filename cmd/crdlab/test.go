@@ -9,30 +9,54 @@ import (
 	"regexp"
 	"strings"
 
+	flag "github.com/spf13/pflag"
+
 	"github.com/crdlab/crdlab/crdtest"
 )
-
-// stringList is a repeatable flag.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // runTest is `crdlab test [flags] PATH...`: it runs CRD validation test
 // suites (OpenShift's *.testsuite.yaml and tests/<crdName>/*.yaml, and
 // crdlab's sequences) with the engine; see package crdtest.
-func runTest(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("test", stderr)
-	var crds stringList
-	fs.Var(&crds, "crd", "a CRD `FILE` or directory the suites may use (repeatable)")
-	runRE := fs.String("run", "", "run only the cases whose name matches `REGEX`")
-	output := fs.String("o", "text", "output format: text or json")
-	junit := fs.String("junit", "", "also write a JUnit XML report to `FILE`")
-	parallel := fs.Int("parallel", 0, "cases run at once (default: the number of CPUs)")
-	initCRD := fs.String("init", "", "write a starter suite for the CRD `FILE` to stdout instead of running suites")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+var testCommand = &command{
+	name:    "test",
+	summary: "Run CRD validation test suites",
+	usage: `crdlab test [--crd FILE|DIR]... [--run REGEX] [-o text|json] [--junit FILE] PATH...
+crdlab test --init CRD`,
+	doc: `Run CRD validation test suites with the engine: OpenShift's
+*.testsuite.yaml and tests/<crdName>/*.yaml, and crdlab's sequences (see
+package crdtest). --init writes a starter suite for a CRD.`,
+	example: `  crdlab test --crd config/crd/ tests/
+  crdlab test --run 'ratchet' --junit report.xml tests/
+  crdlab test --init config/crd/widgets.yaml > widgets.crdtest.yaml`,
+	flags: func(fs *flag.FlagSet) { declareTest(fs, &testFlags{}) },
+	run: func(c *command, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return runTest(c, args, stdout, stderr)
+	},
+}
+
+type testFlags struct {
+	crds                          []string
+	runRE, output, junit, initCRD string
+	parallel                      int
+}
+
+func declareTest(fs *flag.FlagSet, f *testFlags) {
+	fs.StringArrayVar(&f.crds, "crd", nil, "a CRD `FILE` or directory the suites may use (repeatable)")
+	fs.StringVar(&f.runRE, "run", "", "run only the cases whose name matches `REGEX`")
+	fs.StringVarP(&f.output, "output", "o", "text", "output format: text or json")
+	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `FILE`")
+	fs.IntVarP(&f.parallel, "parallel", "j", 0, "cases run at once (default: the number of CPUs)")
+	fs.StringVar(&f.initCRD, "init", "", "write a starter suite for the CRD `FILE` to stdout instead of running suites")
+}
+
+func runTest(c *command, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags(c)
+	var f testFlags
+	declareTest(fs, &f)
+	if code := parseFlags(c, fs, args, stdout, stderr); code >= 0 {
+		return code
 	}
+	crds, runRE, output, junit, parallel, initCRD := f.crds, &f.runRE, &f.output, &f.junit, &f.parallel, &f.initCRD
 	if *initCRD != "" {
 		data, err := os.ReadFile(*initCRD)
 		if err != nil {
@@ -47,12 +71,12 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		stdout.Write(out)
 		return exitValid
 	}
-	if !checkOutput(*output, stderr) {
-		return exitUsage
+	var err error
+	if *output, err = enum("output", *output, "text", "json"); err != nil {
+		return usageError(c, stderr, "%v", err)
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "crdlab test: no suite files or directories given")
-		return exitUsage
+		return usageError(c, stderr, "no suite files or directories given")
 	}
 	opts := crdtest.Options{CRDs: crds, Parallel: *parallel}
 	if *runRE != "" {

@@ -95,6 +95,6 @@ func runLintUpdate(oldFile, storedVersions, output string, args []string, stdin 
 		fmt.Fprint(stderr, engine.InvalidMessageOf(crd.Kind, name, messages(rep.Errors)))
 		return status
 	}
-	fmt.Fprintf(stdout, "customresourcedefinition.apiextensions.k8s.io/%s configured (dry run)\n", name)
+	fmt.Fprintf(stdout, "customresourcedefinition.apiextensions.k8s.io/%s configured (server dry run)\n", name)
 	return status
 }

@@ -1,139 +1,118 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"time"
+	"strings"
+	"sync"
 
 	wasm "github.com/crdlab/crdlab/bindings/go"
+	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/catalog"
 	"github.com/crdlab/crdlab/wire"
 )
 
-// wasmRequest is a `crdlab validate --engine wasm` invocation.
-type wasmRequest struct {
-	module, crdFile, oldFile, version, subresource, fieldValidation string
-	crdFieldValidation, output                                      string
-	args                                                            []string
-	timeout                                                         time.Duration
+// The WebAssembly engine (--engine wasm): the module run in wazero through
+// bindings/go. Its reports are byte-identical to the native ones (the parity
+// test of bindings/go checks it), so every output format is the same.
+
+var (
+	wasmMu      sync.Mutex
+	wasmRuntime *wasm.Runtime
+)
+
+// findModule returns the module's path: --wasm-module, else $CRDLAB_WASM,
+// else crdlab.wasm next to the crdlab binary, else build/crdlab.wasm (a
+// repository checkout).
+func findModule(flagValue string) (string, error) {
+	if flagValue != "" {
+		return flagValue, nil
+	}
+	if env := os.Getenv("CRDLAB_WASM"); env != "" {
+		return env, nil
+	}
+	tried := []string{}
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), "crdlab.wasm")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+		tried = append(tried, p)
+	}
+	p := filepath.Join("build", "crdlab.wasm")
+	if _, err := os.Stat(p); err == nil {
+		return p, nil
+	}
+	tried = append(tried, p)
+	return "", fmt.Errorf("--engine wasm: no module found (tried %s): give --wasm-module FILE or set CRDLAB_WASM (build it with `make wasm`)", strings.Join(tried, ", "))
 }
 
-// validateWasm runs `crdlab validate` through the WebAssembly module in
-// wazero (bindings/go): the same inputs, the same output and exit status as
-// the native engine — the module's JSON reports are byte-identical to the
-// native ones (the parity test in bindings/go checks it).
-func validateWasm(r wasmRequest, stdin io.Reader, stdout, stderr io.Writer) int {
-	data, err := readFile(r.crdFile, stdin)
+// wasmCompiler starts the runtime and returns a catalogue compiler.
+func wasmCompiler(module, crdFieldValidation string) (catalog.Compiler, error) {
+	path, err := findModule(module)
 	if err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return exitUsage
+		return nil, err
 	}
-	// The CRD is decoded natively too, for its names (text output) and to
-	// report decoding errors with their file:line as the native engine does.
-	doc, err := crd.DecodeOneDocument(data, r.crdFile)
-	if err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return exitUsage
-	}
-	def := doc.CRD
-	old, docs, code := readRequestInputs(r.oldFile, r.args, stdin, stderr)
-	if code != exitValid {
-		return code
-	}
-	module := r.module
-	if module == "" {
-		module = os.Getenv("CRDLAB_WASM")
-	}
-	if module == "" {
-		module = filepath.Join("build", "crdlab.wasm")
-	}
-	opts := wasm.Options{ModulePath: module}
+	opts := wasm.Options{ModulePath: path}
 	if dir, err := os.UserCacheDir(); err == nil {
 		opts.CacheDir = filepath.Join(dir, "crdlab", "wazero")
 	}
-	ctx := context.Background()
-	rt, err := wasm.New(ctx, opts)
+	rt, err := wasm.New(context.Background(), opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v (build the module with `make wasm`)\n", err)
-		return exitUsage
+		return nil, fmt.Errorf("--engine wasm: %s: %v", path, wasmMessage(err))
 	}
-	defer rt.Close(ctx)
-	if err := checkCRDBody(r.crdFile, data); err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return exitUsage
-	}
-	compiled, err := rt.CompileWithOptions(ctx, data, wasm.CompileOptions{FieldValidation: wasm.FieldValidation(r.crdFieldValidation), Filename: r.crdFile})
-	if err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return exitUsage
-	}
-	vopts := wasm.ValidateOptions{Version: r.version, Old: old, Subresource: r.subresource, FieldValidation: wasm.FieldValidation(r.fieldValidation)}
-	status := exitValid
-	for _, d := range docs {
-		vctx, cancel := withTimeout(r.timeout)
-		raw, err := compiled.ValidateRaw(vctx, d.data, vopts)
-		cancel()
-		if err != nil && isTimeout(err) {
-			fmt.Fprintf(stderr, "crdlab: %s: %v (--timeout %v)\n", d.where(), err, r.timeout)
-			status = exitInvalid
-			continue
-		}
+	wasmMu.Lock()
+	wasmRuntime = rt
+	wasmMu.Unlock()
+	return func(d catalog.Document, _ *crd.CustomResourceDefinition) (catalog.Compiled, error) {
+		c, err := rt.CompileWithOptions(context.Background(), d.Raw, wasm.CompileOptions{FieldValidation: wasm.FieldValidation(crdFieldValidation), Filename: d.File})
 		if err != nil {
-			fmt.Fprintf(stderr, "crdlab: %s: %v\n", d.where(), err)
-			return exitUsage
+			return nil, errors.New(wasmMessage(err))
 		}
-		var rep wire.Report
-		if err := json.Unmarshal(raw, &rep); err != nil {
-			fmt.Fprintf(stderr, "crdlab: %s: malformed report from the module: %v\n", d.where(), err)
-			return exitUsage
-		}
-		if !rep.CRD.Valid() || rep.Object == nil || rep.Object.DecodeError != "" || len(rep.Object.Errors) > 0 {
-			status = exitInvalid
-		}
-		if r.output == "json" {
-			if err := writeWasmJSON(stdout, raw, &rep, origin{file: r.crdFile, line: 1}, docOrigin(d)); err != nil {
-				return exitUsage
-			}
-			continue
-		}
-		if rep.Object == nil {
-			printCRDReport(def, &rep.CRD, origin{file: r.crdFile, line: 1}, stdout, stderr)
-			return status
-		}
-		printResult(def, d, rep.Object, old != nil, stdout, stderr)
-	}
-	return status
+		return wasmCRD{c}, nil
+	}, nil
 }
 
-// writeWasmJSON prints the module's report as the native engine's: its
-// positions counted from the start of the files, the final object kept
-// byte for byte (numbers are not reread as float64).
-func writeWasmJSON(stdout io.Writer, raw []byte, rep *wire.Report, crd, obj origin) error {
-	if rep.Object != nil {
-		var r struct {
-			Object struct {
-				Result json.RawMessage `json:"result"`
-			} `json:"object"`
-		}
-		if err := json.Unmarshal(raw, &r); err != nil {
-			return err
-		}
-		rep.Object.Result = r.Object.Result
+// closeEngine stops the WebAssembly runtime, if one was started.
+func closeEngine() {
+	wasmMu.Lock()
+	defer wasmMu.Unlock()
+	if wasmRuntime != nil {
+		wasmRuntime.Close(context.Background())
+		wasmRuntime = nil
 	}
-	shiftReport(rep, crd, obj)
-	var out bytes.Buffer
-	b, err := json.Marshal(rep)
+}
+
+// wasmMessage is the module's message without the bindings' prefix, as
+// the native engine words it.
+func wasmMessage(err error) string {
+	var we *wasm.Error
+	if errors.As(err, &we) {
+		return we.Message
+	}
+	return strings.TrimPrefix(err.Error(), "crdlab wasm: ")
+}
+
+type wasmCRD struct{ c *wasm.CRD }
+
+func (w wasmCRD) Report() wire.CRDReport { return w.c.Report() }
+
+func (w wasmCRD) Validate(ctx context.Context, object []byte, opts engine.ValidateOptions) (*wire.ObjectReport, error) {
+	rep, err := w.c.Validate(ctx, object, wasm.ValidateOptions{
+		Version: opts.Version, Old: opts.Old, Subresource: opts.Subresource, FieldValidation: wasm.FieldValidation(opts.FieldValidation),
+	})
 	if err != nil {
-		return err
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, err
+		}
+		return nil, errors.New(wasmMessage(err))
 	}
-	if err := json.Indent(&out, b, "", "  "); err != nil {
-		return err
+	if rep.Object == nil {
+		return nil, fmt.Errorf("the module returned no object report")
 	}
-	_, err = fmt.Fprintf(stdout, "%s\n", out.Bytes())
-	return err
+	return rep.Object, nil
 }

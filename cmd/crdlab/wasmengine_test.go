@@ -20,6 +20,13 @@ func TestEngineWasmMatchesNative(t *testing.T) {
 		{"validate", "-o", "json", "--crd", "../../examples/crontab-crd.yaml", "../../examples/"},
 		{"validate", "-o", "json", "--field-validation", "Warn", "--crd", "../../examples/crontab-crd.yaml", "../../examples/"},
 		{"validate", "--field-validation", "Ignore", "--old", "../../examples/valid.yaml", "--crd", "../../examples/crontab-crd.yaml", "../../examples/invalid.yaml"},
+		{"validate", "-o", "github", "--summary", "--crd", "../../examples/crontab-crd.yaml", "testdata/mixed.yaml", "../../examples/"},
+		{"validate", "--crd", "testdata/invalid-crd.yaml", "../../examples/valid.yaml"},
+		{"lint", "-o", "json", "testdata/invalid-crd.yaml", "../../examples/"},
+		{"lint", "--crd-field-validation", "Warn", "testdata/unknown-field-crd.yaml"},
+		{"lint", "-o", "json", "--crd-field-validation", "Ignore", "testdata/unknown-field-crd.yaml"},
+		{"lint", "testdata/unknown-field-crd.yaml"},
+		{"validate", "--field-validation", "Warn", "--crd", "../../examples/crontab-crd.yaml", "testdata/multi-doc.yaml"},
 	} {
 		var nOut, nErr, wOut, wErr bytes.Buffer
 		nCode := run(args, nil, &nOut, &nErr)
@@ -31,5 +38,22 @@ func TestEngineWasmMatchesNative(t *testing.T) {
 		if nOut.Len()+nErr.Len() == 0 {
 			t.Errorf("%v: no output at all", args)
 		}
+	}
+}
+
+// TestEngineWasmModuleNotFound: without a module the error says where it
+// looked and how to give one, once prefixed.
+func TestEngineWasmModuleNotFound(t *testing.T) {
+	crd, err := os.ReadFile("../../examples/crontab-crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CRDLAB_WASM", "")
+	t.Chdir(t.TempDir())
+	os.WriteFile("x.yaml", crd, 0o644)
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"lint", "--engine", "wasm", "x.yaml"}, nil, &stdout, &stderr)
+	if code != exitUsage || !bytes.HasPrefix(stderr.Bytes(), []byte("crdlab: --engine wasm: no module found (tried ")) || bytes.Contains(stderr.Bytes(), []byte("crdlab wasm")) {
+		t.Errorf("exit %d: %s", code, stderr.String())
 	}
 }

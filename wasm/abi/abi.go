@@ -149,6 +149,32 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 			return nil, &wire.Error{Code: wire.CodeResponseTooLarge, Message: fmt.Sprintf("the result's %d errors and %d warnings render to about %d bytes, over the module's limit of %d bytes (the native engine and the CLI stream them)", len(res.Errors), len(res.Warnings), n, MaxResponseBytes)}
 		}
 		return engine.NewReport(c, res), nil
+	case wire.OpValidateAll:
+		c, e := s.lookup(r.Handle)
+		if e != nil {
+			return nil, e
+		}
+		opts := engine.ValidateOptions{Version: r.Version, Subresource: r.Subresource, FieldValidation: engine.FieldValidation(r.FieldValidation)}
+		if old := pick(r.Old, r.OldBytes); len(old) > 0 {
+			opts.Old = old
+		}
+		docs, err := c.ValidateAll(pick(r.Object, r.ObjectBytes), opts)
+		if err != nil {
+			return nil, &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
+		}
+		out := wire.ValidateAllResult{Documents: make([]wire.DocumentReport, len(docs))}
+		for i, d := range docs {
+			out.Documents[i] = wire.DocumentReport{Index: d.Index, Line: d.Line}
+			switch {
+			case len(c.Errors()) > 0:
+				out.Documents[i].Report = engine.NewReport(c, nil)
+			case d.Err != nil:
+				out.Documents[i].Error = &wire.Error{Code: wire.CodeInvalid, Message: d.Err.Error()}
+			default:
+				out.Documents[i].Report = engine.NewReport(c, d.Result)
+			}
+		}
+		return out, nil
 	case wire.OpFree:
 		s.mu.Lock()
 		_, ok := s.handles[r.Handle]
@@ -172,8 +198,8 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 	case "":
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: `request has no "op"`}
 	default:
-		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown op %q (expected %s, %s, %s, %s, %s or %s)", r.Op,
-			wire.OpVersion, wire.OpCompile, wire.OpLint, wire.OpValidate, wire.OpCost, wire.OpFree)}
+		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown op %q (expected %s, %s, %s, %s, %s, %s or %s)", r.Op,
+			wire.OpVersion, wire.OpCompile, wire.OpLint, wire.OpValidate, wire.OpValidateAll, wire.OpCost, wire.OpFree)}
 	}
 }
 

@@ -9,6 +9,7 @@ export declare const WIRE: {
     readonly Compile: 'compile';
     readonly Lint: 'lint';
     readonly Validate: 'validate';
+    readonly ValidateAll: 'validateAll';
     readonly Cost: 'cost';
     readonly Free: 'free';
   };
@@ -115,6 +116,115 @@ export interface LintResult {
   crd: CRDReport;
 }
 
+/** One document of a validateAll stream (Go: wire.DocumentReport): its report, or the error validate() would have thrown for it alone. */
+export interface DocumentReport {
+  /** 0-based index in the stream, empty documents not counted */
+  index: number;
+  /** 1-based line where the document starts */
+  line: number;
+  report?: Report;
+  error?: { code: string; message: string };
+}
+
+/** The CEL cost limits of the API server (Go: cost.Limits). */
+export interface CostLimits {
+  perExpression: number;
+  perCRD: number;
+  perCall: number;
+  perObject: number;
+}
+
+/** A bound that would bring an expression under its limit (Go: cost.Suggestion). */
+export interface CostSuggestion {
+  keyword: 'maxItems' | 'maxProperties' | 'maxLength';
+  path: string;
+  dataPath: string;
+  max: number;
+  current?: number;
+  target: 'perExpression' | 'perCRD' | 'schemaTotal';
+  estimatedCost: number;
+}
+
+/** Which part of an over-limit expression or of its schema makes the estimate large (Go: cost.Advice). */
+export interface CostAdvice {
+  kind: string;
+  subExpression?: string;
+  estimatedCostWithout?: number;
+  move?: CostSuggestion;
+  message: string;
+}
+
+/** One x-kubernetes-validations rule's estimated cost (Go: cost.Rule). */
+export interface CostRule {
+  schema: string;
+  path: string;
+  dataPath: string;
+  index: number;
+  field: string;
+  errorPath: string;
+  expression: string;
+  cardinality: number;
+  cardinalityBounded: boolean;
+  estimate: { min?: number; max: number };
+  estimatedCost: number;
+  limitShare: number;
+  overBudget: boolean;
+  contributesToTotalOverLimit: boolean;
+  compileError?: string;
+  suggestions?: CostSuggestion[];
+  suggestionNote?: string;
+  advice?: CostAdvice[];
+  runtimeCost?: number[];
+  evaluations?: number[];
+}
+
+/** The total estimated cost of one version's schema (Go: cost.SchemaTotal). */
+export interface CostSchemaTotal {
+  schema: string;
+  totalEstimatedCost: number;
+  limitShare: number;
+  overLimit: boolean;
+  suggestions?: CostSuggestion[];
+  suggestionNote?: string;
+}
+
+/** The runtime cost of the rules on one object (Go: cost.ObjectCosts). */
+export interface CostObject {
+  index: number;
+  /** where the object comes from (e.g. its file), when the caller set it */
+  source?: string;
+  kind?: string;
+  name?: string;
+  version?: string;
+  totalCost: number;
+  budgetShare: number;
+  overBudget: boolean;
+  errors: string[];
+  note?: string;
+  error?: string;
+}
+
+/** The report of cost(), the document `crdlab cost -o json` prints (Go: cost.Report). */
+export interface CostReport {
+  crd: string;
+  limits: CostLimits;
+  /** whether the API server accepts the CRD */
+  accepted: boolean;
+  errors: ErrorReport[];
+  costErrors: ErrorReport[];
+  rules: CostRule[];
+  schemas: CostSchemaTotal[];
+  totalEstimatedCost: number;
+  totalLimitShare: number;
+  objects?: CostObject[];
+  suggestionsTruncated?: boolean;
+}
+
+/** The result of "validateAll" (Go: wire.ValidateAllResult); CompiledCRD.validateAll returns its documents. */
+export interface ValidateAllResult {
+  documents: DocumentReport[];
+}
+
 export interface ValidateOptions {
   /** the old object, for an update */
   old?: string | object;
@@ -151,6 +261,8 @@ export declare class CompiledCRD {
   /** served versions */
   readonly versions: string[];
   validate(object: string | object, options?: ValidateOptions): Report;
+  /** Validates every document of a multi-document YAML stream; validate() refuses a stream. */
+  validateAll(stream: string, options?: ValidateOptions): DocumentReport[];
   dispose(): void;
 }
 
@@ -161,7 +273,7 @@ export declare class Crdlab {
   lint(crd: string | object, options?: CompileOptions): CRDReport;
   compile(crd: string | object, options?: CompileOptions): CompiledCRD;
   /** The CEL cost report `crdlab cost -o json` prints (static costs, suggestions, per-object runtime costs). */
-  cost(crd: string | object, objects?: Array<string | object>, options?: Pick<CompileOptions, 'crdFieldValidation'>): Record<string, unknown>;
+  cost(crd: string | object, objects?: Array<string | object>, options?: Pick<CompileOptions, 'crdFieldValidation'>): CostReport;
 }
 
 /** Loads the module: by default the crdlab.wasm shipped with this package. */

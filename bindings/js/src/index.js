@@ -16,6 +16,7 @@ export const WIRE = Object.freeze({
     Compile: 'compile',
     Lint: 'lint',
     Validate: 'validate',
+    ValidateAll: 'validateAll',
     Cost: 'cost',
     Free: 'free',
   }),
@@ -253,6 +254,23 @@ export class CompiledCRD {
     if (subresource) req.subresource = subresource;
     if (fieldValidation) req.fieldValidation = fieldValidation;
     return this.owner.call(withTimeout(req, timeoutMs));
+  }
+
+  /**
+   * Validates every document of a multi-document YAML stream (split on
+   * "---" lines as kubectl does; validate() refuses a stream). Returns one
+   * entry per non-empty document, `{index, line, report}` or, for a
+   * document validate() would refuse alone, `{index, line, error}`.
+   */
+  validateAll(stream, { old, version, subresource, fieldValidation } = {}) {
+    if (this.disposed) throw new CrdlabError(Code.Invalid, 'CRD was disposed');
+    if (this.handle === undefined) this.handle = this.owner.call({ op: Op.Compile, crd: this.src }).handle;
+    const req = { op: Op.ValidateAll, handle: this.handle, object: text(stream) };
+    if (old !== undefined && old !== null) req.old = text(old);
+    if (version) req.version = version;
+    if (subresource) req.subresource = subresource;
+    if (fieldValidation) req.fieldValidation = fieldValidation;
+    return this.owner.call(req).documents;
   }
 
   /** Releases the compiled CRD inside the module. */

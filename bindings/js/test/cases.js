@@ -153,9 +153,25 @@ export const cases = [
     check: (t, code) => t.equal(code, 'Invalid'),
   },
   {
+    name: 'validate refuses a multi-document stream, naming the count',
+    run: (m) => { try { m.compile(crontabCRD).validate(obj('  replicas: 3\n') + '---\n' + obj('  replicas: 30\n')); return 'no error'; } catch (e) { return `${e.code} ${e.message}`; } },
+    check: (t, s) => t.match(s, /^Invalid .*holds 2 YAML documents/),
+  },
+  {
+    name: 'validateAll returns one report per document with its index and line',
+    run: (m) => m.compile(crontabCRD).validateAll(obj('  replicas: 3\n') + '---\n' + obj('  replicas: 30\n')),
+    check: (t, docs) => {
+      t.deepEqual(docs.map((d) => d.index), [0, 1]);
+      t.equal(docs[0].line, 1);
+      t.ok(docs[1].line > 1, `line ${docs[1].line}`);
+      t.deepEqual(docs[0].report.object.errors, []);
+      t.match(docs[1].report.object.errors[0].message, /replicas/);
+    },
+  },
+  {
     name: 'cost reports the static cost of a CEL rule',
     run: (m) => m.cost(crontabCRD.replace('            properties:\n              cronSpec:', '            x-kubernetes-validations:\n            - rule: "self.replicas <= 5"\n            properties:\n              cronSpec:')),
-    check: (t, r) => { t.ok(JSON.stringify(r).includes('self.replicas <= 5'), JSON.stringify(r)); },
+    check: (t, r) => { t.ok(JSON.stringify(r).includes('self.replicas <= 5'), JSON.stringify(r)); t.equal(r.rules[0].expression, 'self.replicas <= 5'); t.equal(typeof r.totalEstimatedCost, 'number'); },
   },
   {
     name: '1,000-deep nesting is validated like any object',

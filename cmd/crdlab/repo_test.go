@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/crdlab/crdlab/wire"
+)
+
+// gatewayModule returns the Gateway API module of the corpus, or skips.
+func gatewayModule(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	out, err := exec.Command("../../scripts/corpus.sh").Output()
+	if err != nil {
+		t.Skipf("corpus: %v", err)
+	}
+	for _, d := range strings.Fields(string(out)) {
+		if strings.Contains(d, "/sigs.k8s.io/gateway-api@") {
+			return d
+		}
+	}
+	t.Skip("gateway-api is not in the corpus")
+	return ""
+}
+
+// TestGatewayAPIExamplesDirectory is issue 13's done-when: Gateway API's
+// examples directory, with its CRDs given as a directory, validates every
+// Gateway API object against its own CRD, skips the rest (Namespaces)
+// with a reason, and exits 0.
+func TestGatewayAPIExamplesDirectory(t *testing.T) {
+	mod := gatewayModule(t)
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "-R", "--crd", filepath.Join(mod, "config/crd/experimental"), filepath.Join(mod, "examples"), "-o", "json"}, nil, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	var rep wire.RunReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]bool{}
+	for _, e := range rep.Results {
+		gateway := strings.HasPrefix(e.APIVersion, "gateway.networking.")
+		switch {
+		case gateway && (e.Status != wire.StatusValid || !strings.HasSuffix(e.CRD, "."+strings.Split(e.APIVersion, "/")[0])):
+			t.Errorf("%s:%d %s %s: %s against %q", e.File, e.Line, e.Kind, e.Name, e.Status, e.CRD)
+		case !gateway && (e.Status != wire.StatusSkipped || e.Reason == ""):
+			t.Errorf("%s:%d %s %s: %s, reason %q", e.File, e.Line, e.Kind, e.Name, e.Status, e.Reason)
+		}
+		kinds[e.Kind] = true
+	}
+	for _, k := range []string{"Gateway", "HTTPRoute", "GRPCRoute", "GatewayClass", "ReferenceGrant", "Namespace"} {
+		if !kinds[k] {
+			t.Errorf("no %s among the results", k)
+		}
+	}
+	if rep.Summary.Valid < 50 || rep.Summary.Skipped < 5 || rep.Summary.Total != rep.Summary.Valid+rep.Summary.Skipped {
+		t.Errorf("summary %+v", rep.Summary)
+	}
+	// Text: a skipped line with its reason per non-Gateway object.
+	stdout.Reset()
+	code = run([]string{"validate", "-R", "--crd", filepath.Join(mod, "config/crd/experimental"), filepath.Join(mod, "examples"), "--summary"}, nil, &stdout, &stderr)
+	if code != 0 || !regexp.MustCompile(`(?m)^.*examples/.*\.yaml:\d+: skipped Namespace \S+: v1 Namespace is a built-in kind`).Match(stdout.Bytes()) ||
+		!strings.Contains(stdout.String(), "httproute.gateway.networking.k8s.io/") || !strings.Contains(stdout.String(), "Summary: ") {
+		t.Errorf("text (exit %d):\n%s", code, stdout.String())
+	}
+}
+
+// TestMalformedInputs: unreadable or unparseable input is exit 2 with
+// file:line whatever its role (--crd, object, CRD among objects, --old,
+// lint, cost).
+func TestMalformedInputs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	crd := "../../examples/crontab-crd.yaml"
+	obj := "../../examples/valid.yaml"
+	badYAML := write("bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [x\n")
+	badSep := write("sep.yaml", "a: 1\n--- b\n")
+	badCRD := write("crd.yaml", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a.b.c}\nspec:\n  group: 3\n")
+	noCRD := write("nocrd.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"validate", "--crd", crd, badYAML}, badYAML + ":4: yaml: "},
+		{[]string{"validate", "--crd", badYAML, obj}, badYAML + ":4: yaml: "},
+		{[]string{"validate", "--crd", crd, "--old", badYAML, obj}, badYAML + ":4: yaml: "},
+		{[]string{"validate", "--crd", crd, badSep}, badSep + ":2: invalid Yaml document separator: b"},
+		{[]string{"validate", "--crd", badCRD, obj}, badCRD + ":5:10: spec.group: expected string, got number 3"},
+		{[]string{"validate", "--crd", crd, badCRD, obj}, badCRD + ":5:10: spec.group: expected string, got number 3"},
+		{[]string{"validate", "--crd", noCRD, obj}, noCRD + ": no CustomResourceDefinition found (--crd)"},
+		{[]string{"validate", "--crd", crd, filepath.Join(dir, "none.yaml")}, filepath.Join(dir, "none.yaml") + ": no such file or directory"},
+		{[]string{"lint", badYAML}, badYAML + ":4: yaml: "},
+		{[]string{"lint", badCRD}, badCRD + ":5:10: spec.group: expected string, got number 3"},
+		{[]string{"cost", badCRD}, badCRD + ":5:10: spec.group: expected string, got number 3"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(tc.args, nil, &stdout, &stderr)
+		if code != exitUsage || !strings.HasPrefix(stderr.String(), "crdlab: "+tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want crdlab: %s", tc.args, code, stderr.String(), tc.want)
+		}
+	}
+}
+
+// TestStdinOnce: stdin read for one role says so when another wants it.
+func TestStdinOnce(t *testing.T) {
+	crd, _ := os.ReadFile("../../examples/crontab-crd.yaml")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--crd", "-", "../../examples/valid.yaml"}, bytes.NewReader(crd), &stdout, &stderr)
+	if code != 0 || !strings.Contains(stdout.String(), "created (server dry run)") {
+		t.Errorf("--crd -: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestHelpEverywhere: every command's --help and `crdlab help CMD` print
+// the same description, flags and examples on stdout, exit 0.
+func TestHelpEverywhere(t *testing.T) {
+	for name := range commands {
+		var a, b, errs bytes.Buffer
+		if code := run([]string{name, "--help"}, nil, &a, &errs); code != 0 {
+			t.Errorf("%s --help: exit %d", name, code)
+		}
+		if code := run([]string{"help", name}, nil, &b, &errs); code != 0 {
+			t.Errorf("help %s: exit %d", name, code)
+		}
+		if a.String() != b.String() || !strings.Contains(a.String(), "Examples:\n") || (commands[name].text == "" && !strings.Contains(a.String(), "Flags:\n")) || errs.Len() > 0 {
+			t.Errorf("%s: help differs or lacks examples/flags:\n%s\n---\n%s\n%s", name, a.String(), b.String(), errs.String())
+		}
+		var h bytes.Buffer
+		if code := run([]string{name, "-h"}, nil, &h, &errs); code != 0 || h.String() != a.String() {
+			t.Errorf("%s -h: exit %d", name, code)
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package catalog
+
+// Load reads the CRD inputs (crdArgs: their non-CRD documents are ignored,
+// so that a directory of CRDs may hold other files) and the inputs (args),
+// compiles every CRD of both once, in parallel on jobs goroutines (0: the
+// number of CPUs), and returns the catalogue and the documents of args.
+func (r *Reader) Load(crdArgs, args []string, jobs int) (*Catalog, []Document, error) {
+	crdDocs, err := r.Read(crdArgs, "CRD")
+	if err != nil {
+		return nil, nil, err
+	}
+	docs, err := r.Read(args, "objects")
+	if err != nil {
+		return nil, nil, err
+	}
+	var defs []Document
+	for _, d := range crdDocs {
+		if d.IsCRD() {
+			defs = append(defs, d)
+		}
+	}
+	for _, d := range docs {
+		if d.IsCRD() {
+			defs = append(defs, d)
+		}
+	}
+	c := New()
+	if err := c.AddAll(defs, jobs); err != nil {
+		return nil, nil, err
+	}
+	return c, docs, nil
+}
+
+// AddAll adds CRD documents as Add does, compiling them in parallel; the
+// first error in the documents' order is returned.
+func (c *Catalog) AddAll(defs []Document, jobs int) error {
+	// Compile every distinct document in parallel into a scratch catalogue
+	// each, then add them in order (Add shares identical duplicates).
+	type compiled struct {
+		e   *Entry
+		err error
+	}
+	out := make([]compiled, len(defs))
+	var todo []int
+	seen := map[string]bool{}
+	for i, d := range defs {
+		key := d.Name + "\x00" + string(d.Data)
+		if !seen[key] {
+			seen[key] = true
+			todo = append(todo, i)
+		}
+	}
+	parallel(len(todo), jobs, func(k int) {
+		i := todo[k]
+		scratch := New()
+		scratch.Compiler, scratch.CRDFieldValidation = c.Compiler, c.CRDFieldValidation
+		e, err := scratch.Add(defs[i])
+		out[i] = compiled{e, err}
+	})
+	for i, d := range defs {
+		if out[i].err != nil {
+			return out[i].err
+		}
+		if out[i].e == nil {
+			// A duplicate of an earlier document: shared.
+			if _, err := c.Add(d); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := c.insert(out[i].e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
