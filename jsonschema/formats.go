@@ -1,22 +1,9 @@
 package jsonschema
 
 import (
-	"strings"
-
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/strfmt"
 )
-
-// supportedStringFormats are the string formats kube-apiserver 1.37 keeps in
-// a CRD schema (others are stripped and not checked), normalized (no dashes).
-var supportedStringFormats = map[string]bool{
-	"bsonobjectid": true, "uri": true, "email": true, "hostname": true,
-	"ipv4": true, "ipv6": true, "cidr": true, "mac": true,
-	"uuid": true, "uuid3": true, "uuid4": true, "uuid5": true,
-	"isbn": true, "isbn10": true, "isbn13": true, "creditcard": true,
-	"ssn": true, "hexcolor": true, "rgbcolor": true, "byte": true,
-	"password": true, "date": true, "duration": true, "datetime": true,
-	"k8sshortname": true, "k8slongname": true,
-}
 
 // formatChecked reports whether the API server checks the format of s's
 // string values (int32, int64, float and double only take part in type
@@ -25,7 +12,7 @@ func formatChecked(s *crd.JSONSchemaProps) bool {
 	if s.Type != "" && s.Type != "string" {
 		return false
 	}
-	return supportedStringFormats[strings.ReplaceAll(s.Format, "-", "")]
+	return strfmt.SupportedStringFormat(s.Format)
 }
 
 const hex = "[0-9a-fA-F]"
@@ -51,7 +38,7 @@ var formatConstraints = map[string]map[string]interface{}{
 // formatConstraint returns the JSON Schema form of a format check, and
 // false when JSON Schema cannot express it exactly.
 func formatConstraint(format string) (map[string]interface{}, bool) {
-	fc, ok := formatConstraints[strings.ReplaceAll(format, "-", "")]
+	fc, ok := formatConstraints[strfmt.Normalize(format)]
 	if !ok {
 		return nil, false
 	}
@@ -69,7 +56,7 @@ func formatConstraint(format string) (map[string]interface{}, bool) {
 // string format is expressed exactly by the exported schemas (as a
 // pattern). Formats the API server does not check are expressed trivially.
 func FormatExpressed(format string) bool {
-	if !supportedStringFormats[strings.ReplaceAll(format, "-", "")] {
+	if !strfmt.SupportedStringFormat(format) {
 		return true
 	}
 	_, ok := formatConstraint(format)

@@ -7,25 +7,12 @@ import (
 	"github.com/crdlab/crdlab/internal/strfmt"
 )
 
-// supportedStringFormats are the string formats CRD schemas may use at
-// compatibility version 1.36/1.37 (upstream's supportedVersionedFormats: the
-// 1.0 set plus k8s-short-name and k8s-long-name from 1.34), normalized.
-var supportedStringFormats = map[string]bool{
-	"bsonobjectid": true, "uri": true, "email": true, "hostname": true,
-	"ipv4": true, "ipv6": true, "cidr": true, "mac": true,
-	"uuid": true, "uuid3": true, "uuid4": true, "uuid5": true,
-	"isbn": true, "isbn10": true, "isbn13": true, "creditcard": true,
-	"ssn": true, "hexcolor": true, "rgbcolor": true, "byte": true,
-	"password": true, "date": true, "duration": true, "datetime": true,
-	"k8sshortname": true, "k8slongname": true,
-}
-
 // formatSupported reports whether format is kept for a node whose single
 // type is schemaType ("" when the node has no or several types).
 func formatSupported(schemaType, format string) bool {
 	switch schemaType {
 	case "", stringType:
-		return supportedStringFormats[strfmt.Normalize(format)]
+		return strfmt.SupportedStringFormat(format)
 	case integerType:
 		return format == "int32" || format == "int64"
 	case numberType:

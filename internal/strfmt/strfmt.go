@@ -58,6 +58,25 @@ func Normalize(name string) string {
 	return strings.ReplaceAll(name, "-", "")
 }
 
+// supportedStringFormats are the string formats CRD schemas may use at
+// compatibility version 1.36/1.37 (upstream's supportedVersionedFormats: the
+// 1.0 set plus k8s-short-name and k8s-long-name from 1.34), normalized.
+var supportedStringFormats = map[string]bool{
+	"bsonobjectid": true, "uri": true, "email": true, "hostname": true,
+	"ipv4": true, "ipv6": true, "cidr": true, "mac": true,
+	"uuid": true, "uuid3": true, "uuid4": true, "uuid5": true,
+	"isbn": true, "isbn10": true, "isbn13": true, "creditcard": true,
+	"ssn": true, "hexcolor": true, "rgbcolor": true, "byte": true,
+	"password": true, "date": true, "duration": true, "datetime": true,
+	"k8sshortname": true, "k8slongname": true,
+}
+
+// SupportedStringFormat reports whether a string format is kept in a CRD
+// schema by kube-apiserver 1.37 (others are stripped and never checked).
+func SupportedStringFormat(format string) bool {
+	return supportedStringFormats[Normalize(format)]
+}
+
 // Lookup returns the checker of a format of kube-openapi's registry
 // (strfmt.Default with the Kubernetes extensions), by name with or without
 // dashes ("date-time", "datetime"), or nil when the registry does not know

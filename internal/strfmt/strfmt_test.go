@@ -147,3 +147,14 @@ func TestPatternsMatchTheirCheckers(t *testing.T) {
 		t.Error("checkers disagree with their patterns")
 	}
 }
+
+func TestSupportedStringFormatIsTheListAtCompatibilityVersion137(t *testing.T) {
+	for format, want := range map[string]bool{
+		"date-time": true, "datetime": true, "k8s-short-name": true, "uuid4": true, "byte": true,
+		"int32": false, "": false, "iso-8601": false, "DateTime": false,
+	} {
+		if got := SupportedStringFormat(format); got != want {
+			t.Errorf("SupportedStringFormat(%q) = %v, want %v", format, got, want)
+		}
+	}
+}
