@@ -125,17 +125,6 @@ func CompileWithOptions(crdYAMLorJSON []byte, opts CompileOptions) (*CRD, error)
 	return c, nil
 }
 
-// CompileDocument compiles a CRD decoded by crd.DecodeDocuments, its
-// unknown and duplicate fields handled as fv says (see CompileOptions). The
-// error is only for an invalid fv.
-func CompileDocument(doc crd.Document, fv FieldValidation) (*CRD, error) {
-	fv, err := checkFieldValidation(fv)
-	if err != nil {
-		return nil, err
-	}
-	return compileDocument(doc, fv), nil
-}
-
 func checkFieldValidation(fv FieldValidation) (FieldValidation, error) {
 	switch fv {
 	case "":

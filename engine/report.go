@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -121,35 +120,4 @@ func InvalidMessageOf(kind, name string, messages []string) string {
 // causeMessage mirrors kubectl's statusCausesToAggrError: "<field>: <message>".
 func causeMessage(e *field.Error) string {
 	return fmt.Sprintf("%s: %s", e.Field, e.ErrorBody())
-}
-
-// WriteInvalidMessage writes InvalidMessage(kind, name, errs) to w, one
-// error at a time: the whole message of many errors with large values can
-// be far larger than any one of them. at, when not nil, returns a prefix
-// for the i-th error (the CLI's "file:line:col: ").
-func WriteInvalidMessage(w io.Writer, kind, name string, errs field.ErrorList, at func(i int) string) error {
-	prefix := fmt.Sprintf("The %s %q is invalid", kind, name)
-	cause := func(i int) string {
-		if at == nil {
-			return causeMessage(errs[i])
-		}
-		return at(i) + causeMessage(errs[i])
-	}
-	switch len(errs) {
-	case 0:
-		_, err := io.WriteString(w, prefix+"\n")
-		return err
-	case 1:
-		_, err := io.WriteString(w, prefix+": "+cause(0)+"\n")
-		return err
-	}
-	if _, err := io.WriteString(w, prefix+": \n"); err != nil {
-		return err
-	}
-	for i := range errs {
-		if _, err := io.WriteString(w, "* "+cause(i)+"\n"); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -50,20 +50,6 @@ func checkOutput(o string, stderr io.Writer) bool {
 	return true
 }
 
-// skipCRDs drops CustomResourceDefinition documents (so that a directory
-// holding the CRD and its objects can be validated as a whole).
-func skipCRDs(docs []document) []document {
-	out := docs[:0]
-	for _, d := range docs {
-		apiVersion, kind := docKind(d.data)
-		if kind == crd.Kind && strings.HasPrefix(apiVersion, crd.Group+"/") {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
-}
-
 // onlyCRDs keeps the CustomResourceDefinition documents, so that lint on a
 // directory holding a CRD and its objects checks the CRD only. Documents
 // without a kind are kept, so that their decoding error is reported.
@@ -77,26 +63,6 @@ func onlyCRDs(docs []document) []document {
 		out = append(out, d)
 	}
 	return out
-}
-
-// compileFile reads and compiles exactly one CRD; on failure it prints the
-// error and returns exitUsage.
-func compileFile(name string, stdin io.Reader, stderr io.Writer) (*engine.CRD, int) {
-	data, err := readFile(name, stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return nil, exitUsage
-	}
-	defs, err := crd.Decode(data, name)
-	if err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return nil, exitUsage
-	}
-	if len(defs) != 1 {
-		fmt.Fprintf(stderr, "crdlab: %s: expected exactly one CustomResourceDefinition, found %d\n", name, len(defs))
-		return nil, exitUsage
-	}
-	return engine.CompileCRD(defs[0]), exitValid
 }
 
 // relocate shifts a CRD decoding error's line by the document's first line.

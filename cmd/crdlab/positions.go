@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 
-	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -16,20 +15,9 @@ type origin struct {
 	none bool // positions do not point into file (kind: List items are re-encoded)
 }
 
-// crdOrigin is the origin of a CRD file compiled as a whole.
-func crdOrigin(file string) origin { return origin{file: file, line: 1} }
-
 // docOrigin is the origin of one document of an input.
 func docOrigin(d document) origin {
 	return origin{file: d.source, line: d.line, none: d.item >= 0}
-}
-
-// wirePos is an engine position as the report has it (nil: unknown).
-func wirePos(p engine.Position) *wire.Position {
-	if !p.Known() {
-		return nil
-	}
-	return &wire.Position{Line: p.Line, Column: p.Column}
 }
 
 // shift returns p counted from the start of the file (nil when p is nil
@@ -71,38 +59,4 @@ func locatedWarnings(ws []string, pos []*wire.Position, o origin) []string {
 		out[i] = o.at(p) + w
 	}
 	return out
-}
-
-// shiftReport makes the positions of a report count from the start of
-// the files (the CRD's, the object's) for the CLI's JSON output.
-func shiftReport(rep *wire.Report, crd, obj origin) {
-	shiftErrors(rep.CRD.Errors, rep.CRD.WarningPositions, crd)
-	if o := rep.Object; o != nil {
-		o.DecodeErrorPosition = obj.shift(o.DecodeErrorPosition)
-		shiftErrors(o.Errors, o.WarningPositions, obj)
-		if obj.none {
-			o.WarningPositions = nil
-		}
-	}
-	if crd.none {
-		rep.CRD.WarningPositions = nil
-	}
-}
-
-func shiftErrors(errs []wire.ErrorReport, warnings []*wire.Position, o origin) {
-	for i := range errs {
-		errs[i].Position = o.shift(errs[i].Position)
-	}
-	for i := range warnings {
-		warnings[i] = o.shift(warnings[i])
-	}
-}
-
-// decodeWhere is d.where() with the line and column of the first field a
-// decoding error names, when known.
-func decodeWhere(d document, rep *wire.ObjectReport) string {
-	if p := docOrigin(d).shift(rep.DecodeErrorPosition); p != nil {
-		return fmt.Sprintf("%s:%d:%d", d.source, p.Line, p.Column)
-	}
-	return d.where()
 }
