@@ -118,6 +118,11 @@ func (o *outputFlags) declare(fs *flag.FlagSet) {
 	fs.StringVar(&o.module, "wasm-module", "", "the module `FILE` for --engine wasm (default: $CRDLAB_WASM, else crdlab.wasm next to the binary, else build/crdlab.wasm)")
 }
 
+// engineFlags returns --engine and --wasm-module.
+func (o *outputFlags) engineFlags() engineFlags {
+	return engineFlags{engine: o.engine, module: o.module}
+}
+
 func (o *outputFlags) check() error {
 	var err error
 	if o.output, err = enum("output", o.output, report.Formats...); err != nil {
@@ -244,20 +249,21 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if f.oldCRD != "" {
 		// The --crd CRD is an update of the one in the cluster: its
 		// verdict is the update's (engine.CompileCRDUpdate).
-		if f.engine == "wasm" {
-			return usageError(c, stderr, "--old-crd is not supported with --engine wasm")
-		}
 		if len(f.crds) != 1 || f.crds[0] == "-" {
 			return usageError(c, stderr, "--old-crd needs exactly one --crd FILE (not stdin)")
 		}
-		compiled, code := compileUpdateFiles(f.crds[0], f.oldCRD, f.storedVersions, stdin, stderr)
+		update, err := pickEngine[crdUpdateFunc](f.engineFlags(), nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab validate --old-crd") })
+		if err != nil {
+			return engineError(c, stderr, err)
+		}
+		compiled, _, code := compileUpdateFiles(update, f.crds[0], f.oldCRD, f.storedVersions, stdin, stderr)
 		if compiled == nil {
 			return code
 		}
 		updated := f.crds[0]
 		cat.Compiler = func(d catalog.Document, def *crd.CustomResourceDefinition) (catalog.Compiled, error) {
 			if d.File == updated {
-				return catalog.NativeCRD(compiled), nil
+				return compiled, nil
 			}
 			return catalog.Native(d, def)
 		}
@@ -443,10 +449,10 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 		return usageError(c, stderr, "--stored-versions needs --old")
 	}
 	if lf.old != "" {
-		if f.output != "text" && f.output != "json" {
-			return usageError(c, stderr, "--old supports -o text or json, not %s", f.output)
+		if f.output != "text" && f.output != "json" && f.output != "yaml" {
+			return usageError(c, stderr, "--old supports -o text, json or yaml, not %s", f.output)
 		}
-		return runLintUpdate(lf.old, lf.storedVersions, f.output, fs.Args(), stdin, stdout, stderr)
+		return runLintUpdate(c, &lf, fs.Args(), stdin, stdout, stderr)
 	}
 	if fs.NArg() == 0 {
 		return usageError(c, stderr, "no CRDs given (files, directories or -)")
