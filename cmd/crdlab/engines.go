@@ -93,6 +93,10 @@ func withContext[T any](ctx context.Context, f func() (T, error)) (T, error) {
 	if ctx.Done() == nil {
 		return f()
 	}
+	if err := ctx.Err(); err != nil {
+		var zero T
+		return zero, err
+	}
 	type result struct {
 		v   T
 		err error

@@ -242,6 +242,15 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if f.storedVersions != "" && f.oldCRD == "" {
 		return usageError(c, stderr, "--stored-versions needs --old-crd")
 	}
+	var update crdUpdateFunc
+	if f.oldCRD != "" {
+		if len(f.crds) != 1 || f.crds[0] == "-" {
+			return usageError(c, stderr, "--old-crd needs exactly one --crd FILE (not stdin)")
+		}
+		if update, err = pickEngine[crdUpdateFunc](f.engineFlags(), nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab validate --old-crd") }); err != nil {
+			return engineError(c, stderr, err)
+		}
+	}
 	cat, code := newCatalog(&f.outputFlags, stderr)
 	if cat == nil {
 		return code
@@ -249,13 +258,6 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if f.oldCRD != "" {
 		// The --crd CRD is an update of the one in the cluster: its
 		// verdict is the update's (engine.CompileCRDUpdate).
-		if len(f.crds) != 1 || f.crds[0] == "-" {
-			return usageError(c, stderr, "--old-crd needs exactly one --crd FILE (not stdin)")
-		}
-		update, err := pickEngine[crdUpdateFunc](f.engineFlags(), nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab validate --old-crd") })
-		if err != nil {
-			return engineError(c, stderr, err)
-		}
 		compiled, _, code := compileUpdateFiles(update, f.crds[0], f.oldCRD, f.storedVersions, stdin, stderr)
 		if compiled == nil {
 			return code
