@@ -60,6 +60,7 @@ func TestPortedCLI(t *testing.T) {
 		{"schema-bad-layout", []string{"schema", "-o", "x", "--layout", "flat", crd}, "", 2},
 		{"schema-undecodable-crd", []string{"schema", badCRD}, "", 2},
 		{"schema-no-crds", []string{"schema"}, "", 2},
+		{"schema-o-format-not-dir", []string{"schema", "-o", "json", crd}, "", 2},
 		{"schema-stdin-twice", []string{"schema", "--crd", "-", "-"}, "", 2},
 
 		{"upgrade-yaml-flags-after-args", []string{"upgrade", up + "old.yaml", up + "new-drop-v1.yaml", "-o", "yaml", "--stored-versions", "v2"}, "", 0},

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	flag "github.com/spf13/pflag"
 
@@ -77,6 +78,9 @@ func runSchema(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	}
 	if err := f.engineFlags.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
+	}
+	if looksLikeFormat(f.outDir) {
+		return usageError(c, stderr, "-o names the output directory (--output-dir): schema writes JSON Schema only, to stdout without -o; for a directory named %q, give ./%s", f.outDir, f.outDir)
 	}
 	inputs := append(append([]string(nil), f.crds...), fs.Args()...)
 	if len(inputs) == 0 {
@@ -158,4 +162,16 @@ func runSchema(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 		fmt.Fprintln(stdout, name)
 	}
 	return status
+}
+
+// looksLikeFormat reports whether dir, given to schema's -o, is rather a
+// kubectl output format (crdlab schema -o json) than a directory: a format
+// name that is not an existing directory.
+func looksLikeFormat(dir string) bool {
+	switch strings.ToLower(dir) {
+	case "json", "yaml", "text", "wide", "name":
+		st, err := os.Stat(dir)
+		return err != nil || !st.IsDir()
+	}
+	return false
 }
