@@ -100,12 +100,11 @@ func reportInputError(stderr io.Writer, err error) int {
 
 // outputFlags are the report flags of validate and lint.
 type outputFlags struct {
+	engineFlags
 	output    string
 	summary   bool
 	recursive bool
 	jobs      int
-	engine    string
-	module    string
 	empty     bool
 	crdFV     string
 }
@@ -117,13 +116,7 @@ func (o *outputFlags) declare(fs *flag.FlagSet) {
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "objects validated at once (default: the number of CPUs)")
 	fs.StringVar(&o.crdFV, "crd-field-validation", "Strict", "the CRD create's fieldValidation: Strict, Warn or Ignore (unknown and duplicate fields of the CRDs; any case)")
 	fs.BoolVar(&o.empty, "allow-empty", false, "finding nothing to validate is not an error (for hooks given any changed file)")
-	fs.StringVar(&o.engine, "engine", "native", "native, or wasm: run through the WebAssembly module (bindings/go, wazero)")
-	fs.StringVar(&o.module, "wasm-module", "", "the module `FILE` for --engine wasm (default: $CRDLAB_WASM, else crdlab.wasm next to the binary, else build/crdlab.wasm)")
-}
-
-// engineFlags returns --engine and --wasm-module.
-func (o *outputFlags) engineFlags() engineFlags {
-	return engineFlags{engine: o.engine, module: o.module}
+	o.engineFlags.declare(fs)
 }
 
 func (o *outputFlags) check() error {
@@ -131,7 +124,7 @@ func (o *outputFlags) check() error {
 	if o.output, err = enum("output", o.output, report.Formats...); err != nil {
 		return err
 	}
-	if o.engine, err = enum("engine", o.engine, "native", "wasm"); err != nil {
+	if err = o.engineFlags.check(); err != nil {
 		return err
 	}
 	if o.crdFV, err = enum("crd-field-validation", o.crdFV, "Strict", "Warn", "Ignore"); err != nil {
@@ -250,7 +243,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		if len(f.crds) != 1 || f.crds[0] == "-" {
 			return usageError(c, stderr, "--old-crd needs exactly one --crd FILE (not stdin)")
 		}
-		if update, err = pickEngine[crdUpdateFunc](f.engineFlags(), nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab validate --old-crd") }); err != nil {
+		if update, err = pickEngine[crdUpdateFunc](f.engineFlags, nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab validate --old-crd") }); err != nil {
 			return engineError(c, stderr, err)
 		}
 	}

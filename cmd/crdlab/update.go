@@ -76,7 +76,7 @@ func runLintUpdate(c *command, lf *lintFlags, args []string, stdin io.Reader, st
 		return exitUsage
 	}
 	defer closeEngine()
-	update, err := pickEngine[crdUpdateFunc](lf.engineFlags(), nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab lint --old") })
+	update, err := pickEngine[crdUpdateFunc](lf.engineFlags, nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab lint --old") })
 	if err != nil {
 		return engineError(c, stderr, err)
 	}
