@@ -70,6 +70,7 @@ func TestPortedCLI(t *testing.T) {
 		{"upgrade-undecodable-crd", []string{"upgrade", badCRD, up + "new.yaml"}, "", 2},
 
 		{"lint-old-yaml", []string{"lint", upd + "new-v1.yaml", "--old", upd + "old.yaml", "-o", "yaml"}, "", 0},
+		{"lint-old-stdin-twice", []string{"lint", "--old", "-", "-"}, "", 2},
 		{"lint-old-engine-wasm-missing-op", []string{"lint", "--engine", "wasm", "--old", upd + "old.yaml", upd + "new-v1.yaml"}, "", 2},
 		{"validate-old-crd-engine-wasm-missing-op", []string{"validate", "--engine", "wasm", "--crd", upd + "new-v1.yaml", "--old-crd", upd + "old.yaml", "testdata/gizmo.yaml"}, "", 2},
 	}

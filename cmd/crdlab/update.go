@@ -48,11 +48,7 @@ func decodeOneCRD(reader *catalog.Reader, name, role string, stderr io.Writer) (
 
 // compileUpdateFiles compiles newFile as an update of oldFile.
 func compileUpdateFiles(update crdUpdateFunc, newFile, oldFile, storedVersions string, stdin io.Reader, stderr io.Writer) (catalog.Compiled, *crd.CustomResourceDefinition, int) {
-	if newFile == "-" && oldFile == "-" {
-		fmt.Fprintln(stderr, "crdlab: the new and the old CRD cannot both be read from stdin")
-		return nil, nil, exitUsage
-	}
-	reader := &catalog.Reader{Stdin: stdin}
+	reader := &catalog.Reader{Stdin: stdin} // stdin once: the callers check it
 	oldDef, code := decodeOneCRD(reader, oldFile, "old CRD", stderr)
 	if oldDef == nil {
 		return nil, nil, code
@@ -72,8 +68,10 @@ func compileUpdateFiles(update crdUpdateFunc, newFile, oldFile, storedVersions s
 // updating OLD (as stored in the cluster) to NEW.
 func runLintUpdate(c *command, lf *lintFlags, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
-		fmt.Fprintln(stderr, "crdlab lint: --old needs exactly one new CRD file")
-		return exitUsage
+		return usageError(c, stderr, "--old needs exactly one new CRD file")
+	}
+	if code := stdinOnce(c, stderr, []string{lf.old}, args); code >= 0 {
+		return code
 	}
 	defer closeEngine()
 	update, err := pickEngine[crdUpdateFunc](lf.engineFlags, nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab lint --old") })
