@@ -19,19 +19,12 @@ type command struct {
 	example string // examples, indented by two spaces
 	run     func(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	flags   func(fs *flag.FlagSet) // declares the flags, for help
-	text    string                 // the whole help of a legacyCommand (its usage text)
+	exit    string                 // the meaning of the exit status, when not validate's
 }
 
 // help is `crdlab help CMD` and `crdlab CMD --help`: description, flags,
 // examples.
 func (c *command) help(w io.Writer) {
-	if c.text != "" {
-		fmt.Fprint(w, strings.TrimRight(c.text, "\n")+"\n")
-		if c.example != "" {
-			fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(c.example, "\n"))
-		}
-		return
-	}
 	fs := newFlags(c)
 	if c.flags != nil {
 		c.flags(fs)
@@ -43,7 +36,11 @@ func (c *command) help(w io.Writer) {
 	if c.example != "" {
 		fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(c.example, "\n"))
 	}
-	fmt.Fprint(w, "\nExit status: 0 valid, 1 invalid, 2 usage or input error (unreadable or unparseable input, with file:line).\n")
+	exit := c.exit
+	if exit == "" {
+		exit = "Exit status: 0 valid, 1 invalid, 2 usage or input error (unreadable or unparseable input, with file:line)."
+	}
+	fmt.Fprintf(w, "\n%s\n", exit)
 }
 
 func indentLines(s, p string) string {
