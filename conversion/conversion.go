@@ -187,6 +187,10 @@ func CheckCRD(c *engine.CRD, request, response []byte, opts Options) (*Result, e
 		return nil, usagef("request: request.objects is empty: the API server does not call the webhook")
 	}
 	res.List = opts.List || len(req.objects) > 1
+	if !res.List && len(req.objects[0]) == 2 {
+		// isEmptyUnstructuredObject: converted without the webhook.
+		return nil, usagef("request: request.objects[0] has only apiVersion and kind: the API server converts it without calling the webhook")
+	}
 	// in.GetObjectKind().GroupVersionKind() as the errors render it.
 	var inGVK string
 	if res.List {
@@ -313,7 +317,7 @@ func readRequest(data []byte, reviewVersion string) (*request, error) {
 	}
 	r, ok := review["request"].(map[string]interface{})
 	if !ok {
-		return nil, usagef("request: request is missing or not an object")
+		return nil, usagef("request: the review's request is missing or not an object")
 	}
 	out := &request{uid: stringField(r, "uid"), desired: stringField(r, "desiredAPIVersion")}
 	if out.uid == "" {
@@ -342,15 +346,17 @@ func toJSON(data []byte) ([]byte, error) {
 	if len(t) > 0 && (t[0] == '{' || t[0] == '[') && json.Valid(t) {
 		return t, nil
 	}
-	if len(t) == 0 {
-		return nil, errors.New("empty")
-	}
 	return yaml.YAMLToJSON(data)
 }
 
 // convert is webhookConverter.Convert after the webhook answered: the
 // response's decoding and checks, then each converted object's.
 func convert(req *request, reviewVersion string, response []byte, isList bool, inGVK string) ([]map[string]interface{}, error) {
+	if len(response) == 0 {
+		// rest.Result.Into, for an answer recorded as 200 OK with
+		// Content-Type application/json.
+		return nil, fmt.Errorf("conversion webhook for %v failed: 0-length response with status code: 200 and content type: application/json", inGVK)
+	}
 	body, err := toJSON(response)
 	if err != nil {
 		// The recorded answer is neither JSON nor YAML: the client's

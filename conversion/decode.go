@@ -96,6 +96,10 @@ func decodeReview(body []byte, version string) (map[string]interface{}, error) {
 	if err != nil {
 		return nil, err
 	}
+	if val == nil {
+		// null (a blank YAML answer) decodes to an empty review.
+		val = map[string]interface{}{}
+	}
 	obj, ok := val.(map[string]interface{})
 	if !ok {
 		return nil, fmt.Errorf("json: cannot unmarshal %s into Go value of type %s.ConversionReview", jsonKind(val), version)
