@@ -57,6 +57,11 @@ type Result struct {
 	DesiredAPIVersion string `json:"desiredAPIVersion"`
 	// List reports whether the objects were converted as one list.
 	List bool `json:"list"`
+	// Accepted reports whether the API server accepts the answer.
+	Accepted bool `json:"accepted"`
+	// Valid reports whether the answer is accepted and every converted
+	// object validates at the target version.
+	Valid bool `json:"valid"`
 	// Error is the API server's error, as it returns it to the client
 	// (on a read: HTTP 500 with this message, kubectl's "Error from
 	// server: ..."); "" when it accepts the answer.
@@ -66,21 +71,16 @@ type Result struct {
 	Objects []Object `json:"objects"`
 }
 
-// Accepted reports whether the API server accepts the answer.
-func (r *Result) Accepted() bool { return r.Error == "" }
-
-// Valid reports whether the answer is accepted and every converted object
-// validates at the target version.
-func (r *Result) Valid() bool {
-	if !r.Accepted() {
-		return false
-	}
+// finish sets Accepted and Valid.
+func (r *Result) finish() *Result {
+	r.Accepted = r.Error == ""
+	r.Valid = r.Accepted
 	for _, o := range r.Objects {
 		if len(o.Errors) > 0 {
-			return false
+			r.Valid = false
 		}
 	}
-	return true
+	return r
 }
 
 // Object is one converted object.
@@ -214,7 +214,7 @@ func CheckCRD(c *engine.CRD, request, response []byte, opts Options) (*Result, e
 	converted, err := convert(req, reviewVersion, response, res.List, inGVK)
 	if err != nil {
 		res.Error = err.Error()
-		return res, nil
+		return res.finish(), nil
 	}
 	for i, obj := range converted {
 		out := Object{Index: i, Name: metaString(obj, "name"), Namespace: metaString(obj, "namespace"), Pruned: []string{}, Errors: []string{}, Warnings: []string{}}
@@ -224,7 +224,7 @@ func CheckCRD(c *engine.CRD, request, response []byte, opts Options) (*Result, e
 			if err != nil {
 				res.Error = err.Error()
 				res.Objects = []Object{}
-				return res, nil
+				return res.finish(), nil
 			}
 			out.Pruned = pruned
 		} else {
@@ -234,7 +234,7 @@ func CheckCRD(c *engine.CRD, request, response []byte, opts Options) (*Result, e
 		validate(c, tv, obj, &out)
 		res.Objects = append(res.Objects, out)
 	}
-	return res, nil
+	return res.finish(), nil
 }
 
 // prunedPaths reports what the target version's schema would drop from a

@@ -46,7 +46,7 @@ func TestExamples(t *testing.T) {
 				if !strings.HasPrefix(res.Error, "conversion webhook for stable.example.com/v1beta1, Kind=CronTab ") || !strings.Contains(res.Error, tt.err) {
 					t.Fatalf("error %q, want one containing %q", res.Error, tt.err)
 				}
-				if res.Valid() || len(res.Objects) != 0 {
+				if res.Valid || len(res.Objects) != 0 {
 					t.Fatalf("a rejected answer is not valid and has no objects: %+v", res)
 				}
 				return
@@ -64,8 +64,8 @@ func TestExamples(t *testing.T) {
 			if strings.Join(o.Errors, "\n") != strings.Join(tt.invalid, "\n") {
 				t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(o.Errors, "\n"), strings.Join(tt.invalid, "\n"))
 			}
-			if res.Valid() != (len(tt.invalid) == 0) {
-				t.Errorf("Valid() = %v", res.Valid())
+			if res.Valid != (len(tt.invalid) == 0) {
+				t.Errorf("Valid() = %v", res.Valid)
 			}
 			meta := o.Object["metadata"].(map[string]interface{})
 			if meta["resourceVersion"] != "4821" || meta["creationTimestamp"] != "2026-11-20T08:00:00Z" {

@@ -24,7 +24,7 @@ func ExampleCheck() {
 		fmt.Println("cannot check:", err)
 		return
 	}
-	fmt.Println("accepted:", res.Accepted())
+	fmt.Println("accepted:", res.Accepted)
 	o := res.Objects[0]
 	fmt.Println(o.Namespace+"/"+o.Name, "pruned:", o.Pruned)
 	fmt.Println("metadata.resourceVersion restored:", o.Object["metadata"].(map[string]interface{})["resourceVersion"])

@@ -116,7 +116,7 @@ func runConversionReview(c *command, args []string, stdin io.Reader, stdout, std
 		return reportInputError(stderr, err)
 	}
 	status := exitValid
-	if !res.Valid() {
+	if !res.Valid {
 		status = exitInvalid
 	}
 	if f.output == "json" {
@@ -137,7 +137,7 @@ func writeConversionText(w io.Writer, res *conversion.Result, objects bool) {
 		what = "list answer"
 	}
 	fmt.Fprintf(w, "ConversionReview %s (uid %s) to %s: ", res.ReviewVersion, res.UID, res.DesiredAPIVersion)
-	if !res.Accepted() {
+	if !res.Accepted {
 		fmt.Fprintf(w, "%s REJECTED by the API server\n", what)
 		fmt.Fprint(w, indent("Error from server: "+res.Error, "  "))
 		return

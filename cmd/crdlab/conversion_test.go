@@ -92,7 +92,7 @@ func TestConversionReviewJSON(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		t.Fatal(err)
 	}
-	if !res.Valid() || len(res.Objects) != 1 || res.ReviewVersion != "v1" || res.UID != "5f1f6a2e-2b7c-4c52-9d4c-3b1c0a8e7d11" {
+	if !res.Valid || len(res.Objects) != 1 || res.ReviewVersion != "v1" || res.UID != "5f1f6a2e-2b7c-4c52-9d4c-3b1c0a8e7d11" {
 		t.Fatalf("result: %+v", res)
 	}
 	o := res.Objects[0]
