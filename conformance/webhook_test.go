@@ -157,6 +157,14 @@ func TestWebhookConversionMatchesUpstream(t *testing.T) {
 		{"code not an int32", "[v1]", review("v1", `{"uid":"UID","result":{"status":"Failure","code":1.5}}`)},
 		{"convertedObjects not a list", "[v1]", review("v1", `{"uid":"UID","result":{"status":"Success"},"convertedObjects":{}}`)},
 		{"response not an object", "[v1]", review("v1", `"yes"`)},
+		{"keys matched case-sensitively", "[v1]", `{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","Response":{"uid":"UID"}}`},
+		{"kind key of another case", "[v1]", `{"apiVersion":"apiextensions.k8s.io/v1","Kind":"ConversionReview","response":{"uid":"UID"}}`},
+		{"labels and annotations removed", "[v1]", review("v1", `{"uid":"UID","result":{"status":"Success"},"convertedObjects":[`+converted(okMeta+`,"labels":null`, okSpec)+`]}`)},
+		{"annotations too large", "[v1]", review("v1", `{"uid":"UID","result":{"status":"Success"},"convertedObjects":[`+converted(okMeta+`,"annotations":{"big":"`+strings.Repeat("x", 262144)+`"}`, okSpec)+`]}`)},
+		{"success with a message", "[v1]", review("v1", `{"uid":"UID","result":{"status":"Success","message":"fine"},"convertedObjects":[`+converted(okMeta, okSpec)+`]}`)},
+		{"status lower case", "[v1]", review("v1", `{"uid":"UID","result":{"status":"success"},"convertedObjects":[`+converted(okMeta, okSpec)+`]}`)},
+		{"no kind, keys unsorted and spaced", "[v1]", review("v1", `{"uid":"UID","result":{"status":"Success"},"convertedObjects":[ {"metadata": {"name":"w"}, "apiVersion" : "example.com/v1"} ]}`)},
+		{"object with invalid apiVersion", "[v1]", review("v1", `{"uid":"UID","result":{"status":"Success"},"convertedObjects":[`+strings.Replace(converted(okMeta, okSpec), "example.com/v1", "a/b/c", 1)+`]}`)},
 		{"unknown fields ignored", "[v1]", review("v1", `{"uid":"UID","Uid":"x","result":{"status":"Success","extra":1},"convertedObjects":[`+converted(okMeta, okSpec)+`]}`)},
 	}
 	for _, tc := range cases {

@@ -376,10 +376,11 @@ func convert(req *request, reviewVersion string, response []byte, isList bool, i
 	}
 	tg, tv, _ := objectmeta.ParseGroupVersion(req.desired)
 	toGV := groupVersion(tg, tv)
+	texts := rawTexts(body, len(items))
 	out := make([]map[string]interface{}, len(items))
 	for i, raw := range items {
 		original := deepCopy(req.objects[i]).(map[string]interface{})
-		converted, err := rawObject(raw)
+		converted, err := rawObject(raw, texts[i])
 		if err != nil {
 			if isList {
 				return nil, fmt.Errorf("conversion webhook for %v returned invalid converted object at index %v: %v", inGVK, i, err)
@@ -447,9 +448,23 @@ func responseObjects(review map[string]interface{}, version, uid string) ([]inte
 	return items, nil
 }
 
+// rawTexts returns the bytes of the n convertedObjects of a decoded
+// answer, as runtime.RawExtension keeps them (error messages quote them).
+func rawTexts(body []byte, n int) []json.RawMessage {
+	out := make([]json.RawMessage, n)
+	var review map[string]json.RawMessage
+	var resp map[string]json.RawMessage
+	var items []json.RawMessage
+	if json.Unmarshal(body, &review) != nil || json.Unmarshal(review["response"], &resp) != nil || json.Unmarshal(resp["convertedObjects"], &items) != nil {
+		return out
+	}
+	copy(out, items)
+	return out
+}
+
 // rawObject is getRawExtensionObject: an Unstructured decoded from the
-// RawExtension's bytes.
-func rawObject(raw interface{}) (map[string]interface{}, error) {
+// RawExtension's bytes (text, when known, for the error message).
+func rawObject(raw interface{}, text []byte) (map[string]interface{}, error) {
 	if raw == nil {
 		// RawExtension keeps no bytes for null.
 		return nil, errors.New("unexpected end of JSON input")
@@ -459,8 +474,10 @@ func rawObject(raw interface{}) (map[string]interface{}, error) {
 		return nil, fmt.Errorf("json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonKind(raw))
 	}
 	if _, _, k := objectGVK(m); k == "" {
-		data, _ := json.Marshal(m)
-		return nil, fmt.Errorf("Object 'Kind' is missing in '%s'", data)
+		if text == nil {
+			text, _ = json.Marshal(m)
+		}
+		return nil, fmt.Errorf("Object 'Kind' is missing in '%s'", text)
 	}
 	return deepCopy(m).(map[string]interface{}), nil
 }
