@@ -130,11 +130,15 @@ Commands:
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	width := len("version")
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+		width = max(width, len(n))
 	}
-	fmt.Fprint(w, `  version   Print the version
-
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, n, commands[n].summary)
+	}
+	fmt.Fprintf(w, "  %-*s  Print the version\n", width, "version")
+	fmt.Fprint(w, `
 Flags may come anywhere, as --flag=value or --flag value.
 Inputs are YAML or JSON files, directories (their *.yaml, *.yml and *.json
 files; -R for subdirectories) or - (stdin, once).
