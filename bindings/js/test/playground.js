@@ -260,6 +260,80 @@ spec:
     await page.keyboard.press('Escape');
   });
 
+  await step('completion follows list items, macro variables, map values, embedded resources, and offers the receiver type\'s functions', async () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: pools.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: pools, singular: pool, kind: Pool}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: "self.members.all(m, m.)"
+            - rule: "self.members[0].address."
+            - rule: "self.weights['a']."
+            - rule: "self.template."
+            - rule: "oldSelf.labels.all(k, k.)"
+            properties:
+              members:
+                type: array
+                items:
+                  type: object
+                  properties:
+                    address: {type: string}
+                    port: {type: integer}
+              weights:
+                type: object
+                additionalProperties:
+                  type: object
+                  properties:
+                    value: {type: integer}
+                    zone: {type: string}
+              labels:
+                type: object
+                additionalProperties: {type: string}
+              template:
+                type: object
+                x-kubernetes-embedded-resource: true
+                x-kubernetes-preserve-unknown-fields: true
+`;
+    await setText(page, 'crd', crd);
+    const offer = async (needle) => {
+      const p = crd.indexOf(needle) + needle.length;
+      await page.evaluate((q) => { const v = window.__crdlab.editors.crd; v.focus(); v.dispatch({ selection: { anchor: q } }); }, p);
+      await page.keyboard.press('Control+Space');
+      await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: 5000, state: 'attached' });
+      const l = await page.$$eval('.cm-tooltip-autocomplete li .cm-completionLabel', (els) => els.map((e) => e.textContent));
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('.cm-tooltip-autocomplete', { state: 'detached', timeout: 5000 });
+      return [...l].sort();
+    };
+    assert.deepEqual(await offer('all(m, m.'), ['address', 'port']);
+    const str = await offer('self.members[0].address.');
+    for (const f of ['startsWith', 'endsWith', 'matches', 'size', 'split']) assert.ok(str.includes(f), JSON.stringify(str));
+    assert.ok(!str.includes('all'), JSON.stringify(str));
+    assert.deepEqual(await offer("self.weights['a']."), ['value', 'zone']);
+    assert.deepEqual(await offer('self.template.'), ['apiVersion', 'kind', 'metadata']);
+    assert.ok((await offer('all(k, k.')).includes('startsWith'));
+    // Choosing an option inserts it.
+    const p = crd.indexOf('all(m, m.') + 'all(m, m.'.length;
+    await page.evaluate((q) => { const v = window.__crdlab.editors.crd; v.focus(); v.dispatch({ selection: { anchor: q } }); }, p);
+    await page.keyboard.type('po');
+    await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: 5000, state: 'attached' });
+    await page.keyboard.press('Enter');
+    assert.match(await getText(page, 'crd'), /self\.members\.all\(m, m\.port\)/);
+  });
+
   await step('the engine runs in a worker: the CRD is compiled once, object edits reuse it, the main thread stays free', async () => {
     await page.selectOption('#examples', 'crontab');
     await settle(page);
