@@ -264,7 +264,7 @@ let wasmModule;
 let costState = {};
 perf.getState = () => getState();
 perf.busy = () => inflight.validate || dirty.validate;
-perf.idle = () => engineReady && costStarted && costTimer === null && !inflight.validate && !inflight.cost && !dirty.validate && !dirty.cost;
+perf.idle = () => engineReady && !marks && costStarted && costTimer === null && !inflight.validate && !inflight.cost && !dirty.validate && !dirty.cost;
 
 validator.onmessage = timed('validation result', (ev) => {
   const m = ev.data;
@@ -350,6 +350,28 @@ function decodeLine(msg) {
 
 let problems = [];
 const marked = { crd: 0, object: 0, old: 0 };
+// The marks go to the editors in the next animation frame, not in the
+// task that rebuilt the results: a CodeMirror transaction reads the DOM
+// selection, which forces a layout of the whole page, results included
+// (measured: most of a 90-170 ms task). In the frame, that layout is the
+// one the browser does anyway, and the results' task stays short.
+let marks = null;
+function markSoon(by, state) {
+  if (!marks) requestAnimationFrame(timed('marks', applyMarks));
+  marks = { by, state };
+}
+function applyMarks() {
+  const { by, state } = marks;
+  marks = null;
+  for (const name of Object.keys(editors)) {
+    if (state && getText(name) !== state[name]) continue; // edited since: the next result marks it
+    // A transaction costs a view update (measured: ~100 ms on a 400 KiB
+    // CRD): none when there was nothing to mark and still is not.
+    if (!by[name].length && !marked[name]) continue;
+    marked[name] = by[name].length;
+    editors[name].dispatch(setDiagnostics(editors[name].state, by[name]));
+  }
+}
 function setProblems(list, state) {
   problems = list;
   const by = { crd: [], object: [], old: [] };
@@ -361,13 +383,7 @@ function setProblems(list, state) {
     if (p.from > doc.length) continue;
     by[p.editor].push({ from: p.from, to: p.to, severity: p.severity, message: p.message, source: 'crdlab' });
   }
-  for (const name of Object.keys(editors)) {
-    // A transaction costs a view update (measured: ~100 ms on a 400 KiB
-    // CRD): none when there was nothing to mark and still is not.
-    if (!by[name].length && !marked[name]) continue;
-    marked[name] = by[name].length;
-    editors[name].dispatch(setDiagnostics(editors[name].state, by[name]));
-  }
+  markSoon(by, state);
   const box = $('problems');
   box.replaceChildren();
   $('problemCount').textContent = list.length ? String(list.length) : '';
