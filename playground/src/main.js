@@ -316,11 +316,13 @@ function onReady(m, role) {
     perf.marks = m.marks;
     perf.moduleAt = m.marks?.moduleCompiled;
     wasmModule = m.module;
-    if (!perf.requests) runNow();
+    // The page's first request normally went before (the worker kept it).
+    if (started && !perf.requests) runNow();
   }
   readyCount++;
 }
 
+let started = false; // the page's first state is in the editors
 const t0 = performance.now();
 if (boot) for (const ev of boot.early.splice(0)) validator.onmessage(ev);
 else validator.postMessage({ kind: 'init', url: 'crdlab.wasm', pageOrigin: performance.timeOrigin });
@@ -710,6 +712,7 @@ document.addEventListener('keydown', (ev) => {
 (async () => {
   let s = null;
   try { s = await decodeState(location.hash); } catch (e) { $('shareNote').textContent = `could not read the shared state: ${e.message}`; }
+  started = true;
   if (s) setState(s);
   else {
     sel.value = 'crontab';

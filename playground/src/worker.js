@@ -143,7 +143,10 @@ onmessage = async (ev) => {
     } catch (e) {
       postMessage({ kind: 'ready', error: failure(e) });
     }
-    schedule();
+    // The page's first request (kept while the module loaded) runs at once:
+    // the requests that came meanwhile have already replaced each other.
+    if (engine && pending && !scheduled) run();
+    else schedule();
     return;
   }
   pending = m;
