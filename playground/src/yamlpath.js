@@ -121,7 +121,7 @@ function exprBefore(src, type) {
   if (type === 'QUOTE_SINGLE') return src.slice(1).replace(/''/g, "'");
   if (type === 'BLOCK_LITERAL' || type === 'BLOCK_FOLDED') {
     const nl = src.indexOf('\n');
-    return nl < 0 ? '' : src.slice(nl + 1);
+    return nl < 0 ? '' : src.slice(nl + 1).replace(/^[ \t]+/gm, ''); // without the block's indentation
   }
   return src;
 }
@@ -169,33 +169,6 @@ export function ruleAt(text, offset) {
   const schemaNode = stack[stack.length - 3].parent;
   const root = stack.length >= 4 && stack[stack.length - 4].key === 'openAPIV3Schema';
   return { schema: schemaNode.toJSON(), field: last.key, root, before: exprBefore(text.slice(v.range[0], offset), v.type) };
-}
-
-/**
- * The schema reached from `schema` along a CEL select chain
- * ("spec.template" from self.spec.template.): properties of objects,
- * additionalProperties for map values is not a select; unknown -> null.
- */
-export function schemaAlong(schema, names) {
-  let s = schema;
-  for (const n of names) {
-    if (!s || typeof s !== 'object') return null;
-    const props = s.properties;
-    if (props && props[n]) s = props[n];
-    else return null;
-  }
-  return s;
-}
-
-/** Completion items for the properties of a schema node. */
-export function fieldsOf(schema) {
-  if (!schema || typeof schema !== 'object') return [];
-  const out = [];
-  for (const [name, s] of Object.entries(schema.properties ?? {})) {
-    const type = s?.type ?? (s?.['x-kubernetes-int-or-string'] ? 'int-or-string' : s?.['x-kubernetes-preserve-unknown-fields'] ? 'any' : '');
-    out.push({ label: name, type: 'property', detail: type, info: s?.description });
-  }
-  return out;
 }
 
 export { isPair };
