@@ -402,6 +402,7 @@ spec:
     measure('longest main-thread task during that compile', Math.max(0, ...longTasks));
     console.log(`# the page's own handlers, longest run (ms): ${JSON.stringify(await page.evaluate(() => window.__crdlab.handlers))}; over 30 ms [name, ms, at]: ${JSON.stringify(await page.evaluate(() => window.__crdlab.slow.splice(0)))}; long tasks [at, ms]: ${JSON.stringify(await page.evaluate(() => (window.__ltAt ?? []).splice(0)))}`);
     measure('cost view render, 400 rules', await page.evaluate(() => window.__crdlab.costRenderMs));
+    console.log(`# cost reports equal to the one shown, not re-rendered: ${await page.evaluate(() => window.__crdlab.costSkipped ?? 0)}`);
     assert.ok(compileMs > 500, `compile took ${compileMs} ms`);
     assert.ok(results <= 2, `${results} results for 3 keystrokes made during a compile`);
     assert.ok((await problems(page)).some((p) => p.msg.startsWith('spec.replicas: Invalid value: 4321')), 'the last state is validated');
