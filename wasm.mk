@@ -51,7 +51,7 @@ WASM_FLAGS  ?= -trimpath -ldflags='-s -w -X github.com/crdlab/crdlab/engine.Vers
 # elliptic-curve code (+0.28 MB brotli). Kept in the module so that the
 # browser and wazero give the same verdicts as the CLI (RATIONALE.md).
 WASM_MAX_BROTLI ?= 3300000
-WASM_SRCS   := $(shell find engine internal cost wasm -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
+WASM_SRCS   := $(shell find engine internal cost wasm wire upgrade crdtest -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
 .PHONY: wasm wasm-module wasm-playground wasm-test wasm-test-go wasm-test-js wasm-size wasm-deadcode wasm-budget wasm-bench wasm-clean
 
