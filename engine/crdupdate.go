@@ -39,9 +39,16 @@ func CompileUpdate(newCRD, oldCRD []byte, opts UpdateOptions) (*CRD, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := CompileCRDUpdate(nd, od, opts)
-	c.src = newCRD
-	return c, nil
+	return CompileCRDUpdateWithSource(nd, od, opts, newCRD), nil
+}
+
+// CompileCRDUpdateWithSource is CompileCRDUpdate of a new CRD decoded from
+// source (its YAML or JSON text): errors and warnings then carry their
+// positions in it, as CompileCRDWithSource's do.
+func CompileCRDUpdateWithSource(newCRD, oldCRD *crd.CustomResourceDefinition, opts UpdateOptions, source []byte) *CRD {
+	c := CompileCRDUpdate(newCRD, oldCRD, opts)
+	c.src = source
+	return c
 }
 
 func decodeOne(data []byte, what string) (*crd.CustomResourceDefinition, error) {

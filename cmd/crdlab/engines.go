@@ -175,29 +175,57 @@ func wasmSchema(m *wasmModule) (schemaFunc, error) {
 	return nil, missingOp("schema", "crdlab schema")
 }
 
-// upgradeFunc is `crdlab upgrade`'s work.
-type upgradeFunc func(oldDef, newDef *crd.CustomResourceDefinition, objects []upgrade.Object, opts upgrade.Options) (*wire.UpgradeReport, error)
+// upgradeFunc is `crdlab upgrade`'s work: the raw bytes are the files',
+// the definitions were decoded from them by the command.
+type upgradeFunc func(oldRaw, newRaw []byte, oldDef, newDef *crd.CustomResourceDefinition, objects []upgrade.Object, opts upgrade.Options) (*wire.UpgradeReport, error)
 
-func nativeUpgrade(oldDef, newDef *crd.CustomResourceDefinition, objects []upgrade.Object, opts upgrade.Options) (*wire.UpgradeReport, error) {
+func nativeUpgrade(_, _ []byte, oldDef, newDef *crd.CustomResourceDefinition, objects []upgrade.Object, opts upgrade.Options) (*wire.UpgradeReport, error) {
 	return upgrade.CheckCRDs(oldDef, newDef, objects, opts), nil
 }
 
-// wasmUpgrade: the ABI has no op to check an upgrade yet.
+// wasmUpgrade is op "upgrade".
 func wasmUpgrade(m *wasmModule) (upgradeFunc, error) {
-	return nil, missingOp("upgrade", "crdlab upgrade")
+	rt, err := m.runtime()
+	if err != nil {
+		return nil, err
+	}
+	return func(oldRaw, newRaw []byte, _, _ *crd.CustomResourceDefinition, objects []upgrade.Object, opts upgrade.Options) (*wire.UpgradeReport, error) {
+		objs := make([]wasm.UpgradeObject, len(objects))
+		for i, o := range objects {
+			objs[i] = wasm.UpgradeObject{Source: o.Source, Data: o.Data}
+		}
+		rep, err := rt.Upgrade(context.Background(), oldRaw, newRaw, objs, wasm.UpgradeOptions{StoredVersions: opts.StoredVersions, FailOnBreaking: opts.FailOnBreaking})
+		if err != nil {
+			return nil, errors.New(wasmMessage(err))
+		}
+		return rep, nil
+	}, nil
 }
 
-// crdUpdateFunc compiles newDef as an update of oldDef (the CRD in the
-// cluster): `lint --old`, `validate --old-crd`.
-type crdUpdateFunc func(newDef, oldDef *crd.CustomResourceDefinition, opts engine.UpdateOptions) (catalog.Compiled, error)
+// crdUpdateFunc compiles the new CRD as an update of the old one (the CRD
+// in the cluster): `lint --old`, `validate --old-crd`. The raw bytes are
+// the files' (the reports' positions are in the new CRD's text); the
+// definitions were decoded from them by the command.
+type crdUpdateFunc func(newRaw, oldRaw []byte, newDef, oldDef *crd.CustomResourceDefinition, opts engine.UpdateOptions) (catalog.Compiled, error)
 
-func nativeCRDUpdate(newDef, oldDef *crd.CustomResourceDefinition, opts engine.UpdateOptions) (catalog.Compiled, error) {
-	return catalog.NativeCRD(engine.CompileCRDUpdate(newDef, oldDef, opts)), nil
+func nativeCRDUpdate(newRaw, _ []byte, newDef, oldDef *crd.CustomResourceDefinition, opts engine.UpdateOptions) (catalog.Compiled, error) {
+	return catalog.NativeCRD(engine.CompileCRDUpdateWithSource(newDef, oldDef, opts, newRaw)), nil
 }
 
-// wasmCRDUpdate: the ABI has no op to compile a CRD update yet.
+// wasmCRDUpdate is op "compile" with an old CRD (and "validate" on its
+// handle).
 func wasmCRDUpdate(m *wasmModule, what string) (crdUpdateFunc, error) {
-	return nil, missingOp("compileUpdate", what)
+	rt, err := m.runtime()
+	if err != nil {
+		return nil, err
+	}
+	return func(newRaw, oldRaw []byte, _, _ *crd.CustomResourceDefinition, opts engine.UpdateOptions) (catalog.Compiled, error) {
+		c, err := rt.CompileWithOptions(context.Background(), newRaw, wasm.CompileOptions{OldCRD: oldRaw, StoredVersions: opts.StoredVersions})
+		if err != nil {
+			return nil, errors.New(wasmMessage(err))
+		}
+		return wasmCRD{c}, nil
+	}, nil
 }
 
 // pickEngine returns native, or the wasm constructor's function for

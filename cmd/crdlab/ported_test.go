@@ -64,15 +64,12 @@ func TestPortedCLI(t *testing.T) {
 		{"schema-stdin-twice", []string{"schema", "--crd", "-", "-"}, "", 2},
 
 		{"upgrade-yaml-flags-after-args", []string{"upgrade", up + "old.yaml", up + "new-drop-v1.yaml", "-o", "yaml", "--stored-versions", "v2"}, "", 0},
-		{"upgrade-engine-wasm-missing-op", []string{"upgrade", "--engine", "wasm", up + "old.yaml", up + "new.yaml"}, "", 2},
 		{"upgrade-stdin-twice", []string{"upgrade", "-", "-"}, "", 2},
 		{"upgrade-unparseable-object", []string{"upgrade", up + "old.yaml", up + "new.yaml", badObj}, "", 2},
 		{"upgrade-undecodable-crd", []string{"upgrade", badCRD, up + "new.yaml"}, "", 2},
 
 		{"lint-old-yaml", []string{"lint", upd + "new-v1.yaml", "--old", upd + "old.yaml", "-o", "yaml"}, "", 0},
 		{"lint-old-stdin-twice", []string{"lint", "--old", "-", "-"}, "", 2},
-		{"lint-old-engine-wasm-missing-op", []string{"lint", "--engine", "wasm", "--old", upd + "old.yaml", upd + "new-v1.yaml"}, "", 2},
-		{"validate-old-crd-engine-wasm-missing-op", []string{"validate", "--engine", "wasm", "--crd", upd + "new-v1.yaml", "--old-crd", upd + "old.yaml", "testdata/gizmo.yaml"}, "", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,9 +107,6 @@ func TestWasmMissingOpsAreUsageErrors(t *testing.T) {
 	}{
 		{[]string{"bench", "testdata/project"}, `"bench"`},
 		{[]string{"schema", "../../examples/crontab-crd.yaml"}, `"schema"`},
-		{[]string{"upgrade", "../../examples/upgrade/old.yaml", "../../examples/upgrade/new.yaml"}, `"upgrade"`},
-		{[]string{"lint", "--old", "../../examples/crd-update/old.yaml", "../../examples/crd-update/new-v1.yaml"}, `"compileUpdate"`},
-		{[]string{"validate", "--crd", "../../examples/crd-update/new-v1.yaml", "--old-crd", "../../examples/crd-update/old.yaml", "testdata/gizmo.yaml"}, `"compileUpdate"`},
 	} {
 		var stdout, stderr bytes.Buffer
 		args := append([]string{tc.args[0], "--engine", "wasm", "--wasm-module", "does-not-exist.wasm"}, tc.args[1:]...)

@@ -31,33 +31,33 @@ func storedVersionsFlag(s string) []string {
 
 // decodeOneCRD reads exactly one CRD from a file; on failure it prints the
 // error and returns exitUsage.
-func decodeOneCRD(reader *catalog.Reader, name, role string, stderr io.Writer) (*crd.CustomResourceDefinition, int) {
+func decodeOneCRD(reader *catalog.Reader, name, role string, stderr io.Writer) ([]byte, *crd.CustomResourceDefinition, int) {
 	data, err := reader.ReadFile(name, role)
 	if err != nil {
-		return nil, reportInputError(stderr, err)
+		return nil, nil, reportInputError(stderr, err)
 	}
 	defs, err := crd.Decode(data, name)
 	if err != nil {
-		return nil, reportInputError(stderr, err)
+		return nil, nil, reportInputError(stderr, err)
 	}
 	if len(defs) != 1 {
-		return nil, reportInputError(stderr, fmt.Errorf("%s: expected exactly one CustomResourceDefinition, found %d", name, len(defs)))
+		return nil, nil, reportInputError(stderr, fmt.Errorf("%s: expected exactly one CustomResourceDefinition, found %d", name, len(defs)))
 	}
-	return defs[0], exitValid
+	return data, defs[0], exitValid
 }
 
 // compileUpdateFiles compiles newFile as an update of oldFile.
 func compileUpdateFiles(update crdUpdateFunc, newFile, oldFile, storedVersions string, stdin io.Reader, stderr io.Writer) (catalog.Compiled, *crd.CustomResourceDefinition, int) {
 	reader := &catalog.Reader{Stdin: stdin} // stdin once: the callers check it
-	oldDef, code := decodeOneCRD(reader, oldFile, "old CRD", stderr)
+	oldRaw, oldDef, code := decodeOneCRD(reader, oldFile, "old CRD", stderr)
 	if oldDef == nil {
 		return nil, nil, code
 	}
-	newDef, code := decodeOneCRD(reader, newFile, "new CRD", stderr)
+	newRaw, newDef, code := decodeOneCRD(reader, newFile, "new CRD", stderr)
 	if newDef == nil {
 		return nil, nil, code
 	}
-	compiled, err := update(newDef, oldDef, engine.UpdateOptions{StoredVersions: storedVersionsFlag(storedVersions)})
+	compiled, err := update(newRaw, oldRaw, newDef, oldDef, engine.UpdateOptions{StoredVersions: storedVersionsFlag(storedVersions)})
 	if err != nil {
 		return nil, nil, reportInputError(stderr, err)
 	}

@@ -82,11 +82,11 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 		return engineError(c, stderr, err)
 	}
 	reader := &catalog.Reader{Recursive: f.recursive, Stdin: stdin}
-	oldDef, code := decodeOneCRD(reader, rest[0], "old CRD", stderr)
+	oldRaw, oldDef, code := decodeOneCRD(reader, rest[0], "old CRD", stderr)
 	if oldDef == nil {
 		return code
 	}
-	newDef, code := decodeOneCRD(reader, rest[1], "new CRD", stderr)
+	newRaw, newDef, code := decodeOneCRD(reader, rest[1], "new CRD", stderr)
 	if newDef == nil {
 		return code
 	}
@@ -98,7 +98,7 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 	for i := range docs {
 		objects[i] = upgrade.Object{Source: where(&docs[i]), Data: docs[i].Body()}
 	}
-	rep, err := check(oldDef, newDef, objects, upgrade.Options{
+	rep, err := check(oldRaw, newRaw, oldDef, newDef, objects, upgrade.Options{
 		StoredVersions: storedVersionsFlag(f.storedVersions),
 		FailOnBreaking: f.failOnBreaking,
 	})

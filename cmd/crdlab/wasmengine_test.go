@@ -33,6 +33,12 @@ func TestEngineWasmMatchesNative(t *testing.T) {
 		{"cost", "../../cost/testdata/docs-unbounded.yaml"},
 		{"cost", "testdata/unknown-field-crd.yaml"},
 		{"cost", "--crd-field-validation", "Warn", "testdata/unknown-field-crd.yaml"},
+		{"upgrade", "../../examples/upgrade/old.yaml", "../../examples/upgrade/new.yaml", "../../examples/upgrade/"},
+		{"upgrade", "-o", "json", "--fail-on-breaking", "../../examples/upgrade/old.yaml", "../../examples/upgrade/new.yaml"},
+		{"lint", "--old", "../../examples/crd-update/old.yaml", "../../examples/crd-update/new-v1.yaml"},
+		{"lint", "-o", "json", "--stored-versions", "v1", "--old", "../../examples/crd-update/old.yaml", "../../examples/crd-update/new-v1.yaml"},
+		{"validate", "--crd", "../../examples/crd-update/new-v1.yaml", "--old-crd", "../../examples/crd-update/old.yaml", "testdata/gizmo.yaml"},
+		{"validate", "-o", "json", "--crd", "../../examples/crd-update/new-v1.yaml", "--old-crd", "../../examples/crd-update/old.yaml", "testdata/gizmo.yaml"},
 	} {
 		var nOut, nErr, wOut, wErr bytes.Buffer
 		nCode := run(args, nil, &nOut, &nErr)
