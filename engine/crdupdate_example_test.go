@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/engine/crd"
 )
 
 // CompileUpdate gives the API server's verdict on updating the CRD in the
@@ -47,4 +48,26 @@ func ExampleCompileUpdate() {
 	// 3 errors
 	// 0 errors
 	// v2 served: true
+}
+
+// CompileCRDUpdateWithSource is CompileCRDUpdate of CRDs already decoded
+// (crd.Decode), keeping the new CRD's text so that errors carry positions.
+func ExampleCompileCRDUpdateWithSource() {
+	newText := mustRead("../examples/crd-update/new-v2.yaml")
+	newDefs, err := crd.Decode(newText, "new-v2.yaml")
+	if err != nil {
+		panic(err)
+	}
+	oldDefs, err := crd.Decode(mustRead("../examples/crd-update/old.yaml"), "old.yaml")
+	if err != nil {
+		panic(err)
+	}
+	c := engine.CompileCRDUpdateWithSource(newDefs[0], oldDefs[0], engine.UpdateOptions{StoredVersions: []string{"v2"}}, newText)
+	for i, e := range engine.NewReport(c, nil).CRD.Errors {
+		fmt.Printf("new-v2.yaml:%d:%d: %s\n", e.Position.Line, e.Position.Column, c.Errors()[i].Field)
+	}
+	// Output:
+	// new-v2.yaml:23:15: spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule
+	// new-v2.yaml:25:15: spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule
+	// new-v2.yaml:10:3: spec.scope
 }
