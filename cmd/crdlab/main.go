@@ -331,6 +331,9 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		return reportInputError(stderr, err)
 	}
 	all := append(run, docs...)
+	// Each document's bytes are dropped once its entry is written.
+	nRun := len(run)
+	docs, opts.Release = nil, true
 	if err := w.Begin(len(all)); err != nil {
 		return reportInputError(stderr, err)
 	}
@@ -339,8 +342,8 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		oldObj = nil
 	}
 	summary, err := cat.Stream(all, opts, func(i int, r *catalog.Result) error {
-		if oldObj != nil && i >= len(run) {
-			markUnchanged(&r.RunEntry, docs[i-len(run)], oldObj, cat, opts)
+		if oldObj != nil && i >= nRun {
+			markUnchanged(&r.RunEntry, all[i], oldObj, cat, opts)
 		}
 		return w.Entry(r)
 	})

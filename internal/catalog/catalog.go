@@ -336,6 +336,10 @@ type Options struct {
 	// Timeout bounds each object's validation (0: no limit); an object
 	// whose validation passes it is an error entry naming the limit.
 	Timeout time.Duration
+	// Release lets Stream drop each document's bytes (Data, Raw) once its
+	// entry is emitted: a large run does not hold every document until
+	// its end. The documents given are then spent.
+	Release bool
 }
 
 // Result is one entry of a run as Stream gives it: the run entry, whose
@@ -442,6 +446,9 @@ func (c *Catalog) Stream(docs []Document, opts Options, emit func(i int, r *Resu
 			if err = emit(i, r); err != nil {
 				stopped.Store(true)
 			}
+		}
+		if opts.Release {
+			docs[i].Data, docs[i].Raw = nil, nil
 		}
 		<-tokens
 	}
