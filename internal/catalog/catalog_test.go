@@ -291,4 +291,17 @@ func TestStream(t *testing.T) {
 	if err != stop || n != 11 || s.Total != 11 {
 		t.Errorf("stopped run: %d emitted, summary %+v, err %v", n, s, err)
 	}
+	// Release: each document's bytes are dropped once emitted, not before.
+	spent := append([]Document(nil), docs...)
+	if _, err := cat.Stream(spent, Options{Jobs: 2, Release: true}, func(i int, r *Result) error {
+		if spent[i].Raw == nil || (i > 0 && spent[i-1].Raw != nil) {
+			t.Fatalf("%d: released too early or not at all", i)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if spent[len(spent)-1].Data != nil || docs[0].Data == nil {
+		t.Error("Release: the last document kept its bytes, or the original slice lost them")
+	}
 }
