@@ -285,13 +285,15 @@ func TestCompileContextStopsBetweenRules(t *testing.T) {
 }
 
 // TestCompileContextStopsBetweenVersions: a context that ends during the
-// first version's rules skips the other versions.
+// first of 20 versions' rules compiles none of the other versions' 3,800
+// rules (the context is asked about once per rule compiled).
 func TestCompileContextStopsBetweenVersions(t *testing.T) {
 	src := rulesCRD(20, 200)
 	ctx := newCancelAfter(10)
 	if _, err := CompileContext(ctx, src, CompileOptions{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
+	t.Logf("asked %d times", ctx.asked.Load())
 	if asked := ctx.asked.Load(); asked > 40 {
 		t.Errorf("the context was asked %d times: the versions after it ended were validated", asked)
 	}
