@@ -46,14 +46,14 @@ func bodyTooLarge(body []byte, limit int64) error {
 // does, the error is ctx's (wrapped: errors.Is(err,
 // context.DeadlineExceeded) holds).
 //
-// The context is checked before and after the compilation, not during it:
-// compiling is bounded by the body limit and the CEL cost limits (10,000
-// rules compile in seconds).
+// The context is checked before the compilation, between versions, before
+// each CEL rule (and messageExpression) is compiled, and after: a CRD of
+// 10,000 rules stops at the first rule after ctx ends.
 func CompileContext(ctx context.Context, crdYAMLorJSON []byte, opts CompileOptions) (*CRD, error) {
 	if err := ctxErr(ctx, "compiling the CustomResourceDefinition"); err != nil {
 		return nil, err
 	}
-	c, err := CompileWithOptions(crdYAMLorJSON, opts)
+	c, err := compileWithOptions(ctx, crdYAMLorJSON, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -208,3 +208,93 @@ func TestConcurrentValidate(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// cancelAfter is a context that ends (context.Canceled) after its Err has
+// been asked n times: a cancellation at a deterministic point of the work.
+type cancelAfter struct {
+	context.Context
+	n, asked atomic.Int64
+	done     chan struct{}
+	once     sync.Once
+}
+
+func newCancelAfter(n int64) *cancelAfter {
+	c := &cancelAfter{Context: context.Background(), done: make(chan struct{})}
+	c.n.Store(n)
+	return c
+}
+
+func (c *cancelAfter) Done() <-chan struct{} { return c.done }
+
+func (c *cancelAfter) Err() error {
+	if c.asked.Add(1) > c.n.Load() {
+		c.once.Do(func() { close(c.done) })
+		return context.Canceled
+	}
+	return nil
+}
+
+// rulesCRD is a CRD whose versions each have n CEL rules.
+func rulesCRD(versions, n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"rules.example.com"},"spec":{"group":"example.com","names":{"kind":"Rules","plural":"rules"},"scope":"Namespaced","versions":[`)
+	for v := 0; v < versions; v++ {
+		if v > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"name":"v%d","served":true,"storage":%t,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"s":{"type":"string","maxLength":64}},"x-kubernetes-validations":[`, v+1, v == 0)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"rule":"self.s.size() != %d"}`, i+1000)
+		}
+		b.WriteString(`]}}}}}`)
+	}
+	b.WriteString(`]}}`)
+	return []byte(b.String())
+}
+
+// TestCompileContextStopsBetweenRules: a context that ends while a
+// 10,000-rule CRD compiles stops it at the next rule with the context's
+// error; the context is asked about once per rule compiled, so the few
+// questions asked show that the other rules were not compiled.
+func TestCompileContextStopsBetweenRules(t *testing.T) {
+	src := rulesCRD(1, 10000)
+	ctx := newCancelAfter(50)
+	start := time.Now()
+	c, err := CompileContext(ctx, src, CompileOptions{})
+	took := time.Since(start)
+	if c != nil || !errors.Is(err, context.Canceled) {
+		t.Fatalf("CompileContext = %v, %v; want context.Canceled", c, err)
+	}
+	if asked := ctx.asked.Load(); asked > 100 {
+		t.Errorf("the context was asked %d times after it ended at the 51st: the compilation went on", asked)
+	}
+	// The whole compilation, for comparison: every rule compiles.
+	full := newCancelAfter(1 << 40)
+	start = time.Now()
+	c, err = CompileContext(full, src, CompileOptions{})
+	if err != nil || len(c.Errors()) > 0 {
+		t.Fatalf("full compile: %v %v", err, c.Errors())
+	}
+	if asked := full.asked.Load(); asked < 10000 {
+		t.Errorf("a full compile asked the context %d times, want once per rule at least", asked)
+	}
+	t.Logf("cancelled after 50 questions: %v; full 10,000-rule compile: %v (%d questions)", took, time.Since(start), full.asked.Load())
+}
+
+// TestCompileContextStopsBetweenVersions: a context that ends during the
+// first of 20 versions' rules compiles none of the other versions' 3,800
+// rules (the context is asked about once per rule compiled).
+func TestCompileContextStopsBetweenVersions(t *testing.T) {
+	src := rulesCRD(20, 200)
+	ctx := newCancelAfter(10)
+	if _, err := CompileContext(ctx, src, CompileOptions{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	t.Logf("asked %d times", ctx.asked.Load())
+	if asked := ctx.asked.Load(); asked > 40 {
+		t.Errorf("the context was asked %d times: the versions after it ended were validated", asked)
+	}
+}

@@ -109,6 +109,12 @@ type CompileOptions struct {
 // is returned with DecodeError set, and a decoded but invalid CRD reports
 // its problems through Errors.
 func CompileWithOptions(crdYAMLorJSON []byte, opts CompileOptions) (*CRD, error) {
+	return compileWithOptions(context.Background(), crdYAMLorJSON, opts)
+}
+
+// compileWithOptions is CompileWithOptions observing ctx between versions
+// and rule compilations (CompileContext checks it afterwards).
+func compileWithOptions(ctx context.Context, crdYAMLorJSON []byte, opts CompileOptions) (*CRD, error) {
 	if err := bodyTooLarge(crdYAMLorJSON, 0); err != nil {
 		return nil, err
 	}
@@ -120,7 +126,7 @@ func CompileWithOptions(crdYAMLorJSON []byte, opts CompileOptions) (*CRD, error)
 	if err != nil {
 		return nil, err
 	}
-	c := compileDocument(doc, fv)
+	c := compileDocument(ctx, doc, fv)
 	c.src = crdYAMLorJSON
 	return c, nil
 }
@@ -139,16 +145,16 @@ func checkFieldValidation(fv FieldValidation) (FieldValidation, error) {
 // (handlers/create.go): with Strict, strict decoding errors fail the
 // request (transformDecodeError); with Warn they become the response's
 // first warnings (addStrictDecodingWarnings); with Ignore they are dropped.
-func compileDocument(doc crd.Document, fv FieldValidation) *CRD {
+func compileDocument(ctx context.Context, doc crd.Document, fv FieldValidation) *CRD {
 	if len(doc.FieldErrors) == 0 || fv == Ignore {
-		return compileCRD(doc.CRD, nil)
+		return compileCRD(ctx, doc.CRD, nil)
 	}
 	msgs := make([]string, len(doc.FieldErrors))
 	for i, e := range doc.FieldErrors {
 		msgs[i] = e.Error()
 	}
 	if fv == Warn {
-		out := compileCRD(doc.CRD, msgs)
+		out := compileCRD(ctx, doc.CRD, msgs)
 		out.fieldErrors = doc.FieldErrors
 		return out
 	}
@@ -164,17 +170,19 @@ func compileDocument(doc crd.Document, fv FieldValidation) *CRD {
 // CompileCRD compiles an already decoded CustomResourceDefinition (with the
 // v1 defaults applied, as crd.Decode does).
 func CompileCRD(c *crd.CustomResourceDefinition) *CRD {
-	return compileCRD(c, nil)
+	return compileCRD(context.Background(), c, nil)
 }
 
 // compileCRD compiles c; decodeWarnings are the request's warnings from
-// decoding, recorded before the CRD's own.
-func compileCRD(c *crd.CustomResourceDefinition, decodeWarnings []string) *CRD {
+// decoding, recorded before the CRD's own. Once ctx ends, the rules are no
+// longer compiled and the CRD is left incomplete: the caller returns ctx's
+// error instead.
+func compileCRD(ctx context.Context, c *crd.CustomResourceDefinition, decodeWarnings []string) *CRD {
 	out := &CRD{def: c}
 	// Share rule and pattern compilations between the CRD checks, the
 	// default-value checks and the serving validators (results are
 	// identical); the caches are dropped with this compile.
-	cache := cel.NewCompileCache()
+	cache := cel.NewCompileCacheContext(ctx)
 	patterns := openapi.NewPatterns()
 	func() {
 		defer func() {
@@ -185,7 +193,7 @@ func compileCRD(c *crd.CustomResourceDefinition, decodeWarnings []string) *CRD {
 		out.errs, out.warnings = crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{CompileCache: cache, Patterns: patterns})
 	}()
 	out.warnings = recordWarnings(append(decodeWarnings, out.warnings...))
-	if len(out.errs) > 0 {
+	if len(out.errs) > 0 || cache.Err() != nil {
 		return out
 	}
 	out.buildErr = out.build(cache, patterns)

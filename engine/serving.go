@@ -47,6 +47,10 @@ func (c *CRD) build(cache *cel.CompileCache, patterns *openapi.Patterns) (err er
 		structural:            map[string]*schema.Structural{},
 	}
 	for _, v := range spec.Versions {
+		if err := cache.Err(); err != nil {
+			// CompileContext's context ended: the CRD is dropped.
+			return err
+		}
 		if v.Storage {
 			c.storage = v.Name
 		}

@@ -328,14 +328,36 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 			run = append(run, e.Doc)
 		}
 	}
-	rep := cat.Run(append(run, docs...), opts)
-	if old != nil {
-		markUnchanged(rep, docs, old, cat, opts)
-	}
-	if err := report.Write(f.output, rep, stdout, stderr, report.Options{Summary: f.summary, Update: old != nil}); err != nil {
+	// Each entry is written as soon as it and those before it are
+	// validated, then dropped (junit keeps them, without their objects).
+	w, err := report.NewWriter(f.output, stdout, stderr, report.Options{Summary: f.summary, Update: old != nil})
+	if err != nil {
 		return reportInputError(stderr, err)
 	}
-	if catalog.Failed(rep) {
+	all := append(run, docs...)
+	// Each document's bytes are dropped once its entry is written.
+	nRun := len(run)
+	docs, opts.Release = nil, true
+	if err := w.Begin(len(all)); err != nil {
+		return reportInputError(stderr, err)
+	}
+	var oldObj map[string]interface{}
+	if old != nil && json.Unmarshal(old, &oldObj) != nil {
+		oldObj = nil
+	}
+	summary, err := cat.Stream(all, opts, func(i int, r *catalog.Result) error {
+		if oldObj != nil && i >= nRun {
+			markUnchanged(&r.RunEntry, all[i], oldObj, cat, opts)
+		}
+		return w.Entry(r)
+	})
+	if err == nil {
+		err = w.End(summary)
+	}
+	if err != nil {
+		return reportInputError(stderr, err)
+	}
+	if summary.Invalid > 0 || summary.Errors > 0 {
 		return exitInvalid
 	}
 	return exitValid
@@ -361,28 +383,20 @@ func holdsDoc(docs []catalog.Document, d catalog.Document) bool {
 
 // markUnchanged turns the success of an update whose stored result is the
 // old object into kubectl's "unchanged".
-func markUnchanged(rep *wire.RunReport, docs []catalog.Document, old []byte, cat *catalog.Catalog, opts catalog.Options) {
-	var oldObj map[string]interface{}
-	if json.Unmarshal(old, &oldObj) != nil {
+func markUnchanged(r *wire.RunEntry, doc catalog.Document, oldObj map[string]interface{}, cat *catalog.Catalog, opts catalog.Options) {
+	if r.Status != wire.StatusValid || doc.IsCRD() {
 		return
 	}
-	offset := len(rep.Results) - len(docs)
-	for i := range docs {
-		r := &rep.Results[offset+i]
-		if r.Status != wire.StatusValid || docs[i].IsCRD() {
-			continue
-		}
-		e, _ := cat.Lookup(docs[i].APIVersion, docs[i].Kind)
-		if e == nil {
-			continue
-		}
-		obj, err := e.CRD.Validate(context.Background(), docs[i].Body(), opts.Validate)
-		if err != nil || obj.Result == nil {
-			continue
-		}
-		if sameObject(obj.Result, oldObj) {
-			r.Unchanged = true
-		}
+	e, _ := cat.Lookup(doc.APIVersion, doc.Kind)
+	if e == nil {
+		return
+	}
+	obj, err := e.CRD.Validate(context.Background(), doc.Body(), opts.Validate)
+	if err != nil || obj.Result == nil {
+		return
+	}
+	if sameObject(obj.Result, oldObj) {
+		r.Unchanged = true
 	}
 }
 

@@ -8,10 +8,12 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -40,16 +42,31 @@ type Compiler func(d Document, def *crd.CustomResourceDefinition) (Compiled, err
 
 // Native compiles with the engine.
 func Native(_ Document, def *crd.CustomResourceDefinition) (Compiled, error) {
-	return native{engine.CompileCRD(def)}, nil
+	return newNative(engine.CompileCRD(def)), nil
 }
 
 // NativeCRD is an already compiled CRD (e.g. engine.CompileCRDUpdate's) as
 // a Compiled.
-func NativeCRD(c *engine.CRD) Compiled { return native{c} }
+func NativeCRD(c *engine.CRD) Compiled { return newNative(c) }
 
-type native struct{ c *engine.CRD }
+type native struct {
+	c      *engine.CRD
+	report *nativeReport // the CRD's report, rendered once
+}
 
-func (n native) Report() wire.CRDReport { return engine.NewReport(n.c, nil).CRD }
+type nativeReport struct {
+	once sync.Once
+	rep  wire.CRDReport
+}
+
+func newNative(c *engine.CRD) native { return native{c, &nativeReport{}} }
+
+// Report renders the CRD's report once: a run asks for it for every
+// object of the CRD.
+func (n native) Report() wire.CRDReport {
+	n.report.once.Do(func() { n.report.rep = engine.NewReport(n.c, nil).CRD })
+	return n.report.rep
+}
 
 func (n native) Validate(ctx context.Context, object []byte, opts engine.ValidateOptions) (*wire.ObjectReport, error) {
 	res, err := n.c.ValidateContext(ctx, object, opts)
@@ -57,6 +74,50 @@ func (n native) Validate(ctx context.Context, object []byte, opts engine.Validat
 		return nil, err
 	}
 	return engine.NewReport(n.c, res).Object, nil
+}
+
+// validateUnrendered is Validate with the errors' messages left empty:
+// they are rendered from the field errors returned (index for index) when
+// the report is written. A field error's detail can be megabytes (a
+// 100,000-value enum's supported values, shared by every item's error);
+// its message is a copy per error.
+func (n native) validateUnrendered(ctx context.Context, object []byte, opts engine.ValidateOptions) (*wire.ObjectReport, field.ErrorList, error) {
+	res, err := n.c.ValidateContext(ctx, object, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	// engine.NewReport's object report, the errors' messages left out.
+	pos := res.Positions()
+	rep := &wire.ObjectReport{
+		Result: res.Object, OldResult: res.OldObject,
+		Pruned: nonNil(res.Pruned), DecodeError: res.DecodeError,
+		DecodeErrorPosition: wirePosition(pos.DecodeError),
+		Errors:              make([]wire.ErrorReport, len(res.Errors)),
+		Warnings:            nonNil(res.Warnings),
+	}
+	for i, e := range res.Errors {
+		rep.Errors[i] = wire.ErrorReport{Type: string(e.Type), Field: e.Field, Detail: e.Detail}
+		if i < len(pos.Errors) {
+			rep.Errors[i].Position = wirePosition(pos.Errors[i])
+		}
+	}
+	for i, p := range pos.Warnings {
+		if p.Known() {
+			if rep.WarningPositions == nil {
+				rep.WarningPositions = make([]*wire.Position, len(pos.Warnings))
+			}
+			rep.WarningPositions[i] = wirePosition(p)
+		}
+	}
+	return rep, res.Errors, nil
+}
+
+func wirePosition(p engine.Position) *wire.Position {
+	if !p.Known() {
+		return nil
+	}
+	return &wire.Position{Line: p.Line, Column: p.Column}
+
 }
 
 type groupKind struct{ group, kind string }
@@ -107,7 +168,7 @@ func (c *Catalog) Add(d Document) (*Entry, error) {
 			}
 			return nil, &InputError{File: d.File, Line: d.Line, Err: err}
 		}
-		e := &Entry{Doc: d, Def: compiled.Definition(), CRD: native{compiled}}
+		e := &Entry{Doc: d, Def: compiled.Definition(), CRD: newNative(compiled)}
 		return e, c.insert(e)
 	}
 	var def *crd.CustomResourceDefinition
@@ -176,7 +237,7 @@ func (c *Catalog) Lint(defs []Document, jobs int) (*wire.RunReport, error) {
 	}
 	rep := &wire.RunReport{Results: make([]wire.RunEntry, len(defs))}
 	for i := range defs {
-		rep.Results[i] = compiled[i].entry(&defs[i], Options{})
+		rep.Results[i] = compiled[i].entry(&defs[i], Options{}).Rendered()
 	}
 	rep.Summary = summarize(rep.Results)
 	return rep, nil
@@ -275,35 +336,147 @@ type Options struct {
 	// Timeout bounds each object's validation (0: no limit); an object
 	// whose validation passes it is an error entry naming the limit.
 	Timeout time.Duration
+	// Release lets Stream drop each document's bytes (Data, Raw) once its
+	// entry is emitted: a large run does not hold every document until
+	// its end. The documents given are then spent.
+	Release bool
+}
+
+// Result is one entry of a run as Stream gives it: the run entry, whose
+// errors' messages may be left unrendered (empty) until written: Message
+// renders them. A field error's detail can be megabytes (a 100,000-value
+// enum's supported values, shared by every item's error); each rendered
+// message would be a copy of it.
+type Result struct {
+	wire.RunEntry
+	// fieldErrors are the engine's errors of Errors, index for index, when
+	// their messages are not rendered.
+	fieldErrors field.ErrorList
+}
+
+// Message is the message of the i-th error (wire.ErrorReport's Message:
+// field.Error's Error()), rendered now when it was left out.
+func (r *Result) Message(i int) string {
+	if m := r.Errors[i].Message; m != "" || r.fieldErrors == nil {
+		return m
+	}
+	return r.fieldErrors[i].Error()
+}
+
+// Rendered returns the run entry with every error's message.
+func (r *Result) Rendered() wire.RunEntry {
+	e := r.RunEntry
+	if r.fieldErrors != nil {
+		e.Errors = make([]wire.LocatedError, len(r.Errors))
+		for i := range e.Errors {
+			e.Errors[i] = r.Errors[i]
+			e.Errors[i].Message = r.Message(i)
+		}
+	}
+	return e
 }
 
 // Run validates the documents: CRDs (which must have been added to the
 // catalogue) are linted, objects validated against their CRD, the rest
-// skipped. The entries are in the documents' order whatever Jobs is.
+// skipped. The entries are in the documents' order whatever Jobs is, with
+// their messages rendered; Stream writes a large run without holding it.
 func (c *Catalog) Run(docs []Document, opts Options) *wire.RunReport {
-	rep := &wire.RunReport{Results: make([]wire.RunEntry, len(docs))}
-	parallel(len(docs), opts.Jobs, func(i int) { rep.Results[i] = c.entry(&docs[i], opts) })
-	rep.Summary = summarize(rep.Results)
+	rep := &wire.RunReport{Results: make([]wire.RunEntry, 0, len(docs))}
+	rep.Summary, _ = c.Stream(docs, opts, func(_ int, r *Result) error {
+		rep.Results = append(rep.Results, r.Rendered())
+		return nil
+	})
 	return rep
+}
+
+// Stream validates the documents as Run does and gives each entry to emit
+// in the documents' order, on the calling goroutine, as soon as it and
+// those before it are done; emit must not keep r after it returns. At
+// most a few entries per job wait for an earlier one. An error of emit
+// stops the run (the documents not yet started are not validated) and is
+// returned; the summary counts the entries emitted.
+func (c *Catalog) Stream(docs []Document, opts Options, emit func(i int, r *Result) error) (wire.RunSummary, error) {
+	var s wire.RunSummary
+	files := map[string]bool{}
+	n := len(docs)
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	// window entries at most are validated and not yet emitted: entry k
+	// starts once k-window is emitted, so slot k%window is free.
+	window := 4 * jobs
+	if window > n {
+		window = n
+	}
+	slots := make([]chan *Result, window)
+	for i := range slots {
+		slots[i] = make(chan *Result, 1)
+	}
+	tokens := make(chan struct{}, window)
+	var stopped atomic.Bool
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < jobs && w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				var r *Result
+				if !stopped.Load() {
+					r = c.entry(&docs[i], opts)
+				}
+				slots[i%window] <- r
+			}
+		}()
+	}
+	go func() {
+		for i := 0; i < n; i++ {
+			tokens <- struct{}{}
+			next <- i
+		}
+		close(next)
+	}()
+	var err error
+	for i := 0; i < n; i++ {
+		r := <-slots[i%window]
+		if r != nil && err == nil {
+			files[r.File] = true
+			count(&s, r.Status)
+			if err = emit(i, r); err != nil {
+				stopped.Store(true)
+			}
+		}
+		if opts.Release {
+			docs[i].Data, docs[i].Raw = nil, nil
+		}
+		<-tokens
+	}
+	wg.Wait()
+	s.Files = len(files)
+	return s, err
+}
+
+func count(s *wire.RunSummary, status wire.RunStatus) {
+	s.Total++
+	switch status {
+	case wire.StatusValid:
+		s.Valid++
+	case wire.StatusInvalid:
+		s.Invalid++
+	case wire.StatusSkipped:
+		s.Skipped++
+	default:
+		s.Errors++
+	}
 }
 
 func summarize(results []wire.RunEntry) wire.RunSummary {
 	var s wire.RunSummary
 	files := map[string]bool{}
 	for i := range results {
-		r := &results[i]
-		files[r.File] = true
-		s.Total++
-		switch r.Status {
-		case wire.StatusValid:
-			s.Valid++
-		case wire.StatusInvalid:
-			s.Invalid++
-		case wire.StatusSkipped:
-			s.Skipped++
-		default:
-			s.Errors++
-		}
+		files[results[i].File] = true
+		count(&s, results[i].Status)
 	}
 	s.Files = len(files)
 	return s
@@ -314,12 +487,13 @@ func Failed(rep *wire.RunReport) bool {
 	return rep.Summary.Invalid > 0 || rep.Summary.Errors > 0
 }
 
-func (c *Catalog) entry(d *Document, opts Options) wire.RunEntry {
-	r := wire.RunEntry{
+func (c *Catalog) entry(d *Document, opts Options) *Result {
+	res := &Result{RunEntry: wire.RunEntry{
 		File: d.File, Document: d.Index, Line: d.Line,
 		APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name,
 		Errors: []wire.LocatedError{}, Warnings: []string{},
-	}
+	}}
+	r := &res.RunEntry
 	if d.Item >= 0 {
 		item := d.Item
 		r.Item = &item
@@ -328,7 +502,7 @@ func (c *Catalog) entry(d *Document, opts Options) wire.RunEntry {
 		e, ok := c.byName[d.Name]
 		if !ok {
 			r.Status, r.Reason = wire.StatusError, "CustomResourceDefinition not in the catalogue"
-			return r
+			return res
 		}
 		rep := e.CRD.Report()
 		at := d.rawOrigin()
@@ -341,7 +515,7 @@ func (c *Catalog) entry(d *Document, opts Options) wire.RunEntry {
 		if len(r.Errors) > 0 || r.DecodeError != "" {
 			r.Status = wire.StatusInvalid
 		}
-		return r
+		return res
 	}
 	apiVersion := d.APIVersion
 	if v := opts.Validate.Version; v != "" {
@@ -362,26 +536,32 @@ func (c *Catalog) entry(d *Document, opts Options) wire.RunEntry {
 		if opts.MissingCRDs == MissingError {
 			r.Status = wire.StatusError
 		}
-		return r
+		return res
 	}
 	r.CRD = e.Doc.Name
 	if rep := e.CRD.Report(); !rep.Valid() {
 		r.Status = wire.StatusError
 		r.Reason = fmt.Sprintf("its CustomResourceDefinition %s (%s) is invalid", e.Doc.Name, e.Doc.Where())
-		return r
+		return res
 	}
 	ctx, cancel := context.Background(), context.CancelFunc(func() {})
 	if opts.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 	}
-	rep, err := e.CRD.Validate(ctx, d.Body(), opts.Validate)
+	var rep *wire.ObjectReport
+	var err error
+	if u, ok := e.CRD.(unrendered); ok {
+		rep, res.fieldErrors, err = u.validateUnrendered(ctx, d.Body(), opts.Validate)
+	} else {
+		rep, err = e.CRD.Validate(ctx, d.Body(), opts.Validate)
+	}
 	cancel()
 	if err != nil {
 		r.Status, r.Reason = wire.StatusError, err.Error()
 		if errors.Is(err, context.DeadlineExceeded) {
 			r.Reason = fmt.Sprintf("%v (--timeout %v)", err, opts.Timeout)
 		}
-		return r
+		return res
 	}
 	at := d.rawOrigin()
 	r.DecodeError = rep.DecodeError
@@ -397,7 +577,13 @@ func (c *Catalog) entry(d *Document, opts Options) wire.RunEntry {
 	if !rep.Valid() {
 		r.Status = wire.StatusInvalid
 	}
-	return r
+	return res
+}
+
+// unrendered is a Compiled that leaves its errors' messages to
+// Result.Message (native).
+type unrendered interface {
+	validateUnrendered(ctx context.Context, object []byte, opts engine.ValidateOptions) (*wire.ObjectReport, field.ErrorList, error)
 }
 
 // locate gives each error its line and column in the file: the engine's

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -234,5 +235,73 @@ func TestInputErrors(t *testing.T) {
 	r := &Reader{Stdin: strings.NewReader(widgetCRD)}
 	if _, _, err := r.Load([]string{"-"}, []string{"-"}, 0); err == nil || err.Error() != "-: stdin can be read only once: it was already given as the CRD" {
 		t.Errorf("stdin twice: %v", err)
+	}
+}
+
+// TestStream: entries come in the documents' order (many more documents
+// than the window of entries waiting), natively validated errors carry no
+// rendered message until Message renders it, and an error of emit stops
+// the run.
+func TestStream(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a-crd.yaml", widgetCRD)
+	var objs strings.Builder
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&objs, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w%d}\nspec: {size: %d}\n---\n", i, i%20)
+	}
+	write(t, dir, "b-objects.yaml", objs.String())
+	cat, docs, err := (&Reader{}).Load(nil, []string{dir}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := cat.Run(docs, Options{Jobs: 1})
+	var got []wire.RunEntry
+	s, err := cat.Stream(docs, Options{Jobs: 3}, func(i int, r *Result) error {
+		if i != len(got) {
+			t.Fatalf("entry %d after %d entries", i, len(got))
+		}
+		for j := range r.Errors {
+			if r.Errors[j].Message != "" {
+				t.Errorf("%s: message rendered before it is written: %q", r.Name, r.Errors[j].Message)
+			}
+			if m := r.Message(j); !strings.HasPrefix(m, "spec.size: Invalid value: ") {
+				t.Errorf("%s: Message(%d) = %q", r.Name, j, m)
+			}
+		}
+		got = append(got, r.Rendered())
+		return nil
+	})
+	if err != nil || s != want.Summary || s.Invalid != 90 {
+		t.Fatalf("summary %+v, err %v; want %+v", s, err, want.Summary)
+	}
+	for i := range got {
+		if fmt.Sprint(got[i]) != fmt.Sprint(want.Results[i]) {
+			t.Errorf("%d:\n got %+v\nwant %+v", i, got[i], want.Results[i])
+		}
+	}
+	stop := errors.New("stop")
+	n := 0
+	s, err = cat.Stream(docs, Options{Jobs: 2}, func(i int, r *Result) error {
+		n++
+		if i == 10 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || n != 11 || s.Total != 11 {
+		t.Errorf("stopped run: %d emitted, summary %+v, err %v", n, s, err)
+	}
+	// Release: each document's bytes are dropped once emitted, not before.
+	spent := append([]Document(nil), docs...)
+	if _, err := cat.Stream(spent, Options{Jobs: 2, Release: true}, func(i int, r *Result) error {
+		if spent[i].Raw == nil || (i > 0 && spent[i-1].Raw != nil) {
+			t.Fatalf("%d: released too early or not at all", i)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if spent[len(spent)-1].Data != nil || docs[0].Data == nil {
+		t.Error("Release: the last document kept its bytes, or the original slice lost them")
 	}
 }

@@ -319,11 +319,13 @@ func syntaxError(file string, line, chunkLine int, err error) error {
 // header fills the document's apiVersion, kind, namespace and name, and
 // returns the items of a kind: List.
 func header(d *Document) ([]json.RawMessage, bool, error) {
+	// Only the identity is decoded: metadata's name and namespace, the
+	// items left raw (the rest of the document is only scanned).
 	var h struct {
-		APIVersion interface{} `json:"apiVersion"`
-		Kind       interface{} `json:"kind"`
-		Metadata   interface{} `json:"metadata"`
-		Items      interface{} `json:"items"`
+		APIVersion interface{}     `json:"apiVersion"`
+		Kind       interface{}     `json:"kind"`
+		Metadata   json.RawMessage `json:"metadata"`
+		Items      json.RawMessage `json:"items"`
 	}
 	if err := json.Unmarshal(d.Data, &h); err != nil {
 		var te *json.UnmarshalTypeError
@@ -336,18 +338,28 @@ func header(d *Document) ([]json.RawMessage, bool, error) {
 	}
 	d.APIVersion, _ = h.APIVersion.(string)
 	d.Kind, _ = h.Kind.(string)
-	if m, ok := h.Metadata.(map[string]interface{}); ok {
-		d.Name, _ = m["name"].(string)
-		d.Namespace, _ = m["namespace"].(string)
+	if len(h.Metadata) > 0 && h.Metadata[0] == '{' {
+		// A map: its keys match exactly (a struct's would match any case).
+		var m map[string]json.RawMessage
+		if json.Unmarshal(h.Metadata, &m) == nil {
+			d.Name, d.Namespace = rawString(m["name"]), rawString(m["namespace"])
+		}
 	}
 	if d.Kind != "List" || d.Item >= 0 {
 		return nil, false, nil
 	}
-	var list struct {
-		Items []json.RawMessage `json:"items"`
-	}
-	if json.Unmarshal(d.Data, &list) != nil {
+	var items []json.RawMessage
+	if len(h.Items) > 0 && json.Unmarshal(h.Items, &items) != nil {
 		return nil, false, nil
 	}
-	return list.Items, true, nil
+	return items, true, nil
+}
+
+// rawString is the string a JSON value holds, or "" when it is not one.
+func rawString(v json.RawMessage) string {
+	var s string
+	if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
+		return ""
+	}
+	return s
 }

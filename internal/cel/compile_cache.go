@@ -1,6 +1,7 @@
 package cel
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"hash"
@@ -53,6 +54,9 @@ const maxCachedRules = 1 << 14
 // process and each compile starts cold, as upstream's. It is safe for
 // concurrent use; a nil *CompileCache memoizes nothing.
 type CompileCache struct {
+	// ctx, when set, is observed between rule compilations: once it ends,
+	// compile returns its error (CompileContext).
+	ctx     context.Context
 	mu      sync.Mutex
 	digests map[*DeclType]typeDigest
 	rules   map[ruleCacheKey]CompilationResult
@@ -67,6 +71,25 @@ func NewCompileCache() *CompileCache {
 	return c
 }
 
+// NewCompileCacheContext returns an empty cache whose compilations observe
+// ctx: once ctx ends, every Compile through it returns ctx's error, checked
+// before each rule (and messageExpression) is compiled.
+func NewCompileCacheContext(ctx context.Context) *CompileCache {
+	c := NewCompileCache()
+	if ctx != nil && ctx.Done() != nil {
+		c.ctx = ctx
+	}
+	return c
+}
+
+// Err is the error of the cache's context once it has ended, else nil.
+func (c *CompileCache) Err() error {
+	if c == nil || c.ctx == nil {
+		return nil
+	}
+	return c.ctx.Err()
+}
+
 func (c *CompileCache) reset() {
 	c.digests = map[*DeclType]typeDigest{}
 	c.rules = map[ruleCacheKey]CompilationResult{}
@@ -75,6 +98,9 @@ func (c *CompileCache) reset() {
 
 // compile is Compile through c; s has rules and declType is not nil.
 func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCallLimit uint64, load EnvLoader) (results []CompilationResult, err error) {
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
 	c.mu.Lock()
 	if len(c.rules) > maxCachedRules {
 		c.reset()
@@ -122,6 +148,9 @@ func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCall
 	estimator := newCostEstimator(declType)
 	maxCard := maxCardinality(declType.MinSerializedSize)
 	for _, i := range missing {
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
 		rule := s.XValidations[i]
 		opt := keys[i].optionalOldSelf
 		results[i] = compileRule(s, rule, envs[keys[i].kind].pick(opt), envs[keys[i].messageKind].pick(opt), estimator, maxCard, perCallLimit)

@@ -56,7 +56,10 @@ const MaxSelectableFields = 8
 type Options struct {
 	// CompileCache memoizes the CEL compilations of the rule checks and of
 	// the default-value checks (engine.CompileCRD shares one with the
-	// serving validators); nil compiles every rule.
+	// serving validators); nil compiles every rule. A cache made by
+	// cel.NewCompileCacheContext stops the validation between versions
+	// and between rules once its context ends; the result is then to be
+	// dropped.
 	CompileCache *cel.CompileCache
 	// Patterns memoizes the schema patterns compiled by the default-value
 	// checks (shared with the serving validators the same way); nil
@@ -304,6 +307,10 @@ func validateSpec(spec *internalSpec, flags specFlags, o *options, fldPath *fiel
 	seen := map[string]bool{}
 	uniqueNames := true
 	for i := range spec.Versions {
+		if o.CompileCache.Err() != nil {
+			// CompileContext's context ended: the result is dropped.
+			break
+		}
 		version := spec.Versions[i]
 		if version.Storage {
 			storageFlagCount++

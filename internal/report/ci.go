@@ -1,94 +1,157 @@
 package report
 
 import (
+	"bufio"
 	"encoding/xml"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
+	"github.com/crdlab/crdlab/internal/catalog"
 	"github.com/crdlab/crdlab/wire"
 )
-
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	ClassName string        `xml:"classname,attr"`
-	Failure   *junitMessage `xml:"failure,omitempty"`
-	Error     *junitMessage `xml:"error,omitempty"`
-	Skipped   *junitMessage `xml:"skipped,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-type junitMessage struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr,omitempty"`
-	Text    string `xml:",chardata"`
-}
 
 // JUnit writes JUnit XML: one testsuite per file, one testcase per entry
 // (named "Kind ns/name", classname "file:line"), with a failure for an
 // invalid entry, an error for an error entry and skipped for a skipped one;
 // warnings go to system-out.
 func JUnit(w io.Writer, rep *wire.RunReport) error {
-	out := junitSuites{Name: "crdlab", Tests: rep.Summary.Total, Failures: rep.Summary.Invalid, Errors: rep.Summary.Errors, Skipped: rep.Summary.Skipped}
-	index := map[string]int{}
-	for i := range rep.Results {
-		e := &rep.Results[i]
-		si, ok := index[e.File]
+	return writeAll(&junitWriter{w: bufio.NewWriterSize(w, 64<<10)}, rep)
+}
+
+// junitWriter keeps the entries (without their stored objects, their
+// messages unrendered): the counts come first. End writes what
+// xml.Encoder.Encode of junitSuites writes, one message at a time.
+type junitWriter struct {
+	w       *bufio.Writer
+	entries []catalog.Result
+}
+
+func (j *junitWriter) Begin(total int) error {
+	j.entries = make([]catalog.Result, 0, total)
+	return nil
+}
+
+func (j *junitWriter) Entry(r *catalog.Result) error {
+	e := *r
+	e.Result, e.OldResult = nil, nil
+	j.entries = append(j.entries, e)
+	return nil
+}
+
+func (j *junitWriter) End(s wire.RunSummary) error {
+	type suite struct {
+		name                             string
+		tests, failures, errors, skipped int
+		cases                            []*catalog.Result
+	}
+	var suites []*suite
+	index := map[string]*suite{}
+	for i := range j.entries {
+		e := &j.entries[i]
+		su, ok := index[e.File]
 		if !ok {
-			si = len(out.Suites)
-			index[e.File] = si
-			out.Suites = append(out.Suites, junitSuite{Name: e.File})
+			su = &suite{name: e.File}
+			index[e.File] = su
+			suites = append(suites, su)
 		}
-		s := &out.Suites[si]
-		c := junitCase{Name: what(e), ClassName: where(e), SystemOut: strings.Join(prefixed("Warning: ", e.Warnings), "\n")}
-		s.Tests++
-		msgs := messages(e)
+		su.tests++
 		switch e.Status {
 		case wire.StatusInvalid:
-			s.Failures++
-			typ := "Invalid"
-			if e.DecodeError != "" {
-				typ = "BadRequest"
-			}
-			c.Failure = &junitMessage{Message: firstLine(msgs), Type: typ, Text: strings.Join(msgs, "\n")}
+			su.failures++
 		case wire.StatusError:
-			s.Errors++
-			c.Error = &junitMessage{Message: e.Reason, Text: e.Reason}
+			su.errors++
 		case wire.StatusSkipped:
-			s.Skipped++
-			c.Skipped = &junitMessage{Message: e.Reason}
+			su.skipped++
 		}
-		s.Cases = append(s.Cases, c)
+		su.cases = append(su.cases, e)
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
+	w := j.w
+	io.WriteString(w, xml.Header)
 	enc := xml.NewEncoder(w)
 	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	attr := func(name, value string) xml.Attr { return xml.Attr{Name: xml.Name{Local: name}, Value: value} }
+	itoa := strconv.Itoa
+	start := func(name string, attrs ...xml.Attr) {
+		enc.EncodeToken(xml.StartElement{Name: xml.Name{Local: name}, Attr: attrs})
+	}
+	end := func(name string) { enc.EncodeToken(xml.EndElement{Name: xml.Name{Local: name}}) }
+	// text writes character data as a ",chardata" field is marshalled.
+	text := func(parts ...string) error {
+		if err := enc.Flush(); err != nil {
+			return err
+		}
+		for _, p := range parts {
+			if err := xml.EscapeText(w, []byte(p)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	start("testsuites", attr("name", "crdlab"), attr("tests", itoa(s.Total)), attr("failures", itoa(s.Invalid)), attr("errors", itoa(s.Errors)), attr("skipped", itoa(s.Skipped)))
+	for _, su := range suites {
+		start("testsuite", attr("name", su.name), attr("tests", itoa(su.tests)), attr("failures", itoa(su.failures)), attr("errors", itoa(su.errors)), attr("skipped", itoa(su.skipped)))
+		for _, e := range su.cases {
+			start("testcase", attr("name", what(&e.RunEntry)), attr("classname", where(&e.RunEntry)))
+			switch e.Status {
+			case wire.StatusInvalid:
+				typ := "Invalid"
+				if e.DecodeError != "" {
+					typ = "BadRequest"
+				}
+				n := 1
+				if e.DecodeError == "" && len(e.Errors) > 0 {
+					n = len(e.Errors)
+				}
+				msg := func(i int) string {
+					if e.DecodeError == "" && len(e.Errors) > 0 {
+						return e.Message(i)
+					}
+					return firstLine(messages(e))
+				}
+				first := msg(0)
+				if n > 1 {
+					first += fmt.Sprintf(" (and %d more)", n-1)
+				}
+				start("failure", attr("message", first), attr("type", typ))
+				for i := 0; i < n; i++ {
+					sep := "\n"
+					if i == 0 {
+						sep = ""
+					}
+					if err := text(sep, msg(i)); err != nil {
+						return err
+					}
+				}
+				end("failure")
+			case wire.StatusError:
+				start("error", attr("message", e.Reason))
+				if err := text(e.Reason); err != nil {
+					return err
+				}
+				end("error")
+			case wire.StatusSkipped:
+				start("skipped", attr("message", e.Reason))
+				end("skipped")
+			}
+			if out := strings.Join(prefixed("Warning: ", e.Warnings), "\n"); out != "" {
+				start("system-out")
+				if err := text(out); err != nil {
+					return err
+				}
+				end("system-out")
+			}
+			end("testcase")
+		}
+		end("testsuite")
+	}
+	end("testsuites")
+	if err := enc.Flush(); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	io.WriteString(w, "\n")
+	return w.Flush()
 }
 
 func prefixed(p string, ss []string) []string {
@@ -114,27 +177,51 @@ func firstLine(msgs []string) string {
 // ("ok N - file:line Kind name"), failures with a YAML diagnostic block
 // listing the errors, skipped entries with a SKIP directive.
 func TAP(w io.Writer, rep *wire.RunReport, opts Options) error {
-	fmt.Fprintf(w, "TAP version 13\n1..%d\n", len(rep.Results))
-	for i := range rep.Results {
-		e := &rep.Results[i]
-		desc := tapEscape(where(e) + " " + what(e))
-		switch e.Status {
-		case wire.StatusValid:
-			fmt.Fprintf(w, "ok %d - %s\n", i+1, desc)
-		case wire.StatusSkipped:
-			fmt.Fprintf(w, "ok %d - %s # SKIP %s\n", i+1, desc, tapEscape(e.Reason))
-		default:
-			fmt.Fprintf(w, "not ok %d - %s\n  ---\n  status: %s\n  errors:\n", i+1, desc, e.Status)
+	return writeAll(&tapWriter{w: bufio.NewWriterSize(w, 64<<10), opts: opts}, rep)
+}
+
+type tapWriter struct {
+	w    *bufio.Writer
+	opts Options
+	n    int
+}
+
+func (t *tapWriter) Begin(total int) error {
+	_, err := fmt.Fprintf(t.w, "TAP version 13\n1..%d\n", total)
+	return err
+}
+
+func (t *tapWriter) Entry(e *catalog.Result) error {
+	w := t.w
+	t.n++
+	desc := tapEscape(where(&e.RunEntry) + " " + what(&e.RunEntry))
+	switch e.Status {
+	case wire.StatusValid:
+		fmt.Fprintf(w, "ok %d - %s\n", t.n, desc)
+	case wire.StatusSkipped:
+		fmt.Fprintf(w, "ok %d - %s # SKIP %s\n", t.n, desc, tapEscape(e.Reason))
+	default:
+		fmt.Fprintf(w, "not ok %d - %s\n  ---\n  status: %s\n  errors:\n", t.n, desc, e.Status)
+		if e.DecodeError == "" && len(e.Errors) > 0 {
+			// One message at a time.
+			for i := range e.Errors {
+				fmt.Fprintf(w, "  - %s\n", yamlQuote(e.Message(i)))
+			}
+		} else {
 			for _, m := range messages(e) {
 				fmt.Fprintf(w, "  - %s\n", yamlQuote(m))
 			}
-			fmt.Fprintf(w, "  ...\n")
 		}
-	}
-	if opts.Summary {
-		fmt.Fprintf(w, "# %s\n", SummaryLine(rep.Summary))
+		fmt.Fprintf(w, "  ...\n")
 	}
 	return nil
+}
+
+func (t *tapWriter) End(s wire.RunSummary) error {
+	if t.opts.Summary {
+		fmt.Fprintf(t.w, "# %s\n", SummaryLine(s))
+	}
+	return t.w.Flush()
 }
 
 // tapEscape keeps a description on one line and away from directives.
@@ -169,32 +256,45 @@ func yamlQuote(s string) string {
 // a ::warning per warning. Valid and skipped entries print nothing; the
 // summary (with Summary) is a ::notice.
 func GitHub(w io.Writer, rep *wire.RunReport, opts Options) error {
-	for i := range rep.Results {
-		e := &rep.Results[i]
-		title := what(e)
-		for _, m := range e.Warnings {
-			fmt.Fprintf(w, "::warning file=%s,line=%d,title=%s::%s\n", ghProperty(e.File), e.Line, ghProperty(title), ghData(m))
-		}
-		switch e.Status {
-		case wire.StatusInvalid:
-			if e.DecodeError != "" {
-				fmt.Fprintf(w, "::error file=%s,line=%d,title=%s::%s\n", ghProperty(e.File), e.Line, ghProperty(title+" is invalid"), ghData(e.DecodeError))
-			}
-			for _, err := range e.Errors {
-				pos := fmt.Sprintf("line=%d", err.Line)
-				if err.Column > 0 {
-					pos += fmt.Sprintf(",col=%d", err.Column)
-				}
-				fmt.Fprintf(w, "::error file=%s,%s,title=%s::%s\n", ghProperty(e.File), pos, ghProperty(title+" is invalid"), ghData(err.Message))
-			}
-		case wire.StatusError:
-			fmt.Fprintf(w, "::error file=%s,line=%d,title=%s::%s\n", ghProperty(e.File), e.Line, ghProperty(title), ghData(e.Reason))
-		}
+	return writeAll(&githubWriter{w: bufio.NewWriterSize(w, 64<<10), opts: opts}, rep)
+}
+
+type githubWriter struct {
+	w    *bufio.Writer
+	opts Options
+}
+
+func (g *githubWriter) Begin(int) error { return nil }
+
+func (g *githubWriter) Entry(e *catalog.Result) error {
+	w := g.w
+	title := what(&e.RunEntry)
+	for _, m := range e.Warnings {
+		fmt.Fprintf(w, "::warning file=%s,line=%d,title=%s::%s\n", ghProperty(e.File), e.Line, ghProperty(title), ghData(m))
 	}
-	if opts.Summary {
-		fmt.Fprintf(w, "::notice title=crdlab::%s\n", ghData(SummaryLine(rep.Summary)))
+	switch e.Status {
+	case wire.StatusInvalid:
+		if e.DecodeError != "" {
+			fmt.Fprintf(w, "::error file=%s,line=%d,title=%s::%s\n", ghProperty(e.File), e.Line, ghProperty(title+" is invalid"), ghData(e.DecodeError))
+		}
+		for i, err := range e.Errors {
+			pos := fmt.Sprintf("line=%d", err.Line)
+			if err.Column > 0 {
+				pos += fmt.Sprintf(",col=%d", err.Column)
+			}
+			fmt.Fprintf(w, "::error file=%s,%s,title=%s::%s\n", ghProperty(e.File), pos, ghProperty(title+" is invalid"), ghData(e.Message(i)))
+		}
+	case wire.StatusError:
+		fmt.Fprintf(w, "::error file=%s,line=%d,title=%s::%s\n", ghProperty(e.File), e.Line, ghProperty(title), ghData(e.Reason))
 	}
 	return nil
+}
+
+func (g *githubWriter) End(s wire.RunSummary) error {
+	if g.opts.Summary {
+		fmt.Fprintf(g.w, "::notice title=crdlab::%s\n", ghData(SummaryLine(s)))
+	}
+	return g.w.Flush()
 }
 
 // ghData escapes a workflow command's message (actions/toolkit's

@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/internal/catalog"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -36,23 +37,24 @@ type Options struct {
 // Write writes rep in format. Text writes failures and warnings to stderr
 // (as kubectl does); every other format writes everything to stdout.
 func Write(format string, rep *wire.RunReport, stdout, stderr io.Writer, opts Options) error {
-	switch strings.ToLower(format) {
-	case "text":
-		return Text(stdout, stderr, rep, opts)
-	case "json":
-		return JSON(stdout, rep)
-	case "jsonl":
-		return JSONL(stdout, rep, opts)
-	case "junit":
-		return JUnit(stdout, rep)
-	case "tap":
-		return TAP(stdout, rep, opts)
-	case "github":
-		return GitHub(stdout, rep, opts)
-	case "yaml":
-		return YAML(stdout, rep)
+	w, err := NewWriter(format, stdout, stderr, opts)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("unknown output format %q (want one of %s)", format, strings.Join(Formats, ", "))
+	return writeAll(w, rep)
+}
+
+// writeAll writes a whole report through w.
+func writeAll(w Writer, rep *wire.RunReport) error {
+	if err := w.Begin(len(rep.Results)); err != nil {
+		return err
+	}
+	for i := range rep.Results {
+		if err := w.Entry(&catalog.Result{RunEntry: rep.Results[i]}); err != nil {
+			return err
+		}
+	}
+	return w.End(rep.Summary)
 }
 
 // location is "file:line" or "file:line:col".
@@ -91,14 +93,14 @@ func where(e *wire.RunEntry) string {
 
 // messages returns the entry's failure messages: its decoding error, its
 // field errors, or its reason.
-func messages(e *wire.RunEntry) []string {
+func messages(e *catalog.Result) []string {
 	if e.DecodeError != "" {
 		return []string{e.DecodeError}
 	}
 	if len(e.Errors) > 0 {
 		out := make([]string, len(e.Errors))
-		for i, err := range e.Errors {
-			out[i] = err.Message
+		for i := range e.Errors {
+			out[i] = e.Message(i)
 		}
 		return out
 	}
@@ -113,44 +115,59 @@ func messages(e *wire.RunEntry) []string {
 // <Kind> "<name>" is invalid: ..." on stderr for the rest; skipped entries
 // on stdout with their reason.
 func Text(stdout, stderr io.Writer, rep *wire.RunReport, opts Options) error {
+	return writeAll(&textWriter{stdout: stdout, stderr: stderr, opts: opts}, rep)
+}
+
+type textWriter struct {
+	stdout, stderr io.Writer
+	opts           Options
+}
+
+func (t *textWriter) Begin(int) error { return nil }
+
+func (t *textWriter) Entry(e *catalog.Result) error {
+	stdout, stderr := t.stdout, t.stderr
 	verb, errVerb := "created", "creating"
-	if opts.Update {
+	if t.opts.Update {
 		verb, errVerb = "configured", "updating"
 	}
-	for i := range rep.Results {
-		e := &rep.Results[i]
-		for i, w := range e.Warnings {
-			fmt.Fprintf(stderr, "Warning: %s%s\n", at(e.File, e.WarningPositions, i), w)
-		}
-		switch {
-		case e.Status == wire.StatusValid && e.Unchanged:
-			fmt.Fprintf(stdout, "%s unchanged (server dry run)\n", resourceName(e))
-		case e.Status == wire.StatusValid:
-			fmt.Fprintf(stdout, "%s %s (server dry run)\n", resourceName(e), verb)
-		case e.Status == wire.StatusSkipped:
-			fmt.Fprintf(stdout, "%s: skipped %s: %s\n", where(e), what(e), e.Reason)
-		case e.DecodeError != "":
-			file := e.File
-			if p := e.DecodeErrorPosition; p != nil {
-				file = location(e.File, p.Line, p.Column)
-			}
-			fmt.Fprintf(stderr, "%s: Error from server (%s): error when %s %q: %s\n", where(e), decodeReason(e.DecodeError), errVerb, file, e.DecodeError)
-			for _, p := range e.FieldErrorPositions {
-				fmt.Fprintf(stderr, "  %s\n", p)
-			}
-		case e.Status == wire.StatusInvalid:
-			// One error at a time: the whole message of many errors with
-			// large values can be far larger than any one of them.
-			w := bufio.NewWriterSize(stderr, 64<<10)
-			fmt.Fprintf(w, "%s: ", where(e))
-			writeInvalid(w, e)
-			w.Flush()
-		default:
-			fmt.Fprintf(stderr, "%s: error: %s: %s\n", where(e), what(e), e.Reason)
-		}
+	for i, w := range e.Warnings {
+		fmt.Fprintf(stderr, "Warning: %s%s\n", at(e.File, e.WarningPositions, i), w)
 	}
-	if opts.Summary {
-		fmt.Fprintln(stdout, SummaryLine(rep.Summary))
+	switch {
+	case e.Status == wire.StatusValid && e.Unchanged:
+		fmt.Fprintf(stdout, "%s unchanged (server dry run)\n", resourceName(&e.RunEntry))
+	case e.Status == wire.StatusValid:
+		fmt.Fprintf(stdout, "%s %s (server dry run)\n", resourceName(&e.RunEntry), verb)
+	case e.Status == wire.StatusSkipped:
+		fmt.Fprintf(stdout, "%s: skipped %s: %s\n", where(&e.RunEntry), what(&e.RunEntry), e.Reason)
+	case e.DecodeError != "":
+		file := e.File
+		if p := e.DecodeErrorPosition; p != nil {
+			file = location(e.File, p.Line, p.Column)
+		}
+		fmt.Fprintf(stderr, "%s: Error from server (%s): error when %s %q: %s\n", where(&e.RunEntry), decodeReason(e.DecodeError), errVerb, file, e.DecodeError)
+		for _, p := range e.FieldErrorPositions {
+			fmt.Fprintf(stderr, "  %s\n", p)
+		}
+	case e.Status == wire.StatusInvalid:
+		// One error at a time, each message rendered as it is written: the
+		// whole message of many errors with large values can be far larger
+		// than any one of them.
+		w := bufio.NewWriterSize(stderr, 64<<10)
+		fmt.Fprintf(w, "%s: ", where(&e.RunEntry))
+		writeInvalid(w, e)
+		return w.Flush()
+	default:
+		fmt.Fprintf(stderr, "%s: error: %s: %s\n", where(&e.RunEntry), what(&e.RunEntry), e.Reason)
+	}
+	return nil
+}
+
+func (t *textWriter) End(s wire.RunSummary) error {
+	if t.opts.Summary {
+		_, err := fmt.Fprintln(t.stdout, SummaryLine(s))
+		return err
 	}
 	return nil
 }
@@ -184,39 +201,34 @@ func resourceName(e *wire.RunEntry) string {
 
 // JSON writes the report as one indented JSON document.
 func JSON(w io.Writer, rep *wire.RunReport) error {
-	b, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
+	if rep.Results == nil {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", b)
 		return err
 	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
+	return writeAll(&jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}, rep)
 }
 
 // JSONL writes one entry per line, then {"summary": ...} with Summary.
 func JSONL(w io.Writer, rep *wire.RunReport, opts Options) error {
-	enc := json.NewEncoder(w)
-	for i := range rep.Results {
-		if err := enc.Encode(&rep.Results[i]); err != nil {
-			return err
-		}
-	}
-	if opts.Summary {
-		return enc.Encode(struct {
-			Summary wire.RunSummary `json:"summary"`
-		}{rep.Summary})
-	}
-	return nil
+	return writeAll(&jsonlWriter{w: bufio.NewWriterSize(w, 64<<10), opts: opts}, rep)
 }
 
 // YAML writes the report as one YAML document (the JSON document's
 // fields).
 func YAML(w io.Writer, rep *wire.RunReport) error {
-	b, err := yaml.Marshal(rep)
-	if err != nil {
+	if rep.Results == nil {
+		b, err := yaml.Marshal(rep)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
 		return err
 	}
-	_, err = w.Write(b)
-	return err
+	return writeAll(&yamlWriter{w: bufio.NewWriterSize(w, 64<<10)}, rep)
 }
 
 // at is "file:line:col: " for the i-th position of ps, or "".
@@ -238,14 +250,15 @@ func decodeReason(msg string) string {
 }
 
 // writeInvalid writes engine.InvalidMessageOf for the entry's errors, each
-// preceded by the file:line:col of its field when known.
-func writeInvalid(w io.Writer, e *wire.RunEntry) {
+// preceded by the file:line:col of its field when known, rendering one
+// message at a time.
+func writeInvalid(w io.Writer, e *catalog.Result) {
 	msg := func(i int) string {
 		err := e.Errors[i]
 		if err.Line != e.Line || err.Column > 0 {
-			return location(e.File, err.Line, err.Column) + ": " + err.Message
+			return location(e.File, err.Line, err.Column) + ": " + e.Message(i)
 		}
-		return err.Message
+		return e.Message(i)
 	}
 	if len(e.Errors) <= 1 {
 		msgs := []string{}
@@ -258,6 +271,8 @@ func writeInvalid(w io.Writer, e *wire.RunEntry) {
 	// engine.InvalidMessageOf's form for several errors.
 	fmt.Fprintf(w, "The %s %q is invalid: \n", e.Kind, e.Name)
 	for i := range e.Errors {
-		io.WriteString(w, "* "+msg(i)+"\n")
+		io.WriteString(w, "* ")
+		io.WriteString(w, msg(i))
+		io.WriteString(w, "\n")
 	}
 }
