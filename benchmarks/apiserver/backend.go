@@ -43,7 +43,7 @@ type crdState struct {
 	plural     string
 	namespaced bool
 	versions   []string
-	kinds      map[string]bool
+	kind       string
 }
 
 func newAPIBackend(ctx context.Context, c *cluster) *apiBackend {
@@ -135,7 +135,10 @@ func statusOf(data []byte) (string, field.ErrorList) {
 	var errs field.ErrorList
 	if s.Details != nil {
 		for _, c := range s.Details.Causes {
-			errs = append(errs, &field.Error{Type: field.ErrorType(c.Type), Field: c.Field, Detail: c.Message})
+			// The cause's message is the error's body: "<type label>:
+			// [<value>: ]<detail>"; the label is dropped.
+			t := field.ErrorType(c.Type)
+			errs = append(errs, &field.Error{Type: t, Field: c.Field, Detail: strings.TrimPrefix(c.Message, t.String()+": ")})
 		}
 	}
 	return s.Message, errs
@@ -179,7 +182,7 @@ const crdPath = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
 func (b *apiBackend) switchCRD(st *crdState, head crdHead, crdJSON []byte) error {
 	start := time.Now()
 	st.installErr = ""
-	st.group, st.plural, st.namespaced = head.Spec.Group, head.Spec.Names.Plural, head.Spec.Scope != "Cluster"
+	st.group, st.plural, st.kind, st.namespaced = head.Spec.Group, head.Spec.Names.Plural, head.Spec.Names.Kind, head.Spec.Scope != "Cluster"
 	st.versions = nil
 	for _, v := range head.Spec.Versions {
 		if v.Served {
@@ -376,21 +379,28 @@ func addSentinel(crdJSON []byte, token string) ([]byte, error) {
 // accepted as known and valid (present) or rejected as unknown (!present).
 func (b *apiBackend) waitSentinel(st *crdState, head crdHead, token string, present bool) error {
 	deadline := time.Now().Add(30 * time.Second)
+	var last string
 	for {
 		for _, v := range st.versions {
 			obj := map[string]interface{}{"apiVersion": st.group + "/" + v, "kind": head.Spec.Names.Kind,
 				"metadata": map[string]interface{}{"generateName": "sentinel-"}, "sentinel": token}
 			body, _ := json.Marshal(obj)
-			_, data, warnings, err := b.call("POST", b.collection(st, v, "default")+"?dryRun=All&fieldValidation=Warn", body)
+			code, data, warnings, err := b.call("POST", b.collection(st, v, "default")+"?dryRun=All&fieldValidation=Warn", body)
 			if err != nil {
 				return err
 			}
-			msg, _ := statusOf(data)
+			var got struct {
+				Sentinel string `json:"sentinel"`
+			}
+			json.Unmarshal(data, &got)
+			last = fmt.Sprintf("%d %s %v", code, data, warnings)
 			unknown := false
 			for _, w := range warnings {
 				unknown = unknown || strings.Contains(w, `unknown field "sentinel"`)
 			}
-			ok := !unknown && !strings.Contains(msg, "sentinel")
+			// Known: created with the sentinel kept. Unknown again: pruned
+			// with a warning.
+			ok := code == http.StatusCreated && !unknown && got.Sentinel == token
 			if !present {
 				ok = unknown
 			}
@@ -404,7 +414,7 @@ func (b *apiBackend) waitSentinel(st *crdState, head crdHead, token string, pres
 				// the sentinel as unknown: nothing to wait for.
 				return nil
 			}
-			return fmt.Errorf("CRD %s: the updated schema was not served after 30s", head.Metadata.Name)
+			return fmt.Errorf("CRD %s: the updated schema was not served after 30s (last probe: %s)", head.Metadata.Name, last)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -491,24 +501,21 @@ func (b *apiBackend) Cleanup(created [][]byte) {
 		}
 		version := obj.APIVersion[strings.LastIndex(obj.APIVersion, "/")+1:]
 		b.mu.Lock()
-		var st *crdState
+		states := make([]*crdState, 0, len(b.crds))
 		for _, s := range b.crds {
-			if s.group == group && s.installed != "" {
-				var head crdHead
-				json.Unmarshal([]byte(s.installed), &head)
-				if head.Spec.Names.Kind == obj.Kind {
-					st = s
-				}
-			}
+			states = append(states, s)
 		}
 		b.mu.Unlock()
-		if st == nil {
-			continue
-		}
 		ns := obj.Metadata.Namespace
 		if ns == "" {
 			ns = "default"
 		}
-		b.call("DELETE", b.collection(st, version, ns)+"/"+url.PathEscape(obj.Metadata.Name), nil)
+		for _, s := range states {
+			s.mu.RLock()
+			if s.group == group && s.kind == obj.Kind && s.installErr == "" {
+				b.call("DELETE", b.collection(s, version, ns)+"/"+url.PathEscape(obj.Metadata.Name), nil)
+			}
+			s.mu.RUnlock()
+		}
 	}
 }

@@ -109,6 +109,7 @@ func startCluster(ctx context.Context, binDir, dir string) (*cluster, error) {
 		"--service-account-issuer=https://127.0.0.1",
 		"--service-account-key-file="+filepath.Join(dir, "sa.key"),
 		"--service-account-signing-key-file="+filepath.Join(dir, "sa.key"),
+		"--endpoint-reconciler-type=none", // as envtest: 127.0.0.1 cannot be the kubernetes service's endpoint
 		"--allow-privileged=true")
 	if err != nil {
 		c.stop()
@@ -138,6 +139,7 @@ func startProcess(ctx context.Context, bin, logFile string, args ...string) (*ex
 	}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Stdout, cmd.Stderr = log, log
+	setDeathSignal(cmd)
 	if err := cmd.Start(); err != nil {
 		log.Close()
 		return nil, err
