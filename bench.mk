@@ -111,11 +111,14 @@ cel-costs:
 ENVTEST_BIN    ?= build/envtest
 ENVTEST_FLAGS  ?=
 ENVTEST_SUITES ?= crdtest/testdata
+# kube-apiserver --version and /version say v1.37.2, as a release build
+ENVTEST_LDFLAGS ?= -X k8s.io/component-base/version.gitVersion=v1.37.2 \
+	-X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=37
 
 .PHONY: envtest-build envtest-bench
 envtest-build:
 	@mkdir -p $(ENVTEST_BIN)
-	$(GO) -C benchmarks/apiserver build -o $(abspath $(ENVTEST_BIN))/ ./cmd/etcd k8s.io/kubernetes/cmd/kube-apiserver
+	$(GO) -C benchmarks/apiserver build -ldflags '$(ENVTEST_LDFLAGS)' -o $(abspath $(ENVTEST_BIN))/ ./cmd/etcd k8s.io/kubernetes/cmd/kube-apiserver
 
 envtest-bench: envtest-build
 	$(GO) -C benchmarks/apiserver run . -bin $(abspath $(ENVTEST_BIN)) $(ENVTEST_FLAGS) -o $(abspath build/envtest-bench.txt)

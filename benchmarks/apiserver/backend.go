@@ -8,9 +8,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/crdlab/crdlab/crdtest"
@@ -31,6 +33,9 @@ type apiBackend struct {
 	crds map[string]*crdState // by CRD name
 
 	installs, updates int
+	requests          atomic.Int64
+	progress          bool // print progress to stderr every 1000 requests
+	start             time.Time
 	installTime       time.Duration // creating CRDs until served
 	updateTime        time.Duration // updating CRDs until the new schema is served
 }
@@ -44,10 +49,11 @@ type crdState struct {
 	namespaced bool
 	versions   []string
 	kind       string
+	exists     bool // created in the API server
 }
 
 func newAPIBackend(ctx context.Context, c *cluster) *apiBackend {
-	return &apiBackend{c: c, ctx: ctx, crds: map[string]*crdState{}}
+	return &apiBackend{c: c, ctx: ctx, crds: map[string]*crdState{}, start: time.Now()}
 }
 
 // crdHead is what the backend reads of a CRD.
@@ -181,6 +187,15 @@ const crdPath = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
 // switchCRD installs crdJSON in place of st's CRD (write-locked).
 func (b *apiBackend) switchCRD(st *crdState, head crdHead, crdJSON []byte) error {
 	start := time.Now()
+	if st.exists && !sameVersions(st.installed, head) {
+		// Another CRD file (another feature set's manifest): OpenShift's
+		// runner uninstalls a suite's CRD and installs the next one; an
+		// update could be refused (a stored version dropped).
+		if err := b.deleteCRD(head.Metadata.Name); err != nil {
+			return err
+		}
+		st.exists = false
+	}
 	st.installErr = ""
 	st.group, st.plural, st.kind, st.namespaced = head.Spec.Group, head.Spec.Names.Plural, head.Spec.Names.Kind, head.Spec.Scope != "Cluster"
 	st.versions = nil
@@ -189,7 +204,7 @@ func (b *apiBackend) switchCRD(st *crdState, head crdHead, crdJSON []byte) error
 			st.versions = append(st.versions, v.Name)
 		}
 	}
-	if st.installed == "" {
+	if !st.exists {
 		// Create, then wait until Established and the resource is served.
 		code, data, _, err := b.call("POST", crdPath, crdJSON)
 		if err != nil {
@@ -210,6 +225,7 @@ func (b *apiBackend) switchCRD(st *crdState, head crdHead, crdJSON []byte) error
 			st.installErr, _ = statusOf(data)
 			return nil
 		}
+		st.exists = true
 		if err := b.waitServed(st, head.Metadata.Name); err != nil {
 			return err
 		}
@@ -245,15 +261,29 @@ func (b *apiBackend) switchCRD(st *crdState, head crdHead, crdJSON []byte) error
 	if msg, err := b.putCRD(head.Metadata.Name, crdJSON); err != nil || msg != "" {
 		return fmt.Errorf("restoring CRD %s without its sentinel: %v%s", head.Metadata.Name, err, msg)
 	}
+	st.installed = string(crdJSON)
 	if err := b.waitSentinel(st, head, token, false); err != nil {
 		return err
 	}
-	st.installed = string(crdJSON)
 	b.mu.Lock()
 	b.updates++
 	b.updateTime += time.Since(start)
 	b.mu.Unlock()
 	return nil
+}
+
+// sameVersions reports whether the installed CRD has head's version names.
+func sameVersions(installed string, head crdHead) bool {
+	var old crdHead
+	if json.Unmarshal([]byte(installed), &old) != nil || len(old.Spec.Versions) != len(head.Spec.Versions) {
+		return false
+	}
+	for i, v := range old.Spec.Versions {
+		if v.Name != head.Spec.Versions[i].Name {
+			return false
+		}
+	}
+	return true
 }
 
 func (b *apiBackend) deleteCRD(name string) error {
@@ -375,32 +405,39 @@ func addSentinel(crdJSON []byte, token string) ([]byte, error) {
 	return json.Marshal(doc)
 }
 
-// waitSentinel waits until a dry-run create with sentinel: token is
-// accepted as known and valid (present) or rejected as unknown (!present).
+// waitSentinel waits until the served schema knows the sentinel property
+// with this token (present) or no longer knows it (!present), probing with
+// a strict dry-run create of an object that has only the sentinel: other
+// errors (required fields, rules) do not matter, only whether one is about
+// the sentinel (an unknown field, or a cause at field sentinel: the enum of
+// another token).
 func (b *apiBackend) waitSentinel(st *crdState, head crdHead, token string, present bool) error {
+	if !present && preservesUnknownAtRoot(st.installed) {
+		// Never reported as unknown: nothing to wait for.
+		return nil
+	}
 	deadline := time.Now().Add(30 * time.Second)
 	var last string
 	for {
 		for _, v := range st.versions {
 			obj := map[string]interface{}{"apiVersion": st.group + "/" + v, "kind": head.Spec.Names.Kind,
-				"metadata": map[string]interface{}{"generateName": "sentinel-"}, "sentinel": token}
+				"metadata": map[string]interface{}{"generateName": "probe-"}, "sentinel": token}
 			body, _ := json.Marshal(obj)
-			code, data, warnings, err := b.call("POST", b.collection(st, v, "default")+"?dryRun=All&fieldValidation=Warn", body)
+			code, data, _, err := b.call("POST", b.collection(st, v, "default")+"?dryRun=All&fieldValidation=Strict", body)
 			if err != nil {
 				return err
 			}
-			var got struct {
-				Sentinel string `json:"sentinel"`
+			msg := ""
+			var causes field.ErrorList
+			if code/100 != 2 {
+				msg, causes = statusOf(data)
 			}
-			json.Unmarshal(data, &got)
-			last = fmt.Sprintf("%d %s %v", code, data, warnings)
-			unknown := false
-			for _, w := range warnings {
-				unknown = unknown || strings.Contains(w, `unknown field "sentinel"`)
+			last = fmt.Sprintf("%d %s", code, msg)
+			unknown := strings.Contains(msg, `unknown field "sentinel"`)
+			ok := !unknown
+			for _, c := range causes {
+				ok = ok && c.Field != "sentinel"
 			}
-			// Known: created with the sentinel kept. Unknown again: pruned
-			// with a warning.
-			ok := code == http.StatusCreated && !unknown && got.Sentinel == token
 			if !present {
 				ok = unknown
 			}
@@ -409,15 +446,34 @@ func (b *apiBackend) waitSentinel(st *crdState, head crdHead, token string, pres
 			}
 		}
 		if time.Now().After(deadline) {
-			if !present {
-				// A root schema that keeps unknown fields never reports
-				// the sentinel as unknown: nothing to wait for.
-				return nil
-			}
 			return fmt.Errorf("CRD %s: the updated schema was not served after 30s (last probe: %s)", head.Metadata.Name, last)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// preservesUnknownAtRoot reports whether a version's root schema keeps
+// unknown fields.
+func preservesUnknownAtRoot(crdJSON string) bool {
+	var doc struct {
+		Spec struct {
+			PreserveUnknownFields bool `json:"preserveUnknownFields"`
+			Versions              []struct {
+				Schema struct {
+					OpenAPIV3Schema struct {
+						Preserve bool `json:"x-kubernetes-preserve-unknown-fields"`
+					} `json:"openAPIV3Schema"`
+				} `json:"schema"`
+			} `json:"versions"`
+		} `json:"spec"`
+	}
+	json.Unmarshal([]byte(crdJSON), &doc)
+	for _, v := range doc.Spec.Versions {
+		if v.Schema.OpenAPIV3Schema.Preserve {
+			return true
+		}
+	}
+	return doc.Spec.PreserveUnknownFields
 }
 
 // collection is the path of the CRD's resources in namespace ns.
@@ -431,6 +487,11 @@ func (b *apiBackend) collection(st *crdState, version, ns string) string {
 
 // Do implements crdtest.Backend.
 func (b *apiBackend) Do(r crdtest.BackendRequest) (*crdtest.BackendResponse, error) {
+	if n := b.requests.Add(1); b.progress && n%1000 == 0 {
+		b.mu.Lock()
+		fmt.Fprintf(os.Stderr, "  %d requests, %d CRDs installed, %d updated, %v\n", n, b.installs, b.updates, time.Since(b.start).Round(time.Second))
+		b.mu.Unlock()
+	}
 	st, err := b.ensureCRD(r.CRD)
 	if err != nil {
 		return nil, err

@@ -120,6 +120,7 @@ func run() (status int) {
 	}
 	defer c.stop()
 	b := newAPIBackend(ctx, c)
+	b.progress = *compare
 	o := opts
 	o.Backend = b
 	o.Parallel = *parallel
@@ -136,7 +137,7 @@ func run() (status int) {
 		w("CRD updates (variant switches, until the new schema is served): %d, %v each\n", b.updates, (b.updateTime / time.Duration(b.updates)).Round(time.Millisecond))
 	}
 	if *compare {
-		return compareReports(w, native, real, report, *out)
+		return compareReports(w, native, real, &report, *out)
 	}
 	w("\n%d cases (GOMAXPROCS %d)            wall       cases/s   per case p50 / p90 / p99\n", len(native.Results), runtime.GOMAXPROCS(0))
 	row := func(name string, r *crdtest.Report) {
@@ -223,15 +224,23 @@ func notObservable(r crdtest.CaseResult) bool {
 	return strings.Contains(r.Message, "exceeds maxCost") || strings.Contains(r.Message, "pruned fields differ")
 }
 
+// key identifies a case: names repeat across files (and within one).
+func key(r crdtest.CaseResult) string { return fmt.Sprintf("%s\x00%s:%d", r.Name, r.File, r.Line) }
+
+func index(rep *crdtest.Report) map[string]crdtest.CaseResult {
+	m := map[string]crdtest.CaseResult{}
+	for _, r := range rep.Results {
+		m[key(r)] = r
+	}
+	return m
+}
+
 // disagreements lists the cases whose verdict differs.
 func disagreements(native, real *crdtest.Report) []string {
-	byName := map[string]crdtest.CaseResult{}
-	for _, r := range real.Results {
-		byName[r.Name] = r
-	}
+	byName := index(real)
 	var out []string
 	for _, n := range native.Results {
-		r, ok := byName[n.Name]
+		r, ok := byName[key(n)]
 		if !ok {
 			out = append(out, "  not run against the API server: "+n.Name)
 			continue
@@ -252,7 +261,7 @@ func verdict(r crdtest.CaseResult) string {
 
 // compareReports prints the verdict comparison; the exit status is 1 when
 // a verdict or a failure message differs.
-func compareReports(w func(string, ...interface{}), native, real *crdtest.Report, report strings.Builder, out string) int {
+func compareReports(w func(string, ...interface{}), native, real *crdtest.Report, report *strings.Builder, out string) int {
 	np, nf := native.Counts()
 	rp, rf := real.Counts()
 	w("%d cases: crdlab %d pass / %d fail (%v); kube-apiserver %d pass / %d fail (%v)\n",
@@ -262,23 +271,32 @@ func compareReports(w func(string, ...interface{}), native, real *crdtest.Report
 	}
 	d := disagreements(native, real)
 	// Cases failing both ways with different messages: crdlab's error or
-	// stored object differs from the API server's.
-	byName := map[string]crdtest.CaseResult{}
-	for _, r := range real.Results {
-		byName[r.Name] = r
-	}
+	// stored object differs from the API server's, unless both reject the
+	// CRD, or the errors are the same in another order.
+	byName := index(real)
 	var msgs []string
+	crdRejected, reordered := 0, 0
 	for _, n := range native.Results {
-		if r, ok := byName[n.Name]; ok && !n.Passed && !r.Passed && normalize(n.Message) != normalize(r.Message) {
+		r, ok := byName[key(n)]
+		if !ok || n.Passed || r.Passed || normalize(n.Message) == normalize(r.Message) {
+			continue
+		}
+		switch {
+		case strings.Contains(n.Message, "the API server would reject the CRD") && strings.Contains(r.Message, "the API server rejected the CRD"):
+			crdRejected++
+		case sameErrors(normalize(n.Message), normalize(r.Message)):
+			reordered++
+		default:
 			msgs = append(msgs, fmt.Sprintf("  %s (%s:%d)\n    crdlab: %s\n    kube-apiserver: %s", n.Name, n.File, n.Line, verdict(n), verdict(r)))
 		}
 	}
 	skipped := 0
 	for _, n := range native.Results {
-		if r, ok := byName[n.Name]; ok && r.Passed && !n.Passed && notObservable(n) {
+		if r, ok := byName[key(n)]; ok && r.Passed && !n.Passed && notObservable(n) {
 			skipped++
 		}
 	}
+	w("both reject the CRD: %d cases; same errors in another order: %d cases\n", crdRejected, reordered)
 	w("%d verdicts differ; %d cases fail both ways with different messages; %d fail with crdlab on a check the API does not expose (maxCost, expectedPruned)\n", len(d), len(msgs), skipped)
 	if len(d) > 0 {
 		w("\nverdicts that differ:\n%s\n", strings.Join(d, "\n"))
@@ -291,4 +309,44 @@ func compareReports(w func(string, ...interface{}), native, real *crdtest.Report
 		return 1
 	}
 	return 0
+}
+
+// errorList matches the start of each error of an aggregate
+// "[a.b: Invalid value: ..., c: Required value]".
+var errorList = regexp.MustCompile(`, (?:[a-zA-Z<][\w.\[\]<>/-]*): `)
+
+// sameErrors reports whether two messages differ only in the order of the
+// errors of their aggregates ("... is invalid: [a: ..., b: ...]"):
+// kube-apiserver's CEL validation visits an object's properties in Go map
+// order, so sibling fields' CEL errors come in a different order from one
+// request to the next.
+func sameErrors(a, b string) bool {
+	const marker = "is invalid: ["
+	ia, ib := strings.LastIndex(a, marker), strings.LastIndex(b, marker)
+	if ia < 0 || ib < 0 || a[:ia] != b[:ib] {
+		return false
+	}
+	split := func(s string) []string {
+		s = strings.TrimSpace(s[len(marker):])
+		s = strings.TrimSuffix(s, "]")
+		var parts []string
+		last := 0
+		for _, m := range errorList.FindAllStringIndex(s, -1) {
+			parts = append(parts, s[last:m[0]])
+			last = m[0] + 2
+		}
+		parts = append(parts, s[last:])
+		sort.Strings(parts)
+		return parts
+	}
+	pa, pb := split(a[ia:]), split(b[ib:])
+	if len(pa) != len(pb) || len(pa) < 2 {
+		return false
+	}
+	for i := range pa {
+		if pa[i] != pb[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -63,3 +63,18 @@ func TestAddSentinel(t *testing.T) {
 		t.Errorf("sentinel not added as expected: %s", out)
 	}
 }
+
+func TestSameErrors(t *testing.T) {
+	a := `create failed:
+    X.g "n" is invalid: [spec.a: Invalid value: "1": x, y, spec.b[0]: Required value, <nil>: Invalid value: null: some rules]`
+	b := `create failed:
+    X.g "n" is invalid: [spec.b[0]: Required value, spec.a: Invalid value: "1": x, y, <nil>: Invalid value: null: some rules]`
+	c := `create failed:
+    X.g "n" is invalid: [spec.b[0]: Required value, spec.a: Invalid value: "2": x, y, <nil>: Invalid value: null: some rules]`
+	if !sameErrors(a, b) {
+		t.Error("a reordered list is not the same errors")
+	}
+	if sameErrors(a, c) || sameErrors(a, "create failed:\n    "+`X.g "n" is invalid: spec.a: Invalid value: "1": x, y`) {
+		t.Error("different errors reported as the same")
+	}
+}
