@@ -244,3 +244,28 @@ func writeCerts(dir string) ([]byte, error) {
 	}
 	return caPEM, nil
 }
+
+// cpu returns the CPU time (user+system) etcd and kube-apiserver have used
+// so far, from /proc (0 where unavailable).
+func (c *cluster) cpu() time.Duration {
+	var total time.Duration
+	for _, p := range []*exec.Cmd{c.etcd, c.api} {
+		if p == nil || p.Process == nil {
+			continue
+		}
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.Process.Pid))
+		if err != nil {
+			continue
+		}
+		// fields after the command's closing parenthesis: utime is the 12th, stime the 13th
+		s := string(data)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) < 13 {
+			continue
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		total += time.Duration(u+st) * time.Second / 100 // USER_HZ
+	}
+	return total
+}

@@ -29,6 +29,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/crdlab/crdlab/crdtest"
@@ -58,7 +59,14 @@ func run() (status int) {
 	keep := flag.Bool("keep", false, "keep the work directory (logs, etcd data)")
 	out := flag.String("o", "", "also write the report to this file")
 	runRE := flag.String("run", "", "only the cases whose full name matches this regular expression")
+	writeSuite := flag.String("write-suite", "", "only write the generated timing suite into this directory (for crdlab test DIR)")
 	flag.Parse()
+	if *writeSuite != "" {
+		if err := generateSuite(*writeSuite, *n); err != nil {
+			fatal(err)
+		}
+		return 0
+	}
 	if *bin == "" {
 		fatal(fmt.Errorf("-bin is required"))
 	}
@@ -124,10 +132,12 @@ func run() (status int) {
 	o := opts
 	o.Backend = b
 	o.Parallel = *parallel
+	cpu0, self0 := c.cpu(), selfCPU()
 	real, err := crdtest.RunPaths(o, paths...)
 	if err != nil {
 		fatal(err)
 	}
+	serverCPU, runnerCPU := c.cpu()-cpu0, selfCPU()-self0
 	w("load average: %s", loadavg())
 	w("kube-apiserver v1.37.2 + etcd v3.7.0 start-up (to /readyz and namespace default): %v\n", c.started.Round(time.Millisecond))
 	if b.installs > 0 {
@@ -149,6 +159,8 @@ func run() (status int) {
 	row("crdlab (engine, parallel)", native)
 	row("crdlab (engine, 1 at a time)", nativeSerial)
 	row(fmt.Sprintf("kube-apiserver (parallel %d)", *parallel), real)
+	w("CPU during the suite: kube-apiserver + etcd %v, the runner (client side) %v; crdlab test's whole process: see benchmarks/README.md\n",
+		serverCPU.Round(10*time.Millisecond), runnerCPU.Round(10*time.Millisecond))
 	w("\nratio (suite wall, API server / crdlab parallel): %.0fx; with start-up and CRD install: %.0fx\n",
 		real.Duration.Seconds()/native.Duration.Seconds(),
 		(real.Duration+c.started+b.installTime).Seconds()/native.Duration.Seconds())
@@ -168,6 +180,15 @@ type fatalError struct{ err error }
 
 // fatal ends run with status 2 (through its deferred clean-up).
 func fatal(err error) { panic(fatalError{err}) }
+
+// selfCPU is this process's CPU time (user+system).
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 func loadavg() string {
 	data, err := os.ReadFile("/proc/loadavg")
@@ -213,10 +234,11 @@ func pct(d []time.Duration, p int) time.Duration {
 }
 
 // generatedName is a name the API server generated from generateName
-// "test-"; crdlab's runner names such objects test-xxxxx.
-var generatedName = regexp.MustCompile(`"test-[a-z0-9]{5}"`)
+// "test-" (quoted in errors, bare in YAML diffs); crdlab's runner names
+// such objects test-xxxxx.
+var generatedName = regexp.MustCompile(`\btest-[a-z0-9]{5}\b`)
 
-func normalize(msg string) string { return generatedName.ReplaceAllString(msg, `"test-xxxxx"`) }
+func normalize(msg string) string { return generatedName.ReplaceAllString(msg, "test-xxxxx") }
 
 // notObservable tells the failures of checks a Backend skips (the API does
 // not expose pruned fields or CEL runtime costs).

@@ -78,3 +78,11 @@ func TestSameErrors(t *testing.T) {
 		t.Error("different errors reported as the same")
 	}
 }
+
+func TestNormalize(t *testing.T) {
+	in := `X.g "test-ab1c9" is invalid` + "\n+  name: test-q2w3e\n" + `"test-toolong"`
+	want := `X.g "test-xxxxx" is invalid` + "\n+  name: test-xxxxx\n" + `"test-toolong"`
+	if got := normalize(in); got != want {
+		t.Errorf("normalize = %q, want %q", got, want)
+	}
+}
