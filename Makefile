@@ -8,6 +8,7 @@
 #   make fuzz         bounded fuzzing, FUZZTIME (default 20s) per fuzz target, every one found by go test -list (bench.mk)
 #   make bench        crdlab vs upstream benchmarks with benchstat (bench.mk)
 #   make cel-costs    benchmarks/cel-costs.md and its SVG plots: CEL cost units vs wall time over the corpus (bench.mk)
+#   make envtest-bench crdlab test vs a real kube-apiserver v1.37.2 + etcd built from source (bench.mk)
 #   make wasm ...     the WebAssembly module, bindings and playground (wasm.mk)
 
 GO       ?= go

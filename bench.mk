@@ -9,6 +9,11 @@
 #   make wasm-anchor build/upstream-anchor.wasm (upstream's schema packages,
 #                    benchmarks/cmd/upstreamwasm, GOOS=wasip1) and its sizes:
 #                    the anchor crdlab's module is compared with
+#   make envtest-bench the 1,000-case crdtest suite against a real
+#                    kube-apiserver v1.37.2 + etcd (built from source by
+#                    make envtest-build into $(ENVTEST_BIN)), side by side with
+#                    crdlab, then crdtest/testdata compared case by case
+#                    (benchmarks/apiserver; benchmarks/README.md)
 #
 # BENCHCOUNT/BENCHTIME/BENCHFILTER tune the benchmark run; results go to
 # $(BENCHOUT), the benchstat output to $(BENCHOUT:.txt=.stat) and the README's
@@ -93,3 +98,28 @@ CELCOSTS_FLAGS ?= -duration 5ms -samples 5
 .PHONY: cel-costs
 cel-costs:
 	cd benchmarks && $(GO) run ./cmd/celcosts -out . $(CELCOSTS_FLAGS)
+
+# make envtest-bench: what envtest would do, without setup-envtest's
+# downloads. benchmarks/apiserver is its own module: it requires
+# k8s.io/kubernetes v1.37.2 (its staging modules replaced by v0.37.2) and
+# builds cmd/kube-apiserver and etcd's server (go.etcd.io/etcd/server/v3
+# v3.7.0, the version kubernetes requires) into ENVTEST_BIN; several minutes
+# the first time. The runner starts both on 127.0.0.1, times the generated
+# 1,000-case suite through the API (ENVTEST_FLAGS, e.g. -parallel 2) next to
+# crdlab, then runs ENVTEST_SUITES both ways and lists the cases whose
+# verdict or failure message differs (exit status 1 if any).
+ENVTEST_BIN    ?= build/envtest
+ENVTEST_FLAGS  ?=
+ENVTEST_SUITES ?= crdtest/testdata
+# kube-apiserver --version and /version say v1.37.2, as a release build
+ENVTEST_LDFLAGS ?= -X k8s.io/component-base/version.gitVersion=v1.37.2 \
+	-X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=37
+
+.PHONY: envtest-build envtest-bench
+envtest-build:
+	@mkdir -p $(ENVTEST_BIN)
+	$(GO) -C benchmarks/apiserver build -ldflags '$(ENVTEST_LDFLAGS)' -o $(abspath $(ENVTEST_BIN))/ ./cmd/etcd k8s.io/kubernetes/cmd/kube-apiserver
+
+envtest-bench: envtest-build
+	$(GO) -C benchmarks/apiserver run . -bin $(abspath $(ENVTEST_BIN)) $(ENVTEST_FLAGS) -o $(abspath build/envtest-bench.txt)
+	$(GO) -C benchmarks/apiserver run . -bin $(abspath $(ENVTEST_BIN)) -compare -o $(abspath build/envtest-compare.txt) $(abspath $(ENVTEST_SUITES))

@@ -172,3 +172,35 @@ tests:
 	// true dials.testsuite.yaml:14 Dial/onCreate/Rejects 11
 	// 2 passed, 0 failed
 }
+
+// refusingServer is a Backend standing for an API server that refuses
+// every write (benchmarks/apiserver's is a real kube-apiserver).
+type refusingServer struct{ requests int }
+
+func (s *refusingServer) Do(r crdtest.BackendRequest) (*crdtest.BackendResponse, error) {
+	if r.Object == nil {
+		return &crdtest.BackendResponse{}, nil // the CRD is installed
+	}
+	s.requests++
+	return &crdtest.BackendResponse{Error: "the server is read-only"}, nil
+}
+
+func (s *refusingServer) Cleanup(created [][]byte) {}
+
+func ExampleBackend() {
+	srv := &refusingServer{}
+	rep, err := crdtest.RunPaths(crdtest.Options{Backend: srv, Parallel: 1}, "testdata/widgets/widgets.testsuite.yaml")
+	if err != nil {
+		panic(err)
+	}
+	passed, failed := rep.Counts()
+	fmt.Println(passed, "passed,", failed, "failed;", srv.requests, "requests")
+	fmt.Println(rep.Results[1].Message)
+	// Output:
+	// 0 passed, 9 failed; 9 requests
+	// create failed with an error that does not contain the expected text
+	//   expected (substring):
+	//     spec.size: Unsupported value: "Medium": supported values: "Small", "Large"
+	//   actual:
+	//     the server is read-only
+}
