@@ -60,6 +60,7 @@ check:
 # playground end to end.
 test: setup check wasm wasm-budget wasm-deadcode
 	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./...
+	cd playground && $(NPM) test
 	cd bindings/js && $(NPM) test && CHROMIUM=$(CHROMIUM) $(NPM) run test:browser && CHROMIUM=$(CHROMIUM) $(NPM) run test:playground
 
 conformance:

@@ -84,6 +84,7 @@ wasm-test-go: $(WASM_OUT)
 	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./wasm/... ./bindings/go/...
 
 wasm-test-js: wasm
+	cd playground && $(NPM) test
 	cd bindings/js && $(NPM) ci --no-audit --no-fund && $(NPM) test && $(NPM) run test:browser && $(NPM) run test:playground
 
 wasm-size: $(WASM_OUT)

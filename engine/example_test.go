@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -246,4 +247,26 @@ func ExampleCRD_ValidateAll() {
 	// the object holds 2 YAML documents, Validate takes one (use ValidateAll for a stream)
 	// document 0 (line 1): valid=true, 0 errors
 	// document 1 (line 11): valid=false, 2 errors
+}
+
+// ValidateAllContext bounds a whole stream: once the context is done, the
+// documents not yet validated carry its error.
+func ExampleCRD_ValidateAllContext() {
+	c, err := engine.Compile(mustRead("../examples/crontab-crd.yaml"))
+	if err != nil {
+		panic(err)
+	}
+	stream := append(append(mustRead("../examples/valid.yaml"), "---\n"...), mustRead("../examples/invalid.yaml")...)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // as if the deadline had passed
+	results, err := c.ValidateAllContext(ctx, stream, engine.ValidateOptions{})
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range results {
+		fmt.Printf("document %d: %v (canceled: %v)\n", r.Index, r.Err, errors.Is(r.Err, context.Canceled))
+	}
+	// Output:
+	// document 0: validating document 0: context canceled (canceled: true)
+	// document 1: validating document 1: context canceled (canceled: true)
 }

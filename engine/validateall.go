@@ -26,14 +26,27 @@ type DocumentResult struct {
 // non-empty document, in order. A JSON body is one document. The error is
 // only for a malformed stream (a bad separator line, with its line).
 func (c *CRD) ValidateAll(stream []byte, opts ValidateOptions) ([]DocumentResult, error) {
+	return c.ValidateAllContext(context.Background(), stream, opts)
+}
+
+// ValidateAllContext is ValidateAll observing ctx for the whole stream, as
+// ValidateContext does for one object: a rule the deadline interrupts is a
+// validation error naming the rule, and once ctx is done every document
+// not yet validated has an Err wrapping ctx's error (errors.Is
+// context.DeadlineExceeded or context.Canceled).
+func (c *CRD) ValidateAllContext(ctx context.Context, stream []byte, opts ValidateOptions) ([]DocumentResult, error) {
 	docs, err := splitStream(stream)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]DocumentResult, len(docs))
 	for i, d := range docs {
-		res, err := c.validateOne(context.Background(), d.Data, opts)
-		out[i] = DocumentResult{Index: i, Line: d.Line, Result: res, Err: err}
+		out[i] = DocumentResult{Index: i, Line: d.Line}
+		if err := ctxErr(ctx, fmt.Sprintf("validating document %d", i)); err != nil {
+			out[i].Err = err
+			continue
+		}
+		out[i].Result, out[i].Err = c.validateOne(ctx, d.Data, opts)
 	}
 	return out, nil
 }

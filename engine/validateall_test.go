@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -59,5 +61,26 @@ func TestValidateMultiDocument(t *testing.T) {
 	}
 	if _, err := c.ValidateAll([]byte(good+"---x\n"), engine.ValidateOptions{}); err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("line %d: ", strings.Count(good, "\n")+1)) {
 		t.Errorf("separator error: %v", err)
+	}
+}
+
+// TestValidateAllContextCancelled: a cancelled context leaves every
+// document with an error wrapping context.Canceled, and no result.
+func TestValidateAllContextCancelled(t *testing.T) {
+	c, err := engine.Compile(mustRead("../examples/crontab-crd.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	obj := "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: a}\n"
+	docs, err := c.ValidateAllContext(ctx, []byte(obj+"---\n"+obj), engine.ValidateOptions{})
+	if err != nil || len(docs) != 2 {
+		t.Fatalf("ValidateAllContext: %v, %d documents", err, len(docs))
+	}
+	for _, d := range docs {
+		if d.Result != nil || !errors.Is(d.Err, context.Canceled) {
+			t.Errorf("document %d: result %v, err %v", d.Index, d.Result, d.Err)
+		}
 	}
 }

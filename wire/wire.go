@@ -195,7 +195,9 @@ type Request struct {
 	CRDFieldValidation string `json:"crdFieldValidation,omitempty"`
 	// Filename names the CRD in positions ("compile", "lint").
 	Filename string `json:"filename,omitempty"`
-	// TimeoutMs, when positive, bounds the call's time inside the module.
+	// TimeoutMs, when positive, bounds the call's time inside the module
+	// (for "validateAll", the whole stream: documents not reached in time
+	// answer CodeTimeout).
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 
 	// Versions, Draft, Strict and Layout are the options of "schema"

@@ -1,20 +1,23 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
 )
 
-const benchUsage = `usage: crdlab bench [-o text|json|csv] [--sort estimate|runtime|time|share]
-                   [--top N] [--over PERCENT] [--duration D] [--samples N]
-                   CRD|DIR... OBJECT|DIR...
-
-Times every x-kubernetes-validations rule and messageExpression of each CRD
+var benchCommand = &command{
+	name:    "bench",
+	summary: "Measure validation time and CEL cost per object",
+	usage:   `crdlab bench [--crd FILE|DIR]... [-R] [-o text|json|yaml|csv] [--sort KEY] [--top N] [--over PERCENT] [--duration D] [--samples N] CRD|DIR... OBJECT|DIR...`,
+	doc: `Time every x-kubernetes-validations rule and messageExpression of each CRD
 on each of its objects: the runtime cost units, the median wall time (with
 the 10th and 90th percentiles over --samples batches lasting --duration in
 all), the allocations and the nanoseconds per cost unit; and each object's
@@ -22,76 +25,98 @@ validation phase by phase (decode, prune, default, openapi, cel, and the
 whole request). A messageExpression is timed wherever its rule runs, as if
 the rule failed there.
 
-Inputs are as for crdlab cost: CRDs and objects, files or directories,
-mixed; objects are matched to their CRD by group and kind. --sort orders
-the rules (largest first) across all the CRDs, --top keeps the first N,
---over those above PERCENT of the per-expression limit. -o csv writes one
-row per phase and per rule. Absolute times vary with the machine and its
-load: compare ratios and ranks.
-Exit status: 0 done, 2 usage or I/O error.
-`
+Inputs are as for crdlab cost: CRDs (--crd, and among the inputs) and
+objects, files or directories, mixed; objects are matched to their CRD by
+group and kind. Each object is first validated once within --timeout, so
+that none holds the measurement. --sort orders the rules (largest first)
+across all the CRDs, --top keeps the first N, --over those above PERCENT of
+the per-expression limit. -o csv writes one row per phase and per rule.
+Absolute times vary with the machine and its load: compare ratios and
+ranks.`,
+	example: `  crdlab bench config/crd/ samples/
+  crdlab bench --crd config/crd/ -R samples/ --sort time --top 10
+  crdlab bench -o csv --sort time config/crd/ samples/ > bench.csv`,
+	exit: `Exit status: 0 done, 1 an object past --timeout, 2 usage or input error
+(unreadable or unparseable input, with file:line).`,
+	flags: func(fs *flag.FlagSet) { declareBench(fs, &benchFlags{}) },
+	run:   runBench,
+}
+
+type benchFlags struct {
+	projectFlags
+	output   string
+	duration time.Duration
+	samples  int
+}
+
+var benchSorts = []string{"estimate", "runtime", "time", "share"}
+
+func declareBench(fs *flag.FlagSet, f *benchFlags) {
+	fs.StringVarP(&f.output, "output", "o", "text", "output format: text, json, yaml or csv")
+	fs.DurationVar(&f.duration, "duration", 20*time.Millisecond, "time spent measuring each figure")
+	fs.IntVar(&f.samples, "samples", 11, "timed batches per figure (median and p10..p90 over them)")
+	f.projectFlags.declare(fs, benchSorts, "the time limit of each object's validation, run once before timing (0: none); an object past it is an error")
+}
 
 // runBench is `crdlab bench`.
-func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench", stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, benchUsage) }
-	output := fs.String("o", "text", "output format: text, json or csv")
-	duration := fs.Duration("duration", 20*time.Millisecond, "time spent measuring each figure")
-	samples := fs.Int("samples", 11, "timed batches per figure (median and p10..p90 over them)")
-	crdFieldValidation := crdFieldValidationFlag(fs)
-	var sel selection
-	sorts := []string{"estimate", "runtime", "time", "share"}
-	sel.register(fs, strings.Join(sorts, ", "))
-	files, ok := parseInterleaved(fs, args)
-	if !ok {
-		return exitUsage
-	}
-	if *output != "text" && *output != "json" && *output != "csv" {
-		fmt.Fprintf(stderr, "crdlab: -o must be text, json or csv, not %q\n", *output)
-		return exitUsage
-	}
-	if !sel.check("bench", sorts, stderr) || !checkCRDFieldValidation("bench", *crdFieldValidation, stderr) {
-		return exitUsage
-	}
-	if *duration <= 0 || *samples <= 0 || *samples > 1000 {
-		fmt.Fprintln(stderr, "crdlab bench: --duration must be positive and --samples between 1 and 1000")
-		return exitUsage
-	}
-	crds, skipped, code := loadProject("bench", files, engine.FieldValidation(*crdFieldValidation), stdin, stdout, stderr)
-	if code != exitValid {
-		if len(files) == 0 {
-			fmt.Fprint(stderr, benchUsage)
-		}
+func runBench(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags(c)
+	var f benchFlags
+	declareBench(fs, &f)
+	if code := parseFlags(c, fs, args, stdout, stderr); code >= 0 {
 		return code
 	}
-	opts := cost.BenchOptions{Duration: *duration, Samples: *samples}
-	var reps []*cost.BenchReport
+	var err error
+	if f.output, err = enum("output", f.output, "text", "json", "yaml", "csv"); err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	if err := f.check(benchSorts); err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	if f.duration <= 0 || f.samples <= 0 || f.samples > 1000 {
+		return usageError(c, stderr, "--duration must be positive and --samples between 1 and 1000")
+	}
+	defer closeEngine()
+	benchmark, err := pickEngine[benchFunc](f.engineFlags, nativeBench, wasmBench)
+	if err != nil {
+		return engineError(c, stderr, err)
+	}
+	crds, skipped, code := loadProject(c, &f.projectFlags, fs.Args(), stdin, stdout, stderr)
+	if code != exitValid {
+		return code
+	}
 	nobj := 0
-	for _, c := range crds {
-		var objects [][]byte
-		for _, o := range c.objects {
-			objects = append(objects, o.data)
+	for _, p := range crds {
+		nobj += len(p.objects)
+	}
+	if nobj == 0 {
+		return usageError(c, stderr, "no objects of the CRDs' kinds found in the inputs")
+	}
+	if f.timeout > 0 {
+		for _, p := range crds {
+			if code := validateWithin(p, f.timeout, stderr); code != exitValid {
+				return code
+			}
 		}
-		nobj += len(objects)
-		rep, err := cost.Benchmark(c.def, objects, opts)
+	}
+	opts := cost.BenchOptions{Duration: f.duration, Samples: f.samples}
+	var reps []*cost.BenchReport
+	for _, p := range crds {
+		rep, err := benchmark(p.def, p.doc.Raw, p.objectData(), opts)
 		if err != nil {
-			fmt.Fprintf(stderr, "crdlab: %s: %v\n", c.doc.where(), err)
+			fmt.Fprintf(stderr, "crdlab: %s: %v\n", where(&p.doc), err)
 			return exitUsage
 		}
 		for i := range rep.Objects {
-			rep.Objects[i].Source = c.objects[i].where()
+			rep.Objects[i].Source = where(&p.objects[i])
 		}
 		reps = append(reps, rep)
 	}
-	if nobj == 0 {
-		fmt.Fprintln(stderr, "crdlab bench: no objects of the CRDs' kinds found in the inputs")
-		return exitUsage
+	if f.sel.active() {
+		selectBenchRules(reps, f.sel)
 	}
-	if sel.active() {
-		selectBenchRules(reps, sel)
-	}
-	switch *output {
-	case "json":
+	switch f.output {
+	case "json", "yaml":
 		var v interface{} = reps[0]
 		if len(reps) > 1 {
 			v = struct {
@@ -99,15 +124,13 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				Skipped []string            `json:"skipped"`
 			}{reps, append([]string{}, skipped...)}
 		}
-		if err := writeJSON(stdout, v); err != nil {
-			fmt.Fprintf(stderr, "crdlab: %v\n", err)
-			return exitUsage
+		if err := writeStructured(f.output, stdout, v); err != nil {
+			return reportInputError(stderr, err)
 		}
 	case "csv":
 		for i, rep := range reps {
 			if err := rep.WriteCSV(stdout, i == 0); err != nil {
-				fmt.Fprintf(stderr, "crdlab: %v\n", err)
-				return exitUsage
+				return reportInputError(stderr, err)
 			}
 		}
 	default:
@@ -116,6 +139,27 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				fmt.Fprintln(stdout)
 			}
 			fmt.Fprint(stdout, rep.Text())
+		}
+	}
+	return exitValid
+}
+
+// validateWithin validates each object of p once within timeout, before it
+// is timed over and over: an object past it is an error (exit status 1), as
+// in crdlab validate. A rejected CRD has nothing to validate.
+func validateWithin(p *projectCRD, timeout time.Duration, stderr io.Writer) int {
+	compiled := engine.CompileCRDWithSource(p.def, p.doc.Raw)
+	if len(compiled.Errors()) > 0 {
+		return exitValid
+	}
+	for i := range p.objects {
+		o := &p.objects[i]
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		_, err := compiled.ValidateContext(ctx, o.Body(), engine.ValidateOptions{})
+		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			fmt.Fprintf(stderr, "crdlab bench: %s: %s %s: %s\n", where(o), o.Kind, o.Name, timeoutReason(err, timeout))
+			return exitInvalid
 		}
 	}
 	return exitValid

@@ -71,7 +71,7 @@ func TestBenchCLI(t *testing.T) {
 		{"mixed-rejected-crd", []string{"../../cost/testdata/mixed.yaml", "../../cost/testdata/mixed-object.yaml"}, "text", 0},
 		{"usage-no-objects", []string{td + "crds.yaml"}, "text", 2},
 		{"usage-bad-sort", []string{"--sort", "name", td}, "text", 2},
-		{"usage-bad-output", []string{"-o", "yaml", td}, "text", 2},
+		{"usage-bad-output", []string{"-o", "xml", td}, "text", 2},
 		{"usage-no-args", nil, "text", 2},
 	}
 	for _, tt := range tests {

@@ -19,19 +19,12 @@ type command struct {
 	example string // examples, indented by two spaces
 	run     func(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	flags   func(fs *flag.FlagSet) // declares the flags, for help
-	text    string                 // the whole help of a legacyCommand (its usage text)
+	exit    string                 // the meaning of the exit status, when not validate's
 }
 
 // help is `crdlab help CMD` and `crdlab CMD --help`: description, flags,
 // examples.
 func (c *command) help(w io.Writer) {
-	if c.text != "" {
-		fmt.Fprint(w, strings.TrimRight(c.text, "\n")+"\n")
-		if c.example != "" {
-			fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(c.example, "\n"))
-		}
-		return
-	}
 	fs := newFlags(c)
 	if c.flags != nil {
 		c.flags(fs)
@@ -43,7 +36,11 @@ func (c *command) help(w io.Writer) {
 	if c.example != "" {
 		fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(c.example, "\n"))
 	}
-	fmt.Fprint(w, "\nExit status: 0 valid, 1 invalid, 2 usage or input error (unreadable or unparseable input, with file:line).\n")
+	exit := c.exit
+	if exit == "" {
+		exit = "Exit status: 0 valid, 1 invalid, 2 usage or input error (unreadable or unparseable input, with file:line)."
+	}
+	fmt.Fprintf(w, "\n%s\n", exit)
 }
 
 func indentLines(s, p string) string {
@@ -133,11 +130,15 @@ Commands:
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	width := len("version")
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+		width = max(width, len(n))
 	}
-	fmt.Fprint(w, `  version   Print the version
-
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, n, commands[n].summary)
+	}
+	fmt.Fprintf(w, "  %-*s  Print the version\n", width, "version")
+	fmt.Fprint(w, `
 Flags may come anywhere, as --flag=value or --flag value.
 Inputs are YAML or JSON files, directories (their *.yaml, *.yml and *.json
 files; -R for subdirectories) or - (stdin, once).

@@ -1,43 +1,98 @@
 package main
 
 import (
-	"flag"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+	"time"
 
-	"sigs.k8s.io/yaml"
+	flag "github.com/spf13/pflag"
 
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/catalog"
 )
 
-const costUsage = `usage: crdlab cost [-o text|json] [--sort estimate|runtime|share] [--top N]
-                  [--over PERCENT] [--crd-field-validation Strict|Warn|Ignore]
-                  CRD|DIR... [OBJECT|DIR...]
-
-Lists the static CEL cost of every x-kubernetes-validations rule and
+var costCommand = &command{
+	name:    "cost",
+	summary: "Report the CEL cost of CRDs' validation rules",
+	usage:   `crdlab cost [--crd FILE|DIR]... [-R] [-o text|json|yaml] [--sort KEY] [--top N] [--over PERCENT] CRD|DIR... [OBJECT|DIR...]`,
+	doc: `Report the static CEL cost of every x-kubernetes-validations rule and
 messageExpression of each CRD (cost, cardinality, share of the
 per-expression limit of 10,000,000, the schema total against 100,000,000),
 the bounds (maxItems, maxProperties, maxLength) that would bring an
 expression over budget under, and with objects the runtime cost of each rule
 on each object against the per-object budget of 10,000,000.
 
-The inputs are files and directories holding CRDs and objects, mixed:
-documents of kind CustomResourceDefinition are CRDs, the others objects,
-each matched to the CRD of its group and kind (objects without one are
-skipped with a note on stderr). --sort orders the expressions (largest
-first) across all the CRDs, --top keeps the first N, --over those above
-PERCENT of the per-expression limit. With -o json, one CRD gives its report,
-several {"reports": [...], "skipped": [...]}.
+The inputs are files and directories holding CRDs and objects, mixed, and
+the CRDs of --crd: documents of kind CustomResourceDefinition are CRDs, the
+others objects, each matched to the CRD of its group and kind (objects
+without one are skipped with a note on stderr). --sort orders the
+expressions (largest first) across all the CRDs, --top keeps the first N,
+--over those above PERCENT of the per-expression limit. With -o json (or
+yaml), one CRD gives its report, several {"reports": [...], "skipped": [...]}.
 With --crd-field-validation Strict (the default, as kubectl) a CRD with
 unknown or duplicate fields is rejected (exit status 1); Warn prints them as
-warnings and Ignore drops them silently, as the API server does.
-Exit status: 0 accepted and within budget, 1 rejected or an object over
-budget, 2 usage or I/O error.
-`
+warnings and Ignore drops them silently, as the API server does. Each CRD's
+analysis with its objects is bounded by --timeout.`,
+	example: `  crdlab cost config/crd/widgets.yaml
+  crdlab cost --sort runtime --top 10 config/crd/ samples/
+  crdlab cost -o json --crd config/crd/ -R samples/`,
+	exit: `Exit status: 0 accepted and within budget, 1 rejected, over budget or past
+--timeout, 2 usage or input error (unreadable or unparseable input, with
+file:line).`,
+	flags: func(fs *flag.FlagSet) { declareCost(fs, &costFlags{}) },
+	run:   runCost,
+}
+
+// projectFlags are the input flags of cost and bench.
+type projectFlags struct {
+	engineFlags
+	crds      []string
+	recursive bool
+	crdFV     string
+	timeout   time.Duration
+	sel       selection
+}
+
+func (f *projectFlags) declare(fs *flag.FlagSet, sorts []string, timeout string) {
+	fs.StringArrayVar(&f.crds, "crd", nil, "a CustomResourceDefinition `FILE` or directory (repeatable; - for stdin); the CRDs among the inputs are used too")
+	fs.BoolVarP(&f.recursive, "recursive", "R", false, "read directories recursively (as kubectl -R)")
+	fs.StringVar(&f.crdFV, "crd-field-validation", "Strict", "the CRD create's fieldValidation: Strict, Warn or Ignore (unknown and duplicate fields of the CRDs; any case)")
+	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, timeout)
+	f.sel.register(fs, strings.Join(sorts, ", "))
+	f.engineFlags.declare(fs)
+}
+
+func (f *projectFlags) check(sorts []string) error {
+	var err error
+	if f.crdFV, err = enum("crd-field-validation", f.crdFV, "Strict", "Warn", "Ignore"); err != nil {
+		return err
+	}
+	if f.timeout < 0 {
+		return fmt.Errorf("--timeout must not be negative, not %v", f.timeout)
+	}
+	if err := f.sel.check(sorts); err != nil {
+		return err
+	}
+	return f.engineFlags.check()
+}
+
+type costFlags struct {
+	projectFlags
+	output string
+}
+
+var costSorts = []string{"estimate", "runtime", "share"}
+
+func declareCost(fs *flag.FlagSet, f *costFlags) {
+	fs.StringVarP(&f.output, "output", "o", "text", "output format: text, json or yaml")
+	f.projectFlags.declare(fs, costSorts, "the time limit of each CRD's analysis with its objects (0: none); a CRD past it is an error")
+}
 
 // selection is --sort, --top and --over.
 type selection struct {
@@ -52,21 +107,16 @@ func (s *selection) register(fs *flag.FlagSet, sorts string) {
 	fs.Float64Var(&s.over, "over", 0, "keep the expressions above `PERCENT` of the per-expression limit")
 }
 
-func (s *selection) check(cmd string, sorts []string, stderr io.Writer) bool {
+func (s *selection) check(sorts []string) error {
 	if s.top < 0 || s.over < 0 {
-		fmt.Fprintf(stderr, "crdlab %s: --top and --over must not be negative\n", cmd)
-		return false
+		return errors.New("--top and --over must not be negative")
 	}
 	if s.sort == "" {
-		return true
+		return nil
 	}
-	for _, k := range sorts {
-		if s.sort == k {
-			return true
-		}
-	}
-	fmt.Fprintf(stderr, "crdlab %s: --sort must be %s, not %q\n", cmd, strings.Join(sorts, ", "), s.sort)
-	return false
+	var err error
+	s.sort, err = enum("sort", s.sort, sorts...)
+	return err
 }
 
 func (s *selection) active() bool { return s.sort != "" || s.top > 0 || s.over > 0 }
@@ -95,97 +145,140 @@ func (s *selection) pick(n []int, share func(r, i int) float64, key func(r, i in
 // projectCRD is one CRD of the inputs and the objects matched to it.
 type projectCRD struct {
 	def     *crd.CustomResourceDefinition
-	doc     document
-	objects []document
+	doc     catalog.Document
+	objects []catalog.Document
 }
 
-// project reads CRDs and objects from the inputs (files, directories, -):
-// CRD documents are decoded, the other documents matched to the CRD of
-// their group and kind; skipped lists the notes about objects without one.
+// objectData returns the request bodies of the CRD's objects.
+func (p *projectCRD) objectData() [][]byte {
+	out := make([][]byte, len(p.objects))
+	for i := range p.objects {
+		out[i] = p.objects[i].Body()
+	}
+	return out
+}
+
+// where renders a document's place: "file" for the first document of a
+// file, else "file:line", with " (items[i])" for a kind: List item.
+func where(d *catalog.Document) string {
+	if d.Line <= 1 && d.Item < 0 {
+		return d.File
+	}
+	return d.Where()
+}
+
+// loadProject reads the CRDs (--crd: their other documents are ignored) and
+// the inputs (files, directories, -: CRDs and objects mixed): CRD documents
+// are decoded, the other documents matched to the CRD of their group and
+// kind; skipped lists the notes about objects without one.
 //
 // The CRDs are decoded as the API server decodes a CRD create with
 // fieldValidation fv: under Strict an unknown or duplicate field rejects the
 // CRD (the API server's 400 is printed and the status is exitInvalid),
 // under Warn each is a warning, under Ignore nothing is said.
-func loadProject(cmd string, files []string, fv engine.FieldValidation, stdin io.Reader, stdout, stderr io.Writer) ([]*projectCRD, []string, int) {
-	if len(files) == 0 {
-		fmt.Fprintf(stderr, "crdlab %s: no CRD given\n\n", cmd)
-		return nil, nil, exitUsage
+func loadProject(c *command, f *projectFlags, args []string, stdin io.Reader, stdout, stderr io.Writer) ([]*projectCRD, []string, int) {
+	if len(args) == 0 && len(f.crds) == 0 {
+		return nil, nil, usageError(c, stderr, "no CRDs given (files, directories or -)")
 	}
-	if countStdin(files) > 1 {
-		fmt.Fprintf(stderr, "crdlab %s: - (stdin) may be given once\n", cmd)
-		return nil, nil, exitUsage
+	if code := stdinOnce(c, stderr, f.crds, args); code >= 0 {
+		return nil, nil, code
 	}
-	docs, err := readInputs(files, stdin)
+	reader := &catalog.Reader{Recursive: f.recursive, Stdin: stdin}
+	crdDocs, err := reader.Read(f.crds, "CRD (--crd)")
 	if err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return nil, nil, exitUsage
+		return nil, nil, reportInputError(stderr, err)
 	}
-	var crds []*projectCRD
-	var objects []document
-	for i, d := range docs {
-		apiVersion, kind := docKind(d.data)
-		isCRD := kind == crd.Kind && strings.HasPrefix(apiVersion, crd.Group+"/")
-		// The first document of the first file is the CRD in the
-		// "crdlab cost CRD OBJECT..." form, whatever it holds (so that its
-		// decoding error is reported).
-		if !isCRD && !(i == 0 && kind == "") {
-			objects = append(objects, d)
-			continue
+	docs, err := reader.Read(args, "inputs")
+	if err != nil {
+		return nil, nil, reportInputError(stderr, err)
+	}
+	var given []catalog.Document
+	for _, d := range crdDocs {
+		if d.IsCRD() {
+			given = append(given, d)
 		}
-		doc, err := crd.DecodeOneDocument(d.data, d.source)
+	}
+	for _, name := range f.crds {
+		if !holdsCRD(given, name) {
+			return nil, nil, reportInputError(stderr, fmt.Errorf("%s: no CustomResourceDefinition found (--crd)", name))
+		}
+	}
+	fv := engine.FieldValidation(f.crdFV)
+	var crds []*projectCRD
+	var objects []catalog.Document
+	addCRD := func(d catalog.Document) int {
+		for _, p := range crds {
+			if p.doc.File == d.File && p.doc.Index == d.Index && p.doc.Item == d.Item {
+				return exitValid // given twice
+			}
+		}
+		doc, err := crd.DecodeOneDocument(d.Raw, d.File)
 		if err != nil {
-			fmt.Fprintf(stderr, "crdlab: %s\n", relocate(err, d))
-			return nil, nil, exitUsage
+			_, err = catalog.DecodeCRD(d) // the same error, located in the file
+			return reportInputError(stderr, err)
 		}
 		if len(doc.FieldErrors) > 0 && fv != engine.Ignore {
 			if fv == engine.Strict {
 				// Rejected while decoding: there is no CRD to analyze.
-				compiled, err := engine.CompileWithOptions(d.data, engine.CompileOptions{FieldValidation: fv, Filename: d.source})
+				compiled, err := engine.CompileWithOptions(d.Raw, engine.CompileOptions{FieldValidation: fv, Filename: d.File})
 				if err != nil {
-					fmt.Fprintf(stderr, "crdlab: %s\n", relocate(err, d))
-					return nil, nil, exitUsage
+					return reportInputError(stderr, err)
 				}
 				printCRD(compiled, docOrigin(d), stdout, stderr)
-				return nil, nil, exitInvalid
+				return exitInvalid
 			}
 			for _, e := range doc.FieldErrors {
 				fmt.Fprintf(stderr, "Warning: %s\n", e.Error())
 			}
 		}
 		crds = append(crds, &projectCRD{def: doc.CRD, doc: d})
+		return exitValid
+	}
+	for _, d := range given {
+		if code := addCRD(d); code != exitValid {
+			return nil, nil, code
+		}
+	}
+	for i, d := range docs {
+		// The first document of the first file is the CRD in the
+		// "crdlab cost CRD OBJECT..." form, whatever it holds (so that its
+		// decoding error is reported).
+		if !d.IsCRD() && !(i == 0 && len(given) == 0 && d.Kind == "") {
+			objects = append(objects, d)
+			continue
+		}
+		if code := addCRD(d); code != exitValid {
+			return nil, nil, code
+		}
 	}
 	if len(crds) == 0 {
-		fmt.Fprintf(stderr, "crdlab %s: no CustomResourceDefinition found in the inputs\n", cmd)
-		return nil, nil, exitUsage
+		return nil, nil, usageError(c, stderr, "no CustomResourceDefinition found in the inputs")
 	}
 	var skipped []string
 	for _, o := range objects {
-		apiVersion, kind := docKind(o.data)
 		group := ""
-		if i := strings.LastIndex(apiVersion, "/"); i >= 0 {
-			group = apiVersion[:i]
+		if i := strings.LastIndex(o.APIVersion, "/"); i >= 0 {
+			group = o.APIVersion[:i]
 		}
 		var match *projectCRD
 		for _, c := range crds {
-			if c.def.Spec.Names.Kind == kind && c.def.Spec.Group == group {
+			if c.def.Spec.Names.Kind == o.Kind && c.def.Spec.Group == group {
 				match = c
 				break
 			}
 		}
-		if match == nil && len(crds) == 1 && kind == "" {
+		if match == nil && len(crds) == 1 && o.Kind == "" {
 			match = crds[0] // no kind: the decoding reports it
 		}
 		if match == nil {
-			what := kind
+			what := o.Kind
 			if what == "" {
 				what = "a document without kind"
 			}
-			name := objectName(decodeLoose(o.data))
-			if name != "" {
-				what += " " + name
+			if o.Name != "" {
+				what += " " + o.Name
 			}
-			skipped = append(skipped, fmt.Sprintf("%s: %s (%s): no CustomResourceDefinition of this group and kind in the inputs: skipped", o.where(), what, apiVersion))
+			skipped = append(skipped, fmt.Sprintf("%s: %s (%s): no CustomResourceDefinition of this group and kind in the inputs: skipped", where(&o), what, o.APIVersion))
 			continue
 		}
 		match.objects = append(match.objects, o)
@@ -196,58 +289,55 @@ func loadProject(cmd string, files []string, fv engine.FieldValidation, stdin io
 	return crds, skipped, exitValid
 }
 
-// decodeLoose decodes a document for its name, nil on error.
-func decodeLoose(data []byte) interface{} {
-	var v map[string]interface{}
-	if yaml.Unmarshal(data, &v) != nil {
-		return nil
+// runCost is `crdlab cost`.
+func runCost(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags(c)
+	var f costFlags
+	declareCost(fs, &f)
+	if code := parseFlags(c, fs, args, stdout, stderr); code >= 0 {
+		return code
 	}
-	return v
-}
-
-// runCost is `crdlab cost`. Flags may come before or after the files.
-func runCost(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("cost", stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, costUsage) }
-	output := fs.String("o", "text", "output format: text or json")
-	crdFieldValidation := crdFieldValidationFlag(fs)
-	var sel selection
-	sorts := []string{"estimate", "runtime", "share"}
-	sel.register(fs, strings.Join(sorts, ", "))
-	files, ok := parseInterleaved(fs, args)
-	if !ok {
-		return exitUsage
+	var err error
+	if f.output, err = enum("output", f.output, "text", "json", "yaml"); err != nil {
+		return usageError(c, stderr, "%v", err)
 	}
-	if !checkOutput(*output, stderr) || !sel.check("cost", sorts, stderr) || !checkCRDFieldValidation("cost", *crdFieldValidation, stderr) {
-		return exitUsage
+	if err := f.check(costSorts); err != nil {
+		return usageError(c, stderr, "%v", err)
 	}
-	crds, skipped, code := loadProject("cost", files, engine.FieldValidation(*crdFieldValidation), stdin, stdout, stderr)
+	defer closeEngine()
+	analyze, err := pickEngine[costFunc](f.engineFlags, nativeCost, wasmCost)
+	if err != nil {
+		return engineError(c, stderr, err)
+	}
+	crds, skipped, code := loadProject(c, &f.projectFlags, fs.Args(), stdin, stdout, stderr)
 	if code != exitValid {
-		if len(files) == 0 {
-			fmt.Fprint(stderr, costUsage)
-		}
 		return code
 	}
 	var reps []*cost.Report
-	for _, c := range crds {
-		var objects [][]byte
-		for _, o := range c.objects {
-			objects = append(objects, o.data)
+	for _, p := range crds {
+		ctx, cancel := context.Background(), context.CancelFunc(func() {})
+		if f.timeout > 0 {
+			ctx, cancel = context.WithTimeout(ctx, f.timeout)
 		}
-		rep, err := cost.Analyze(c.def, objects...)
+		rep, err := analyze(ctx, p.def, p.doc.Raw, engine.FieldValidation(f.crdFV), p.objectData())
+		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			fmt.Fprintf(stderr, "crdlab cost: %s: CustomResourceDefinition %s: %s\n", where(&p.doc), p.def.Metadata.Name, timeoutReason(err, f.timeout))
+			return exitInvalid
+		}
 		if err != nil {
-			fmt.Fprintf(stderr, "crdlab: %s: %v\n", c.doc.where(), err)
+			fmt.Fprintf(stderr, "crdlab: %s: %v\n", where(&p.doc), err)
 			return exitUsage
 		}
 		for i := range rep.Objects {
-			rep.Objects[i].Source = c.objects[i].where()
+			rep.Objects[i].Source = where(&p.objects[i])
 		}
 		reps = append(reps, rep)
 	}
-	if sel.active() {
-		selectRules(reps, sel)
+	if f.sel.active() {
+		selectRules(reps, f.sel)
 	}
-	if *output == "json" {
+	if f.output != "text" {
 		var v interface{} = reps[0]
 		if len(reps) > 1 {
 			v = struct {
@@ -255,9 +345,8 @@ func runCost(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				Skipped []string       `json:"skipped"`
 			}{reps, append([]string{}, skipped...)}
 		}
-		if err := writeJSON(stdout, v); err != nil {
-			fmt.Fprintf(stderr, "crdlab: %v\n", err)
-			return exitUsage
+		if err := writeStructured(f.output, stdout, v); err != nil {
+			return reportInputError(stderr, err)
 		}
 	} else {
 		for i, rep := range reps {
@@ -315,29 +404,4 @@ func selectRules(reps []*cost.Report, sel selection) {
 		}
 		r.Rules = kept[i]
 	}
-}
-
-// parseInterleaved parses flags given before, between or after the files.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, bool) {
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, false
-		}
-		if fs.NArg() == 0 {
-			return files, true
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
-func countStdin(files []string) int {
-	n := 0
-	for _, f := range files {
-		if strings.TrimSpace(f) == "-" {
-			n++
-		}
-	}
-	return n
 }

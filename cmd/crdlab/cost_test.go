@@ -37,7 +37,7 @@ func TestCostCLI(t *testing.T) {
 		{"usage-negative-top", []string{"--top", "-1", "testdata/project"}, "", 2},
 		{"usage-no-crd-in-inputs", []string{"testdata/project/widget-bad.json"}, "", 2},
 		{"usage-no-crd", nil, "", 2},
-		{"usage-bad-output", []string{"-o", "yaml", td + "docs-bounded.yaml"}, "", 2},
+		{"usage-bad-output", []string{"-o", "xml", td + "docs-bounded.yaml"}, "", 2},
 		{"usage-stdin-twice", []string{"-", "-"}, "", 2},
 		{"io-missing-crd", []string{"testdata/cost/does-not-exist.yaml"}, "", 2},
 	}

@@ -4,7 +4,10 @@
 //
 //	crdlab validate [--crd FILE|DIR]... [-R] [-o FORMAT] [--summary] PATH...
 //	crdlab lint [-R] [-o FORMAT] CRD...
-//	crdlab cost [-o text|json] CRD [OBJECT...]
+//	crdlab cost [--crd FILE|DIR]... [-R] [-o text|json|yaml] CRD|DIR... [OBJECT|DIR...]
+//	crdlab bench [--crd FILE|DIR]... [-R] [-o text|json|yaml|csv] CRD|DIR... OBJECT|DIR...
+//	crdlab schema [--crd FILE|DIR]... [-R] [-o DIR] CRD|DIR...
+//	crdlab upgrade [-R] [-o text|json|yaml] OLD_CRD NEW_CRD [STORED_OBJECT|DIR...]
 //	crdlab test [--crd FILE|DIR]... [--run REGEX] [-o text|json] [--junit FILE] PATH...
 //	crdlab help [COMMAND]
 //	crdlab version
@@ -47,7 +50,7 @@ const (
 var commands = map[string]*command{}
 
 func init() {
-	for _, c := range []*command{validateCommand, lintCommand, costCommand, testCommand, benchCommand, schemaCommand, upgradeCommand} {
+	for _, c := range []*command{validateCommand, lintCommand, costCommand, testCommand, benchCommand, schemaCommand, upgradeCommand, conversionReviewCommand} {
 		commands[c.name] = c
 	}
 }
@@ -97,12 +100,11 @@ func reportInputError(stderr io.Writer, err error) int {
 
 // outputFlags are the report flags of validate and lint.
 type outputFlags struct {
+	engineFlags
 	output    string
 	summary   bool
 	recursive bool
 	jobs      int
-	engine    string
-	module    string
 	empty     bool
 	crdFV     string
 }
@@ -114,8 +116,7 @@ func (o *outputFlags) declare(fs *flag.FlagSet) {
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "objects validated at once (default: the number of CPUs)")
 	fs.StringVar(&o.crdFV, "crd-field-validation", "Strict", "the CRD create's fieldValidation: Strict, Warn or Ignore (unknown and duplicate fields of the CRDs; any case)")
 	fs.BoolVar(&o.empty, "allow-empty", false, "finding nothing to validate is not an error (for hooks given any changed file)")
-	fs.StringVar(&o.engine, "engine", "native", "native, or wasm: run through the WebAssembly module (bindings/go, wazero)")
-	fs.StringVar(&o.module, "wasm-module", "", "the module `FILE` for --engine wasm (default: $CRDLAB_WASM, else crdlab.wasm next to the binary, else build/crdlab.wasm)")
+	o.engineFlags.declare(fs)
 }
 
 func (o *outputFlags) check() error {
@@ -123,7 +124,7 @@ func (o *outputFlags) check() error {
 	if o.output, err = enum("output", o.output, report.Formats...); err != nil {
 		return err
 	}
-	if o.engine, err = enum("engine", o.engine, "native", "wasm"); err != nil {
+	if err = o.engineFlags.check(); err != nil {
 		return err
 	}
 	if o.crdFV, err = enum("crd-field-validation", o.crdFV, "Strict", "Warn", "Ignore"); err != nil {
@@ -237,6 +238,15 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if f.storedVersions != "" && f.oldCRD == "" {
 		return usageError(c, stderr, "--stored-versions needs --old-crd")
 	}
+	var update crdUpdateFunc
+	if f.oldCRD != "" {
+		if len(f.crds) != 1 || f.crds[0] == "-" {
+			return usageError(c, stderr, "--old-crd needs exactly one --crd FILE (not stdin)")
+		}
+		if update, err = pickEngine[crdUpdateFunc](f.engineFlags, nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab validate --old-crd") }); err != nil {
+			return engineError(c, stderr, err)
+		}
+	}
 	cat, code := newCatalog(&f.outputFlags, stderr)
 	if cat == nil {
 		return code
@@ -244,20 +254,14 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if f.oldCRD != "" {
 		// The --crd CRD is an update of the one in the cluster: its
 		// verdict is the update's (engine.CompileCRDUpdate).
-		if f.engine == "wasm" {
-			return usageError(c, stderr, "--old-crd is not supported with --engine wasm")
-		}
-		if len(f.crds) != 1 || f.crds[0] == "-" {
-			return usageError(c, stderr, "--old-crd needs exactly one --crd FILE (not stdin)")
-		}
-		compiled, code := compileUpdateFiles(f.crds[0], f.oldCRD, f.storedVersions, stdin, stderr)
+		compiled, _, code := compileUpdateFiles(update, f.crds[0], f.oldCRD, f.storedVersions, stdin, stderr)
 		if compiled == nil {
 			return code
 		}
 		updated := f.crds[0]
 		cat.Compiler = func(d catalog.Document, def *crd.CustomResourceDefinition) (catalog.Compiled, error) {
 			if d.File == updated {
-				return catalog.NativeCRD(compiled), nil
+				return compiled, nil
 			}
 			return catalog.Native(d, def)
 		}
@@ -443,10 +447,10 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 		return usageError(c, stderr, "--stored-versions needs --old")
 	}
 	if lf.old != "" {
-		if f.output != "text" && f.output != "json" {
-			return usageError(c, stderr, "--old supports -o text or json, not %s", f.output)
+		if f.output != "text" && f.output != "json" && f.output != "yaml" {
+			return usageError(c, stderr, "--old supports -o text, json or yaml, not %s", f.output)
 		}
-		return runLintUpdate(lf.old, lf.storedVersions, f.output, fs.Args(), stdin, stdout, stderr)
+		return runLintUpdate(c, &lf, fs.Args(), stdin, stdout, stderr)
 	}
 	if fs.NArg() == 0 {
 		return usageError(c, stderr, "no CRDs given (files, directories or -)")

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/crdlab/crdlab/internal/catalog"
+
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -15,9 +17,10 @@ type origin struct {
 	none bool // positions do not point into file (kind: List items are re-encoded)
 }
 
-// docOrigin is the origin of one document of an input.
-func docOrigin(d document) origin {
-	return origin{file: d.source, line: d.line, none: d.item >= 0}
+// docOrigin is the origin of one document of an input (positions count
+// from its Raw text).
+func docOrigin(d catalog.Document) origin {
+	return origin{file: d.File, line: d.RawLine, none: d.Item >= 0 || d.Raw == nil}
 }
 
 // shift returns p counted from the start of the file (nil when p is nil

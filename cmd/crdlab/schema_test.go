@@ -12,6 +12,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/catalog"
 	"github.com/crdlab/crdlab/internal/corpus"
 	"sigs.k8s.io/yaml"
 )
@@ -164,13 +165,16 @@ func TestKubeconformRoundTrip(t *testing.T) {
 	}
 
 	// engines over the CRDs without their CEL rules, by kind
-	docs, err := readInputs([]string{crdDir}, nil)
+	docs, err := (&catalog.Reader{}).Read([]string{crdDir}, "CRDs")
 	if err != nil {
 		t.Fatal(err)
 	}
 	engines := map[string]*engine.CRD{}
-	for _, d := range onlyCRDs(docs) {
-		def, err := crd.DecodeOne(stripCELRules(t, d.data), d.source)
+	for _, d := range docs {
+		if !d.IsCRD() {
+			continue
+		}
+		def, err := crd.DecodeOne(stripCELRules(t, d.Raw), d.File)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,17 +190,16 @@ func TestKubeconformRoundTrip(t *testing.T) {
 	want := map[string]bool{} // file -> valid
 	n := 0
 	for _, f := range files {
-		ds, err := readInputs([]string{f}, nil)
+		ds, err := (&catalog.Reader{}).Read([]string{f}, "objects")
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range ds {
-			_, kind := docKind(d.data)
-			c := engines[kind]
+			c := engines[d.Kind]
 			if c == nil {
 				continue
 			}
-			js, err := toJSON(d.data)
+			js, err := toJSON(d.Raw)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,7 +227,7 @@ func TestKubeconformRoundTrip(t *testing.T) {
 			for _, v := range variants {
 				n++
 				b, _ := json.Marshal(v)
-				name := filepath.Join(objDir, strings.ToLower(kind)+"-"+itoa(n)+".json")
+				name := filepath.Join(objDir, strings.ToLower(d.Kind)+"-"+itoa(n)+".json")
 				if err := os.WriteFile(name, b, 0o644); err != nil {
 					t.Fatal(err)
 				}

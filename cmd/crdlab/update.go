@@ -7,6 +7,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/catalog"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -30,67 +31,72 @@ func storedVersionsFlag(s string) []string {
 
 // decodeOneCRD reads exactly one CRD from a file; on failure it prints the
 // error and returns exitUsage.
-func decodeOneCRD(name string, stdin io.Reader, stderr io.Writer) (*crd.CustomResourceDefinition, int) {
-	data, err := readFile(name, stdin)
+func decodeOneCRD(reader *catalog.Reader, name, role string, stderr io.Writer) (*crd.CustomResourceDefinition, int) {
+	data, err := reader.ReadFile(name, role)
 	if err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return nil, exitUsage
+		return nil, reportInputError(stderr, err)
 	}
 	defs, err := crd.Decode(data, name)
 	if err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return nil, exitUsage
+		return nil, reportInputError(stderr, err)
 	}
 	if len(defs) != 1 {
-		fmt.Fprintf(stderr, "crdlab: %s: expected exactly one CustomResourceDefinition, found %d\n", name, len(defs))
-		return nil, exitUsage
+		return nil, reportInputError(stderr, fmt.Errorf("%s: expected exactly one CustomResourceDefinition, found %d", name, len(defs)))
 	}
 	return defs[0], exitValid
 }
 
 // compileUpdateFiles compiles newFile as an update of oldFile.
-func compileUpdateFiles(newFile, oldFile, storedVersions string, stdin io.Reader, stderr io.Writer) (*engine.CRD, int) {
-	if newFile == "-" && oldFile == "-" {
-		fmt.Fprintln(stderr, "crdlab: the new and the old CRD cannot both be read from stdin")
-		return nil, exitUsage
-	}
-	oldDef, code := decodeOneCRD(oldFile, stdin, stderr)
+func compileUpdateFiles(update crdUpdateFunc, newFile, oldFile, storedVersions string, stdin io.Reader, stderr io.Writer) (catalog.Compiled, *crd.CustomResourceDefinition, int) {
+	reader := &catalog.Reader{Stdin: stdin} // stdin once: the callers check it
+	oldDef, code := decodeOneCRD(reader, oldFile, "old CRD", stderr)
 	if oldDef == nil {
-		return nil, code
+		return nil, nil, code
 	}
-	newDef, code := decodeOneCRD(newFile, stdin, stderr)
+	newDef, code := decodeOneCRD(reader, newFile, "new CRD", stderr)
 	if newDef == nil {
-		return nil, code
+		return nil, nil, code
 	}
-	return engine.CompileCRDUpdate(newDef, oldDef, engine.UpdateOptions{StoredVersions: storedVersionsFlag(storedVersions)}), exitValid
+	compiled, err := update(newDef, oldDef, engine.UpdateOptions{StoredVersions: storedVersionsFlag(storedVersions)})
+	if err != nil {
+		return nil, nil, reportInputError(stderr, err)
+	}
+	return compiled, newDef, exitValid
 }
 
 // runLintUpdate is `crdlab lint --old OLD NEW`: the API server's verdict on
 // updating OLD (as stored in the cluster) to NEW.
-func runLintUpdate(oldFile, storedVersions, output string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runLintUpdate(c *command, lf *lintFlags, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
-		fmt.Fprintln(stderr, "crdlab lint: --old needs exactly one new CRD file")
-		return exitUsage
+		return usageError(c, stderr, "--old needs exactly one new CRD file")
 	}
-	compiled, code := compileUpdateFiles(args[0], oldFile, storedVersions, stdin, stderr)
+	if code := stdinOnce(c, stderr, []string{lf.old}, args); code >= 0 {
+		return code
+	}
+	defer closeEngine()
+	update, err := pickEngine[crdUpdateFunc](lf.engineFlags, nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab lint --old") })
+	if err != nil {
+		return engineError(c, stderr, err)
+	}
+	compiled, def, code := compileUpdateFiles(update, args[0], lf.old, lf.storedVersions, stdin, stderr)
 	if compiled == nil {
 		return code
 	}
+	rep := compiled.Report()
 	status := exitValid
-	if len(compiled.Errors()) > 0 {
+	if len(rep.Errors) > 0 {
 		status = exitInvalid
 	}
-	rep := engine.NewReport(compiled, nil).CRD
-	if output == "json" {
-		if err := writeJSON(stdout, wire.LintResult{CRD: rep}); err != nil {
-			return exitUsage
+	if lf.output != "text" {
+		if err := writeStructured(lf.output, stdout, wire.LintResult{CRD: rep}); err != nil {
+			return reportInputError(stderr, err)
 		}
 		return status
 	}
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}
-	name := compiled.Definition().Metadata.Name
+	name := def.Metadata.Name
 	if len(rep.Errors) > 0 {
 		fmt.Fprint(stderr, engine.InvalidMessageOf(crd.Kind, name, messages(rep.Errors)))
 		return status

@@ -5,78 +5,113 @@ import (
 	"io"
 	"strings"
 
+	flag "github.com/spf13/pflag"
+
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/catalog"
 	"github.com/crdlab/crdlab/upgrade"
 	"github.com/crdlab/crdlab/wire"
 )
 
-const upgradeUsage = `Usage: crdlab upgrade [--stored-versions V,...] [--fail-on-breaking] [-o text|json]
-                     OLD_CRD NEW_CRD [STORED_OBJECT...]
-
-Reports what applying NEW_CRD over OLD_CRD (as stored in the cluster) does:
+var upgradeCommand = &command{
+	name:    "upgrade",
+	summary: "Check that a CRD upgrade keeps the stored objects valid",
+	usage:   `crdlab upgrade [--stored-versions V,...] [--fail-on-breaking] [-R] [-o text|json|yaml] OLD_CRD NEW_CRD [STORED_OBJECT|DIR...]`,
+	doc: `Report what applying NEW_CRD over OLD_CRD (as stored in the cluster) does:
 the API server's verdict on the CRD update; for each stored object (read at
 the version of its apiVersion), what the updated API server does when it
 reads it (decode errors, fields pruned, defaults applied) and writes it back
 unchanged (ratcheting applies) or creates it afresh, at the stored version
 and at the new storage version; and a compatibility diff of the schemas for
-clients (a diff, not the API server's verdict).
+clients (a diff, not the API server's verdict).`,
+	example: `  crdlab upgrade deployed.yaml config/crd/widgets.yaml samples/
+  crdlab upgrade --fail-on-breaking deployed.yaml new.yaml
 
-Exit status: 0 safe, 1 unsafe (the update is rejected, or a stored object
+  # The CRD in the cluster, its stored objects, and the new revision
+  kubectl get crd widgets.example.com -o yaml > deployed.yaml
+  kubectl get widgets -A -o yaml > stored.yaml
+  crdlab upgrade -o json deployed.yaml config/crd/widgets.yaml stored.yaml`,
+	exit: `Exit status: 0 safe, 1 unsafe (the update is rejected, or a stored object
 no longer reads, loses data on read or fails a no-op update; with
---fail-on-breaking also a breaking schema change), 2 usage or I/O error.
-`
+--fail-on-breaking also a breaking schema change), 2 usage or input error
+(unreadable or unparseable input, with file:line).`,
+	flags: func(fs *flag.FlagSet) { declareUpgrade(fs, &upgradeFlags{}) },
+	run:   runUpgrade,
+}
+
+type upgradeFlags struct {
+	engineFlags
+	output, storedVersions    string
+	failOnBreaking, recursive bool
+}
+
+func declareUpgrade(fs *flag.FlagSet, f *upgradeFlags) {
+	fs.StringVarP(&f.output, "output", "o", "text", "output format: text, json or yaml")
+	fs.StringVar(&f.storedVersions, "stored-versions", "", "the old CRD's status.storedVersions (comma-separated); default: its file's status, else its storage version")
+	fs.BoolVar(&f.failOnBreaking, "fail-on-breaking", false, "a breaking schema change makes the upgrade unsafe")
+	fs.BoolVarP(&f.recursive, "recursive", "R", false, "read directories of stored objects recursively (as kubectl -R)")
+	f.engineFlags.declare(fs)
+}
 
 // runUpgrade is `crdlab upgrade OLD_CRD NEW_CRD [STORED_OBJECT...]`.
-func runUpgrade(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("upgrade", stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, upgradeUsage) }
-	output := fs.String("o", "text", "output format: text or json")
-	storedVersions := fs.String("stored-versions", "", "the old CRD's status.storedVersions (comma-separated); default: its file's status, else its storage version")
-	failOnBreaking := fs.Bool("fail-on-breaking", false, "a breaking schema change makes the upgrade unsafe")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags(c)
+	var f upgradeFlags
+	declareUpgrade(fs, &f)
+	if code := parseFlags(c, fs, args, stdout, stderr); code >= 0 {
+		return code
 	}
-	if !checkOutput(*output, stderr) {
-		return exitUsage
+	var err error
+	if f.output, err = enum("output", f.output, "text", "json", "yaml"); err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	if err := f.engineFlags.check(); err != nil {
+		return usageError(c, stderr, "%v", err)
 	}
 	rest := fs.Args()
 	if len(rest) < 2 {
-		fmt.Fprint(stderr, "crdlab upgrade: need OLD_CRD and NEW_CRD\n\n"+upgradeUsage)
-		return exitUsage
+		return usageError(c, stderr, "need OLD_CRD and NEW_CRD")
 	}
-	if rest[0] == "-" && rest[1] == "-" {
-		fmt.Fprintln(stderr, "crdlab: the new and the old CRD cannot both be read from stdin")
-		return exitUsage
+	if code := stdinOnce(c, stderr, rest); code >= 0 {
+		return code
 	}
-	oldDef, code := decodeOneCRD(rest[0], stdin, stderr)
+	defer closeEngine()
+	check, err := pickEngine[upgradeFunc](f.engineFlags, nativeUpgrade, wasmUpgrade)
+	if err != nil {
+		return engineError(c, stderr, err)
+	}
+	reader := &catalog.Reader{Recursive: f.recursive, Stdin: stdin}
+	oldDef, code := decodeOneCRD(reader, rest[0], "old CRD", stderr)
 	if oldDef == nil {
 		return code
 	}
-	newDef, code := decodeOneCRD(rest[1], stdin, stderr)
+	newDef, code := decodeOneCRD(reader, rest[1], "new CRD", stderr)
 	if newDef == nil {
 		return code
 	}
-	docs, err := readInputs(rest[2:], stdin)
+	docs, err := reader.Read(rest[2:], "stored objects")
 	if err != nil {
-		fmt.Fprintf(stderr, "crdlab: %v\n", err)
-		return exitUsage
+		return reportInputError(stderr, err)
 	}
 	objects := make([]upgrade.Object, len(docs))
-	for i, d := range docs {
-		objects[i] = upgrade.Object{Source: d.where(), Data: d.data}
+	for i := range docs {
+		objects[i] = upgrade.Object{Source: where(&docs[i]), Data: docs[i].Body()}
 	}
-	rep := upgrade.CheckCRDs(oldDef, newDef, objects, upgrade.Options{
-		StoredVersions: storedVersionsFlag(*storedVersions),
-		FailOnBreaking: *failOnBreaking,
+	rep, err := check(oldDef, newDef, objects, upgrade.Options{
+		StoredVersions: storedVersionsFlag(f.storedVersions),
+		FailOnBreaking: f.failOnBreaking,
 	})
+	if err != nil {
+		return reportInputError(stderr, err)
+	}
 	status := exitValid
 	if !rep.Safe {
 		status = exitInvalid
 	}
-	if *output == "json" {
-		if err := writeJSON(stdout, rep); err != nil {
-			return exitUsage
+	if f.output != "text" {
+		if err := writeStructured(f.output, stdout, rep); err != nil {
+			return reportInputError(stderr, err)
 		}
 		return status
 	}

@@ -27,7 +27,7 @@ func TestUpgradeCLI(t *testing.T) {
 		{"stored-versions-migrated-json", []string{"-o", "json", "--stored-versions", "v2", dir + "old.yaml", dir + "new-drop-v1.yaml"}, 0},
 		{"fail-on-breaking", []string{"--fail-on-breaking", "--stored-versions", "v2", dir + "old.yaml", dir + "new-drop-v1.yaml"}, 1},
 		{"usage-one-crd", []string{dir + "old.yaml"}, 2},
-		{"usage-bad-output", []string{"-o", "yaml", dir + "old.yaml", dir + "new.yaml"}, 2},
+		{"usage-bad-output", []string{"-o", "xml", dir + "old.yaml", dir + "new.yaml"}, 2},
 		{"io-missing-object", []string{dir + "old.yaml", dir + "new.yaml", "testdata/does-not-exist.yaml"}, 2},
 	}
 	for _, tt := range tests {

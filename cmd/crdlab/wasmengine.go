@@ -51,8 +51,8 @@ func findModule(flagValue string) (string, error) {
 	return "", fmt.Errorf("--engine wasm: no module found (tried %s): give --wasm-module FILE or set CRDLAB_WASM (build it with `make wasm`)", strings.Join(tried, ", "))
 }
 
-// wasmCompiler starts the runtime and returns a catalogue compiler.
-func wasmCompiler(module, crdFieldValidation string) (catalog.Compiler, error) {
+// startWasm finds the module and starts the runtime (closeEngine stops it).
+func startWasm(module string) (*wasm.Runtime, error) {
 	path, err := findModule(module)
 	if err != nil {
 		return nil, err
@@ -68,6 +68,15 @@ func wasmCompiler(module, crdFieldValidation string) (catalog.Compiler, error) {
 	wasmMu.Lock()
 	wasmRuntime = rt
 	wasmMu.Unlock()
+	return rt, nil
+}
+
+// wasmCompiler starts the runtime and returns a catalogue compiler.
+func wasmCompiler(module, crdFieldValidation string) (catalog.Compiler, error) {
+	rt, err := startWasm(module)
+	if err != nil {
+		return nil, err
+	}
 	return func(d catalog.Document, _ *crd.CustomResourceDefinition) (catalog.Compiled, error) {
 		c, err := rt.CompileWithOptions(context.Background(), d.Raw, wasm.CompileOptions{FieldValidation: wasm.FieldValidation(crdFieldValidation), Filename: d.File})
 		if err != nil {

@@ -27,6 +27,12 @@ func TestEngineWasmMatchesNative(t *testing.T) {
 		{"lint", "-o", "json", "--crd-field-validation", "Ignore", "testdata/unknown-field-crd.yaml"},
 		{"lint", "testdata/unknown-field-crd.yaml"},
 		{"validate", "--field-validation", "Warn", "--crd", "../../examples/crontab-crd.yaml", "testdata/multi-doc.yaml"},
+		{"cost", "testdata/project"},
+		{"cost", "-o", "json", "../../cost/testdata/mixed.yaml", "../../cost/testdata/mixed-object.yaml"},
+		{"cost", "--sort", "runtime", "--top", "2", "--crd", "testdata/project/crds.yaml", "testdata/project/objects.yaml"},
+		{"cost", "../../cost/testdata/docs-unbounded.yaml"},
+		{"cost", "testdata/unknown-field-crd.yaml"},
+		{"cost", "--crd-field-validation", "Warn", "testdata/unknown-field-crd.yaml"},
 	} {
 		var nOut, nErr, wOut, wErr bytes.Buffer
 		nCode := run(args, nil, &nOut, &nErr)

@@ -13,7 +13,8 @@ import { lintGutter, lintKeymap, setDiagnostics } from '@codemirror/lint';
 import { yaml } from '@codemirror/lang-yaml';
 import { tags as t } from '@lezer/highlight';
 import { parse as parseYAML, stringify as toYAML } from 'yaml';
-import { locate, ruleAt, schemaAlong, fieldsOf, warningField } from './yamlpath.js';
+import { locate, ruleAt, warningField } from './yamlpath.js';
+import { completeCEL } from './celcomplete.js';
 import { encodeState, decodeState } from './share.js';
 import { celHighlight } from './celhighlight.js';
 import { examples, crontabCRD, crontabObject } from './examples.js';
@@ -81,20 +82,13 @@ const editorTheme = EditorView.theme({
   '.cm-scroller': { overflow: 'auto' },
 });
 
-// ---- completion of self./oldSelf. in rules -------------------------------
+// ---- completion in CEL rules (celcomplete.js) -----------------------------
 function celCompletion(ctx) {
-  const text = ctx.state.doc.toString();
-  const at = ruleAt(text, ctx.pos);
+  const at = ruleAt(ctx.state.doc.toString(), ctx.pos);
   if (!at) return null;
-  const m = ctx.matchBefore(/\b(self|oldSelf)((?:\.[A-Za-z_][\w-]*)*)\.([A-Za-z_][\w-]*)?$/);
-  if (!m) return null;
-  const parts = /\b(self|oldSelf)((?:\.[A-Za-z_][\w-]*)*)\.([A-Za-z_][\w-]*)?$/.exec(m.text);
-  const base = at.schema; // oldSelf has the same type as self
-  const names = parts[2] ? parts[2].slice(1).split('.') : [];
-  const s = schemaAlong(base, names);
-  const options = fieldsOf(s);
-  if (!options.length) return null;
-  return { from: ctx.pos - (parts[3] ?? '').length, options, validFor: /^[\w-]*$/ };
+  const r = completeCEL(at.schema, at.before, { root: at.root });
+  if (!r) return null;
+  return { from: ctx.pos - (at.before.length - r.from), options: r.options, validFor: /^\w*$/ };
 }
 
 // ---- editors -------------------------------------------------------------
@@ -204,7 +198,10 @@ function showMode() {
 }
 
 // ---- workers -------------------------------------------------------------
-const validator = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+// The validation worker was started by index.html before this bundle
+// loaded (it is fetching and compiling the module); without it, here.
+const boot = window.__crdlabBoot;
+const validator = boot?.validator ?? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 const coster = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 let reqId = 0;
 let engineReady = false;
@@ -232,8 +229,8 @@ scheduleRun = () => {
 // The cost report follows each validation (and the cost worker starts
 // after the first one): the two workers never compete for the CPU with
 // each other, so validation keeps one core and the page the other.
+// The first request goes before the engine is up: the worker keeps it.
 function runNow() {
-  if (!engineReady) return;
   send('validate');
 }
 
@@ -273,7 +270,7 @@ let wasmModule;
 let costState = {};
 perf.getState = () => getState();
 perf.busy = () => inflight.validate || dirty.validate;
-perf.idle = () => engineReady && costStarted && costTimer === null && !inflight.validate && !inflight.cost && !dirty.validate && !dirty.cost;
+perf.idle = () => engineReady && !marks && costStarted && costTimer === null && !inflight.validate && !inflight.cost && !dirty.validate && !dirty.cost;
 
 validator.onmessage = timed('validation result', (ev) => {
   const m = ev.data;
@@ -294,7 +291,10 @@ validator.onmessage = timed('validation result', (ev) => {
   perf.lastResult = m;
   if (m.compileMs) perf.compileMs = m.compileMs;
   if (req.editAt) perf.lastLatency = performance.now() - req.editAt;
-  if (perf.firstResultAt === null) perf.firstResultAt = performance.now();
+  if (perf.firstResultAt === null) {
+    perf.firstResultAt = performance.now();
+    registerServiceWorker();
+  }
 });
 coster.onmessage = timed('cost result', (ev) => {
   const m = ev.data;
@@ -305,8 +305,8 @@ coster.onmessage = timed('cost result', (ev) => {
   const st = costState.state;
   if (dirty.cost) send('cost');
   const tc = performance.now();
-  showCosts(m, st);
-  perf.costRenderMs = performance.now() - tc;
+  if (showCosts(m, st) !== false) perf.costRenderMs = performance.now() - tc;
+  else perf.costSkipped = (perf.costSkipped ?? 0) + 1;
   perf.costs++;
 });
 
@@ -322,25 +322,19 @@ function onReady(m, role) {
     $('status').textContent = `ready in ${Math.round(performance.now() - t0)} ms`;
     perf.readyAt = performance.now();
     perf.initMs = m.initMs;
-    runNow();
+    perf.marks = m.marks;
+    perf.moduleAt = m.marks?.moduleCompiled;
+    wasmModule = m.module;
+    // The page's first request normally went before (the worker kept it).
+    if (started && !perf.requests) runNow();
   }
   readyCount++;
 }
 
+let started = false; // the page's first state is in the editors
 const t0 = performance.now();
-(async () => {
-  const url = new URL('crdlab.wasm', location.href);
-  let mod;
-  try {
-    mod = await WebAssembly.compileStreaming(fetch(url));
-  } catch {
-    const r = await fetch(url);
-    mod = await WebAssembly.compile(await r.arrayBuffer());
-  }
-  perf.moduleAt = performance.now();
-  wasmModule = mod;
-  validator.postMessage({ kind: 'init', module: mod });
-})().catch((e) => { $('status').textContent = `could not load the engine: ${e.message}`; });
+if (boot) for (const ev of boot.early.splice(0)) validator.onmessage(ev);
+else validator.postMessage({ kind: 'init', url: 'crdlab.wasm', pageOrigin: performance.timeOrigin });
 
 // ---- diagnostics -----------------------------------------------------------
 const EDITOR_LABEL = { crd: 'CRD', object: 'object', old: 'old object' };
@@ -367,6 +361,28 @@ function decodeLine(msg) {
 
 let problems = [];
 const marked = { crd: 0, object: 0, old: 0 };
+// The marks go to the editors in the next animation frame, not in the
+// task that rebuilt the results: a CodeMirror transaction reads the DOM
+// selection, which forces a layout of the whole page, results included
+// (measured: most of a 90-170 ms task). In the frame, that layout is the
+// one the browser does anyway, and the results' task stays short.
+let marks = null;
+function markSoon(by, state) {
+  if (!marks) requestAnimationFrame(timed('marks', applyMarks));
+  marks = { by, state };
+}
+function applyMarks() {
+  const { by, state } = marks;
+  marks = null;
+  for (const name of Object.keys(editors)) {
+    if (state && getText(name) !== state[name]) continue; // edited since: the next result marks it
+    // A transaction costs a view update (measured: ~100 ms on a 400 KiB
+    // CRD): none when there was nothing to mark and still is not.
+    if (!by[name].length && !marked[name]) continue;
+    marked[name] = by[name].length;
+    editors[name].dispatch(setDiagnostics(editors[name].state, by[name]));
+  }
+}
 function setProblems(list, state) {
   problems = list;
   const by = { crd: [], object: [], old: [] };
@@ -378,13 +394,7 @@ function setProblems(list, state) {
     if (p.from > doc.length) continue;
     by[p.editor].push({ from: p.from, to: p.to, severity: p.severity, message: p.message, source: 'crdlab' });
   }
-  for (const name of Object.keys(editors)) {
-    // A transaction costs a view update (measured: ~100 ms on a 400 KiB
-    // CRD): none when there was nothing to mark and still is not.
-    if (!by[name].length && !marked[name]) continue;
-    marked[name] = by[name].length;
-    editors[name].dispatch(setDiagnostics(editors[name].state, by[name]));
-  }
+  markSoon(by, state);
   const box = $('problems');
   box.replaceChildren();
   $('problemCount').textContent = list.length ? String(list.length) : '';
@@ -592,9 +602,16 @@ function bar(value, limit, over) {
   return wrap;
 }
 
+// The last cost view's input: an object edit that leaves the report as it
+// was (most do: the static estimates depend on the CRD only) leaves the
+// table alone instead of rebuilding it (400 rules: 15-50 ms of layout).
+let costShown = '';
 function showCosts(m, state) {
   lastCost = { m, state };
   const box = $('costs');
+  const key = JSON.stringify([m.error, m.cost, state.mode]);
+  if (key === costShown && box.childElementCount) return false;
+  costShown = key;
   box.replaceChildren();
   if (m.error) {
     box.appendChild(el('div', 'muted', `no cost report: ${m.error.message}`));
@@ -714,6 +731,7 @@ document.addEventListener('keydown', (ev) => {
 (async () => {
   let s = null;
   try { s = await decodeState(location.hash); } catch (e) { $('shareNote').textContent = `could not read the shared state: ${e.message}`; }
+  started = true;
   if (s) setState(s);
   else {
     sel.value = 'crontab';
@@ -721,7 +739,12 @@ document.addEventListener('keydown', (ev) => {
   }
 })();
 
-if ('serviceWorker' in navigator && !new URLSearchParams(location.search).has('nosw')) {
-  navigator.serviceWorker.register('sw.js').catch(() => {});
+// After the first result: installing the service worker downloads the
+// page's assets again, the module too, which would compete with the
+// engine's start for the network and the CPU.
+function registerServiceWorker() {
+  if ('serviceWorker' in navigator && !new URLSearchParams(location.search).has('nosw')) {
+    navigator.serviceWorker.register('sw.js').catch(() => {});
+  }
 }
 export { crontabCRD, crontabObject };

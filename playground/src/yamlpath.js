@@ -113,11 +113,26 @@ export function locateInCRD(text, field) {
   return best;
 }
 
+// The CEL text of a YAML scalar's source up to the cursor: without its
+// quote or block indicator, with quoting undone (for completion, which
+// looks at the end of it).
+function exprBefore(src, type) {
+  if (type === 'QUOTE_DOUBLE') return src.slice(1).replace(/\\(["\\/])/g, '$1');
+  if (type === 'QUOTE_SINGLE') return src.slice(1).replace(/''/g, "'");
+  if (type === 'BLOCK_LITERAL' || type === 'BLOCK_FOLDED') {
+    const nl = src.indexOf('\n');
+    return nl < 0 ? '' : src.slice(nl + 1).replace(/^[ \t]+/gm, ''); // without the block's indentation
+  }
+  return src;
+}
+
 /**
  * Where offset is in a CRD's text, for completion inside a CEL expression:
  * null unless offset is in the value of a "rule" or "messageExpression"
- * key of an x-kubernetes-validations item; else {schema, field} with the
- * schema node that carries the rule (plain JavaScript).
+ * key of an x-kubernetes-validations item; else {schema, field, root,
+ * before} with the schema node that carries the rule (plain JavaScript),
+ * whether it is the resource's root (openAPIV3Schema) and the rule's text
+ * up to offset.
  */
 export function ruleAt(text, offset) {
   const doc = parse(text);
@@ -152,34 +167,8 @@ export function ruleAt(text, offset) {
   if (offset < v.range[0] || offset > v.range[1]) return null;
   if (stack.length < 3 || stack[stack.length - 3].key !== 'x-kubernetes-validations') return null;
   const schemaNode = stack[stack.length - 3].parent;
-  return { schema: schemaNode.toJSON(), field: last.key };
-}
-
-/**
- * The schema reached from `schema` along a CEL select chain
- * ("spec.template" from self.spec.template.): properties of objects,
- * additionalProperties for map values is not a select; unknown -> null.
- */
-export function schemaAlong(schema, names) {
-  let s = schema;
-  for (const n of names) {
-    if (!s || typeof s !== 'object') return null;
-    const props = s.properties;
-    if (props && props[n]) s = props[n];
-    else return null;
-  }
-  return s;
-}
-
-/** Completion items for the properties of a schema node. */
-export function fieldsOf(schema) {
-  if (!schema || typeof schema !== 'object') return [];
-  const out = [];
-  for (const [name, s] of Object.entries(schema.properties ?? {})) {
-    const type = s?.type ?? (s?.['x-kubernetes-int-or-string'] ? 'int-or-string' : s?.['x-kubernetes-preserve-unknown-fields'] ? 'any' : '');
-    out.push({ label: name, type: 'property', detail: type, info: s?.description });
-  }
-  return out;
+  const root = stack.length >= 4 && stack[stack.length - 4].key === 'openAPIV3Schema';
+  return { schema: schemaNode.toJSON(), field: last.key, root, before: exprBefore(text.slice(v.range[0], offset), v.type) };
 }
 
 export { isPair };

@@ -158,7 +158,7 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 		if old := pick(r.Old, r.OldBytes); len(old) > 0 {
 			opts.Old = old
 		}
-		docs, err := c.ValidateAll(pick(r.Object, r.ObjectBytes), opts)
+		docs, err := c.ValidateAllContext(withTimeout(r.TimeoutMs), pick(r.Object, r.ObjectBytes), opts)
 		if err != nil {
 			return nil, &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
 		}
@@ -169,7 +169,7 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 			case len(c.Errors()) > 0:
 				out.Documents[i].Report = engine.NewReport(c, nil)
 			case d.Err != nil:
-				out.Documents[i].Error = &wire.Error{Code: wire.CodeInvalid, Message: d.Err.Error()}
+				out.Documents[i].Error = engineError(wire.CodeInvalid, d.Err)
 			default:
 				out.Documents[i].Report = engine.NewReport(c, d.Result)
 			}

@@ -51,3 +51,30 @@ func TestValidateAll(t *testing.T) {
 		t.Errorf("bad separator: %+v", env.Error)
 	}
 }
+
+// TestValidateAllTimeout: "validateAll" carries timeoutMs for the whole
+// stream; documents not reached before it elapses answer the Timeout code,
+// the ones validated before it keep their reports, and the instance
+// answers the next call normally.
+func TestValidateAllTimeout(t *testing.T) {
+	s := NewServer()
+	var cr wire.CompileResult
+	json.Unmarshal(call(t, s, request(t, map[string]interface{}{"op": "compile", "crd": crd})).Result, &cr)
+	doc := "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: a}\nspec: {replicas: 1}\n"
+	stream := strings.Repeat(doc+"---\n", 5000)
+	env := call(t, s, request(t, map[string]interface{}{"op": "validateAll", "handle": cr.Handle, "object": stream, "timeoutMs": 1}))
+	var res wire.ValidateAllResult
+	if err := json.Unmarshal(env.Result, &res); err != nil || len(res.Documents) != 5000 {
+		t.Fatalf("validateAll: %.300s", env.Result)
+	}
+	last := res.Documents[len(res.Documents)-1]
+	if last.Error == nil || last.Error.Code != wire.CodeTimeout || !strings.Contains(last.Error.Message, "validating document 4999: context deadline exceeded") {
+		t.Errorf("last document after the deadline: %+v", last)
+	}
+	env = call(t, s, request(t, map[string]interface{}{"op": "validateAll", "handle": cr.Handle, "object": doc + "---\n" + doc, "timeoutMs": 60000}))
+	res = wire.ValidateAllResult{}
+	json.Unmarshal(env.Result, &res)
+	if len(res.Documents) != 2 || res.Documents[1].Report == nil || res.Documents[1].Error != nil {
+		t.Errorf("the next call: %s", env.Result)
+	}
+}

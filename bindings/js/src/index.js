@@ -299,7 +299,7 @@ export class CompiledCRD {
    * entry per non-empty document, `{index, line, report}` or, for a
    * document validate() would refuse alone, `{index, line, error}`.
    */
-  validateAll(stream, { old, version, subresource, fieldValidation } = {}) {
+  validateAll(stream, { old, version, subresource, fieldValidation, timeoutMs } = {}) {
     if (this.disposed) throw new CrdlabError(Code.Invalid, 'CRD was disposed');
     if (this.handle === undefined) this.handle = this.owner.call({ op: Op.Compile, crd: this.src }).handle;
     const req = { op: Op.ValidateAll, handle: this.handle, object: text(stream) };
@@ -307,7 +307,7 @@ export class CompiledCRD {
     if (version) req.version = version;
     if (subresource) req.subresource = subresource;
     if (fieldValidation) req.fieldValidation = fieldValidation;
-    return this.owner.call(req).documents;
+    return this.owner.call(withTimeout(req, timeoutMs)).documents;
   }
 
   /** The JSON Schema export of this CRD: Crdlab.schema's options and result. */

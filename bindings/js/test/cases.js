@@ -169,6 +169,16 @@ export const cases = [
     },
   },
   {
+    name: 'validateAll carries timeoutMs: documents past the deadline answer Timeout',
+    run: (m) => m.compile(crontabCRD).validateAll((obj('  replicas: 3\n') + '---\n').repeat(3000), { timeoutMs: 1 }),
+    check: (t, docs) => {
+      t.equal(docs.length, 3000);
+      const last = docs[docs.length - 1];
+      t.equal(last.error && last.error.code, 'Timeout', JSON.stringify(last));
+      t.match(last.error.message, /validating document 2999: context deadline exceeded/);
+    },
+  },
+  {
     name: 'cost reports the static cost of a CEL rule',
     run: (m) => m.cost(crontabCRD.replace('            properties:\n              cronSpec:', '            x-kubernetes-validations:\n            - rule: "self.replicas <= 5"\n            properties:\n              cronSpec:')),
     check: (t, r) => { t.ok(JSON.stringify(r).includes('self.replicas <= 5'), JSON.stringify(r)); t.equal(r.rules[0].expression, 'self.replicas <= 5'); t.equal(typeof r.totalEstimatedCost, 'number'); },

@@ -92,6 +92,13 @@ const measure = (name, ms) => {
   measures.push([name, ms]);
   console.log(`# measure ${name}: ${Math.round(ms)} ms`);
 };
+// The longest main-thread task allowed while validating (typing in
+// CronTab, while a 400-rule CRD compiles, typing in HTTPRoute). The target
+// is 50 ms; long tasks are wall time, and on the shared 2-core machine at
+// load averages of 10-15 a task of 15-30 ms of CPU (a result's rendering,
+// a slice of CodeMirror's background parse, a GC) is observed at 50-100
+// ms. Measured in these windows: 0-58 ms (benchmarks/README.md).
+const LONG_TASK_MAX = Number(process.env.LONG_TASK_MAX ?? 100);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const browser = await chromium.launch({
@@ -128,9 +135,19 @@ try {
     const t = await page.evaluate(() => {
       const p = window.__crdlab;
       const nav = performance.getEntriesByType('navigation')[0];
-      return { domContentLoaded: nav.domContentLoadedEventEnd, moduleCompiled: p.moduleAt, workerInit: p.initMs, engineReady: p.readyAt, firstResult: p.firstResultAt };
+      const m = p.marks ?? {};
+      const r = p.lastResult ?? {};
+      return {
+        domContentLoaded: nav.domContentLoadedEventEnd, workerStarted: m.workerStart, moduleCompiled: m.moduleCompiled,
+        engineStarted: m.engineStarted, workerInit: p.initMs, firstRequestStarted: r.startAt, firstCompileMs: r.compileMs, firstValidateMs: r.validateMs,
+        firstResult: p.firstResultAt,
+      };
     });
     measure('page open -> first result (CronTab, module gzip)', t.firstResult);
+    // workerStarted..engineStarted and firstRequestStarted are the worker's
+    // marks in the page's clock; workerInit = instantiate + Go's _initialize;
+    // firstCompileMs/firstValidateMs: the first CronTab compile/validation
+    // in the fresh instance (Liftoff code while V8 tiers up).
     console.log(`# page open breakdown (ms since navigation): ${JSON.stringify(Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Math.round(v)])))}`);
     const v = await page.textContent('#engineVersion');
     assert.match(v, /^engine \S+ · ABI 1$/);
@@ -262,6 +279,81 @@ spec:
     await page.keyboard.press('Escape');
   });
 
+  await step('completion follows list items, macro variables, map values, embedded resources, and offers the receiver type\'s functions', async () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: pools.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: pools, singular: pool, kind: Pool}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: "self.members.all(m, m.)"
+            - rule: "self.members[0].address."
+            - rule: "self.weights['a']."
+            - rule: "self.template."
+            - rule: "oldSelf.labels.all(k, k.)"
+            properties:
+              members:
+                type: array
+                items:
+                  type: object
+                  properties:
+                    address: {type: string}
+                    port: {type: integer}
+              weights:
+                type: object
+                additionalProperties:
+                  type: object
+                  properties:
+                    value: {type: integer}
+                    zone: {type: string}
+              labels:
+                type: object
+                additionalProperties: {type: string}
+              template:
+                type: object
+                x-kubernetes-embedded-resource: true
+                x-kubernetes-preserve-unknown-fields: true
+`;
+    await setText(page, 'crd', crd);
+    const offer = async (needle) => {
+      const p = crd.indexOf(needle) + needle.length;
+      await page.evaluate((q) => { const v = window.__crdlab.editors.crd; v.focus(); v.dispatch({ selection: { anchor: q } }); }, p);
+      await page.keyboard.press('Control+Space');
+      await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: 5000, state: 'attached' });
+      const l = await page.$$eval('.cm-tooltip-autocomplete li .cm-completionLabel', (els) => els.map((e) => e.textContent));
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('.cm-tooltip-autocomplete', { state: 'detached', timeout: 5000 });
+      return [...l].sort();
+    };
+    assert.deepEqual(await offer('all(m, m.'), ['address', 'port']);
+    const str = await offer('self.members[0].address.');
+    for (const f of ['startsWith', 'endsWith', 'matches', 'size', 'split']) assert.ok(str.includes(f), JSON.stringify(str));
+    assert.ok(!str.includes('all'), JSON.stringify(str));
+    assert.deepEqual(await offer("self.weights['a']."), ['value', 'zone']);
+    assert.deepEqual(await offer('self.template.'), ['apiVersion', 'kind', 'metadata']);
+    assert.ok((await offer('all(k, k.')).includes('startsWith'));
+    // Choosing an option inserts it.
+    const p = crd.indexOf('all(m, m.') + 'all(m, m.'.length;
+    await page.evaluate((q) => { const v = window.__crdlab.editors.crd; v.focus(); v.dispatch({ selection: { anchor: q } }); }, p);
+    await page.keyboard.type('po');
+    await page.waitForFunction(() => [...document.querySelectorAll('.cm-tooltip-autocomplete li .cm-completionLabel')].map((e) => e.textContent).join() === 'port', null, { timeout: 5000 });
+    await page.waitForTimeout(200); // CodeMirror ignores Enter just after the list opens (interactionDelay)
+    await page.keyboard.press('Enter');
+    assert.match(await getText(page, 'crd'), /self\.members\.all\(m, m\.port\)/);
+  });
+
   await step('the engine runs in a worker: the CRD is compiled once, object edits reuse it, the main thread stays free', async () => {
     await page.selectOption('#examples', 'crontab');
     await settle(page);
@@ -286,6 +378,7 @@ spec:
     measure('CronTab object keystroke -> result (median of 10)', median(lat));
     const typingTasks = await page.evaluate(() => window.__longTasks.splice(0));
     measure('longest main-thread task while typing (CronTab)', Math.max(0, ...typingTasks));
+    assert.ok(Math.max(0, ...typingTasks) < LONG_TASK_MAX, `main-thread long tasks ${JSON.stringify(typingTasks)} while typing`);
     // A CRD that takes a while to compile: the main thread stays free, and
     // the keystrokes made meanwhile are validated once, in their last state.
     const props = Array.from({ length: 400 }, (_, i) => `              f${i}:\n                type: string\n                maxLength: 64\n                x-kubernetes-validations:\n                - rule: "self.startsWith('a') || self.size() < ${i + 2}"\n`).join('');
@@ -311,16 +404,13 @@ spec:
     measure('longest main-thread task during that compile', Math.max(0, ...longTasks));
     console.log(`# the page's own handlers, longest run (ms): ${JSON.stringify(await page.evaluate(() => window.__crdlab.handlers))}; over 30 ms [name, ms, at]: ${JSON.stringify(await page.evaluate(() => window.__crdlab.slow.splice(0)))}; long tasks [at, ms]: ${JSON.stringify(await page.evaluate(() => (window.__ltAt ?? []).splice(0)))}`);
     measure('cost view render, 400 rules', await page.evaluate(() => window.__crdlab.costRenderMs));
+    console.log(`# cost reports equal to the one shown, not re-rendered: ${await page.evaluate(() => window.__crdlab.costSkipped ?? 0)}`);
     assert.ok(compileMs > 500, `compile took ${compileMs} ms`);
     assert.ok(results <= 2, `${results} results for 3 keystrokes made during a compile`);
     assert.ok((await problems(page)).some((p) => p.msg.startsWith('spec.replicas: Invalid value: 4321')), 'the last state is validated');
     // The engine is not on the main thread: a compile of seconds leaves no
-    // task of that order there. (The target is no task over 50 ms; on this
-    // shared 2-core machine, at load averages of 10-20, tasks of the
-    // editor's own background parsing and GC reach 100-250 ms, with or
-    // without the engine: the test does not assert 50 ms, it prints the
-    // longest, see benchmarks/README.md.)
-    assert.ok(Math.max(0, ...longTasks) < Math.min(400, compileMs / 4), `main-thread long tasks ${JSON.stringify(longTasks)} while the worker compiled for ${compileMs} ms`);
+    // long task there (LONG_TASK_MAX: see its definition).
+    assert.ok(Math.max(0, ...longTasks) < LONG_TASK_MAX, `main-thread long tasks ${JSON.stringify(longTasks)} while the worker compiled for ${compileMs} ms`);
     const own = await page.evaluate(() => window.__crdlab.handlers);
     assert.ok(own.edit < 50, `the editor's change handler ran ${own.edit} ms`);
   });
@@ -631,7 +721,7 @@ spec:
     const longTasks = await page.evaluate(() => window.__longTasks);
     measure('longest main-thread task during the HTTPRoute keystrokes', Math.max(0, ...longTasks));
     console.log(`# the page's own handlers, longest run (ms): ${JSON.stringify(await page.evaluate(() => window.__crdlab.handlers))}; over 30 ms [name, ms, at]: ${JSON.stringify(await page.evaluate(() => window.__crdlab.slow.splice(0)))}; long tasks [at, ms]: ${JSON.stringify(await page.evaluate(() => (window.__ltAt ?? []).splice(0)))}`);
-    assert.ok(Math.max(0, ...longTasks) < 400, `main-thread long tasks ${JSON.stringify(longTasks)} during HTTPRoute keystrokes (the CRD compiles in ${compileMs} ms)`);
+    assert.ok(Math.max(0, ...longTasks) < LONG_TASK_MAX, `main-thread long tasks ${JSON.stringify(longTasks)} during HTTPRoute keystrokes (the CRD compiles in ${compileMs} ms)`);
     await settle(page, 120000);
   });
 
