@@ -3,14 +3,14 @@ package crdtest
 import (
 	"encoding/json"
 	"fmt"
-	"os"
+	"io/fs"
 	"strings"
 )
 
-func readFile(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+func readFile(fsys fileSystem, path string) ([]byte, error) {
+	data, err := fsys.ReadFile(path)
 	if err != nil {
-		if pe, ok := err.(*os.PathError); ok {
+		if pe, ok := err.(*fs.PathError); ok {
 			return nil, fmt.Errorf("%s: %v", path, pe.Err)
 		}
 		return nil, err

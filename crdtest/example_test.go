@@ -110,3 +110,65 @@ func ExampleDiscover() {
 	// testdata/widgets/widgets.crdtest.yaml
 	// testdata/widgets/widgets.testsuite.yaml
 }
+
+// RunFiles runs suites held in memory (the WebAssembly module's "test" op
+// and the playground use it); Wire is the document `crdlab test -o json`
+// prints.
+func ExampleRunFiles() {
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: dials.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: dials, singular: dial, kind: Dial}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              level: {type: integer, maximum: 10, default: 5}
+`
+	suite := `name: Dial
+crd: crds/dials.yaml
+tests:
+  onCreate:
+  - name: Defaults the level
+    initial: |
+      apiVersion: example.com/v1
+      kind: Dial
+      spec: {}
+    expected: |
+      apiVersion: example.com/v1
+      kind: Dial
+      spec: {level: 5}
+  - name: Rejects 11
+    initial: |
+      apiVersion: example.com/v1
+      kind: Dial
+      spec: {level: 11}
+    expectedError: "spec.level: Invalid value: 11: spec.level in body should be less than or equal to 10"
+`
+	rep, err := crdtest.RunFiles(map[string][]byte{
+		"crds/dials.yaml":      []byte(crd),
+		"dials.testsuite.yaml": []byte(suite),
+	}, crdtest.Options{}, ".")
+	if err != nil {
+		panic(err)
+	}
+	w := rep.Wire()
+	for _, r := range w.Results {
+		fmt.Println(r.Passed, r.File+":"+fmt.Sprint(r.Line), r.Name)
+	}
+	fmt.Println(w.Passed, "passed,", w.Failed, "failed")
+	// Output:
+	// true dials.testsuite.yaml:5 Dial/onCreate/Defaults the level
+	// true dials.testsuite.yaml:14 Dial/onCreate/Rejects 11
+	// 2 passed, 0 failed
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -45,6 +44,7 @@ type loader struct {
 	compiled map[string]*compileEntry
 	sources  map[*engine.CRD][]byte // the JSON each CRD was compiled from
 	observe  func(Request)
+	fs       fileSystem
 }
 
 type fileEntry struct {
@@ -63,8 +63,8 @@ type compileEntry struct {
 	err  error
 }
 
-func newLoader() *loader {
-	return &loader{files: map[string]*fileEntry{}, gates: map[string]*gateEntry{}, compiled: map[string]*compileEntry{}, sources: map[*engine.CRD][]byte{}}
+func newLoader(fsys fileSystem) *loader {
+	return &loader{fs: fsys, files: map[string]*fileEntry{}, gates: map[string]*gateEntry{}, compiled: map[string]*compileEntry{}, sources: map[*engine.CRD][]byte{}}
 }
 
 // readCRDs returns the CRDs in a YAML or JSON file (other documents are
@@ -77,7 +77,7 @@ func (l *loader) readCRDs(path string) ([]*crdDoc, error) {
 		return e.docs, e.err
 	}
 	e = &fileEntry{}
-	data, err := os.ReadFile(path)
+	data, err := l.fs.ReadFile(path)
 	if err != nil {
 		e.err = err
 	} else {
@@ -161,13 +161,13 @@ func splitYAML(data []byte) []yamlPart {
 // *.json).
 func (l *loader) addExtra(paths []string) error {
 	for _, p := range paths {
-		st, err := os.Stat(p)
+		st, err := l.fs.Stat(p)
 		if err != nil {
 			return err
 		}
 		var files []string
 		if st.IsDir() {
-			err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			err := l.fs.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 				if err != nil {
 					return err
 				}
@@ -211,7 +211,7 @@ func (l *loader) targets(s *SuiteFile) ([]target, error) {
 	switch {
 	case s.CRD != "":
 		for _, cand := range []string{filepath.Join(dir, s.CRD), filepath.Join(dir, "zz_generated.crd-manifests", s.CRD)} {
-			if _, err := os.Stat(cand); err == nil {
+			if _, err := l.fs.Stat(cand); err == nil {
 				ds, err := l.readCRDs(cand)
 				if err != nil {
 					return nil, err
@@ -330,7 +330,7 @@ func firstObjectGK(s *SuiteFile) (string, string) {
 // payload-manifests/featuregates for the first cluster profile of the file.
 func (l *loader) openShiftCRDs(suiteDir, crdName string, gates []string) ([]*crdDoc, error) {
 	dir := filepath.Join(suiteDir, "..", "..", "zz_generated.crd-manifests")
-	entries, err := os.ReadDir(dir)
+	entries, err := l.fs.ReadDir(dir)
 	if err != nil {
 		return nil, nil
 	}
@@ -494,13 +494,13 @@ func keysOf(m map[string]bool) []string {
 }
 
 func (l *loader) gateManifests(suiteDir string) ([]map[string]interface{}, error) {
-	abs, err := filepath.Abs(suiteDir)
+	abs, err := l.fs.Abs(suiteDir)
 	if err != nil {
 		return nil, err
 	}
 	for d := abs; ; d = filepath.Dir(d) {
 		p := filepath.Join(d, "payload-manifests", "featuregates")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
+		if st, err := l.fs.Stat(p); err == nil && st.IsDir() {
 			l.mu.Lock()
 			e, ok := l.gates[p]
 			l.mu.Unlock()
@@ -509,7 +509,7 @@ func (l *loader) gateManifests(suiteDir string) ([]map[string]interface{}, error
 			}
 			e = &gateEntry{}
 			var files []string
-			e.err = filepath.WalkDir(p, func(path string, de fs.DirEntry, err error) error {
+			e.err = l.fs.WalkDir(p, func(path string, de fs.DirEntry, err error) error {
 				if err == nil && !de.IsDir() {
 					files = append(files, path)
 				}
@@ -517,7 +517,7 @@ func (l *loader) gateManifests(suiteDir string) ([]map[string]interface{}, error
 			})
 			sort.Strings(files)
 			for _, f := range files {
-				data, err := os.ReadFile(f)
+				data, err := l.fs.ReadFile(f)
 				if err != nil {
 					e.err = err
 					break

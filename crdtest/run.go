@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/wire"
 	"sigs.k8s.io/yaml"
 )
 
@@ -113,8 +114,13 @@ type plan struct {
 // error is for unusable arguments only (a missing path, an unreadable
 // --crd); problems of one suite file are LoadErrors of the report.
 func RunPaths(opts Options, paths ...string) (*Report, error) {
+	return runFS(osFS{}, opts, paths)
+}
+
+// runFS is RunPaths on a file system.
+func runFS(fsys fileSystem, opts Options, paths []string) (*Report, error) {
 	start := time.Now()
-	p, err := load(opts, paths)
+	p, err := load(fsys, opts, paths)
 	if err != nil {
 		return nil, err
 	}
@@ -124,12 +130,12 @@ func RunPaths(opts Options, paths ...string) (*Report, error) {
 	return rep, nil
 }
 
-func load(opts Options, paths []string) (*plan, error) {
-	files, err := Discover(paths...)
+func load(fsys fileSystem, opts Options, paths []string) (*plan, error) {
+	files, err := discover(fsys, paths)
 	if err != nil {
 		return nil, err
 	}
-	l := newLoader()
+	l := newLoader(fsys)
 	l.observe = opts.Observe
 	if err := l.addExtra(opts.CRDs); err != nil {
 		return nil, err
@@ -193,7 +199,7 @@ func runOne(c *testCase) (res CaseResult) {
 
 // suiteCases reads one suite file and returns its cases, per target CRD.
 func (l *loader) suiteCases(path string) ([]*testCase, error) {
-	data, err := readFile(path)
+	data, err := readFile(l.fs, path)
 	if err != nil {
 		return nil, err
 	}
@@ -765,4 +771,20 @@ func matchErrors(want []ExpectedError, res *engine.Result) error {
 		b.WriteString("    (none)\n")
 	}
 	return fmt.Errorf("field errors differ\n  expected (field: type: detail substring):\n%s  actual:\n%s", renderExpectedErrors(want), b.String())
+}
+
+// Wire returns the report as `crdlab test -o json` prints it (and the
+// WebAssembly module's "test" op answers): the results with their
+// durations in seconds, the load errors and the counts.
+func (r *Report) Wire() *wire.TestReport {
+	passed, failed := r.Counts()
+	out := &wire.TestReport{Results: make([]wire.TestCaseResult, len(r.Results)), LoadErrors: make([]wire.TestLoadError, len(r.LoadErrors)),
+		Passed: passed, Failed: failed, Seconds: r.Duration.Seconds()}
+	for i, c := range r.Results {
+		out.Results[i] = wire.TestCaseResult{Name: c.Name, File: c.File, Line: c.Line, Passed: c.Passed, Message: c.Message, Seconds: c.Duration.Seconds()}
+	}
+	for i, e := range r.LoadErrors {
+		out.LoadErrors[i] = wire.TestLoadError{File: e.File, Error: e.Err}
+	}
+	return out
 }

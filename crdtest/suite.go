@@ -3,7 +3,7 @@ package crdtest
 import (
 	"bytes"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -241,6 +241,10 @@ func IsSuitePath(path string) bool {
 // directory is walked recursively for the files IsSuitePath accepts.
 // The result is sorted and free of duplicates.
 func Discover(paths ...string) ([]string, error) {
+	return discover(osFS{}, paths)
+}
+
+func discover(fsys fileSystem, paths []string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	add := func(p string) {
@@ -250,7 +254,7 @@ func Discover(paths ...string) ([]string, error) {
 		}
 	}
 	for _, p := range paths {
-		st, err := os.Stat(p)
+		st, err := fsys.Stat(p)
 		if err != nil {
 			return nil, err
 		}
@@ -258,7 +262,7 @@ func Discover(paths ...string) ([]string, error) {
 			add(filepath.Clean(p))
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d os.DirEntry, err error) error {
+		err = fsys.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
@@ -268,7 +272,7 @@ func Discover(paths ...string) ([]string, error) {
 				}
 				return nil
 			}
-			if IsSuitePath(path) && looksLikeSuite(path) {
+			if IsSuitePath(path) && looksLikeSuite(fsys, path) {
 				add(path)
 			}
 			return nil
@@ -284,8 +288,8 @@ func Discover(paths ...string) ([]string, error) {
 // looksLikeSuite filters OpenShift-layout candidates that are not suites
 // (a tests/<dir>/x.yaml holding something else): a suite has a top-level
 // "tests:" key.
-func looksLikeSuite(path string) bool {
-	data, err := os.ReadFile(path)
+func looksLikeSuite(fsys fileSystem, path string) bool {
+	data, err := fsys.ReadFile(path)
 	if err != nil {
 		return true // reported when loading
 	}

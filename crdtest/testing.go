@@ -19,7 +19,7 @@ func Run(t *testing.T, paths ...string) {
 // RunWithOptions is Run with Options (extra CRD files, a case filter).
 func RunWithOptions(t *testing.T, opts Options, paths ...string) {
 	t.Helper()
-	p, err := load(opts, paths)
+	p, err := load(osFS{}, opts, paths)
 	if err != nil {
 		t.Fatalf("crdtest: %v", err)
 	}

@@ -119,7 +119,8 @@ func TestJSTypesAreWire(t *testing.T) {
 	}
 	src := string(b)
 	member := regexp.MustCompile(`(?m)^  (?:readonly\s+)?(\w+)(\??):`)
-	for _, v := range []interface{}{Report{}, CRDReport{}, ObjectReport{}, ErrorReport{}, Position{}, VersionResult{}, CompileResult{}, LintResult{}, DocumentReport{}, ValidateAllResult{}} {
+	for _, v := range []interface{}{Report{}, CRDReport{}, ObjectReport{}, ErrorReport{}, Position{}, VersionResult{}, CompileResult{}, LintResult{}, DocumentReport{}, ValidateAllResult{},
+		UpgradeReport{}, StoredObjectReport{}, StoredReadReport{}, RequestReport{}, SchemaChange{}, TestReport{}, TestCaseResult{}, TestLoadError{}} {
 		typ := reflect.TypeOf(v)
 		var want []string
 		for i := 0; i < typ.NumField(); i++ {

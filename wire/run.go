@@ -111,3 +111,82 @@ type DocumentReport struct {
 	Report *Report `json:"report,omitempty"`
 	Error  *Error  `json:"error,omitempty"`
 }
+
+// UpgradeRequest is the request of "upgrade": what applying CRD over
+// OldCRD (as stored in the cluster) does to the API and to the stored
+// Objects (`crdlab upgrade OLD NEW OBJECT...`).
+type UpgradeRequest struct {
+	Op Op `json:"op"`
+	// OldCRD and CRD are the old and the new CRD (YAML or JSON text, one
+	// each; the *Bytes twins when not valid UTF-8).
+	OldCRD      string `json:"oldCrd"`
+	OldCRDBytes []byte `json:"oldCrdBytes,omitempty"`
+	CRD         string `json:"crd"`
+	CRDBytes    []byte `json:"crdBytes,omitempty"`
+	// Objects are the stored objects, one document each (ObjectsBytes
+	// after them); Sources names them in the report, index for index
+	// (default "objects[i]").
+	Objects      []string `json:"objects,omitempty"`
+	ObjectsBytes [][]byte `json:"objectsBytes,omitempty"`
+	Sources      []string `json:"sources,omitempty"`
+	// StoredVersions is the old CRD's status.storedVersions
+	// (`--stored-versions`); absent: its file's status, else its storage
+	// version.
+	StoredVersions []string `json:"storedVersions,omitempty"`
+	// FailOnBreaking makes a breaking schema change unsafe
+	// (`--fail-on-breaking`).
+	FailOnBreaking bool `json:"failOnBreaking,omitempty"`
+}
+
+// TestRequest is the request of "test": test suites and the CRDs they use,
+// held in memory as a small file tree (`crdlab test [--crd C]... [--run R]
+// PATH...`, package crdtest).
+type TestRequest struct {
+	Op Op `json:"op"`
+	// Files maps slash-separated relative paths ("widgets.testsuite.yaml",
+	// "crds/widgets.yaml") to their text: suites and CRDs, laid out as on
+	// disk (a suite's crd: is relative to it; OpenShift's crdName: layout
+	// works too).
+	Files map[string]string `json:"files"`
+	// Paths are the suite files or directories of Files to run (default
+	// ".", every suite file of the tree).
+	Paths []string `json:"paths,omitempty"`
+	// CRDs are files or directories of Files given as --crd.
+	CRDs []string `json:"crds,omitempty"`
+	// Run selects the cases whose full name matches this regular
+	// expression (-run).
+	Run string `json:"run,omitempty"`
+}
+
+// TestReport is what `crdlab test -o json` prints, and the result of
+// "test": every case in a deterministic order (suite files sorted by path,
+// cases in file order), the suite files that could not be loaded, and the
+// counts.
+type TestReport struct {
+	Results    []TestCaseResult `json:"results"`
+	LoadErrors []TestLoadError  `json:"loadErrors"`
+	Passed     int              `json:"passed"`
+	Failed     int              `json:"failed"`
+	// Seconds is the run's wall time.
+	Seconds float64 `json:"seconds"`
+}
+
+// TestCaseResult is one case of a TestReport.
+type TestCaseResult struct {
+	// Name is "<suite name>/<onCreate|onUpdate|sequence>/<case name>".
+	Name string `json:"name"`
+	// File and Line locate the case in its suite file.
+	File string `json:"file"`
+	Line int    `json:"line"`
+	// Passed is false when the case failed; Message then says why (a
+	// unified diff of the expected and the stored object, or the error).
+	Passed  bool    `json:"passed"`
+	Message string  `json:"message,omitempty"`
+	Seconds float64 `json:"seconds"`
+}
+
+// TestLoadError is a suite file that could not be run.
+type TestLoadError struct {
+	File  string `json:"file"`
+	Error string `json:"error"`
+}

@@ -38,6 +38,19 @@ const (
 	OpValidateAll Op = "validateAll"
 )
 
+// The ops of CRD updates and test suites, added in ABI version 1 without a
+// version change (hosts that do not use them are unaffected); "compile"
+// and "lint" also take an optional old CRD (CompileRequest.OldCRD).
+const (
+	// OpUpgrade reports applying a new CRD over an old one with stored
+	// objects (an UpgradeRequest); its result is an UpgradeReport, the
+	// document `crdlab upgrade -o json` prints.
+	OpUpgrade Op = "upgrade"
+	// OpTest runs test suites held in memory (a TestRequest); its result
+	// is a TestReport, the document `crdlab test -o json` prints.
+	OpTest Op = "test"
+)
+
 // ErrorCode is the "code" of an error response.
 type ErrorCode string
 
@@ -209,6 +222,21 @@ type Request struct {
 	Layout     string   `json:"layout,omitempty"`
 	DurationMs int64    `json:"durationMs,omitempty"`
 	Samples    int      `json:"samples,omitempty"`
+	// OldCRD (OldCRDBytes when not valid UTF-8) makes "compile" and "lint"
+	// a CRD update, and is the old CRD of "upgrade"; StoredVersions is its
+	// status.storedVersions (see CompileRequest).
+	OldCRD         string   `json:"oldCrd,omitempty"`
+	OldCRDBytes    []byte   `json:"oldCrdBytes,omitempty"`
+	StoredVersions []string `json:"storedVersions,omitempty"`
+	// Sources name the Objects of "upgrade", index for index.
+	Sources []string `json:"sources,omitempty"`
+	// FailOnBreaking is UpgradeRequest.FailOnBreaking.
+	FailOnBreaking bool `json:"failOnBreaking,omitempty"`
+	// Files, Paths, CRDs and Run are the members of a TestRequest.
+	Files map[string]string `json:"files,omitempty"`
+	Paths []string          `json:"paths,omitempty"`
+	CRDs  []string          `json:"crds,omitempty"`
+	Run   string            `json:"run,omitempty"`
 }
 
 // VersionRequest is the request of "version".
@@ -229,8 +257,22 @@ type CompileRequest struct {
 	Filename string `json:"filename,omitempty"`
 	// TimeoutMs, when positive, bounds the call's time inside the module
 	// in milliseconds (engine.CompileContext, ValidateContext with a
-	// deadline); 0 is no limit.
+	// deadline); 0 is no limit. It does not bound a CRD update (OldCRD).
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+	// OldCRD, when set, is the CRD in the cluster (YAML or JSON text;
+	// OldCRDBytes when it is not valid UTF-8) and the request compiles CRD
+	// as an update of it (engine.CompileUpdate): the report is the API
+	// server's verdict on the update (`crdlab lint --old`), and a compiled
+	// handle validates objects as the API server serves them after the
+	// update (`crdlab validate --old-crd`). Both CRDs are decoded strictly
+	// (CRDFieldValidation must be "" or "Strict"); a decoding error is a
+	// DecodeError response.
+	OldCRD      string `json:"oldCrd,omitempty"`
+	OldCRDBytes []byte `json:"oldCrdBytes,omitempty"`
+	// StoredVersions, with OldCRD, is the old CRD's status.storedVersions
+	// (`--stored-versions`); absent: the old file's status, else its
+	// storage version (engine.UpdateOptions).
+	StoredVersions []string `json:"storedVersions,omitempty"`
 }
 
 // ValidateRequest is the request of "validate": one object (YAML or JSON

@@ -40,6 +40,13 @@ type CompileOptions struct {
 	FieldValidation FieldValidation
 	// Filename names the CRD in positions (the report's FieldErrorPositions).
 	Filename string
+	// OldCRD, when set, is the CRD in the cluster: the CRD compiles as an
+	// update of it (engine.CompileUpdate; see update.go). FieldValidation
+	// must then be "" or Strict.
+	OldCRD []byte
+	// StoredVersions, with OldCRD, is its status.storedVersions (nil: the
+	// old file's status, else its storage version).
+	StoredVersions []string
 }
 
 // CRD is a CRD compiled in the module. It is safe for concurrent use: every
@@ -92,6 +99,7 @@ func (r *Runtime) LintWithOptions(ctx context.Context, crdYAMLorJSON []byte, opt
 	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
 		req := textRequest(wire.OpLint, crdYAMLorJSON, opts.FieldValidation, opts.Filename)
 		req.TimeoutMs = timeoutMs(ctx)
+		withOldCRD(&req, opts)
 		return inst.call(ctx, req, &out)
 	})
 	if err != nil {
@@ -116,6 +124,8 @@ func (r *Runtime) CompileWithOptions(ctx context.Context, crdYAMLorJSON []byte, 
 	r.nextID++
 	id := r.nextID
 	r.mu.Unlock()
+	opts.OldCRD = append([]byte(nil), opts.OldCRD...)
+	opts.StoredVersions = append([]string(nil), opts.StoredVersions...)
 	c := &CRD{r: r, id: id, src: append([]byte(nil), crdYAMLorJSON...), opts: opts}
 	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
 		res, broken, err := c.compileIn(ctx, inst)
@@ -134,6 +144,7 @@ func (c *CRD) compileIn(ctx context.Context, inst *instance) (*wire.CompileResul
 	var res wire.CompileResult
 	req := textRequest(wire.OpCompile, c.src, c.opts.FieldValidation, c.opts.Filename)
 	req.TimeoutMs = timeoutMs(ctx)
+	withOldCRD(&req, c.opts)
 	broken, err := inst.call(ctx, req, &res)
 	if err != nil {
 		return nil, broken, err

@@ -106,3 +106,97 @@ func ExampleRuntime_Lint() {
 	// Output:
 	// spec.scope: Unsupported value: "Galactic": supported values: "Cluster", "Namespaced"
 }
+
+// With CompileOptions.OldCRD the CRD compiles as an update of the one in
+// the cluster: its errors are the API server's verdict on the update.
+func ExampleRuntime_CompileWithOptions_update() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	cluster := strings.Replace(crontabCRD, "scope: Namespaced", "scope: Cluster", 1)
+	c, err := r.CompileWithOptions(ctx, []byte(crontabCRD), wasm.CompileOptions{OldCRD: []byte(cluster)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, e := range c.Errors() {
+		fmt.Println(e.Message)
+	}
+	// Output: spec.scope: Invalid value: "Namespaced": field is immutable
+}
+
+// Upgrade reports what applying a new CRD does to the stored objects: here
+// a tighter maximum makes a stored object fail a fresh create, while
+// writing it back unchanged is still allowed (ratcheting).
+func ExampleRuntime_Upgrade() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	tighter := strings.Replace(crontabCRD, "maximum: 10", "maximum: 5", 1)
+	stored := []byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a","namespace":"default"},"spec":{"replicas":8}}`)
+	rep, err := r.Upgrade(ctx, []byte(crontabCRD), []byte(tighter), []wasm.UpgradeObject{{Source: "a.json", Data: stored}}, wasm.UpgradeOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	read := rep.Objects[0].Reads[0]
+	fmt.Println("update accepted:", len(rep.CRDUpdate.Errors) == 0)
+	fmt.Println("no-op update allowed:", read.NoOpUpdate.Allowed, "create allowed:", read.Create.Allowed)
+	for _, c := range rep.Changes {
+		fmt.Println(c.Severity, c.Kind, c.Path)
+	}
+	// Output:
+	// update accepted: true
+	// no-op update allowed: true create allowed: false
+	// breaking BoundTightened spec.replicas
+}
+
+// Test runs test suites held in memory, as `crdlab test -o json`.
+func ExampleRuntime_Test() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	suite := `name: CronTab
+crd: crontab.yaml
+tests:
+  onCreate:
+  - name: Defaults replicas
+    initial: |
+      apiVersion: stable.example.com/v1
+      kind: CronTab
+      spec: {}
+    expected: |
+      apiVersion: stable.example.com/v1
+      kind: CronTab
+      spec: {replicas: 1}
+  - name: Rejects 11 replicas
+    initial: |
+      apiVersion: stable.example.com/v1
+      kind: CronTab
+      spec: {replicas: 11}
+    expectedError: "should be less than or equal to 10"
+`
+	rep, err := r.Test(ctx, map[string][]byte{"crontab.yaml": []byte(crontabCRD), "crontab.testsuite.yaml": []byte(suite)}, wasm.TestOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range rep.Results {
+		fmt.Println(c.Passed, c.Name)
+	}
+	// Output:
+	// true CronTab/onCreate/Defaults replicas
+	// true CronTab/onCreate/Rejects 11 replicas
+}

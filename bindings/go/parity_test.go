@@ -27,6 +27,10 @@ type request struct {
 	crd, object, old                      []byte
 	version, subresource, fieldValidation string
 	crdFieldValidation                    string
+	// oldCRD makes the CRD an update of it (storedVersions: its
+	// status.storedVersions).
+	oldCRD         []byte
+	storedVersions []string
 }
 
 // native runs a request through the engine package as the module does, and
@@ -51,34 +55,39 @@ type moduleCompiled struct {
 	err error
 }
 
-func (cc *compileCache) compileNative(crd []byte, fv string) (*engine.CRD, error) {
+func (cc *compileCache) compileNative(req request) (*engine.CRD, error) {
 	if cc.native == nil {
 		cc.native = map[string]nativeCompiled{}
 	}
-	key := fv + "\x00" + string(crd)
+	key := req.compileKey()
 	if n, ok := cc.native[key]; ok {
 		return n.c, n.err
 	}
-	c, err := engine.CompileWithOptions(crd, engine.CompileOptions{FieldValidation: engine.FieldValidation(fv)})
+	if req.oldCRD != nil {
+		c, err := nativeUpdate(req)
+		cc.native[key] = nativeCompiled{c, err}
+		return c, err
+	}
+	c, err := engine.CompileWithOptions(req.crd, engine.CompileOptions{FieldValidation: engine.FieldValidation(req.crdFieldValidation)})
 	cc.native[key] = nativeCompiled{c, err}
 	return c, err
 }
 
-func (cc *compileCache) compileModule(r *Runtime, crd []byte, fv string) (*CRD, error) {
+func (cc *compileCache) compileModule(r *Runtime, req request) (*CRD, error) {
 	if cc.module == nil {
 		cc.module = map[string]moduleCompiled{}
 	}
-	key := fv + "\x00" + string(crd)
+	key := req.compileKey()
 	if m, ok := cc.module[key]; ok {
 		return m.c, m.err
 	}
-	c, err := r.CompileWithOptions(context.Background(), crd, CompileOptions{FieldValidation: FieldValidation(fv)})
+	c, err := r.CompileWithOptions(context.Background(), req.crd, CompileOptions{FieldValidation: FieldValidation(req.crdFieldValidation), OldCRD: req.oldCRD, StoredVersions: req.storedVersions})
 	cc.module[key] = moduleCompiled{c, err}
 	return c, err
 }
 
 func nativeWith(cc *compileCache, req request) string {
-	c, err := cc.compileNative(req.crd, req.crdFieldValidation)
+	c, err := cc.compileNative(req)
 	if err != nil {
 		return "DecodeError: " + err.Error()
 	}
@@ -107,7 +116,7 @@ func nativeWith(cc *compileCache, req request) string {
 // wire.CRDReport, as native); lintRaw checks the raw "lint" bytes.
 func viaModule(t testing.TB, cc *compileCache, r *Runtime, req request) string {
 	ctx := context.Background()
-	c, err := cc.compileModule(r, req.crd, req.crdFieldValidation)
+	c, err := cc.compileModule(r, req)
 	if err != nil {
 		return errString(t, err)
 	}
@@ -215,9 +224,8 @@ func lintRaw(t *testing.T, r *Runtime, crd []byte) {
 }
 
 // loadConformanceCases resolves every case of conformance/testdata/cases
-// with the conformance suite's loader (internal/casefile). The module has no
-// CRD-update operation: a case's old CRD is left out (its CRD is checked as
-// a create).
+// with the conformance suite's loader (internal/casefile). A case with an
+// old CRD compiles as a CRD update (CompileOptions.OldCRD).
 func loadConformanceCases(t *testing.T) []request {
 	cases, err := casefile.Load(filepath.Join(repoRoot, "conformance", "testdata", "cases"))
 	if err != nil {
@@ -227,7 +235,8 @@ func loadConformanceCases(t *testing.T) []request {
 	for i, c := range cases {
 		r := c.Request
 		out[i] = request{name: c.ID, crd: r.CRD, object: r.Object, old: r.Old,
-			version: r.Version, subresource: r.Subresource, fieldValidation: r.FieldValidation, crdFieldValidation: r.CRDFieldValidation}
+			version: r.Version, subresource: r.Subresource, fieldValidation: r.FieldValidation, crdFieldValidation: r.CRDFieldValidation,
+			oldCRD: r.OldCRD, storedVersions: r.StoredVersions}
 	}
 	return out
 }

@@ -102,24 +102,9 @@ func runTest(c *command, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *output == "json" {
-		type result struct {
-			crdtest.CaseResult
-			Seconds float64 `json:"seconds"`
-		}
-		passed, failed := rep.Counts()
-		out := struct {
-			Results    []result            `json:"results"`
-			LoadErrors []crdtest.LoadError `json:"loadErrors"`
-			Passed     int                 `json:"passed"`
-			Failed     int                 `json:"failed"`
-			Seconds    float64             `json:"seconds"`
-		}{Results: []result{}, LoadErrors: rep.LoadErrors, Passed: passed, Failed: failed, Seconds: rep.Duration.Seconds()}
-		for _, r := range rep.Results {
-			out.Results = append(out.Results, result{r, r.Duration.Seconds()})
-		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := enc.Encode(rep.Wire()); err != nil {
 			return exitUsage
 		}
 	} else {

@@ -419,4 +419,12 @@ spec:
   size: XL`, { apiVersion: 'example.com/v1beta1' }),
     shows: ['spec.size: Unsupported value: "XL"'],
   },
+  {
+    id: 'crd-update', group: 'Versions', title: 'Updating a CRD (old CRD)',
+    about: 'With the old CRD filled in (the one in the cluster), the verdict is the API server\'s answer to the update: the scope is immutable, and v1 cannot leave spec.versions while objects are still stored at v1.',
+    crd: crontabCRD.replace('scope: Namespaced', 'scope: Cluster').replace('  - name: v1\n', '  - name: v2\n'),
+    oldCrd: crontabCRD,
+    object: crontabObject.replace('stable.example.com/v1', 'stable.example.com/v2').replace('replicas: 15', 'replicas: 3').replace('"* * * *"', '"*/5 * * * *"'),
+    shows: ['would reject this update of the CRD', 'spec.scope: Invalid value: "Cluster": field is immutable', 'status.storedVersions[0]: Invalid value: "v1": missing from spec.versions'],
+  },
 ];

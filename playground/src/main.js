@@ -19,6 +19,7 @@ import { encodeState, decodeState } from './share.js';
 import { celHighlight } from './celhighlight.js';
 import { examples, crontabCRD, crontabObject } from './examples.js';
 import { schemaPanel, benchButton } from './schemabench.js';
+import { setupTests } from './tests.js';
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, cls, text) => {
@@ -93,6 +94,7 @@ function celCompletion(ctx) {
 
 // ---- editors -------------------------------------------------------------
 let scheduleRun = () => {};
+let scheduleTests = () => {};
 
 function makeEditor(parent, name, doc) {
   const view = new EditorView({
@@ -112,7 +114,12 @@ function makeEditor(parent, name, doc) {
           ...foldKeymap, ...completionKeymap, ...lintKeymap,
         ]),
         yaml(), editorTheme,
-        EditorView.updateListener.of(timed('edit', (u) => { if (u.docChanged) { perf.editAt = performance.now(); scheduleRun(); } })),
+        EditorView.updateListener.of(timed('edit', (u) => {
+          if (!u.docChanged) return;
+          if (name === 'suite') return scheduleTests();
+          perf.editAt = performance.now();
+          scheduleRun();
+        })),
         EditorView.contentAttributes.of({ 'aria-label': name + ' editor' }),
       ],
     }),
@@ -136,8 +143,25 @@ const editors = {
   crd: makeEditor($('crdEditor'), 'crd', ''),
   object: makeEditor($('objectEditor'), 'object', ''),
   old: makeEditor($('oldEditor'), 'old', ''),
+  oldCrd: makeEditor($('oldCrdEditor'), 'oldCrd', ''),
 };
 perf.editors = editors;
+
+// The Tests tab (tests.js): its suite runs against the CRD editor's text.
+let wasmModuleReady;
+const wasmModulePromise = new Promise((resolve) => { wasmModuleReady = resolve; });
+const tests = setupTests({
+  makeEditor: (parent, name) => (editors[name] = makeEditor(parent, name, '')),
+  getCRD: () => getText('crd'),
+  module: () => wasmModulePromise,
+  changed: () => saveHash(),
+  perf,
+});
+scheduleTests = () => {
+  if (suppress) return;
+  saveHash();
+  tests.run();
+};
 
 function setText(name, text) {
   const v = editors[name];
@@ -165,6 +189,7 @@ function getState() {
     crd: getText('crd'), object: getText('object'), old: getText('old'),
     fieldValidation: $('fieldValidation').value, subresource: $('subresource').value,
     version: $('version').value, mode: $('modeUpdate').checked ? 'update' : 'create',
+    oldCrd: getText('oldCrd'), suite: getText('suite'), run: tests.filter(), tab: tests.tab(),
   };
 }
 
@@ -175,6 +200,10 @@ function setState(s) {
   setText('crd', s.crd ?? '');
   setText('object', s.object ?? '');
   setText('old', s.old ?? '');
+  setText('oldCrd', s.oldCrd ?? '');
+  if (s.oldCrd) $('oldCrdPane').open = true;
+  setText('suite', s.suite ?? '');
+  tests.setFilter(s.run);
   $('fieldValidation').value = s.fieldValidation || 'Strict';
   $('subresource').value = s.subresource || '';
   pendingVersion = s.version || '';
@@ -186,6 +215,7 @@ function setState(s) {
   showMode();
   suppress = false;
   perf.editAt = performance.now();
+  tests.show(s.tab === 'tests' ? 'tests' : 'validate');
   runNow();
 }
 
@@ -247,7 +277,8 @@ function send(kind) {
     current = { id, state: s, editAt: perf.editAt ?? performance.now() };
     perf.requests++;
     const old = s.mode === 'update' ? s.old : undefined;
-    validator.postMessage({ kind: 'validate', id, crd: s.crd, object: s.object, old, fieldValidation: s.fieldValidation, subresource: s.subresource, version: s.version });
+    const oldCrd = s.oldCrd.trim() ? s.oldCrd : undefined;
+    validator.postMessage({ kind: 'validate', id, crd: s.crd, oldCrd, object: s.object, old, fieldValidation: s.fieldValidation, subresource: s.subresource, version: s.version });
     $('busy').hidden = false;
   } else {
     costState = { id: ++costId, state: s };
@@ -270,7 +301,7 @@ let wasmModule;
 let costState = {};
 perf.getState = () => getState();
 perf.busy = () => inflight.validate || dirty.validate;
-perf.idle = () => engineReady && !marks && costStarted && costTimer === null && !inflight.validate && !inflight.cost && !dirty.validate && !dirty.cost;
+perf.idle = () => engineReady && !schema.pending() && !marks && costStarted && costTimer === null && !inflight.validate && !inflight.cost && !dirty.validate && !dirty.cost && tests.idle();
 
 validator.onmessage = timed('validation result', (ev) => {
   const m = ev.data;
@@ -325,6 +356,7 @@ function onReady(m, role) {
     perf.marks = m.marks;
     perf.moduleAt = m.marks?.moduleCompiled;
     wasmModule = m.module;
+    if (wasmModule) wasmModuleReady(wasmModule); // the Tests tab's worker shares it
     // The page's first request normally went before (the worker kept it).
     if (started && !perf.requests) runNow();
   }
@@ -337,7 +369,7 @@ if (boot) for (const ev of boot.early.splice(0)) validator.onmessage(ev);
 else validator.postMessage({ kind: 'init', url: 'crdlab.wasm', pageOrigin: performance.timeOrigin });
 
 // ---- diagnostics -----------------------------------------------------------
-const EDITOR_LABEL = { crd: 'CRD', object: 'object', old: 'old object' };
+const EDITOR_LABEL = { crd: 'CRD', object: 'object', old: 'old object', oldCrd: 'old CRD', suite: 'suite' };
 
 // lineOf: where an error goes in an editor: the engine's position when it
 // reports one, else the node its field path names (or its nearest ancestor).
@@ -360,7 +392,7 @@ function decodeLine(msg) {
 }
 
 let problems = [];
-const marked = { crd: 0, object: 0, old: 0 };
+const marked = {};
 // The marks go to the editors in the next animation frame, not in the
 // task that rebuilt the results: a CodeMirror transaction reads the DOM
 // selection, which forces a layout of the whole page, results included
@@ -385,7 +417,8 @@ function applyMarks() {
 }
 function setProblems(list, state) {
   problems = list;
-  const by = { crd: [], object: [], old: [] };
+  const by = {};
+  for (const name of Object.keys(editors)) by[name] = [];
   const stale = {};
   for (const name of Object.keys(editors)) stale[name] = !!state && getText(name) !== state[name];
   for (const p of list) {
@@ -418,6 +451,7 @@ function setProblems(list, state) {
 function jump(p) {
   const v = editors[p.editor];
   if (p.editor === 'old') { $('modeUpdate').checked = true; showMode(); }
+  if (p.editor === 'oldCrd') $('oldCrdPane').open = true;
   const pos = Math.min(p.from, v.state.doc.length);
   v.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: 'center' }) });
   v.focus();
@@ -442,9 +476,12 @@ function showValidation(m, state) {
   if (m.fatal) {
     crdBox.appendChild(el('div', 'err', m.fatal.message));
   }
+  const update = !!state.oldCrd?.trim();
   if (m.crdError) {
-    const line = decodeLine(m.crdError.message);
-    list.push(problem('crd', state, { position: { line } }, 'error', m.crdError.message));
+    // With an old CRD, the message names the one that does not decode.
+    const oldBad = update && /^old CRD: /.test(m.crdError.message);
+    const msg = m.crdError.message.replace(/^(old|new) CRD: /, '');
+    list.push(problem(oldBad ? 'oldCrd' : 'crd', state, { position: { line: decodeLine(msg) } }, 'error', m.crdError.message));
     crdBox.appendChild(el('div', 'err', m.crdError.message));
     objBox.appendChild(el('div', 'muted', 'The CRD does not decode: no object to validate.'));
     $('final').replaceChildren();
@@ -455,7 +492,9 @@ function showValidation(m, state) {
   if (m.crd) {
     for (const e of m.crd.errors) list.push(problem('crd', state, e, 'error', e.message));
     m.crd.warnings.forEach((w, i) => list.push(problem('crd', state, { position: m.crdWarningPositions?.[i] ?? { line: 1 } }, 'warning', 'Warning: ' + w)));
-    crdBox.appendChild(m.crd.errors.length ? el('div', 'err', `The API server would reject this CRD (${m.crd.errors.length} error${m.crd.errors.length > 1 ? 's' : ''}).`) : el('div', 'ok', 'The CRD is valid.'));
+    const n = m.crd.errors.length;
+    if (update) crdBox.appendChild(n ? el('div', 'err', `The API server would reject this update of the CRD (${n} error${n > 1 ? 's' : ''}).`) : el('div', 'ok', 'The update of the CRD would be accepted; objects are validated against the updated CRD.'));
+    else crdBox.appendChild(n ? el('div', 'err', `The API server would reject this CRD (${n} error${n > 1 ? 's' : ''}).`) : el('div', 'ok', 'The CRD is valid.'));
     if (m.crd.warnings.length) crdBox.appendChild(el('div', 'warn', `${m.crd.warnings.length} warning(s).`));
     if (m.compileMs) crdBox.appendChild(el('div', 'muted', `compiled in ${Math.round(m.compileMs)} ms (kept for the next edits)`));
     if (m.crd.errors.length) {
@@ -609,7 +648,7 @@ let costShown = '';
 function showCosts(m, state) {
   lastCost = { m, state };
   const box = $('costs');
-  const key = JSON.stringify([m.error, m.cost, state.mode]);
+  const key = JSON.stringify([m.error, m.cost, state.mode, timing.viewKey(state)]);
   if (key === costShown && box.childElementCount) return false;
   costShown = key;
   box.replaceChildren();
@@ -714,7 +753,10 @@ function loadExample(id) {
   const x = examples.find((e) => e.id === id);
   if (!x) return;
   $('about').textContent = x.about;
-  setState({ crd: x.crd, object: x.object, old: x.old ?? '', fieldValidation: x.fieldValidation, subresource: x.subresource, version: x.version, mode: x.mode ?? 'create' });
+  // The Tests tab's suite, filter and the tab shown stay as they are.
+  setState({ crd: x.crd, object: x.object, old: x.old ?? '', fieldValidation: x.fieldValidation, subresource: x.subresource, version: x.version, mode: x.mode ?? 'create',
+    oldCrd: x.oldCrd ?? '', suite: getText('suite'), run: tests.filter(), tab: tests.tab() });
+  if (!x.oldCrd) $('oldCrdPane').open = false;
   saveHash();
 }
 sel.addEventListener('change', () => { if (sel.value) loadExample(sel.value); });

@@ -15,6 +15,9 @@ const el = (tag, cls, text) => {
   return e;
 };
 
+// The part of a JSON Schema shown in the panel (characters).
+const PREVIEW = 64 * 1024;
+
 // Timed batches per figure (`crdlab bench --samples`).
 const SAMPLES = 11;
 
@@ -71,21 +74,29 @@ export function schemaPanel({ after, send, perf }) {
   let lastState = null;
   let lastVersions = [];
   let doc = null;
-  perf.schema = { results: 0, key: null };
+  perf.schema = { results: 0, key: null, answered: 0 };
+
+  // pending: a request is out (the e2e test waits for it, as for the
+  // page's other requests).
+  const pending = () => id !== perf.schema.answered;
 
   function request(state, versions, force) {
     lastState = state;
     lastVersions = versions;
     const want = state.version || objectVersion(state.object);
     const version = versions.includes(want) ? want : '';
-    const key = JSON.stringify([state.crd, version, draft.value, strict.checked]);
+    const oldCrd = state.oldCrd?.trim() ? state.oldCrd : undefined;
+    const key = JSON.stringify([state.crd, oldCrd, version, draft.value, strict.checked]);
     if (key === sentKey && !force) return;
     sentKey = key;
     perf.schema.key = key;
-    send({ kind: 'schema', id: ++id, key, crd: state.crd, version, draft: draft.value, strict: strict.checked });
+    // With an old CRD, the CRD compiled for validation is the update's (the
+    // same handle, and the verdict shown above).
+    send({ kind: 'schema', id: ++id, key, crd: state.crd, oldCrd, version, draft: draft.value, strict: strict.checked });
   }
 
   function show(m) {
+    perf.schema.answered = m.id;
     if (m.id !== id) return; // superseded
     perf.schema.results++;
     doc = null;
@@ -118,7 +129,12 @@ export function schemaPanel({ after, send, perf }) {
       d.appendChild(ul);
       info.appendChild(d);
     }
-    out.textContent = doc.document;
+    // A big schema (HTTPRoute's is hundreds of KiB) is shown in part: laying
+    // out all of it would hold the page's thread for 100 ms and more.
+    if (doc.document.length > PREVIEW) {
+      out.textContent = doc.document.slice(0, PREVIEW);
+      out.appendChild(el('div', 'muted', `… the first ${PREVIEW / 1024} KiB of ${(doc.document.length / 1024).toFixed(0)} KiB: Copy or Download for the whole document`));
+    } else out.textContent = doc.document;
   }
 
   copy.addEventListener('click', async () => {
@@ -143,7 +159,7 @@ export function schemaPanel({ after, send, perf }) {
   });
   for (const c of [draft, strict]) c.addEventListener('change', () => lastState && request(lastState, lastVersions));
 
-  return { request, show };
+  return { request, show, pending };
 }
 
 /**
@@ -165,13 +181,20 @@ export function benchButton({ send, rerender, perf }) {
     rerender();
   }
 
+  // viewKey is what decorate would draw for state: the cost view is drawn
+  // again when it changes (the page skips drawing an unchanged report).
+  function viewKey(state) {
+    const key = keyOf(state);
+    return JSON.stringify([running === key, running !== null, result?.key === key ? result.n : null, error]);
+  }
+
   function show(m) {
     if (m.id !== id) return;
     perf.bench.results++;
     const key = running;
     running = null;
     if (m.error) error = m.error.message;
-    else result = { key, bench: m.bench, ms: m.ms };
+    else result = { key, bench: m.bench, ms: m.ms, n: m.id };
     rerender();
   }
 
@@ -218,5 +241,5 @@ export function benchButton({ send, rerender, perf }) {
     }
   }
 
-  return { show, decorate };
+  return { show, decorate, viewKey };
 }

@@ -1,12 +1,14 @@
 // The engine's Web Worker. Two run in the page: role "validate" compiles a
-// CRD once per CRD text (kept by the binding's compile handle) and
-// validates objects against it; role "cost" computes the cost report,
-// which the ABI's "cost" op recompiles on each call, so that a big CRD's
-// cost report never delays a validation. Both run only the newest request:
+// CRD once per CRD text (kept by the binding's compile handle; with an old
+// CRD, as an update of it) and validates objects against it; role "cost"
+// computes the cost report, which the ABI's "cost" op recompiles on each
+// call, so that a big CRD's cost report never delays a validation. Both run only the newest request:
 // requests that arrive while the engine is busy replace each other, and
 // the page drops answers to superseded requests. The validation worker is
 // started by index.html before the page's bundle loads, fetches the module
-// itself and keeps the page's first request until the engine is up.
+// itself and keeps the page's first request until the engine is up. A
+// third, started by the Tests tab (tests.js), runs test suites (kind
+// "test").
 import { load } from '../../bindings/js/src/index.js';
 import { addPositions } from './yamlpath.js';
 
@@ -16,20 +18,21 @@ let scheduled = false;
 const kept = new Map(); // CRD text -> CompiledCRD (the last few)
 const KEEP = 3;
 
-function compiled(text) {
-  let c = kept.get(text);
+function compiled(text, oldCrd) {
+  const key = oldCrd ? `${text}\0${oldCrd}` : text;
+  let c = kept.get(key);
   if (c) {
-    kept.delete(text);
-    kept.set(text, c); // most recently used last
+    kept.delete(key);
+    kept.set(key, c); // most recently used last
     return { c, compileMs: 0 };
   }
   const t0 = performance.now();
-  c = engine.compile(text);
+  c = engine.compile(text, oldCrd ? { oldCrd } : {});
   const compileMs = performance.now() - t0;
   // Where the CRD's errors and warnings are, once per CRD text (this
   // parses the CRD, which can take a while: not on the page's thread).
   c.warningPositions = addPositions(text, c.report.errors, c.report.warnings, true);
-  kept.set(text, c);
+  kept.set(key, c);
   while (kept.size > KEEP) {
     const [k, old] = kept.entries().next().value;
     kept.delete(k);
@@ -46,7 +49,7 @@ function validate(req) {
   const res = { id: req.id, kind: 'validate', startAt: at() };
   let c;
   try {
-    const r = compiled(req.crd);
+    const r = compiled(req.crd, req.oldCrd);
     c = r.c;
     res.compileMs = r.compileMs;
   } catch (e) {
@@ -97,11 +100,24 @@ function runExtra(req) {
   const t0 = performance.now();
   try {
     if (req.kind === 'schema') {
-      const { c } = compiled(req.crd);
+      const { c } = compiled(req.crd, req.oldCrd);
       res.schema = c.schema({ versions: req.version ? [req.version] : [], draft: req.draft, strict: req.strict });
     } else {
       res.bench = engine.bench(req.crd, [req.object], { durationMs: req.durationMs, samples: req.samples, timeoutMs: req.timeoutMs });
     }
+  } catch (e) {
+    res.error = failure(e);
+  }
+  res.ms = performance.now() - t0;
+  return res;
+}
+
+// test runs a suite held in memory (the Tests tab): crdlab test -o json.
+function test(req) {
+  const res = { id: req.id, kind: 'test' };
+  const t0 = performance.now();
+  try {
+    res.report = engine.test(req.files, { paths: req.paths, crds: req.crds, run: req.run });
   } catch (e) {
     res.error = failure(e);
   }
@@ -129,7 +145,7 @@ function run() {
   if (!req) return;
   let res;
   try {
-    res = req.kind === 'cost' ? cost(req) : validate(req);
+    res = req.kind === 'cost' ? cost(req) : req.kind === 'test' ? test(req) : validate(req);
   } catch (e) {
     res = { id: req.id, kind: req.kind, fatal: failure(e) };
   }

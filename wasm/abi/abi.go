@@ -115,9 +115,9 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 	case wire.OpVersion:
 		return wire.VersionResult{ABI: wire.ABIVersion, Engine: engine.Version}, nil
 	case wire.OpCompile, wire.OpLint:
-		c, err := compile(withTimeout(r.TimeoutMs), pick(r.CRD, r.CRDBytes), r.CRDFieldValidation, r.Filename)
-		if err != nil {
-			return nil, engineError(wire.CodeDecodeError, err)
+		c, e := compileRequest(r)
+		if e != nil {
+			return nil, e
 		}
 		rep := engine.NewReport(c, nil)
 		if r.Op == wire.OpLint {
@@ -199,11 +199,15 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 		return s.schema(r)
 	case wire.OpBench:
 		return s.bench(r)
+	case wire.OpUpgrade:
+		return upgradeReport(r)
+	case wire.OpTest:
+		return testReport(r)
 	case "":
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: `request has no "op"`}
 	default:
-		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown op %q (expected %s, %s, %s, %s, %s, %s, %s, %s or %s)", r.Op,
-			wire.OpVersion, wire.OpCompile, wire.OpLint, wire.OpValidate, wire.OpValidateAll, wire.OpCost, wire.OpSchema, wire.OpBench, wire.OpFree)}
+		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown op %q (expected %s, %s, %s, %s, %s, %s, %s, %s, %s, %s or %s)", r.Op,
+			wire.OpVersion, wire.OpCompile, wire.OpLint, wire.OpValidate, wire.OpValidateAll, wire.OpCost, wire.OpFree, wire.OpUpgrade, wire.OpTest, wire.OpSchema, wire.OpBench)}
 	}
 }
 

@@ -14,6 +14,8 @@ export declare const WIRE: {
     readonly Free: 'free';
     readonly Schema: 'schema';
     readonly Bench: 'bench';
+    readonly Upgrade: 'upgrade';
+    readonly Test: 'test';
   };
   readonly Code: {
     readonly BadRequest: 'BadRequest';
@@ -362,6 +364,109 @@ export interface CompileOptions {
   filename?: string;
   /** the call's time limit inside the module in milliseconds (0 or absent: none) */
   timeoutMs?: number;
+  /** the CRD in the cluster: compile or lint the update of it (crdlab lint --old, validate --old-crd) */
+  oldCrd?: string | object;
+  /** with oldCrd: its status.storedVersions (default: its own status, else its storage version) */
+  storedVersions?: string[];
+}
+
+/** The API server's answer to one request of an upgrade, without the object (Go: wire.RequestReport). */
+export interface RequestReport {
+  allowed: boolean;
+  decodeError?: string;
+  errors: ErrorReport[];
+  warnings: string[];
+}
+
+/** A stored object read and written back at one version of the updated CRD (Go: wire.StoredReadReport). */
+export interface StoredReadReport {
+  version: string;
+  decodeError?: string;
+  /** stored fields the new CRD drops on read (data lost at the next write) */
+  pruned: string[];
+  /** fields defaulting sets on read under the new CRD only */
+  defaulted: string[];
+  /** writing the object back unchanged (ratcheting applies) */
+  noOpUpdate?: RequestReport;
+  /** creating the object afresh (no ratcheting) */
+  create?: RequestReport;
+}
+
+/** One stored object of an upgrade (Go: wire.StoredObjectReport). */
+export interface StoredObjectReport {
+  source: string;
+  name: string;
+  storedVersion: string;
+  safe: boolean;
+  skipped?: string;
+  reads: StoredReadReport[];
+}
+
+/** One finding of the compatibility diff (Go: wire.SchemaChange). */
+export interface SchemaChange {
+  version?: string;
+  fromVersion?: string;
+  path?: string;
+  kind: string;
+  severity: 'breaking' | 'warning' | 'info';
+  message: string;
+}
+
+/** The result of upgrade(), the document `crdlab upgrade -o json` prints (Go: wire.UpgradeReport). */
+export interface UpgradeReport {
+  safe: boolean;
+  /** the API server's verdict on the CRD update */
+  crdUpdate: CRDReport;
+  oldStorageVersion: string;
+  newStorageVersion: string;
+  storedVersions: string[];
+  objects: StoredObjectReport[];
+  changes: SchemaChange[];
+}
+
+export interface UpgradeOptions {
+  /** names of the objects in the report, index for index (default "objects[i]") */
+  sources?: string[];
+  /** the old CRD's status.storedVersions */
+  storedVersions?: string[];
+  /** a breaking schema change makes the upgrade unsafe */
+  failOnBreaking?: boolean;
+}
+
+/** One case of a test run (Go: wire.TestCaseResult). */
+export interface TestCaseResult {
+  /** "<suite>/<onCreate|onUpdate|sequence>/<case>" */
+  name: string;
+  file: string;
+  line: number;
+  passed: boolean;
+  /** why the case failed: the unified diff of expected and stored object, or the error */
+  message?: string;
+  seconds: number;
+}
+
+/** A suite file that could not be run (Go: wire.TestLoadError). */
+export interface TestLoadError {
+  file: string;
+  error: string;
+}
+
+/** The result of test(), the document `crdlab test -o json` prints (Go: wire.TestReport). */
+export interface TestReport {
+  results: TestCaseResult[];
+  loadErrors: TestLoadError[];
+  passed: number;
+  failed: number;
+  seconds: number;
+}
+
+export interface TestOptions {
+  /** suite files or directories of `files` to run (default all) */
+  paths?: string[];
+  /** CRD files or directories of `files` given as --crd */
+  crds?: string[];
+  /** a regular expression (Go syntax) on case names */
+  run?: string;
 }
 
 export interface LoadOptions {
@@ -399,6 +504,10 @@ export declare class Crdlab {
   schema(crd: string | object | CompiledCRD, options?: SchemaOptions): SchemaResult;
   /** Times each CEL rule (cost units beside wall time per evaluation) and each validation phase: `crdlab bench -o json`. */
   bench(crd: string | object | CompiledCRD, objects?: Array<string | object>, options?: BenchOptions): BenchReport;
+  /** The upgrade report `crdlab upgrade -o json` prints: the CRD update's verdict, the stored objects under the new CRD, the schema diff. */
+  upgrade(oldCrd: string | object, newCrd: string | object, objects?: Array<string | object>, options?: UpgradeOptions): UpgradeReport;
+  /** Runs test suites held in memory (path → text of suites and CRDs): the report `crdlab test -o json` prints. */
+  test(files: Record<string, string | Uint8Array> | Map<string, string | Uint8Array>, options?: TestOptions): TestReport;
 }
 
 /** Loads the module: by default the crdlab.wasm shipped with this package. */

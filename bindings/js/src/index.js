@@ -21,6 +21,8 @@ export const WIRE = Object.freeze({
     Free: 'free',
     Schema: 'schema',
     Bench: 'bench',
+    Upgrade: 'upgrade',
+    Test: 'test',
   }),
   Code: Object.freeze({
     BadRequest: 'BadRequest',
@@ -194,10 +196,12 @@ export class Crdlab {
    * under "crd". `crdFieldValidation` ("Strict" by default, "Warn",
    * "Ignore") is the CRD create's fieldValidation; a CRD rejected for
    * unknown or duplicate fields has `decodeError` set. `timeoutMs` bounds
-   * the call inside the module.
+   * the call inside the module. With `oldCrd` (the CRD in the cluster) the
+   * report is the API server's verdict on updating it to `crd`, as
+   * `crdlab lint --old` (`storedVersions`: its status.storedVersions).
    */
-  lint(crd, { crdFieldValidation, filename, timeoutMs } = {}) {
-    return this.call(withTimeout(compileRequest(Op.Lint, text(crd), crdFieldValidation, filename), timeoutMs)).crd;
+  lint(crd, { crdFieldValidation, filename, timeoutMs, oldCrd, storedVersions } = {}) {
+    return this.call(withOldCrd(withTimeout(compileRequest(Op.Lint, text(crd), crdFieldValidation, filename), timeoutMs), oldCrd, storedVersions)).crd;
   }
 
   /**
@@ -246,15 +250,63 @@ export class Crdlab {
     return this.call(withTimeout(req, options.timeoutMs));
   }
 
-  /** Compiles a CRD once, for many validations (options as for lint). */
-  compile(crd, { crdFieldValidation, filename, timeoutMs } = {}) {
+  /**
+   * Compiles a CRD once, for many validations (options as for lint). With
+   * `oldCrd`, the report is the update's verdict and objects validate as
+   * the API server serves them after the update (`crdlab validate
+   * --old-crd`).
+   */
+  compile(crd, { crdFieldValidation, filename, timeoutMs, oldCrd, storedVersions } = {}) {
     const src = text(crd);
-    const req = withTimeout(compileRequest(Op.Compile, src, crdFieldValidation, filename), timeoutMs);
+    const req = withOldCrd(withTimeout(compileRequest(Op.Compile, src, crdFieldValidation, filename), timeoutMs), oldCrd, storedVersions);
     const res = this.call(req);
     const c = new CompiledCRD(this, req, res);
     this.live.add(c);
     return c;
   }
+
+  /**
+   * What applying `newCrd` over `oldCrd` (as stored in the cluster) does:
+   * the API server's verdict on the CRD update, each stored object read and
+   * written back by the updated API server, and a compatibility diff of the
+   * schemas: the document `crdlab upgrade -o json` prints. `objects` are
+   * stored objects (one document each, text or plain objects), named in the
+   * report by `sources` (default `objects[i]`).
+   */
+  upgrade(oldCrd, newCrd, objects = [], { sources, storedVersions, failOnBreaking } = {}) {
+    const req = { op: Op.Upgrade, oldCrd: text(oldCrd), crd: text(newCrd), objects: objects.map(text) };
+    if (sources) req.sources = sources;
+    if (storedVersions) req.storedVersions = storedVersions;
+    if (failOnBreaking) req.failOnBreaking = true;
+    return this.call(req);
+  }
+
+  /**
+   * Runs CRD validation test suites (OpenShift's *.testsuite.yaml format and
+   * crdlab's sequences) held in memory: `files` maps slash-separated
+   * relative paths to the text of suites and CRDs, laid out as on disk (a
+   * suite's `crd:` is relative to it). `paths` select suite files or
+   * directories (default all), `crds` are given as --crd, `run` is a
+   * regular expression on case names (Go syntax). Returns the document
+   * `crdlab test -o json` prints.
+   */
+  test(files, { paths, crds, run } = {}) {
+    const map = {};
+    const entries = files instanceof Map ? files.entries() : Object.entries(files ?? {});
+    for (const [name, data] of entries) map[name] = text(data);
+    const req = { op: Op.Test, files: map };
+    if (paths && paths.length) req.paths = paths;
+    if (crds && crds.length) req.crds = crds;
+    if (run) req.run = run;
+    return this.call(req);
+  }
+}
+
+/** Makes a "compile" or "lint" request a CRD update of oldCrd. */
+function withOldCrd(req, oldCrd, storedVersions) {
+  if (oldCrd !== undefined && oldCrd !== null && oldCrd !== '') req.oldCrd = text(oldCrd);
+  if (storedVersions) req.storedVersions = storedVersions;
+  return req;
 }
 
 /** The request of "compile" or "lint". */
@@ -301,7 +353,7 @@ export class CompiledCRD {
    */
   validateAll(stream, { old, version, subresource, fieldValidation, timeoutMs } = {}) {
     if (this.disposed) throw new CrdlabError(Code.Invalid, 'CRD was disposed');
-    if (this.handle === undefined) this.handle = this.owner.call({ op: Op.Compile, crd: this.src }).handle;
+    if (this.handle === undefined) this.handle = this.owner.call(this.compileReq).handle;
     const req = { op: Op.ValidateAll, handle: this.handle, object: text(stream) };
     if (old !== undefined && old !== null) req.old = text(old);
     if (version) req.version = version;

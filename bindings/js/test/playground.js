@@ -627,6 +627,84 @@ spec:
     await page.waitForFunction((t) => window.__crdlab.editors.object.state.doc.toString() === t, dropped);
   });
 
+  await step('CRD update: the old CRD editor is collapsed; filled, the verdict is the update\'s and objects validate against the updated CRD', async () => {
+    await page.selectOption('#examples', 'crontab');
+    await settle(page);
+    assert.equal(await page.$eval('#oldCrdPane', (d) => d.open), false, 'the old CRD is collapsed by default');
+    await page.click('#oldCrdPane > summary');
+    const crontab = await getText(page, 'crd');
+    await setText(page, 'oldCrd', crontab);
+    await setText(page, 'crd', crontab.replace('scope: Namespaced', 'scope: Cluster'));
+    await settle(page);
+    assert.match(await page.textContent('#crdResult'), /would reject this update of the CRD \(1 error\)/);
+    const list = await problems(page);
+    assert.ok(list.some((p) => p.msg === 'spec.scope: Invalid value: "Cluster": field is immutable' && p.loc === `CRD:${lineOf(crontab, 'scope:')}`), JSON.stringify(list));
+    // A compatible update that serves v2 too: objects at v2 validate against the updated CRD.
+    const v2 = crontab.replace('  versions:\n', '  versions:\n  - name: v2\n    served: true\n    storage: false\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              replicas: {type: integer, maximum: 3}\n');
+    await setText(page, 'crd', v2);
+    await setText(page, 'object', 'apiVersion: stable.example.com/v2\nkind: CronTab\nmetadata:\n  name: a\nspec:\n  replicas: 4\n');
+    await settle(page);
+    assert.match(await page.textContent('#crdResult'), /The update of the CRD would be accepted/);
+    assert.ok((await problems(page)).some((p) => /spec\.replicas: Invalid value: 4: spec\.replicas in body should be less than or equal to 3/.test(p.msg)), JSON.stringify(await problems(page)));
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.screenshot({ path: join(shots, 'playground-crd-update.png') });
+    // An old CRD that does not decode is marked in its editor.
+    await setText(page, 'oldCrd', 'a: [b\n');
+    await settle(page);
+    assert.ok((await problems(page)).some((p) => p.loc.startsWith('old CRD:') && /^old CRD: /.test(p.msg)), JSON.stringify(await problems(page)));
+    // Emptied, the CRD is checked as a create again.
+    await setText(page, 'oldCrd', '');
+    await settle(page);
+    assert.match(await page.textContent('#crdResult'), /The CRD is valid/);
+  });
+
+  await step('Tests tab: the suite runs against the CRD, each case with pass/fail and the failure diff; shared in the URL', async () => {
+    await page.selectOption('#examples', 'crontab');
+    await settle(page);
+    await page.click('#tabTests');
+    assert.equal(await page.isVisible('#validateView'), false);
+    await page.waitForFunction(() => window.__crdlab.tests.runs > 0, null, { timeout: 60000 });
+    await settle(page, 60000);
+    assert.match(await page.textContent('#testSummary'), /^PASS: 4 passed, 0 failed/);
+    assert.equal(await page.$$eval('#testResults li.pass', (l) => l.length), 4);
+    // A wrong expectation fails with the diff of the stored object.
+    const suite = await getText(page, 'suite');
+    const runs = await page.evaluate(() => window.__crdlab.tests.runs);
+    await setText(page, 'suite', suite.replace('        replicas: 1\n', '        replicas: 2\n'));
+    await page.waitForFunction((n) => window.__crdlab.tests.runs > n, runs, { timeout: 60000 });
+    await settle(page, 60000);
+    assert.match(await page.textContent('#testSummary'), /^FAIL: 3 passed, 1 failed/);
+    const failure = await page.$eval('#testResults li.fail', (li) => ({ name: li.querySelector('.name').textContent, del: [...li.querySelectorAll('.del')].map((d) => d.textContent), ins: [...li.querySelectorAll('.ins')].map((d) => d.textContent) }));
+    assert.equal(failure.name, 'onCreate / Defaults replicas to 1');
+    assert.deepEqual([failure.del, failure.ins], [['-  replicas: 2'], ['+  replicas: 1']]);
+    // The case's line button goes to it in the suite.
+    await page.click('#testResults li.fail .loc');
+    const line = await page.evaluate(() => { const v = window.__crdlab.editors.suite; return v.state.doc.lineAt(v.state.selection.main.head).number; });
+    assert.equal(line, lineOf(suite, '- name: Defaults replicas to 1'));
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.screenshot({ path: join(shots, 'playground-tests.png') });
+    // The run filter selects cases by name.
+    await page.fill('#testRun', 'onUpdate');
+    await page.waitForFunction(() => document.querySelectorAll('#testResults li').length === 1, null, { timeout: 60000 });
+    assert.match(await page.textContent('#testSummary'), /^PASS: 1 passed, 0 failed/);
+    // The tab, the suite and the filter are shared.
+    await page.evaluate(() => { window.__crdlab.sharedURL = null; });
+    await page.click('#share');
+    await page.waitForFunction(() => window.__crdlab.sharedURL && window.__crdlab.sharedURL.includes('#s='));
+    const url = await page.evaluate(() => window.__crdlab.sharedURL);
+    const p2 = await context.newPage();
+    await p2.goto(url);
+    await p2.waitForFunction(() => window.__crdlab?.tests?.runs > 0, null, { timeout: 60000 });
+    const st = await p2.evaluate(() => window.__crdlab.getState());
+    assert.deepEqual([st.tab, st.run, st.suite], ['tests', 'onUpdate', await getText(page, 'suite')]);
+    assert.match(await p2.textContent('#testSummary'), /^PASS: 1 passed, 0 failed/);
+    await p2.close();
+    await page.fill('#testRun', '');
+    await page.click('#tabValidate');
+    assert.equal(await page.isVisible('#testsView'), false);
+    await settle(page);
+  });
+
   await step('layout: the editors keep their width as results grow; one column on a narrow window', async () => {
     await page.selectOption('#examples', 'cost-over-budget');
     await settle(page);
