@@ -108,7 +108,8 @@ type PhaseBench struct {
 // messageExpression on each object (YAML or JSON), and each phase of the
 // object's validation as a create. The objects go through the request
 // pipeline first (pruning, defaulting), so the rules see what the API
-// server's would.
+// server's would. With opts.Context, it is checked before every figure:
+// once the context ends, Benchmark returns its error.
 func Benchmark(c *crd.CustomResourceDefinition, objects [][]byte, opts BenchOptions) (br *BenchReport, err error) {
 	rep, err := Analyze(c)
 	if err != nil {
@@ -137,6 +138,9 @@ func Benchmark(c *crd.CustomResourceDefinition, objects [][]byte, opts BenchOpti
 		byKey[ruleKey{r.schema, r.DataPath, r.Index, r.Field}] = i
 	}
 	for oi, data := range objects {
+		if err := opts.stopped(); err != nil {
+			return nil, err
+		}
 		ob := ObjectBench{Index: oi}
 		if msg := kindMismatch(c, data); msg != "" {
 			ob.Error = msg
@@ -177,6 +181,9 @@ func Benchmark(c *crd.CustomResourceDefinition, objects [][]byte, opts BenchOpti
 			}
 		}
 		ob.Phases = phases(opts, compiled, version, data, props, ss, v, obj)
+		if err := opts.stopped(); err != nil {
+			return nil, err
+		}
 		// rules
 		if v != nil {
 			sites := v.Sites(nil, obj)
@@ -200,6 +207,9 @@ func Benchmark(c *crd.CustomResourceDefinition, objects [][]byte, opts BenchOpti
 				}
 				rb := newRuleBench(oi, ri, &rep.Rules[ri])
 				if g := groups[ri]; len(g) > 0 {
+					if err := opts.stopped(); err != nil {
+						return nil, err
+					}
 					rb.Evaluations = len(g)
 					for _, s := range g {
 						c, err := s.Eval()
@@ -245,6 +255,8 @@ func newRuleBench(oi, ri int, r *Rule) RuleBench {
 func phases(opts BenchOptions, compiled *engine.CRD, version string, data []byte,
 	props *crd.JSONSchemaProps, ss *schema.Structural, v *cel.Validator, prepared interface{}) []PhaseBench {
 	var out []PhaseBench
+	// stopped: the options' context ended (Benchmark checks it again).
+	stopped := func() bool { return opts.stopped() != nil }
 	decode := func() interface{} {
 		js, err := yaml.YAMLToJSON(data)
 		if err != nil {
@@ -255,7 +267,7 @@ func phases(opts BenchOptions, compiled *engine.CRD, version string, data []byte
 	}
 	raw := decode()
 	out = append(out, PhaseBench{PhaseDecode, measure(opts, nil, func(int) { decode() })})
-	if ss != nil && raw != nil {
+	if ss != nil && raw != nil && !stopped() {
 		pruneSchema := ss.DeepCopy()
 		if err := defaults.PruneDefaults(pruneSchema); err != nil {
 			pruneSchema = ss
@@ -276,15 +288,15 @@ func phases(opts BenchOptions, compiled *engine.CRD, version string, data []byte
 		})})
 		copies = nil
 	}
-	if props != nil && prepared != nil {
+	if props != nil && prepared != nil && !stopped() {
 		if ov, err := openapi.NewSchemaValidator(props, openapi.NewPatterns()); err == nil {
 			out = append(out, PhaseBench{PhaseOpenAPI, measure(opts, nil, func(int) { ov.Validate(nil, prepared) })})
 		}
 	}
-	if v != nil && prepared != nil {
+	if v != nil && prepared != nil && !stopped() {
 		out = append(out, PhaseBench{PhaseCEL, measure(opts, nil, func(int) { v.Validate(nil, prepared, nil, PerObjectBudget) })})
 	}
-	if compiled != nil {
+	if compiled != nil && !stopped() {
 		if ev, err := compiled.Validator(version); err == nil {
 			vo := engine.ValidateOptions{FieldValidation: engine.Ignore}
 			out = append(out, PhaseBench{PhaseRequest, measure(opts, nil, func(int) { _, _ = ev.Validate(data, vo) })})

@@ -1,6 +1,7 @@
 package cost
 
 import (
+	"context"
 	"math"
 	"runtime"
 	"sort"
@@ -15,6 +16,18 @@ type BenchOptions struct {
 	// Samples is the number of timed batches; the median and the spread
 	// are taken over their per-operation times. Default 11.
 	Samples int
+	// Context, when set, is checked before every figure: once it ends,
+	// Benchmark stops and returns its error (a figure being measured runs
+	// to its end, about Duration).
+	Context context.Context
+}
+
+// stopped returns the error of the options' context, if it has ended.
+func (o BenchOptions) stopped() error {
+	if o.Context == nil {
+		return nil
+	}
+	return o.Context.Err()
 }
 
 func (o BenchOptions) withDefaults() BenchOptions {

@@ -84,6 +84,18 @@ const (
 	CodeLoad ErrorCode = "Load"
 )
 
+// The ops of the JSON Schema export and the CEL benchmark (wire/schema.go).
+// Added in ABI version 1 without a version change: hosts that do not use
+// them are unaffected.
+const (
+	// OpSchema exports the JSON Schema of served versions of a CRD (a
+	// SchemaRequest); its result is a SchemaResult.
+	OpSchema Op = "schema"
+	// OpBench times the CEL rules of a CRD on objects (a BenchRequest); its
+	// result is the benchmark report of package cost (cost.BenchReport).
+	OpBench Op = "bench"
+)
+
 // Report is the document `crdlab validate -o json` prints per object, and
 // the result of "validate".
 type Report struct {
@@ -200,6 +212,16 @@ type Request struct {
 	// (for "validateAll", the whole stream: documents not reached in time
 	// answer CodeTimeout).
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+
+	// Versions, Draft, Strict and Layout are the options of "schema"
+	// (SchemaRequest); DurationMs and Samples those of "bench"
+	// (BenchRequest).
+	Versions   []string `json:"versions,omitempty"`
+	Draft      string   `json:"draft,omitempty"`
+	Strict     bool     `json:"strict,omitempty"`
+	Layout     string   `json:"layout,omitempty"`
+	DurationMs int64    `json:"durationMs,omitempty"`
+	Samples    int      `json:"samples,omitempty"`
 	// OldCRD (OldCRDBytes when not valid UTF-8) makes "compile" and "lint"
 	// a CRD update, and is the old CRD of "upgrade"; StoredVersions is its
 	// status.storedVersions (see CompileRequest).
@@ -296,7 +318,8 @@ type FreeRequest struct {
 // Response is the envelope of every answer: {"ok":true,"result":...} or
 // {"ok":false,"error":{...}}. Result holds the op's result as JSON:
 // VersionResult, CompileResult, LintResult, Report ("validate"),
-// FreeResult, or the cost report of package cost ("cost").
+// FreeResult, SchemaResult ("schema"), or the cost report ("cost") and
+// benchmark report ("bench", cost.BenchReport) of package cost.
 type Response struct {
 	OK     bool            `json:"ok"`
 	Result json.RawMessage `json:"result,omitempty"`

@@ -18,6 +18,7 @@ import { completeCEL } from './celcomplete.js';
 import { encodeState, decodeState } from './share.js';
 import { celHighlight } from './celhighlight.js';
 import { examples, crontabCRD, crontabObject } from './examples.js';
+import { schemaPanel, benchButton } from './schemabench.js';
 import { setupTests } from './tests.js';
 
 const $ = (id) => document.getElementById(id);
@@ -241,6 +242,11 @@ let current = {};
 // the newest state is sent when it answers (and the worker itself runs
 // only the newest of the requests it has queued), so a newer keystroke
 // supersedes older ones without a debounce delay.
+// The JSON Schema panel (validate worker) and "time it" (cost worker).
+const schema = schemaPanel({ after: $('costs'), send: (m) => validator.postMessage(m), perf });
+let lastCost = null;
+const timing = benchButton({ send: (m) => coster.postMessage(m), rerender: () => lastCost && showCosts(lastCost.m, lastCost.state), perf });
+
 let inflight = { validate: false, cost: false };
 let dirty = { validate: false, cost: false };
 scheduleRun = () => {
@@ -295,16 +301,18 @@ let wasmModule;
 let costState = {};
 perf.getState = () => getState();
 perf.busy = () => inflight.validate || dirty.validate;
-perf.idle = () => engineReady && !marks && costStarted && costTimer === null && !inflight.validate && !inflight.cost && !dirty.validate && !dirty.cost && tests.idle();
+perf.idle = () => engineReady && !schema.pending() && !marks && costStarted && costTimer === null && !inflight.validate && !inflight.cost && !dirty.validate && !dirty.cost && tests.idle();
 
 validator.onmessage = timed('validation result', (ev) => {
   const m = ev.data;
   if (m.kind === 'ready') return onReady(m, 'validate');
+  if (m.kind === 'schema') return schema.show(m);
   inflight.validate = false;
   const req = current;
   if (dirty.validate) send('validate');
   else $('busy').hidden = true;
   showValidation(m, req.state);
+  schema.request(req.state, m.versions ?? []);
   if (!costStarted) {
     costStarted = true;
     coster.postMessage({ kind: 'init', module: wasmModule });
@@ -322,6 +330,7 @@ validator.onmessage = timed('validation result', (ev) => {
 coster.onmessage = timed('cost result', (ev) => {
   const m = ev.data;
   if (m.kind === 'ready') return onReady(m, 'cost');
+  if (m.kind === 'bench') return timing.show(m);
   inflight.cost = false;
   costSlow = (m.costMs ?? 0) > 500;
   const st = costState.state;
@@ -637,8 +646,9 @@ function bar(value, limit, over) {
 // table alone instead of rebuilding it (400 rules: 15-50 ms of layout).
 let costShown = '';
 function showCosts(m, state) {
+  lastCost = { m, state };
   const box = $('costs');
-  const key = JSON.stringify([m.error, m.cost, state.mode]);
+  const key = JSON.stringify([m.error, m.cost, state.mode, timing.viewKey(state)]);
   if (key === costShown && box.childElementCount) return false;
   costShown = key;
   box.replaceChildren();
@@ -662,8 +672,9 @@ function showCosts(m, state) {
   const head = table.createTHead().insertRow();
   for (const h of ['rule', 'at', 'static estimate (against the per-expression limit)', 'on this object']) head.appendChild(el('th', '', h));
   const body = table.createTBody();
-  for (const { r } of order) {
+  for (const { r, i } of order) {
     const tr = body.insertRow();
+    tr.dataset.rule = i;
     if (r.overBudget) tr.className = 'over';
     const expr = el('td', 'expr');
     expr.appendChild(el('code', '', r.expression));
@@ -697,6 +708,7 @@ function showCosts(m, state) {
   for (const s of rep.schemas ?? []) for (const g of s.suggestions ?? []) total.appendChild(el('div', 'fix', `fix: ${g.keyword} ≤ ${group(g.max)} on ${g.dataPath}`));
   if (runtimeOK && !update) total.appendChild(el('div', 'muted', `this object: ${fmtCost(objCost.totalCost)} of its ${fmtCost(rep.limits?.perObject ?? 10000000)} runtime budget${objCost.note ? ` (${objCost.note})` : ''}`));
   box.replaceChildren(table, total);
+  timing.decorate(box, table, state);
 }
 
 // ---- share -----------------------------------------------------------------

@@ -86,6 +86,32 @@ function cost(req) {
   return res;
 }
 
+// The page's other requests ("schema" on the validate worker, "bench" on
+// the cost worker) wait in their own slot, the newest replacing older
+// ones, and run when no validation or cost request is pending: they never
+// replace one, nor are replaced by one.
+let extra = null;
+
+// runExtra answers "schema" (the JSON Schema export of one version, from
+// the CRD compiled for validation: no second compile) and "bench" (the
+// rules timed on the object, in this worker's clock).
+function runExtra(req) {
+  const res = { id: req.id, kind: req.kind };
+  const t0 = performance.now();
+  try {
+    if (req.kind === 'schema') {
+      const { c } = compiled(req.crd, req.oldCrd);
+      res.schema = c.schema({ versions: req.version ? [req.version] : [], draft: req.draft, strict: req.strict });
+    } else {
+      res.bench = engine.bench(req.crd, [req.object], { durationMs: req.durationMs, samples: req.samples, timeoutMs: req.timeoutMs });
+    }
+  } catch (e) {
+    res.error = failure(e);
+  }
+  res.ms = performance.now() - t0;
+  return res;
+}
+
 // test runs a suite held in memory (the Tests tab): crdlab test -o json.
 function test(req) {
   const res = { id: req.id, kind: 'test' };
@@ -101,6 +127,19 @@ function test(req) {
 
 function run() {
   scheduled = false;
+  if (!pending && extra) {
+    const x = extra;
+    extra = null;
+    let res;
+    try {
+      res = runExtra(x);
+    } catch (e) {
+      res = { id: x.id, kind: x.kind, error: failure(e) };
+    }
+    postMessage(res);
+    schedule();
+    return;
+  }
   const req = pending;
   pending = null;
   if (!req) return;
@@ -117,7 +156,7 @@ function run() {
 function schedule() {
   // A macrotask: messages that arrived while the engine was busy are
   // delivered first, so only the newest of them runs.
-  if (pending && !scheduled) {
+  if ((pending || extra) && !scheduled) {
     scheduled = true;
     setTimeout(run, 0);
   }
@@ -165,6 +204,7 @@ onmessage = async (ev) => {
     else schedule();
     return;
   }
-  pending = m;
+  if (m.kind === 'schema' || m.kind === 'bench') extra = m;
+  else pending = m;
   if (engine) schedule();
 };

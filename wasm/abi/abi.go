@@ -195,6 +195,10 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 			return nil, &wire.Error{Code: wire.CodeDecodeError, Message: err.Error()}
 		}
 		return rep, nil
+	case wire.OpSchema:
+		return s.schema(r)
+	case wire.OpBench:
+		return s.bench(r)
 	case wire.OpUpgrade:
 		return upgradeReport(r)
 	case wire.OpTest:
@@ -202,8 +206,8 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 	case "":
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: `request has no "op"`}
 	default:
-		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown op %q (expected %s, %s, %s, %s, %s, %s, %s, %s or %s)", r.Op,
-			wire.OpVersion, wire.OpCompile, wire.OpLint, wire.OpValidate, wire.OpValidateAll, wire.OpCost, wire.OpFree, wire.OpUpgrade, wire.OpTest)}
+		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown op %q (expected %s, %s, %s, %s, %s, %s, %s, %s, %s, %s or %s)", r.Op,
+			wire.OpVersion, wire.OpCompile, wire.OpLint, wire.OpValidate, wire.OpValidateAll, wire.OpCost, wire.OpFree, wire.OpUpgrade, wire.OpTest, wire.OpSchema, wire.OpBench)}
 	}
 }
 

@@ -12,6 +12,8 @@ export declare const WIRE: {
     readonly ValidateAll: 'validateAll';
     readonly Cost: 'cost';
     readonly Free: 'free';
+    readonly Schema: 'schema';
+    readonly Bench: 'bench';
     readonly Upgrade: 'upgrade';
     readonly Test: 'test';
   };
@@ -227,6 +229,121 @@ export interface ValidateAllResult {
   documents: DocumentReport[];
 }
 
+/** The JSON Schema of one served version (Go: wire.SchemaDocument). */
+export interface SchemaDocument {
+  group: string;
+  version: string;
+  kind: string;
+  /** the document's path in the layout asked for: "crontab_v1.json" (kubeconform) or "stable.example.com/crontab_v1.json" (catalog) */
+  fileName: string;
+  /** what the API server checks that JSON Schema cannot express (CEL rules, list-map keys, ...), one line each */
+  unexpressed: string[];
+  /** the JSON Schema as text, byte for byte what `crdlab schema` writes: JSON.parse it for the value */
+  document: string;
+}
+
+/** The result of schema() (Go: wire.SchemaResult): no schemas when the API server rejects the CRD (its errors are in crd). */
+export interface SchemaResult {
+  crd: CRDReport;
+  schemas: SchemaDocument[];
+}
+
+export interface SchemaOptions {
+  /** the served versions to export, in this order (default: every served version) */
+  versions?: string[];
+  /** JSON Schema draft: "2020-12" (default) or "07" */
+  draft?: '2020-12' | '07';
+  /** additionalProperties: false where the API server prunes unknown fields (models --field-validation=Strict) */
+  strict?: boolean;
+  /** how fileName is spelled: "kubeconform" (default, {kind}_{version}.json) or "catalog" ({group}/{kind}_{version}.json) */
+  layout?: 'kubeconform' | 'catalog';
+  /** the CRD create's fieldValidation (CRD text only; a CompiledCRD keeps its own) */
+  crdFieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** the call's time limit inside the module in milliseconds (0 or absent: none) */
+  timeoutMs?: number;
+}
+
+export interface BenchOptions {
+  /** milliseconds spent timing each figure (one rule on one object, or one phase); default 20, at most 10000 */
+  durationMs?: number;
+  /** timed batches per figure (median, p10 and p90 over them); default 11, at most 1000 */
+  samples?: number;
+  /** the CRD's fieldValidation (CRD text only), as for cost() */
+  crdFieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** bounds the whole benchmark in milliseconds (checked between figures: the error is then Timeout) */
+  timeoutMs?: number;
+}
+
+/** The wall time of one operation over several batches (Go: cost.Timing). Times come from the host's clock: in browsers performance.now(), coarsened to 5 µs - 1 ms. */
+export interface BenchTiming {
+  iterations: number;
+  medianNs: number;
+  p10Ns: number;
+  p90Ns: number;
+  allocsPerOp: number;
+  bytesPerOp: number;
+}
+
+/** Where a benchmark ran (Go: cost.Machine): goos "wasip1", goarch "wasm" in the module. */
+export interface BenchMachine {
+  goos: string;
+  goarch: string;
+  cpus: number;
+  goVersion: string;
+}
+
+/** One rule or messageExpression on one object (Go: cost.RuleBench). */
+export interface RuleBench {
+  /** index of the object in BenchReport.objects */
+  object: number;
+  /** index of the expression in the cost report's rules (cost()) */
+  rule: number;
+  errorPath: string;
+  dataPath: string;
+  field: string;
+  expression: string;
+  /** the API server's static estimate and its share of the per-expression limit */
+  estimatedCost: number;
+  limitShare: number;
+  /** how many times the expression runs on the object (0: not evaluated) */
+  evaluations: number;
+  /** runtime cost units of all the evaluations */
+  cost: number;
+  /** the wall time of all the evaluations on the object (one operation) */
+  timing?: BenchTiming;
+  perEvaluationNs?: number;
+  nsPerCostUnit?: number;
+  error?: string;
+}
+
+/** The wall time of one phase of an object's validation (Go: cost.PhaseBench). */
+export interface PhaseBench {
+  phase: 'decode' | 'prune' | 'default' | 'openapi' | 'cel' | 'request';
+  timing: BenchTiming;
+}
+
+/** One object's validation, phase by phase (Go: cost.ObjectBench). */
+export interface ObjectBench {
+  index: number;
+  source?: string;
+  kind?: string;
+  name?: string;
+  version?: string;
+  phases?: PhaseBench[];
+  note?: string;
+  /** why the object was not benchmarked (e.g. of another kind) */
+  error?: string;
+}
+
+/** The result of bench(), the document `crdlab bench -o json` prints for one CRD (Go: cost.BenchReport). */
+export interface BenchReport {
+  crd: string;
+  machine: BenchMachine;
+  rules: RuleBench[];
+  objects: ObjectBench[];
+  requestNote?: string;
+}
+
 export interface ValidateOptions {
   /** the old object, for an update */
   old?: string | object;
@@ -368,6 +485,10 @@ export declare class CompiledCRD {
   validate(object: string | object, options?: ValidateOptions): Report;
   /** Validates every document of a multi-document YAML stream; validate() refuses a stream. */
   validateAll(stream: string, options?: ValidateOptions): DocumentReport[];
+  /** The JSON Schema export of this CRD (crdFieldValidation is the CRD's own). */
+  schema(options?: Omit<SchemaOptions, 'crdFieldValidation'>): SchemaResult;
+  /** The benchmark of this CRD's CEL rules on objects. */
+  bench(objects: Array<string | object>, options?: Omit<BenchOptions, 'crdFieldValidation'>): BenchReport;
   dispose(): void;
 }
 
@@ -379,6 +500,10 @@ export declare class Crdlab {
   compile(crd: string | object, options?: CompileOptions): CompiledCRD;
   /** The CEL cost report `crdlab cost -o json` prints (static costs, suggestions, per-object runtime costs). */
   cost(crd: string | object, objects?: Array<string | object>, options?: Pick<CompileOptions, 'crdFieldValidation'>): CostReport;
+  /** The JSON Schema of the served versions, each document byte for byte what `crdlab schema` writes. */
+  schema(crd: string | object | CompiledCRD, options?: SchemaOptions): SchemaResult;
+  /** Times each CEL rule (cost units beside wall time per evaluation) and each validation phase: `crdlab bench -o json`. */
+  bench(crd: string | object | CompiledCRD, objects?: Array<string | object>, options?: BenchOptions): BenchReport;
   /** The upgrade report `crdlab upgrade -o json` prints: the CRD update's verdict, the stored objects under the new CRD, the schema diff. */
   upgrade(oldCrd: string | object, newCrd: string | object, objects?: Array<string | object>, options?: UpgradeOptions): UpgradeReport;
   /** Runs test suites held in memory (path → text of suites and CRDs): the report `crdlab test -o json` prints. */

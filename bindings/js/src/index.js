@@ -19,6 +19,8 @@ export const WIRE = Object.freeze({
     ValidateAll: 'validateAll',
     Cost: 'cost',
     Free: 'free',
+    Schema: 'schema',
+    Bench: 'bench',
     Upgrade: 'upgrade',
     Test: 'test',
   }),
@@ -214,6 +216,41 @@ export class Crdlab {
   }
 
   /**
+   * The JSON Schema of the served versions of a CRD (text, a plain object
+   * or a CompiledCRD), as `crdlab schema` writes it: `{crd, schemas}`, each
+   * schema `{group, version, kind, fileName, unexpressed, document}` with
+   * `document` the JSON text byte for byte (JSON.parse it for the value).
+   * Options: `versions` (default every served version), `draft` ("2020-12"
+   * or "07"), `strict` (additionalProperties: false where the API server
+   * prunes), `layout` ("kubeconform" or "catalog", for fileName),
+   * `crdFieldValidation`, `timeoutMs`. A CRD the API server rejects gives no
+   * schemas and its errors in `crd`.
+   */
+  schema(crd, options = {}) {
+    if (crd instanceof CompiledCRD) return crd.schema(options);
+    const req = schemaRequest({ op: Op.Schema, crd: text(crd) }, options);
+    if (options.crdFieldValidation) req.crdFieldValidation = options.crdFieldValidation;
+    return this.call(withTimeout(req, options.timeoutMs));
+  }
+
+  /**
+   * Times every CEL rule and messageExpression of a CRD (text, a plain
+   * object or a CompiledCRD) on each object, and each object's validation
+   * phase by phase: the report `crdlab bench -o json` prints for one CRD.
+   * The times are read from this JavaScript engine's clock (performance.now,
+   * which browsers coarsen: 5 µs to 1 ms by browser and isolation); cost
+   * units are the API server's. Options: `durationMs` per figure (default
+   * 20), `samples` (default 11), `crdFieldValidation`, `timeoutMs` (bounds
+   * the whole benchmark, checked between figures).
+   */
+  bench(crd, objects = [], options = {}) {
+    if (crd instanceof CompiledCRD) return crd.bench(objects, options);
+    const req = benchRequest({ op: Op.Bench, crd: text(crd) }, objects, options);
+    if (options.crdFieldValidation) req.crdFieldValidation = options.crdFieldValidation;
+    return this.call(withTimeout(req, options.timeoutMs));
+  }
+
+  /**
    * Compiles a CRD once, for many validations (options as for lint). With
    * `oldCrd`, the report is the update's verdict and objects validate as
    * the API server serves them after the update (`crdlab validate
@@ -325,6 +362,20 @@ export class CompiledCRD {
     return this.owner.call(withTimeout(req, timeoutMs)).documents;
   }
 
+  /** The JSON Schema export of this CRD: Crdlab.schema's options and result. */
+  schema(options = {}) {
+    if (this.disposed) throw new CrdlabError(Code.Invalid, 'CRD was disposed');
+    if (this.handle === undefined) this.handle = this.owner.call(this.compileReq).handle;
+    return this.owner.call(withTimeout(schemaRequest({ op: Op.Schema, handle: this.handle }, options), options.timeoutMs));
+  }
+
+  /** The benchmark of this CRD's rules on objects: Crdlab.bench's options and result. */
+  bench(objects = [], options = {}) {
+    if (this.disposed) throw new CrdlabError(Code.Invalid, 'CRD was disposed');
+    if (this.handle === undefined) this.handle = this.owner.call(this.compileReq).handle;
+    return this.owner.call(withTimeout(benchRequest({ op: Op.Bench, handle: this.handle }, objects, options), options.timeoutMs));
+  }
+
   /** Releases the compiled CRD inside the module. */
   dispose() {
     if (this.disposed) return;
@@ -343,6 +394,30 @@ function withTimeout(req, timeoutMs) {
     throw new CrdlabError(Code.BadRequest, `timeoutMs must be a non-negative number of milliseconds, not ${timeoutMs}`);
   }
   req.timeoutMs = Math.max(1, Math.ceil(timeoutMs));
+  return req;
+}
+
+// schemaRequest adds the options of "schema" to req.
+function schemaRequest(req, { versions, draft, strict, layout } = {}) {
+  if (versions !== undefined && versions !== null) {
+    if (!Array.isArray(versions)) throw new CrdlabError(Code.BadRequest, 'versions must be an array of version names');
+    if (versions.length) req.versions = versions.map(String);
+  }
+  if (draft) req.draft = String(draft);
+  if (strict) req.strict = true;
+  if (layout) req.layout = layout;
+  return req;
+}
+
+// benchRequest adds the objects and the options of "bench" to req.
+function benchRequest(req, objects, { durationMs, samples } = {}) {
+  if (!Array.isArray(objects)) throw new CrdlabError(Code.BadRequest, 'objects must be an array');
+  req.objects = objects.map(text);
+  for (const [name, v] of [['durationMs', durationMs], ['samples', samples]]) {
+    if (v === undefined || v === null || v === 0) continue;
+    if (!Number.isInteger(v) || v < 0) throw new CrdlabError(Code.BadRequest, `${name} must be a positive integer, not ${v}`);
+    req[name] = v;
+  }
   return req;
 }
 

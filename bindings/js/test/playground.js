@@ -6,7 +6,8 @@
 // features and offline reload. It measures page open -> first result and
 // keystroke -> result (printed as "# measure" lines, reported in
 // benchmarks/README.md) and writes the README's screenshots
-// (docs/playground-light.png, docs/playground-dark.png; $PLAYGROUND_SHOTS
+// (docs/playground-light.png, docs/playground-dark.png,
+// docs/playground-schema-bench.png; $PLAYGROUND_SHOTS
 // to write them elsewhere).
 import { createServer } from 'node:http';
 import { readFile, stat, readdir } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { examples, crontabCRD } from '../../../playground/src/examples.js';
+import { load } from '../src/index.js';
 
 const root = process.env.PLAYGROUND_DIR ?? fileURLToPath(new URL('../../../build/playground/', import.meta.url));
 const shots = process.env.PLAYGROUND_SHOTS ?? fileURLToPath(new URL('../../../docs/', import.meta.url));
@@ -506,6 +508,93 @@ spec:
     const cells = await page.$$eval('#costs tbody td', (tds) => tds.map((t) => t.innerText));
     assert.equal(cells[3], '');
     assert.match(cells[2], /^\d/);
+  });
+
+  await step('the JSON Schema panel: the export of the CRD at its version (byte for byte the binding\'s), draft and strict, copy and download', async () => {
+    const node = await load(new URL('../crdlab.wasm', import.meta.url));
+    const schemaText = () => page.$eval('#jsonSchema', (e) => e.textContent);
+    const waitSchema = (before) => page.waitForFunction((b) => window.__crdlab.schema.results > b, before, { timeout: 30000 });
+    await page.selectOption('#examples', 'crontab');
+    await settle(page);
+    await page.waitForFunction(() => document.getElementById('jsonSchema').textContent.includes('"$schema"'), null, { timeout: 30000 });
+    const crd = await getText(page, 'crd');
+    const want = node.schema(crd).schemas[0];
+    assert.equal(await schemaText(), want.document);
+    assert.equal(JSON.parse(await schemaText()).$schema, 'https://json-schema.org/draft/2020-12/schema');
+    assert.match(await page.textContent('#schemaInfo'), /^crontab_v1\.json · CronTab stable\.example\.com\/v1/);
+    // draft-07, strict: the document changes, and is the binding's.
+    let before = await page.evaluate(() => window.__crdlab.schema.results);
+    await page.selectOption('#schemaDraft', '07');
+    await waitSchema(before);
+    before = await page.evaluate(() => window.__crdlab.schema.results);
+    await page.check('#schemaStrict');
+    await waitSchema(before);
+    const strict = node.schema(crd, { draft: '07', strict: true }).schemas[0].document;
+    assert.equal(await schemaText(), strict);
+    assert.equal(JSON.parse(strict).additionalProperties, false);
+    // An object edit does not export again (same CRD and version).
+    const n = await page.evaluate(() => window.__crdlab.schema.results);
+    await setText(page, 'object', (await getText(page, 'object')).replace('replicas: 15', 'replicas: 3'));
+    await settle(page);
+    await page.waitForTimeout(200);
+    assert.equal(await page.evaluate(() => window.__crdlab.schema.results), n);
+    // Copy and download.
+    await page.click('#schemaCopy');
+    await page.waitForFunction(() => window.__crdlab.schema.copied > 0);
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), strict);
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#schemaDownload')]);
+    assert.equal(dl.suggestedFilename(), 'crontab_v1.json');
+    assert.equal(await readFile(await dl.path(), 'utf8'), strict);
+    // The version picked under "version": a multi-version CRD.
+    await page.selectOption('#examples', 'multi-version');
+    await settle(page);
+    const mv = await getText(page, 'crd');
+    const versions = node.compile(mv).versions;
+    assert.ok(versions.length > 1, JSON.stringify(versions));
+    for (const v of versions) {
+      before = await page.evaluate(() => window.__crdlab.schema.results);
+      await page.selectOption('#version', v);
+      await settle(page);
+      await page.waitForFunction((x) => document.getElementById('schemaInfo').textContent.includes('/' + x + ' '), v, { timeout: 30000 });
+      assert.equal(await schemaText(), node.schema(mv, { versions: [v], draft: '07', strict: true }).schemas[0].document);
+    }
+    // A rejected CRD: no schema, and why.
+    await setText(page, 'crd', mv.replace('scope: Namespaced', 'scope: Galactic'));
+    await settle(page);
+    await page.waitForFunction(() => /would reject this CRD/.test(document.getElementById('jsonSchema').textContent), null, { timeout: 30000 });
+    assert.ok(await page.isDisabled('#schemaCopy'));
+    await page.selectOption('#schemaDraft', '2020-12');
+    await page.uncheck('#schemaStrict');
+  });
+
+  await step('time it: the cost view shows each rule\'s wall time per evaluation beside its cost units (bench in the cost worker)', async () => {
+    await page.selectOption('#examples', 'lists');
+    await settle(page);
+    await page.waitForFunction(() => document.querySelector('#costs #timeIt'), null, { timeout: 30000 });
+    const rows = await page.$$eval('#costs tbody tr', (trs) => trs.length);
+    assert.ok(rows >= 2, `${rows} rules`);
+    assert.equal(await page.$$eval('#costs thead th', (ths) => ths.length), 4);
+    const before = await page.evaluate(() => window.__crdlab.bench.results);
+    const t = Date.now();
+    await page.click('#timeIt');
+    await page.waitForFunction((b) => window.__crdlab.bench.results > b, before, { timeout: 120000 });
+    measure(`time it, ${rows} rules (in the cost worker)`, Date.now() - t);
+    await page.waitForFunction(() => document.querySelectorAll('#costs thead th').length === 5);
+    const heads = await page.$$eval('#costs thead th', (ths) => ths.map((h) => h.innerText));
+    assert.equal(heads[4], 'wall time per evaluation');
+    const cells = await page.$$eval('#costs tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.innerText)));
+    const timed = cells.filter((c) => /^\d[\d.]* (ns|µs|ms)\n\d+× · /.test(c[4]));
+    assert.ok(timed.length >= 1, JSON.stringify(cells));
+    // Beside the runtime cost units of the same rule.
+    for (const c of timed) assert.match(c[3], /^\d[\d,]*$/, JSON.stringify(c));
+    assert.match(await page.textContent('#costs .benchbar'), /whole request [\d.]+ (ns|µs|ms) · all rules [\d.]+ (ns|µs|ms) \(medians of 11 batches, wasip1\/wasm in this browser/);
+    await page.evaluate(() => document.querySelector('#costs').scrollIntoView());
+    await page.screenshot({ path: join(shots, 'playground-schema-bench.png'), fullPage: true });
+    // The times belong to that object: an edit removes them until timed again.
+    await setText(page, 'object', (await getText(page, 'object')) + '\n');
+    await settle(page);
+    await page.waitForFunction(() => document.querySelectorAll('#costs thead th').length === 4, null, { timeout: 30000 });
+    assert.equal(await page.textContent('#timeIt'), 'time it');
   });
 
   await step('Ctrl+Enter validates when "as I type" is off', async () => {

@@ -1,0 +1,152 @@
+package wasm
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+	"unicode/utf8"
+
+	"github.com/crdlab/crdlab/wire"
+)
+
+// SchemaOptions are the options of `crdlab schema` (package jsonschema).
+type SchemaOptions struct {
+	// Versions are the served versions to export, in this order; empty:
+	// every served version.
+	Versions []string
+	// Draft is "2020-12" (default) or "07".
+	Draft string
+	// Strict adds additionalProperties: false where the API server prunes
+	// unknown fields (--field-validation=Strict rejects them).
+	Strict bool
+	// Layout names the files (SchemaDocument.FileName): "kubeconform"
+	// (default, {kind}_{version}.json) or "catalog"
+	// ({group}/{kind}_{version}.json).
+	Layout string
+	// CRDFieldValidation is the CRD create's fieldValidation (Runtime.Schema
+	// only; a compiled CRD keeps its own).
+	CRDFieldValidation FieldValidation
+}
+
+func (o SchemaOptions) request() wire.SchemaRequest {
+	return wire.SchemaRequest{Op: wire.OpSchema, Versions: o.Versions, Draft: o.Draft, Strict: o.Strict, Layout: o.Layout}
+}
+
+// Schema exports the JSON Schema of the served versions of a CRD, each
+// document byte for byte what `crdlab schema` writes. A CRD the API server
+// rejects gives no documents and its errors in the result's CRD report.
+// The error is about decoding the CRD (DecodeError), the options
+// (BadRequest), an unserved version (Invalid) or reaching the module.
+func (r *Runtime) Schema(ctx context.Context, crdYAMLorJSON []byte, opts SchemaOptions) (*wire.SchemaResult, error) {
+	req := opts.request()
+	req.CRD, req.CRDBytes = text(crdYAMLorJSON)
+	req.CRDFieldValidation = string(opts.CRDFieldValidation)
+	var out wire.SchemaResult
+	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
+		req.TimeoutMs = timeoutMs(ctx)
+		return inst.call(ctx, req, &out)
+	})
+	if err != nil {
+		return nil, err // out may still be written by an abandoned call
+	}
+	return &out, nil
+}
+
+// Schema is Runtime.Schema for the compiled CRD (its handle: the CRD is
+// not compiled again).
+func (c *CRD) Schema(ctx context.Context, opts SchemaOptions) (*wire.SchemaResult, error) {
+	var out wire.SchemaResult
+	err := c.withHandle(ctx, func(h uint32, ms int64) interface{} {
+		req := opts.request()
+		req.Handle, req.TimeoutMs = h, ms
+		return req
+	}, &out)
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// BenchOptions are the options of `crdlab bench` (cost.BenchOptions).
+type BenchOptions struct {
+	// Duration is the time spent timing one figure (one rule on one
+	// object, or one phase), in whole milliseconds; default 20ms, at most
+	// 10s.
+	Duration time.Duration
+	// Samples is the number of timed batches, default 11, at most 1000.
+	Samples int
+	// CRDFieldValidation is the CRD's fieldValidation (Runtime.Bench
+	// only), as for Cost.
+	CRDFieldValidation FieldValidation
+}
+
+func (o BenchOptions) request(objects [][]byte) wire.BenchRequest {
+	req := wire.BenchRequest{Op: wire.OpBench, Samples: o.Samples}
+	if o.Duration > 0 {
+		req.DurationMs = max(1, o.Duration.Milliseconds())
+	}
+	for _, obj := range objects {
+		if utf8.Valid(obj) {
+			req.Objects = append(req.Objects, string(obj))
+		} else {
+			req.ObjectsBytes = append(req.ObjectsBytes, obj)
+		}
+	}
+	return req
+}
+
+// Bench times every CEL rule and messageExpression of a CRD on each object,
+// and each object's validation phase by phase, inside the module: the
+// document `crdlab bench -o json` prints for one CRD (cost.BenchReport), as
+// raw bytes. The times are the module's, read from the host's clock
+// (wazero: the system's monotonic clock); its Machine is wasip1/wasm. The
+// context's deadline bounds the benchmark (checked before every figure: the
+// error is then a Timeout matching context.DeadlineExceeded).
+func (r *Runtime) Bench(ctx context.Context, crdYAMLorJSON []byte, objects [][]byte, opts BenchOptions) (json.RawMessage, error) {
+	req := opts.request(objects)
+	req.CRD, req.CRDBytes = text(crdYAMLorJSON)
+	req.CRDFieldValidation = string(opts.CRDFieldValidation)
+	var out json.RawMessage
+	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
+		req.TimeoutMs = timeoutMs(ctx)
+		return inst.call(ctx, req, &out)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Bench is Runtime.Bench for the compiled CRD.
+func (c *CRD) Bench(ctx context.Context, objects [][]byte, opts BenchOptions) (json.RawMessage, error) {
+	var out json.RawMessage
+	err := c.withHandle(ctx, func(h uint32, ms int64) interface{} {
+		req := opts.request(objects)
+		req.Handle, req.TimeoutMs = h, ms
+		return req
+	}, &out)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// withHandle sends the request build makes for the CRD's handle in an
+// instance (and the request's timeoutMs), compiling the CRD there first
+// when needed.
+func (c *CRD) withHandle(ctx context.Context, build func(handle uint32, timeoutMs int64) interface{}, out interface{}) error {
+	if c.closed.Load() {
+		return &Error{Code: wire.CodeInvalid, Message: "CRD was closed"}
+	}
+	return c.r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
+		h, ok := inst.handles[c.id]
+		if !ok {
+			_, broken, err := c.compileIn(ctx, inst)
+			if err != nil {
+				return broken, err
+			}
+			h = inst.handles[c.id]
+		}
+		return inst.call(ctx, build(h.handle, timeoutMs(ctx)), out)
+	})
+}

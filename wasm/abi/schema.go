@@ -1,0 +1,164 @@
+package abi
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/crdlab/crdlab/cost"
+	"github.com/crdlab/crdlab/engine"
+	crdtypes "github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/jsonschema"
+	"github.com/crdlab/crdlab/wire"
+)
+
+// The bounds of a "bench" request's measurement options: as `crdlab bench`
+// (at most 1000 samples), and at most 10 s per figure, so that a request
+// cannot keep an instance busy for hours by mistake.
+const (
+	maxBenchSamples    = 1000
+	maxBenchDurationMs = 10_000
+)
+
+// crdOf returns the CRD of a "schema" or "bench" request: the compiled
+// handle, or the CRD text compiled as "compile" does it.
+func (s *Server) crdOf(r *wire.Request) (*engine.CRD, *wire.Error) {
+	if r.Handle != 0 {
+		return s.lookup(r.Handle)
+	}
+	data := pick(r.CRD, r.CRDBytes)
+	if len(data) == 0 {
+		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("%s request needs a \"handle\" or a \"crd\"", r.Op)}
+	}
+	c, err := compile(withTimeout(r.TimeoutMs), data, r.CRDFieldValidation, "")
+	if err != nil {
+		return nil, engineError(wire.CodeDecodeError, err)
+	}
+	return c, nil
+}
+
+// schema answers "schema": jsonschema.Convert of the CRD, each document
+// rendered as `crdlab schema` writes it.
+func (s *Server) schema(r *wire.Request) (interface{}, *wire.Error) {
+	draft, err := jsonschema.ParseDraft(r.Draft)
+	if err != nil {
+		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: "draft: " + err.Error()}
+	}
+	layout := jsonschema.Layout(r.Layout)
+	switch layout {
+	case "":
+		layout = jsonschema.LayoutKubeconform
+	case jsonschema.LayoutKubeconform, jsonschema.LayoutCatalog:
+	default:
+		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("layout must be %s or %s, not %q", jsonschema.LayoutKubeconform, jsonschema.LayoutCatalog, r.Layout)}
+	}
+	c, e := s.crdOf(r)
+	if e != nil {
+		return nil, e
+	}
+	out := wire.SchemaResult{CRD: engine.NewReport(c, nil).CRD, Schemas: []wire.SchemaDocument{}}
+	if !c.Valid() {
+		return out, nil
+	}
+	want := r.Versions
+	if r.Version != "" {
+		want = append([]string{r.Version}, want...)
+	}
+	served := c.ServedVersions()
+	for _, v := range want {
+		if !contains(served, v) {
+			return nil, &wire.Error{Code: wire.CodeInvalid, Message: fmt.Sprintf("version %q is not served by CustomResourceDefinition %q (served: %s)", v, c.Definition().Metadata.Name, strings.Join(served, ", "))}
+		}
+	}
+	schemas, err := jsonschema.Convert(c.Definition(), jsonschema.Options{Draft: draft, Strict: r.Strict})
+	if err != nil {
+		return nil, &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
+	}
+	byVersion := map[string]*jsonschema.Schema{}
+	for i := range schemas {
+		byVersion[schemas[i].Version] = &schemas[i]
+	}
+	if len(want) == 0 {
+		for i := range schemas {
+			want = append(want, schemas[i].Version)
+		}
+	}
+	for _, v := range want {
+		sc := byVersion[v]
+		doc, err := sc.JSON()
+		if err != nil {
+			return nil, &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
+		}
+		out.Schemas = append(out.Schemas, wire.SchemaDocument{
+			Group: sc.Group, Version: sc.Version, Kind: sc.Kind, FileName: sc.FileName(layout),
+			Unexpressed: append([]string{}, sc.Unexpressed...), Document: string(doc),
+		})
+	}
+	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// bench answers "bench": cost.Benchmark of the CRD on the objects, timed
+// with the module's clock.
+func (s *Server) bench(r *wire.Request) (interface{}, *wire.Error) {
+	if r.DurationMs < 0 || r.DurationMs > maxBenchDurationMs || r.Samples < 0 || r.Samples > maxBenchSamples {
+		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("durationMs must be between 1 and %d and samples between 1 and %d (0: the defaults, 20 ms and 11)", maxBenchDurationMs, maxBenchSamples)}
+	}
+	var def *crdtypes.CustomResourceDefinition
+	if r.Handle != 0 {
+		c, e := s.lookup(r.Handle)
+		if e != nil {
+			return nil, e
+		}
+		if msg := c.DecodeError(); msg != "" {
+			return nil, &wire.Error{Code: wire.CodeDecodeError, Message: msg}
+		}
+		def = c.Definition()
+	} else {
+		data := pick(r.CRD, r.CRDBytes)
+		if len(data) == 0 {
+			return nil, &wire.Error{Code: wire.CodeBadRequest, Message: `bench request needs a "handle" or a "crd"`}
+		}
+		d, err := benchDefinition(data, r.CRDFieldValidation)
+		if err != nil {
+			return nil, &wire.Error{Code: wire.CodeDecodeError, Message: err.Error()}
+		}
+		def = d
+	}
+	objects := make([][]byte, 0, len(r.Objects)+len(r.ObjectsBytes))
+	for _, o := range r.Objects {
+		objects = append(objects, []byte(o))
+	}
+	objects = append(objects, r.ObjectsBytes...)
+	opts := cost.BenchOptions{Duration: time.Duration(r.DurationMs) * time.Millisecond, Samples: r.Samples, Context: withTimeout(r.TimeoutMs)}
+	rep, err := benchmark(def, objects, opts)
+	if err != nil {
+		return nil, engineError(wire.CodeInvalid, err)
+	}
+	return rep, nil
+}
+
+// benchmark is cost.Benchmark; tests replace it.
+var benchmark = cost.Benchmark
+
+// benchDefinition decodes a CRD as the "cost" op does (costReport): with
+// Strict (the default) unknown or duplicate fields are an error, with Warn
+// or Ignore they are dropped.
+func benchDefinition(data []byte, fv string) (*crdtypes.CustomResourceDefinition, error) {
+	if fv == "" || fv == string(engine.Strict) {
+		return crdtypes.DecodeOne(data, "")
+	}
+	c, err := engine.CompileWithOptions(data, engine.CompileOptions{FieldValidation: engine.FieldValidation(fv)})
+	if err != nil {
+		return nil, err
+	}
+	return c.Definition(), nil
+}
