@@ -4,11 +4,8 @@ package main
 // validate --old-crd), native or in the WebAssembly module (--engine wasm).
 //
 // Each piece of work is a function type with a native implementation
-// (nativeX) and a wasm constructor (wasmX). A constructor whose op the
-// module's ABI (wire.Op) does not have yet returns missingOp: the command
-// turns it into a usage error naming the op, before reading any input.
-// Wiring an op when the ABI gains it is writing the body of its
-// constructor; nothing else changes.
+// (nativeX) and a wasm constructor (wasmX) calling the module's op through
+// bindings/go; TestEngineWasmMatchesNative runs each both ways.
 
 import (
 	"context"
@@ -64,26 +61,9 @@ func (m *wasmModule) runtime() (*wasm.Runtime, error) {
 	return m.rt, nil
 }
 
-// missingOpError is the work of a command that the module's ABI has no op
-// for yet.
-type missingOpError struct {
-	op   wire.Op
-	what string
-}
-
-func (e *missingOpError) Error() string {
-	return fmt.Sprintf("--engine wasm: the WebAssembly module has no %q op yet (needed for %s): use --engine native", e.op, e.what)
-}
-
-func missingOp(op wire.Op, what string) error { return &missingOpError{op, what} }
-
-// engineError reports the failure of a wasm constructor: a missing op is a
-// usage error of the command, a module that does not start an input error.
-func engineError(c *command, stderr io.Writer, err error) int {
-	var mo *missingOpError
-	if errors.As(err, &mo) {
-		return usageError(c, stderr, "%v", err)
-	}
+// engineError reports the failure of a wasm constructor (a module that
+// does not start) as an input error.
+func engineError(_ *command, stderr io.Writer, err error) int {
 	return reportInputError(stderr, err)
 }
 
@@ -152,9 +132,31 @@ func nativeBench(def *crd.CustomResourceDefinition, _ []byte, objects [][]byte, 
 	return cost.Benchmark(def, objects, opts)
 }
 
-// wasmBench: the ABI has no op to time rules yet.
+// wasmBench is op "bench": the figures are the module's own times (its
+// clock is the host's, see wasm/ABI.md).
 func wasmBench(m *wasmModule) (benchFunc, error) {
-	return nil, missingOp("bench", "crdlab bench")
+	rt, err := m.runtime()
+	if err != nil {
+		return nil, err
+	}
+	return func(_ *crd.CustomResourceDefinition, raw []byte, objects [][]byte, opts cost.BenchOptions) (*cost.BenchReport, error) {
+		ctx := opts.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		out, err := rt.Bench(ctx, raw, objects, wasm.BenchOptions{Duration: opts.Duration, Samples: opts.Samples})
+		if err != nil {
+			if errors.Is(err, context.DeadlineExceeded) {
+				return nil, context.DeadlineExceeded
+			}
+			return nil, errors.New(wasmMessage(err))
+		}
+		var rep cost.BenchReport
+		if err := json.Unmarshal(out, &rep); err != nil {
+			return nil, fmt.Errorf("the module's bench report: %v", err)
+		}
+		return &rep, nil
+	}, nil
 }
 
 // schemaFunc is `crdlab schema`'s work on one CRD: the API server's verdict
@@ -170,9 +172,33 @@ func nativeSchema(d catalog.Document, def *crd.CustomResourceDefinition, opts js
 	return &rep, out, err
 }
 
-// wasmSchema: the ABI has no op to export JSON Schema yet.
+// wasmSchema is op "schema". Its documents are text; they are decoded
+// (numbers kept as written) for the command, which writes them again
+// byte for byte (TestEngineWasmMatchesNative).
 func wasmSchema(m *wasmModule) (schemaFunc, error) {
-	return nil, missingOp("schema", "crdlab schema")
+	rt, err := m.runtime()
+	if err != nil {
+		return nil, err
+	}
+	return func(d catalog.Document, _ *crd.CustomResourceDefinition, opts jsonschema.Options) (*wire.CRDReport, []jsonschema.Schema, error) {
+		res, err := rt.Schema(context.Background(), d.Raw, wasm.SchemaOptions{Draft: string(opts.Draft), Strict: opts.Strict})
+		if err != nil {
+			return nil, nil, errors.New(wasmMessage(err))
+		}
+		if len(res.CRD.Errors) > 0 {
+			return &res.CRD, nil, nil
+		}
+		out := make([]jsonschema.Schema, len(res.Schemas))
+		for i, doc := range res.Schemas {
+			dec := json.NewDecoder(strings.NewReader(doc.Document))
+			dec.UseNumber()
+			out[i] = jsonschema.Schema{Group: doc.Group, Version: doc.Version, Kind: doc.Kind, Unexpressed: doc.Unexpressed}
+			if err := dec.Decode(&out[i].Document); err != nil {
+				return nil, nil, fmt.Errorf("the module's JSON Schema of %s: %v", doc.Version, err)
+			}
+		}
+		return &res.CRD, out, nil
+	}, nil
 }
 
 // upgradeFunc is `crdlab upgrade`'s work: the raw bytes are the files',

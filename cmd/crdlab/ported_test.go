@@ -51,12 +51,10 @@ func TestPortedCLI(t *testing.T) {
 		{"cost-unknown-flag", []string{"cost", "--frob", bounded}, "", 2},
 
 		{"bench-timeout", append(append([]string{"bench"}, fast...), "--timeout", "1ns", project), "", 1},
-		{"bench-engine-wasm-missing-op", []string{"bench", "--engine", "wasm", project}, "", 2},
 		{"bench-bad-duration", []string{"bench", "--duration", "0s", project}, "", 2},
 		{"bench-unparseable-object", append(append([]string{"bench"}, fast...), project, badObj), "", 2},
 
 		{"schema-crd-flag-strict-after", []string{"schema", "--crd", crd, "--strict", "--draft=07"}, "", 0},
-		{"schema-engine-wasm-missing-op", []string{"schema", crd, "--engine=WASM"}, "", 2},
 		{"schema-bad-layout", []string{"schema", "-o", "x", "--layout", "flat", crd}, "", 2},
 		{"schema-undecodable-crd", []string{"schema", badCRD}, "", 2},
 		{"schema-no-crds", []string{"schema"}, "", 2},
@@ -97,23 +95,3 @@ func TestPortedCLI(t *testing.T) {
 	}
 }
 
-// TestWasmMissingOpsAreUsageErrors: every command whose work has no ABI op
-// refuses --engine wasm before looking for the module, naming the op.
-func TestWasmMissingOpsAreUsageErrors(t *testing.T) {
-	t.Setenv("CRDLAB_WASM", "")
-	for _, tc := range []struct {
-		args []string
-		op   string
-	}{
-		{[]string{"bench", "testdata/project"}, `"bench"`},
-		{[]string{"schema", "../../examples/crontab-crd.yaml"}, `"schema"`},
-	} {
-		var stdout, stderr bytes.Buffer
-		args := append([]string{tc.args[0], "--engine", "wasm", "--wasm-module", "does-not-exist.wasm"}, tc.args[1:]...)
-		code := run(args, nil, &stdout, &stderr)
-		want := "crdlab " + tc.args[0] + ": --engine wasm: the WebAssembly module has no " + tc.op + " op yet"
-		if code != exitUsage || !strings.HasPrefix(stderr.String(), want) || !strings.Contains(stderr.String(), "See 'crdlab help "+tc.args[0]+"'.") || stdout.Len() > 0 {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q, want %q", tc.args, code, stdout.String(), stderr.String(), want)
-		}
-	}
-}

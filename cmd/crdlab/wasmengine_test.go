@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"reflect"
 	"testing"
 )
 
@@ -33,6 +35,8 @@ func TestEngineWasmMatchesNative(t *testing.T) {
 		{"cost", "../../cost/testdata/docs-unbounded.yaml"},
 		{"cost", "testdata/unknown-field-crd.yaml"},
 		{"cost", "--crd-field-validation", "Warn", "testdata/unknown-field-crd.yaml"},
+		{"schema", "../../examples/crontab-crd.yaml"},
+		{"schema", "--draft", "07", "--strict", "../../examples/crontab-crd.yaml", "testdata/invalid-crd.yaml"},
 		{"upgrade", "../../examples/upgrade/old.yaml", "../../examples/upgrade/new.yaml", "../../examples/upgrade/"},
 		{"upgrade", "-o", "json", "--fail-on-breaking", "../../examples/upgrade/old.yaml", "../../examples/upgrade/new.yaml"},
 		{"lint", "--old", "../../examples/crd-update/old.yaml", "../../examples/crd-update/new-v1.yaml"},
@@ -67,5 +71,36 @@ func TestEngineWasmModuleNotFound(t *testing.T) {
 	code := run([]string{"lint", "--engine", "wasm", "x.yaml"}, nil, &stdout, &stderr)
 	if code != exitUsage || !bytes.HasPrefix(stderr.Bytes(), []byte("crdlab: --engine wasm: no module found (tried ")) || bytes.Contains(stderr.Bytes(), []byte("crdlab wasm")) {
 		t.Errorf("exit %d: %s", code, stderr.String())
+	}
+}
+
+// TestBenchEngineWasm: `crdlab bench --engine wasm` times the same rules
+// on the same objects as native, with the same cost units; only the
+// timings (the module's own) differ.
+func TestBenchEngineWasm(t *testing.T) {
+	module := os.Getenv("CRDLAB_WASM")
+	if module == "" {
+		t.Skip("CRDLAB_WASM is not set: build the module with `make wasm` (make test does)")
+	}
+	type rule struct {
+		Object, Rule, Evaluations int
+		Expression                string
+		Cost, EstimatedCost       float64
+	}
+	figures := func(args ...string) []rule {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		if code := run(append([]string{"bench", "-o", "json", "--duration", "1ms", "--samples", "2"}, append(args, "../../cost/testdata/mixed.yaml", "../../cost/testdata/mixed-object.yaml")...), nil, &stdout, &stderr); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr.String())
+		}
+		var rep struct{ Rules []rule }
+		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || len(rep.Rules) == 0 {
+			t.Fatalf("%v: %v: %s", args, err, stdout.String())
+		}
+		return rep.Rules
+	}
+	native, inWasm := figures(), figures("--engine", "wasm", "--wasm-module", module)
+	if !reflect.DeepEqual(native, inWasm) {
+		t.Errorf("rules differ:\nnative %+v\nwasm   %+v", native, inWasm)
 	}
 }
