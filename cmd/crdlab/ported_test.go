@@ -94,4 +94,3 @@ func TestPortedCLI(t *testing.T) {
 		})
 	}
 }
-
