@@ -35,6 +35,7 @@ package crdtest). --init writes a starter suite for a CRD.`,
 }
 
 type testFlags struct {
+	engineFlags
 	crds                          []string
 	runRE, output, junit, initCRD string
 	parallel                      int
@@ -47,6 +48,7 @@ func declareTest(fs *flag.FlagSet, f *testFlags) {
 	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `FILE`")
 	fs.IntVarP(&f.parallel, "parallel", "j", 0, "cases run at once (default: the number of CPUs)")
 	fs.StringVar(&f.initCRD, "init", "", "write a starter suite for the CRD `FILE` to stdout instead of running suites")
+	f.engineFlags.declare(fs)
 }
 
 func runTest(c *command, args []string, stdout, stderr io.Writer) int {
@@ -75,6 +77,9 @@ func runTest(c *command, args []string, stdout, stderr io.Writer) int {
 	if *output, err = enum("output", *output, "text", "json"); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
+	if err := f.engineFlags.check(); err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
 	if fs.NArg() == 0 {
 		return usageError(c, stderr, "no suite files or directories given")
 	}
@@ -87,7 +92,12 @@ func runTest(c *command, args []string, stdout, stderr io.Writer) int {
 		}
 		opts.Run = re
 	}
-	rep, err := crdtest.RunPaths(opts, fs.Args()...)
+	var rep *crdtest.Report
+	if f.wasm() {
+		rep, err = wasmTest(f.module, crds, *runRE, fs.Args())
+	} else {
+		rep, err = crdtest.RunPaths(opts, fs.Args()...)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "crdlab test: %v\n", err)
 		return exitUsage

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/crdlab/crdlab/wire"
 )
 
 // TestEngineWasmMatchesNative runs `crdlab validate` on the examples with
@@ -102,5 +106,42 @@ func TestBenchEngineWasm(t *testing.T) {
 	native, inWasm := figures(), figures("--engine", "wasm", "--wasm-module", module)
 	if !reflect.DeepEqual(native, inWasm) {
 		t.Errorf("rules differ:\nnative %+v\nwasm   %+v", native, inWasm)
+	}
+}
+
+// TestTestEngineWasm: `crdlab test --engine wasm` reads the suites into
+// the module and reports the same cases, verdicts and messages as native
+// (the times aside); a path outside the current directory is refused.
+func TestTestEngineWasm(t *testing.T) {
+	module := os.Getenv("CRDLAB_WASM")
+	if module == "" {
+		t.Skip("CRDLAB_WASM is not set: build the module with `make wasm` (make test does)")
+	}
+	module, _ = filepath.Abs(module)
+	t.Chdir("../..")
+	report := func(args ...string) (wire.TestReport, int) {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"test", "-o", "json"}, args...), nil, &stdout, &stderr)
+		var rep wire.TestReport
+		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || len(rep.Results) == 0 {
+			t.Fatalf("%v: exit %d, %v: %s%s", args, code, err, stdout.String(), stderr.String())
+		}
+		rep.Seconds = 0
+		for i := range rep.Results {
+			rep.Results[i].Seconds = 0
+		}
+		return rep, code
+	}
+	for _, args := range [][]string{{"crdtest/testdata"}, {"--run", "ratchet", "crdtest/testdata"}} {
+		native, nCode := report(args...)
+		inWasm, wCode := report(append([]string{"--engine", "wasm", "--wasm-module", module}, args...)...)
+		if nCode != wCode || !reflect.DeepEqual(native, inWasm) {
+			t.Errorf("%v: native (exit %d) and wasm (exit %d) differ:\n%+v\n%+v", args, nCode, wCode, native, inWasm)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"test", "--engine", "wasm", "--wasm-module", module, "../elsewhere"}, nil, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "below the current directory") {
+		t.Errorf("a path outside: exit %d, %s", code, stderr.String())
 	}
 }
