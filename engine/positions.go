@@ -36,7 +36,11 @@ type Positions struct {
 // call it only when there is something to point at.
 func (r *Result) Positions() Positions {
 	p := Positions{Errors: make([]Position, len(r.Errors)), Warnings: make([]Position, len(r.Warnings))}
-	if len(r.Errors) == 0 && len(r.Warnings) == 0 && r.DecodeError == "" {
+	if len(r.Errors) == 0 && !namesField(r.DecodeError) && !anyNamesField(r.Warnings) {
+		// Nothing to point at: do not parse. This also keeps a document
+		// the decoder rejected for its nesting depth away from
+		// goyaml.v3's recursive parser (the wasm module's call stack is
+		// the JavaScript engine's; issue 16).
 		return p
 	}
 	t := position.Parse(r.src)
@@ -67,7 +71,7 @@ type crdPositions struct {
 func (c *CRD) Positions() Positions {
 	c.pos.once.Do(func() {
 		p := Positions{Errors: make([]Position, len(c.errs)), Warnings: make([]Position, len(c.warnings))}
-		if c.src != nil && (len(c.errs) > 0 || len(c.warnings) > 0) {
+		if c.src != nil && (len(c.errs) > 0 || anyNamesField(c.warnings)) {
 			if t := position.Parse(c.src); t != nil {
 				// a kind: List of one CRD (Compile accepts it)
 				prefix := ""
@@ -92,6 +96,18 @@ func (c *CRD) Positions() Positions {
 func find(t *position.Tree, path string) Position {
 	p, _ := t.Find(path)
 	return Position(p)
+}
+
+// namesField reports whether msg names a field findQuoted can point at.
+func namesField(msg string) bool { return len(position.Quoted(msg)) > 0 }
+
+func anyNamesField(msgs []string) bool {
+	for _, m := range msgs {
+		if namesField(m) {
+			return true
+		}
+	}
+	return false
 }
 
 // findQuoted returns the position of the first field msg names, if any.

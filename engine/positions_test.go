@@ -221,3 +221,53 @@ func TestCRDInAListPositions(t *testing.T) {
 		}
 	}
 }
+
+// Issue 16: an object the decoder rejects for its depth has nothing to
+// point at, so Positions does not parse it (goyaml.v3 recurses once per
+// level, which overflows the JavaScript engine's stack in the wasm
+// module), and an object nesting deeper than position.MaxDepth that
+// decodes gets no positions rather than a parse.
+func TestPositionsOfDeepObjects(t *testing.T) {
+	c := requiredCRD(t)
+	obj := func(depth int) []byte {
+		return []byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"x"},"spec":{"image":"i","x":` +
+			strings.Repeat("[", depth) + strings.Repeat("]", depth) + "}}")
+	}
+	tests := []struct {
+		name        string
+		depth       int
+		decodeError string
+	}{
+		{"rejected by the decoder", 10000, "exceeded max depth"},
+		{"rejected by the decoder, 100,000", 100000, "exceeded max depth"},
+		{"decoded, deeper than position.MaxDepth", 5000, `unknown field "spec.x"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := c.Validate(obj(tt.depth), ValidateOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(res.DecodeError, tt.decodeError) {
+				t.Fatalf("DecodeError = %q, want it to contain %q", res.DecodeError, tt.decodeError)
+			}
+			var p Positions
+			// goyaml.v3 parsing the object allocates per level: thousands.
+			allocs := testing.AllocsPerRun(1, func() { p = res.Positions() })
+			if allocs > 20 {
+				t.Errorf("Positions made %v allocations: it parsed the object", allocs)
+			}
+			if p.DecodeError.Known() {
+				t.Errorf("DecodeError position %+v, want none", p.DecodeError)
+			}
+		})
+	}
+	// Below the bound the decoding error still points at the field.
+	res, err := c.Validate(obj(100), ValidateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := res.Positions(); p.DecodeError != (Position{Line: 1, Column: 100}) {
+		t.Errorf("DecodeError position %+v, want 1:100 (the key x)", p.DecodeError)
+	}
+}

@@ -36,7 +36,7 @@ func (g gvk) groupVersion() string {
 func toJSON(doc []byte) ([]byte, error) {
 	trimmed := bytes.TrimSpace(doc)
 	looksJSON := len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[')
-	if looksJSON && json.Valid(trimmed) {
+	if looksJSON && (json.Valid(trimmed) || jsonTooDeep(trimmed)) {
 		return trimmed, nil
 	}
 	js, err := yaml.YAMLToJSON(doc)
@@ -44,6 +44,18 @@ func toJSON(doc []byte) ([]byte, error) {
 		return trimmed, nil
 	}
 	return js, err
+}
+
+// jsonTooDeep reports whether encoding/json rejects data for nesting
+// deeper than its 10,000 levels before any other syntax error. YAMLToJSON
+// then fails too (goyaml.v2 stops at the same 10,001st flow level: the
+// valid JSON before it is the same flow collections in YAML), so toJSON
+// returns data as is without running goyaml.v2's parser, which recurses
+// once per level (in the wasm module on the JavaScript engine's stack,
+// which 10,000 levels overflow; issue 16).
+func jsonTooDeep(data []byte) bool {
+	err := json.Unmarshal(data, new(json.RawMessage))
+	return err != nil && strings.HasSuffix(err.Error(), "exceeded max depth")
 }
 
 // jsonBody is one request body as the API server receives it, converted

@@ -1,8 +1,14 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
+
+	"sigs.k8s.io/yaml"
 )
 
 // TestJSONBodyShortcutMatchesYAMLToJSON pins the YAML shortcut of
@@ -50,6 +56,51 @@ func TestJSONBodyShortcutMatchesYAMLToJSON(t *testing.T) {
 			v2, s2, err2 := slow.decode(true)
 			if !reflect.DeepEqual(v1, v2) || len(s1) != len(s2) || (err1 == nil) != (err2 == nil) {
 				t.Fatalf("decode: shortcut %#v %v %v, YAMLToJSON %#v %v %v", v1, s1, err1, v2, s2, err2)
+			}
+		})
+	}
+}
+
+// Issue 16: a JSON-looking document nesting deeper than encoding/json's
+// 10,000 levels skips YAMLToJSON (goyaml.v2 recurses once per level and
+// fails at the same depth), with the result YAMLToJSON's failure gave.
+func TestToJSONTooDeep(t *testing.T) {
+	reference := func(doc []byte) ([]byte, error) { // toJSON without the shortcut
+		trimmed := bytes.TrimSpace(doc)
+		looksJSON := len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[')
+		if looksJSON && json.Valid(trimmed) {
+			return trimmed, nil
+		}
+		js, err := yaml.YAMLToJSON(doc)
+		if err != nil && looksJSON {
+			return trimmed, nil
+		}
+		return js, err
+	}
+	deep := func(depth int, open, close, mid string) []byte {
+		return []byte(` {"spec":{"x":` + strings.Repeat(open, depth) + mid + strings.Repeat(close, depth) + "}}\n")
+	}
+	for _, tt := range []struct {
+		name    string
+		doc     []byte
+		skipped bool // YAMLToJSON not run
+	}{
+		{"10,000 levels (valid JSON)", deep(9998, "[", "]", ""), false},
+		{"10,001 levels", deep(9999, "[", "]", ""), true},
+		{"100,000 levels of objects", deep(100000, `{"a":`, "}", "1"), true},
+		{"100,000 levels, unclosed", []byte(strings.Repeat("[", 100000)), true},
+		{"JSON-looking YAML", []byte(`{a: [1, b], "c": {d: e}}`), false},
+		{"JSON-looking YAML nesting 10,000 levels", deep(9998, "[", "]", "a"), false},
+		{"JSON-looking YAML nesting 10,001 levels", deep(9999, "[", "]", "a"), true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := toJSON(tt.doc)
+			want, wantErr := reference(tt.doc)
+			if !bytes.Equal(got, want) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Errorf("toJSON = %.80q, %v; want %.80q, %v", got, err, want, wantErr)
+			}
+			if skipped := jsonTooDeep(bytes.TrimSpace(tt.doc)); skipped != tt.skipped {
+				t.Errorf("jsonTooDeep = %v, want %v", skipped, tt.skipped)
 			}
 		})
 	}

@@ -43,8 +43,19 @@ type Tree struct {
 // Parse parses the first document of data (YAML or JSON). It returns nil
 // when data does not parse with goyaml.v3 (kubectl's YAML 1.1 parser accepts
 // a few documents it rejects): there are no positions then.
+//
+// It also returns nil, without parsing, for a JSON document (one that
+// starts with '{' or '[') nesting deeper than MaxDepth: goyaml.v3's parser
+// recurses once per level, and in the WebAssembly module the call stack is
+// the JavaScript engine's (about 1 MB in V8, where goyaml.v3 overflows
+// between 4,000 and 5,000 levels); the API server's JSON decoder accepts
+// 10,000. YAML documents are not bounded here: the engine's YAML decoder
+// recurses as deep before positions are asked for.
 func Parse(data []byte) *Tree {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if jsonDeeperThan(data, MaxDepth) {
+		return nil
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil
@@ -53,6 +64,51 @@ func Parse(data []byte) *Tree {
 		return nil
 	}
 	return &Tree{root: doc.Content[0], keys: map[*yaml.Node]map[string]int{}}
+}
+
+// MaxDepth is the deepest nesting of arrays and objects a JSON document
+// may have for Parse to index it.
+const MaxDepth = 1000
+
+// jsonDeeperThan reports whether data, when it is JSON (its first
+// non-blank byte is '{' or '['), nests arrays and objects more than max
+// levels deep at some point. It scans without recursion, skipping
+// strings; bytes that are not JSON are passed over (goyaml.v3 or the
+// decoder reports them).
+func jsonDeeperThan(data []byte, max int) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	if len(t) == 0 || (t[0] != '{' && t[0] != '[') {
+		return false
+	}
+	depth := 0
+	var prev byte // the last byte outside strings that is not blank
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '"':
+			// a string where a value or key may start (as goyaml.v3
+			// reads a flow collection; elsewhere '"' is a plain scalar's)
+			if prev == '{' || prev == '[' || prev == ',' || prev == ':' {
+				for i++; i < len(t) && t[i] != '"'; i++ {
+					if t[i] == '\\' {
+						i++
+					}
+				}
+			}
+		case '{', '[':
+			if depth++; depth > max {
+				return true
+			}
+		case '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+		prev = c
+	}
+	return false
 }
 
 // maxSteps bounds the backtracking of one Find (keys that are prefixes of

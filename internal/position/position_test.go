@@ -158,3 +158,28 @@ func TestFindPathological(t *testing.T) {
 		t.Errorf("Find took %v", d)
 	}
 }
+
+func TestParseDepthBound(t *testing.T) {
+	nest := func(depth int) string {
+		return `{"spec":{"x":` + strings.Repeat("[", depth-2) + strings.Repeat("]", depth-2) + "}}"
+	}
+	tests := []struct {
+		name, src string
+		parsed    bool
+	}{
+		{"JSON at MaxDepth", nest(MaxDepth), true},
+		{"JSON one level deeper", nest(MaxDepth + 1), false},
+		{"JSON 100,000 levels", nest(100000), false},
+		{"brackets in strings do not count", `{"s":"` + strings.Repeat("[", 2*MaxDepth) + `","t":["\"[[["]}`, true},
+		{"a quote inside a plain scalar opens no string", "[a\"" + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth) + "]", false},
+		{"closing brackets in strings do not hide depth", `[` + `"` + strings.Repeat("]", MaxDepth) + `",` + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth+1), false},
+		{"YAML is not bounded here", "a: " + strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1) + "\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Parse([]byte(tt.src)) != nil; got != tt.parsed {
+				t.Errorf("Parse(...) != nil = %v, want %v", got, tt.parsed)
+			}
+		})
+	}
+}

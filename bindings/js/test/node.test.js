@@ -51,3 +51,21 @@ test('load options.env reaches the module through environ_sizes_get/environ_get'
   };
   assert.ok(await grown({ GOGC: 'off' }) > await grown({}), 'GOGC=off should leave a bigger heap');
 });
+
+// Issue 16: deep JSON ends in the decoder's clear error, not in a trap of
+// the JavaScript engine's stack (positions no longer parse such objects).
+test('a JSON object nesting 10,000 and 100,000 levels gets "exceeded max depth"', async () => {
+  const { crontabCRD } = await import('./cases.js');
+  const crd = m.compile(crontabCRD);
+  for (const depth of [10000, 100000]) {
+    for (const [open, close] of [['[', ']'], ['{"a":', '}']]) {
+      const inner = open.repeat(depth) + (open === '[' ? '' : '1') + close.repeat(depth);
+      const r = crd.validate('{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"h"},"spec":{"x":' + inner + '}}');
+      assert.match(r.object.decodeError, /exceeded max depth/, `${depth} x ${open}`);
+      assert.equal(r.object.decodeErrorPosition, undefined);
+    }
+  }
+  // decoded, and deeper than the positions' bound: no position, no trap
+  const r = crd.validate('{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"h"},"spec":{"x":' + '['.repeat(4500) + ']'.repeat(4500) + '}}');
+  assert.match(r.object.decodeError, /unknown field "spec.x"/);
+});
