@@ -810,8 +810,9 @@ func scalarJSONValue(n *yamlv3.Node) (interface{}, bool) {
 	}
 	switch c := v[0]; {
 	case c == '.':
-		// goyaml.v2 reads it as a float when strconv does.
-		if _, err := strconv.ParseFloat(v, 64); err == nil || v == ".nan" || v == ".NaN" || v == ".NAN" {
+		// goyaml.v2 reads it as a float when strconv does, and .inf and
+		// .nan in its three spellings.
+		if _, err := strconv.ParseFloat(v, 64); err == nil || v == ".nan" || v == ".NaN" || v == ".NAN" || v == ".inf" || v == ".Inf" || v == ".INF" {
 			return nil, false
 		}
 	case c >= '0' && c <= '9', c == '-', c == '+':

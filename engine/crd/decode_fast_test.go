@@ -120,6 +120,8 @@ var nodePathInputs = []struct {
 	{"timestamps fall back", "a: 2001-12-14\n", false},
 	{"dot floats fall back", "a: .5\n", false},
 	{"infinities fall back", "a: -.inf\n", false},
+	{"unsigned infinity falls back", "a: .inf\n", false},
+	{"unsigned infinity, other spellings", "a: .Inf\n", false},
 	{"big unsigned integers fall back", "a: 18446744073709551615\n", false},
 	{"binary integers", "a: 0b101\nb: -0b11\n", true},
 	{"floats fall back", "a: 1.5\n", false},
