@@ -168,13 +168,11 @@ func validateWithin(p *projectCRD, timeout time.Duration, stderr io.Writer) int 
 // selectBenchRules keeps, in each report, the rules sel picks across all
 // the reports, in its order.
 func selectBenchRules(reps []*cost.BenchReport, sel selection) {
-	n := make([]int, len(reps))
+	lists := make([][]cost.RuleBench, len(reps))
 	for i, r := range reps {
-		n[i] = len(r.Rules)
+		lists[i] = r.Rules
 	}
-	rule := func(r, i int) *cost.RuleBench { return &reps[r].Rules[i] }
-	picked := sel.pick(n, func(r, i int) float64 { return rule(r, i).LimitShare }, func(r, i int) float64 {
-		x := rule(r, i)
+	kept := selectEach(&sel, lists, func(x *cost.RuleBench) float64 { return x.LimitShare }, func(x *cost.RuleBench) float64 {
 		switch sel.sort {
 		case "runtime":
 			return float64(x.Cost)
@@ -188,14 +186,7 @@ func selectBenchRules(reps []*cost.BenchReport, sel selection) {
 		}
 		return float64(x.EstimatedCost)
 	})
-	kept := make([][]cost.RuleBench, len(reps))
-	for _, p := range picked {
-		kept[p[0]] = append(kept[p[0]], reps[p[0]].Rules[p[1]])
-	}
 	for i, r := range reps {
-		if kept[i] == nil {
-			kept[i] = []cost.RuleBench{}
-		}
 		r.Rules = kept[i]
 	}
 }

@@ -121,25 +121,37 @@ func (s *selection) check(sorts []string) error {
 
 func (s *selection) active() bool { return s.sort != "" || s.top > 0 || s.over > 0 }
 
-// pick returns the (report, item) pairs selected: those over s.over, in
-// the order of key (descending, stable) when sorting, the first s.top.
-func (s *selection) pick(n []int, share func(r, i int) float64, key func(r, i int) float64) [][2]int {
-	var out [][2]int
-	for r, count := range n {
-		for i := 0; i < count; i++ {
-			if s.over > 0 && share(r, i)*100 <= s.over {
+// selectEach keeps, in each of lists (one per report), the items s picks
+// across all of them: those over s.over, in the order of key (descending,
+// stable) when sorting, the first s.top. A list with nothing kept is empty,
+// not nil.
+func selectEach[T any](s *selection, lists [][]T, share, key func(*T) float64) [][]T {
+	type at struct{ r, i int }
+	var picked []at
+	for r := range lists {
+		for i := range lists[r] {
+			if s.over > 0 && share(&lists[r][i])*100 <= s.over {
 				continue
 			}
-			out = append(out, [2]int{r, i})
+			picked = append(picked, at{r, i})
 		}
 	}
 	if s.sort != "" {
-		sort.SliceStable(out, func(a, b int) bool { return key(out[a][0], out[a][1]) > key(out[b][0], out[b][1]) })
+		sort.SliceStable(picked, func(a, b int) bool {
+			return key(&lists[picked[a].r][picked[a].i]) > key(&lists[picked[b].r][picked[b].i])
+		})
 	}
-	if s.top > 0 && len(out) > s.top {
-		out = out[:s.top]
+	if s.top > 0 && len(picked) > s.top {
+		picked = picked[:s.top]
 	}
-	return out
+	kept := make([][]T, len(lists))
+	for i := range kept {
+		kept[i] = []T{}
+	}
+	for _, p := range picked {
+		kept[p.r] = append(kept[p.r], lists[p.r][p.i])
+	}
+	return kept
 }
 
 // projectCRD is one CRD of the inputs and the objects matched to it.
@@ -373,13 +385,11 @@ func runCost(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 // selectRules keeps, in each report, the expressions sel picks across all
 // the reports, in its order.
 func selectRules(reps []*cost.Report, sel selection) {
-	n := make([]int, len(reps))
+	lists := make([][]cost.Rule, len(reps))
 	for i, r := range reps {
-		n[i] = len(r.Rules)
+		lists[i] = r.Rules
 	}
-	rule := func(r, i int) *cost.Rule { return &reps[r].Rules[i] }
-	picked := sel.pick(n, func(r, i int) float64 { return rule(r, i).LimitShare }, func(r, i int) float64 {
-		x := rule(r, i)
+	kept := selectEach(&sel, lists, func(x *cost.Rule) float64 { return x.LimitShare }, func(x *cost.Rule) float64 {
 		switch sel.sort {
 		case "runtime":
 			var m uint64
@@ -394,14 +404,7 @@ func selectRules(reps []*cost.Report, sel selection) {
 		}
 		return float64(x.EstimatedCost)
 	})
-	kept := make([][]cost.Rule, len(reps))
-	for _, p := range picked {
-		kept[p[0]] = append(kept[p[0]], reps[p[0]].Rules[p[1]])
-	}
 	for i, r := range reps {
-		if kept[i] == nil {
-			kept[i] = []cost.Rule{}
-		}
 		r.Rules = kept[i]
 	}
 }
