@@ -8,10 +8,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/crdlab/crdlab/internal/tsdecl"
 )
 
 // jsDir holds the JavaScript bindings, whose op names, error codes and
@@ -113,38 +114,10 @@ func TestJSConstantsAreWire(t *testing.T) {
 // TestJSTypesAreWire: the interfaces of index.d.ts named as this package's
 // types have the same members, optional exactly where Go omits empty ones.
 func TestJSTypesAreWire(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(jsDir, "index.d.ts"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := string(b)
-	member := regexp.MustCompile(`(?m)^  (?:readonly\s+)?(\w+)(\??):`)
+	src := tsdecl.Read(t, filepath.Join(jsDir, "index.d.ts"))
 	for _, v := range []interface{}{Report{}, CRDReport{}, ObjectReport{}, ErrorReport{}, Position{}, VersionResult{}, CompileResult{}, LintResult{}, DocumentReport{}, ValidateAllResult{},
 		UpgradeReport{}, StoredObjectReport{}, StoredReadReport{}, RequestReport{}, SchemaChange{}, TestReport{}, TestCaseResult{}, TestLoadError{}} {
 		typ := reflect.TypeOf(v)
-		var want []string
-		for i := 0; i < typ.NumField(); i++ {
-			tag := strings.Split(typ.Field(i).Tag.Get("json"), ",")
-			name := tag[0]
-			if len(tag) > 1 && tag[1] == "omitempty" {
-				name += "?"
-			}
-			want = append(want, name)
-		}
-		re := regexp.MustCompile(`(?s)export interface ` + typ.Name() + ` \{\n(.*?)\n\}`)
-		m := re.FindStringSubmatch(src)
-		if m == nil {
-			t.Errorf("index.d.ts declares no interface %s", typ.Name())
-			continue
-		}
-		var got []string
-		for _, mm := range member.FindAllStringSubmatch(m[1], -1) {
-			got = append(got, mm[1]+mm[2])
-		}
-		sort.Strings(got)
-		sort.Strings(want)
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("index.d.ts %s has %v, wire.%s %v", typ.Name(), got, typ.Name(), want)
-		}
+		tsdecl.CheckInterface(t, src, typ.Name(), typ)
 	}
 }
