@@ -102,6 +102,16 @@ func engineError(code wire.ErrorCode, err error) *wire.Error {
 // analyzeCost is cost.AnalyzeBytes, the report of `crdlab cost -o json`.
 var analyzeCost = cost.AnalyzeBytes
 
+// validateOptions are the engine options of a "validate" or "validateAll"
+// request.
+func validateOptions(r *wire.Request) engine.ValidateOptions {
+	opts := engine.ValidateOptions{Version: r.Version, Subresource: r.Subresource, FieldValidation: engine.FieldValidation(r.FieldValidation)}
+	if old := pick(r.Old, r.OldBytes); len(old) > 0 {
+		opts.Old = old
+	}
+	return opts
+}
+
 // pick returns the bytes of a text field or of its *Bytes twin.
 func pick(text string, raw []byte) []byte {
 	if raw != nil {
@@ -134,10 +144,7 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 		if e != nil {
 			return nil, e
 		}
-		opts := engine.ValidateOptions{Version: r.Version, Subresource: r.Subresource, FieldValidation: engine.FieldValidation(r.FieldValidation)}
-		if old := pick(r.Old, r.OldBytes); len(old) > 0 {
-			opts.Old = old
-		}
+		opts := validateOptions(r)
 		if !c.Valid() {
 			return engine.NewReport(c, nil), nil
 		}
@@ -154,10 +161,7 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 		if e != nil {
 			return nil, e
 		}
-		opts := engine.ValidateOptions{Version: r.Version, Subresource: r.Subresource, FieldValidation: engine.FieldValidation(r.FieldValidation)}
-		if old := pick(r.Old, r.OldBytes); len(old) > 0 {
-			opts.Old = old
-		}
+		opts := validateOptions(r)
 		docs, err := c.ValidateAllContext(withTimeout(r.TimeoutMs), pick(r.Object, r.ObjectBytes), opts)
 		if err != nil {
 			return nil, &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
