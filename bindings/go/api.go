@@ -201,11 +201,28 @@ func decodeReport(raw []byte) (*wire.Report, error) {
 // ValidateRaw is Validate returning the module's result bytes untouched:
 // json.Marshal of the native engine.NewReport, byte for byte.
 func (c *CRD) ValidateRaw(ctx context.Context, object []byte, opts ValidateOptions) (json.RawMessage, error) {
-	if c.closed.Load() {
-		return nil, &Error{Code: wire.CodeInvalid, Message: "CRD was closed"}
-	}
 	var out json.RawMessage
-	err := c.r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
+	err := c.withHandle(ctx, func(handle uint32, timeoutMs int64) interface{} {
+		req := wire.ValidateRequest{Op: wire.OpValidate, Handle: handle, TimeoutMs: timeoutMs,
+			Version: opts.Version, Subresource: opts.Subresource, FieldValidation: string(opts.FieldValidation)}
+		req.Object, req.ObjectBytes = text(object)
+		req.Old, req.OldBytes = text(opts.Old)
+		return req
+	}, &out)
+	if err != nil {
+		return nil, err // out may still be written by an abandoned call
+	}
+	return out, nil
+}
+
+// withHandle sends the request build makes for the CRD's handle in an
+// instance (and the request's timeoutMs), compiling the CRD there first
+// when needed.
+func (c *CRD) withHandle(ctx context.Context, build func(handle uint32, timeoutMs int64) interface{}, out interface{}) error {
+	if c.closed.Load() {
+		return &Error{Code: wire.CodeInvalid, Message: "CRD was closed"}
+	}
+	return c.r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
 		h, ok := inst.handles[c.id]
 		if !ok {
 			_, broken, err := c.compileIn(ctx, inst)
@@ -214,17 +231,8 @@ func (c *CRD) ValidateRaw(ctx context.Context, object []byte, opts ValidateOptio
 			}
 			h = inst.handles[c.id]
 		}
-		req := wire.ValidateRequest{Op: wire.OpValidate, Handle: h.handle,
-			Version: opts.Version, Subresource: opts.Subresource, FieldValidation: string(opts.FieldValidation)}
-		req.Object, req.ObjectBytes = text(object)
-		req.Old, req.OldBytes = text(opts.Old)
-		req.TimeoutMs = timeoutMs(ctx)
-		return inst.call(ctx, req, &out)
+		return inst.call(ctx, build(h.handle, timeoutMs(ctx)), out)
 	})
-	if err != nil {
-		return nil, err // out may still be written by an abandoned call
-	}
-	return out, nil
 }
 
 // text returns b as a JSON string field, or, when b is not valid UTF-8

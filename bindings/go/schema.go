@@ -130,23 +130,3 @@ func (c *CRD) Bench(ctx context.Context, objects [][]byte, opts BenchOptions) (j
 	}
 	return out, nil
 }
-
-// withHandle sends the request build makes for the CRD's handle in an
-// instance (and the request's timeoutMs), compiling the CRD there first
-// when needed.
-func (c *CRD) withHandle(ctx context.Context, build func(handle uint32, timeoutMs int64) interface{}, out interface{}) error {
-	if c.closed.Load() {
-		return &Error{Code: wire.CodeInvalid, Message: "CRD was closed"}
-	}
-	return c.r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
-		h, ok := inst.handles[c.id]
-		if !ok {
-			_, broken, err := c.compileIn(ctx, inst)
-			if err != nil {
-				return broken, err
-			}
-			h = inst.handles[c.id]
-		}
-		return inst.call(ctx, build(h.handle, timeoutMs(ctx)), out)
-	})
-}
