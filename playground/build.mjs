@@ -1,5 +1,6 @@
-// Builds the static site: bundles src/main.js and src/worker.js (with
-// CodeMirror, the yaml parser and crdlab's JS binding) with esbuild, and
+// Builds the static site: bundles src/main.js, src/worker.js and
+// src/share-worker.js (with CodeMirror, the yaml parser and crdlab's JS
+// binding) with esbuild, and
 // copies the page, the service worker and the engine module next to them.
 //   node build.mjs [--out DIR] [--wasm FILE]   (defaults: ../build/playground, ../build/crdlab.wasm)
 import { build } from 'esbuild';
@@ -20,7 +21,7 @@ const wasm = arg('--wasm', join(here, '../build/crdlab.wasm'));
 await rm(out, { recursive: true, force: true });
 await mkdir(out, { recursive: true });
 const res = await build({
-  entryPoints: { main: join(here, 'src/main.js'), worker: join(here, 'src/worker.js') },
+  entryPoints: { main: join(here, 'src/main.js'), worker: join(here, 'src/worker.js'), 'share-worker': join(here, 'src/share-worker.js') },
   outdir: out,
   bundle: true,
   format: 'esm',
@@ -37,7 +38,7 @@ await cp(wasm, join(out, 'crdlab.wasm'));
 
 // The service worker's cache is named after the content of the build.
 const h = createHash('sha256');
-for (const f of ['index.html', 'style.css', 'main.js', 'worker.js', 'crdlab.wasm']) h.update(await readFile(join(out, f)));
+for (const f of ['index.html', 'style.css', 'main.js', 'worker.js', 'share-worker.js', 'crdlab.wasm']) h.update(await readFile(join(out, f)));
 const id = h.digest('hex').slice(0, 16);
 await writeFile(join(out, 'sw.js'), (await readFile(join(here, 'sw.js'), 'utf8')).replace('BUILD_ID', id));
 

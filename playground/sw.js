@@ -4,7 +4,7 @@
 // deployment installs a new service worker, which fills a new cache and
 // deletes the old one.
 const CACHE = 'crdlab-playground-BUILD_ID';
-const ASSETS = ['./', 'index.html', 'style.css', 'main.js', 'worker.js', 'crdlab.wasm'];
+const ASSETS = ['./', 'index.html', 'style.css', 'main.js', 'worker.js', 'share-worker.js', 'crdlab.wasm'];
 
 self.addEventListener('install', (ev) => {
   ev.waitUntil(caches.open(CACHE).then((c) => c.addAll(ASSETS)).then(() => self.skipWaiting()));

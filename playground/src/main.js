@@ -15,7 +15,7 @@ import { tags as t } from '@lezer/highlight';
 import { parse as parseYAML, stringify as toYAML } from 'yaml';
 import { locate, ruleAt, warningField } from './yamlpath.js';
 import { completeCEL } from './celcomplete.js';
-import { encodeState, decodeState } from './share.js';
+import { decodeState } from './share.js';
 import { celHighlight } from './celhighlight.js';
 import { examples, crontabCRD, crontabObject } from './examples.js';
 import { schemaPanel, benchButton } from './schemabench.js';
@@ -712,21 +712,50 @@ function showCosts(m, state) {
 }
 
 // ---- share -----------------------------------------------------------------
+// The state is encoded in a worker of its own (src/share-worker.js): the
+// URL is rewritten 200 ms after the last edit without a long task on the
+// page's thread, even for a CRD of 400 KiB. Only the latest encoding is
+// written to the URL.
 let hashTimer;
+let sharer;
+let shareSeq = 0;
+const shareWaiting = new Map();
+function encodeInWorker(state) {
+  if (!sharer) {
+    sharer = new Worker(new URL('./share-worker.js', import.meta.url), { type: 'module' });
+    sharer.onmessage = (ev) => {
+      const w = shareWaiting.get(ev.data.id);
+      shareWaiting.delete(ev.data.id);
+      if (!w) return;
+      if (ev.data.error) w.reject(new Error(ev.data.error));
+      else w.resolve(ev.data.hash);
+    };
+  }
+  const id = ++shareSeq;
+  return new Promise((resolve, reject) => {
+    shareWaiting.set(id, { resolve, reject });
+    sharer.postMessage({ id, state });
+  });
+}
+async function writeHash() {
+  const id = shareSeq + 1;
+  const h = await encodeInWorker(getState());
+  if (id !== shareSeq) return null; // a newer state was sent meanwhile: it writes the URL
+  window.history.replaceState(null, '', '#' + h);
+  return h;
+}
 function saveHash() {
   clearTimeout(hashTimer);
   hashTimer = setTimeout(async () => {
     const t = performance.now();
-    const h = await encodeState(getState());
-    window.history.replaceState(null, '', '#' + h);
+    if (await writeHash() === null) return;
     perf.handlers['share hash (async)'] = Math.max(perf.handlers['share hash (async)'] ?? 0, performance.now() - t);
     perf.hashSaved = (perf.hashSaved ?? 0) + 1;
   }, 200);
 }
 $('share').addEventListener('click', async () => {
   clearTimeout(hashTimer);
-  const h = await encodeState(getState());
-  window.history.replaceState(null, '', '#' + h);
+  while (await writeHash() === null);
   const url = location.href;
   try {
     await navigator.clipboard.writeText(url);

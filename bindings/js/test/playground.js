@@ -93,11 +93,12 @@ const measure = (name, ms) => {
   console.log(`# measure ${name}: ${Math.round(ms)} ms`);
 };
 // The longest main-thread task allowed while validating (typing in
-// CronTab, while a 400-rule CRD compiles, typing in HTTPRoute). The target
-// is 50 ms; long tasks are wall time, and on the shared 2-core machine at
-// load averages of 10-15 a task of 15-30 ms of CPU (a result's rendering,
-// a slice of CodeMirror's background parse, a GC) is observed at 50-100
-// ms. Measured in these windows: 0-58 ms (benchmarks/README.md).
+// CronTab, while a 400-rule CRD compiles, typing in HTTPRoute). The
+// issue's target is 50 ms, reported from measured runs in
+// benchmarks/README.md (`LONG_TASK_MAX=50` asserts it); long tasks are
+// wall time, and on the shared 2-core machine at load averages of 5-15 the
+// layout of a result (15-30 ms of CPU) is observed at 50-300 ms, so the
+// regression guard here is 100 ms.
 const LONG_TASK_MAX = Number(process.env.LONG_TASK_MAX ?? 100);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
