@@ -30,6 +30,7 @@ import (
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/jsonstrict"
 	"github.com/crdlab/crdlab/internal/objectmeta"
+	"github.com/crdlab/crdlab/wire"
 	"sigs.k8s.io/yaml"
 )
 
@@ -46,33 +47,13 @@ type Options struct {
 	ListAPIVersion string
 }
 
-// Result is the API server's verdict on a webhook's answer.
-type Result struct {
-	// ReviewVersion is the ConversionReview version of the exchange (v1
-	// or v1beta1).
-	ReviewVersion string `json:"reviewVersion"`
-	// UID is the request's uid.
-	UID string `json:"uid"`
-	// DesiredAPIVersion is the request's desiredAPIVersion.
-	DesiredAPIVersion string `json:"desiredAPIVersion"`
-	// List reports whether the objects were converted as one list.
-	List bool `json:"list"`
-	// Accepted reports whether the API server accepts the answer.
-	Accepted bool `json:"accepted"`
-	// Valid reports whether the answer is accepted and every converted
-	// object validates at the target version.
-	Valid bool `json:"valid"`
-	// Error is the API server's error, as it returns it to the client
-	// (on a read: HTTP 500 with this message, kubectl's "Error from
-	// server: ..."); "" when it accepts the answer.
-	Error string `json:"error,omitempty"`
-	// Objects are the converted objects as the API server uses them (in
-	// the request's order); empty when Error is set.
-	Objects []Object `json:"objects"`
-}
+// Result is the API server's verdict on a webhook's answer (the report of
+// `crdlab conversion-review -o json` and of the wasm module's
+// "conversionReview" op; its members are documented in package wire).
+type Result = wire.ConversionReport
 
 // finish sets Accepted and Valid.
-func (r *Result) finish() *Result {
+func finish(r *Result) *Result {
 	r.Accepted = r.Error == ""
 	r.Valid = r.Accepted
 	for _, o := range r.Objects {
@@ -83,32 +64,8 @@ func (r *Result) finish() *Result {
 	return r
 }
 
-// Object is one converted object.
-type Object struct {
-	// Index is the object's index in request.objects.
-	Index     int    `json:"index"`
-	Name      string `json:"name,omitempty"`
-	Namespace string `json:"namespace,omitempty"`
-	// Object is the converted object as the API server goes on to use it:
-	// the webhook's object with the original metadata restored (labels
-	// and annotations kept from the webhook's), pruned by the target
-	// version's schema.
-	Object map[string]interface{} `json:"object"`
-	// Pruned lists the paths of the webhook's fields the target version's
-	// schema drops (single objects: the schemaCoercingConverter does not
-	// coerce the items of a list).
-	Pruned []string `json:"pruned"`
-	// Errors are the errors of a create of the converted object at the
-	// target version (not an API server check on conversion: see the
-	// package doc). Server-set metadata (uid, resourceVersion,
-	// creationTimestamp, generation, managedFields) is left out first.
-	Errors []string `json:"errors"`
-	// Invalid is the API server's message for Errors, as kubectl prints
-	// it ("" when valid).
-	Invalid string `json:"invalid,omitempty"`
-	// Warnings are the create's warnings.
-	Warnings []string `json:"warnings"`
-}
+// Object is one converted object of a Result.
+type Object = wire.ConvertedObject
 
 // UsageError is a problem with the inputs themselves (not the webhook's
 // answer): the CRD is invalid or does not use a conversion webhook, or the
@@ -215,7 +172,7 @@ func CheckCRD(c *engine.CRD, request, response []byte, opts Options) (*Result, e
 	converted, err := convert(req, reviewVersion, response, res.List, inGVK)
 	if err != nil {
 		res.Error = err.Error()
-		return res.finish(), nil
+		return finish(res), nil
 	}
 	for i, obj := range converted {
 		out := Object{Index: i, Name: metaString(obj, "name"), Namespace: metaString(obj, "namespace"), Pruned: []string{}, Errors: []string{}, Warnings: []string{}}
@@ -225,7 +182,7 @@ func CheckCRD(c *engine.CRD, request, response []byte, opts Options) (*Result, e
 			if err != nil {
 				res.Error = err.Error()
 				res.Objects = []Object{}
-				return res.finish(), nil
+				return finish(res), nil
 			}
 			out.Pruned = pruned
 		}
@@ -233,7 +190,7 @@ func CheckCRD(c *engine.CRD, request, response []byte, opts Options) (*Result, e
 		validate(c, tv, obj, &out)
 		res.Objects = append(res.Objects, out)
 	}
-	return res.finish(), nil
+	return finish(res), nil
 }
 
 // validate runs a create of obj (less server-set metadata) at version.

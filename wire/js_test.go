@@ -116,7 +116,7 @@ func TestJSConstantsAreWire(t *testing.T) {
 func TestJSTypesAreWire(t *testing.T) {
 	src := tsdecl.Read(t, filepath.Join(jsDir, "index.d.ts"))
 	for _, v := range []interface{}{Report{}, CRDReport{}, ObjectReport{}, ErrorReport{}, Position{}, VersionResult{}, CompileResult{}, LintResult{}, DocumentReport{}, ValidateAllResult{},
-		UpgradeReport{}, StoredObjectReport{}, StoredReadReport{}, RequestReport{}, SchemaChange{}, TestReport{}, TestCaseResult{}, TestLoadError{}} {
+		UpgradeReport{}, StoredObjectReport{}, StoredReadReport{}, RequestReport{}, SchemaChange{}, TestReport{}, TestCaseResult{}, TestLoadError{}, ConversionReport{}, ConvertedObject{}} {
 		typ := reflect.TypeOf(v)
 		tsdecl.CheckInterface(t, src, typ.Name(), typ)
 	}

@@ -51,6 +51,16 @@ const (
 	OpTest Op = "test"
 )
 
+// The op of conversion webhooks' recorded answers, added in ABI version 1
+// without a version change (hosts that do not use it are unaffected).
+const (
+	// OpConversionReview checks a conversion webhook's answer as the API
+	// server does (a ConversionReviewRequest); its result is a
+	// ConversionReport, the document `crdlab conversion-review -o json`
+	// prints (package conversion).
+	OpConversionReview Op = "conversionReview"
+)
+
 // ErrorCode is the "code" of an error response.
 type ErrorCode string
 
@@ -237,6 +247,12 @@ type Request struct {
 	Paths []string          `json:"paths,omitempty"`
 	CRDs  []string          `json:"crds,omitempty"`
 	Run   string            `json:"run,omitempty"`
+	// Review, ReviewResponse, List and ListAPIVersion are the members of a
+	// ConversionReviewRequest.
+	Review         string `json:"review,omitempty"`
+	ReviewResponse string `json:"reviewResponse,omitempty"`
+	List           bool   `json:"list,omitempty"`
+	ListAPIVersion string `json:"listAPIVersion,omitempty"`
 }
 
 // VersionRequest is the request of "version".

@@ -200,3 +200,34 @@ tests:
 	// true CronTab/onCreate/Defaults replicas
 	// true CronTab/onCreate/Rejects 11 replicas
 }
+
+// ConversionReview checks a conversion webhook's recorded answer as the
+// API server does: `crdlab conversion-review -o json`.
+func ExampleRuntime_ConversionReview() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	dir := filepath.Join("..", "..", "examples", "conversion")
+	crd, _ := os.ReadFile(filepath.Join(dir, "crd.yaml"))
+	review, _ := os.ReadFile(filepath.Join(dir, "request.json"))
+	for _, answer := range []string{"response.json", "response-wrong-version.json"} {
+		response, _ := os.ReadFile(filepath.Join(dir, answer))
+		rep, err := r.ConversionReview(ctx, crd, review, response, wasm.ConversionReviewOptions{})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		if rep.Accepted {
+			fmt.Println(answer, "accepted; pruned:", rep.Objects[0].Pruned)
+		} else {
+			fmt.Println(answer, "rejected:", rep.Error)
+		}
+	}
+	// Output:
+	// response.json accepted; pruned: [spec.cron]
+	// response-wrong-version.json rejected: conversion webhook for stable.example.com/v1beta1, Kind=CronTab returned invalid object at index 0: invalid groupVersion (expected stable.example.com/v1, received stable.example.com/v1beta1)
+}

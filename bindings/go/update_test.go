@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crdlab/crdlab/conversion"
 	"github.com/crdlab/crdlab/crdtest"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
@@ -225,4 +226,75 @@ func TestParityTestSuites(t *testing.T) {
 			t.Errorf("%+v: no cases ran", opts)
 		}
 	}
+}
+
+// TestParityConversionReview: "conversionReview" answers byte for byte
+// what conversion.Check gives natively (examples/conversion: accepted,
+// rejected, invalid at the target version; as a list; request and response
+// in one document; inputs that cannot be checked).
+func TestParityConversionReview(t *testing.T) {
+	r := newRuntime(t, Options{})
+	dir := filepath.Join(repoRoot, "examples", "conversion")
+	crdText := readFile(t, filepath.Join(dir, "crd.yaml"))
+	review := readFile(t, filepath.Join(dir, "request.json"))
+	type input struct {
+		name                  string
+		crd, review, response []byte
+		opts                  ConversionReviewOptions
+	}
+	var inputs []input
+	files, _ := filepath.Glob(filepath.Join(dir, "response*.json"))
+	if len(files) < 5 {
+		t.Fatalf("only %d recorded responses in %s", len(files), dir)
+	}
+	for _, f := range files {
+		resp := readFile(t, f)
+		inputs = append(inputs,
+			input{name: filepath.Base(f), crd: crdText, review: review, response: resp},
+			input{name: filepath.Base(f) + " as a list", crd: crdText, review: review, response: resp, opts: ConversionReviewOptions{List: true, ListAPIVersion: "stable.example.com/v1beta1"}})
+	}
+	var both map[string]interface{}
+	if err := json.Unmarshal(review, &both); err != nil {
+		t.Fatal(err)
+	}
+	var resp map[string]interface{}
+	if err := json.Unmarshal(readFile(t, filepath.Join(dir, "response.json")), &resp); err != nil {
+		t.Fatal(err)
+	}
+	both["response"] = resp["response"]
+	one, _ := json.Marshal(both)
+	inputs = append(inputs,
+		input{name: "request and response in one document", crd: crdText, review: one},
+		input{name: "empty review", crd: crdText, review: []byte(`{}`)},
+		input{name: "CRD without a webhook", crd: crontabCRD(t), review: review, response: readFile(t, filepath.Join(dir, "response.json"))},
+		input{name: "CRD does not decode", crd: []byte("a: [b"), review: review, response: review})
+	for _, in := range inputs {
+		resp := in.response
+		if resp == nil {
+			resp = in.review
+		}
+		want := ""
+		rep, err := conversion.Check(in.crd, in.review, resp, conversion.Options{List: in.opts.List, ListAPIVersion: in.opts.ListAPIVersion})
+		if err != nil {
+			want = "DecodeError: " + err.Error()
+		} else {
+			b, _ := json.Marshal(rep)
+			want = string(b)
+		}
+		got := ""
+		raw, err := r.ConversionReviewRaw(context.Background(), in.crd, in.review, in.response, in.opts)
+		if err != nil {
+			got = errString(t, err)
+		} else {
+			got = string(raw)
+		}
+		if got != want {
+			t.Errorf("%s: conversionReview differs\nnative: %.3000s\nmodule: %.3000s", in.name, want, got)
+		}
+	}
+	rep, err := r.ConversionReview(context.Background(), crdText, review, readFile(t, filepath.Join(dir, "response.json")), ConversionReviewOptions{})
+	if err != nil || !rep.Accepted || !rep.Valid || len(rep.Objects) != 1 || rep.Objects[0].Name != "nightly" {
+		t.Fatalf("ConversionReview: %+v, %v", rep, err)
+	}
+	t.Logf("%d conversion reviews", len(inputs))
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -19,7 +18,7 @@ import (
 var conversionReviewCommand = &command{
 	name:    "conversion-review",
 	summary: "Check a conversion webhook's recorded ConversionReview answer",
-	usage:   `crdlab conversion-review --crd CRD [-o text|json] [--objects] [--list] REQUEST [RESPONSE]`,
+	usage:   `crdlab conversion-review --crd CRD [-o text|json] [--objects] [--list] [--engine native|wasm] REQUEST [RESPONSE]`,
 	doc: `Check a conversion webhook's answer offline, as kube-apiserver 1.37 does
 when it calls the webhook of a CRD with spec.conversion.strategy Webhook.
 
@@ -50,6 +49,7 @@ single object one too (the errors' wording differs).`,
 }
 
 type conversionReviewFlags struct {
+	engineFlags
 	crd            string
 	output         string
 	objects        bool
@@ -63,6 +63,7 @@ func declareConversionReview(fs *flag.FlagSet, f *conversionReviewFlags) {
 	fs.BoolVar(&f.objects, "objects", false, "text: print the converted objects (YAML)")
 	fs.BoolVar(&f.list, "list", false, "the objects were converted as one list (always so for several objects)")
 	fs.StringVar(&f.listAPIVersion, "list-api-version", "", "the list's apiVersion, which list errors quote (default: the first object's)")
+	f.engineFlags.declare(fs)
 }
 
 func runConversionReview(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -74,6 +75,9 @@ func runConversionReview(c *command, args []string, stdin io.Reader, stdout, std
 	}
 	var err error
 	if f.output, err = enum("output", f.output, "text", "json"); err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	if err := f.engineFlags.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
 	if f.crd == "" {
@@ -98,10 +102,16 @@ func runConversionReview(c *command, args []string, stdin io.Reader, stdout, std
 			return reportInputError(stderr, err)
 		}
 	}
-	res, err := conversion.Check(crdData, request, response, conversion.Options{List: f.list, ListAPIVersion: f.listAPIVersion})
+	defer closeEngine()
+	check, err := pickEngine[conversionFunc](f.engineFlags, conversion.Check, wasmConversion)
 	if err != nil {
-		var ue *conversion.UsageError
-		if errors.As(err, &ue) && strings.HasPrefix(err.Error(), "request: ") {
+		return engineError(c, stderr, err)
+	}
+	res, err := check(crdData, request, response, conversion.Options{List: f.list, ListAPIVersion: f.listAPIVersion})
+	if err != nil {
+		// Every error of the check is an input that cannot be checked
+		// (conversion.UsageError; from the module, its DecodeError).
+		if strings.HasPrefix(err.Error(), "request: ") {
 			err = fmt.Errorf("%s: %s", files[0], strings.TrimPrefix(err.Error(), "request: "))
 		} else if strings.HasPrefix(err.Error(), "CRD") {
 			err = fmt.Errorf("%s: %s", f.crd, err)

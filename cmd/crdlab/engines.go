@@ -1,7 +1,8 @@
 package main
 
-// The work of cost, bench, schema, upgrade and the CRD update (lint --old,
-// validate --old-crd), native or in the WebAssembly module (--engine wasm).
+// The work of cost, bench, schema, upgrade, conversion-review and the CRD
+// update (lint --old, validate --old-crd), native or in the WebAssembly
+// module (--engine wasm).
 //
 // Each piece of work is a function type with a native implementation
 // (nativeX) and a wasm constructor (wasmX) calling the module's op through
@@ -18,6 +19,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	wasm "github.com/crdlab/crdlab/bindings/go"
+	"github.com/crdlab/crdlab/conversion"
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
@@ -267,4 +269,22 @@ func pickEngine[F any](e engineFlags, native F, wasmOf func(*wasmModule) (F, err
 // validate reports it.
 func timeoutReason(err error, d interface{ String() string }) string {
 	return strings.TrimSpace(fmt.Sprintf("%v (--timeout %v)", err, d))
+}
+
+// conversionFunc is `crdlab conversion-review`'s check (conversion.Check).
+type conversionFunc func(crdData, request, response []byte, opts conversion.Options) (*conversion.Result, error)
+
+// wasmConversion is op "conversionReview".
+func wasmConversion(m *wasmModule) (conversionFunc, error) {
+	rt, err := m.runtime()
+	if err != nil {
+		return nil, err
+	}
+	return func(crdData, request, response []byte, opts conversion.Options) (*conversion.Result, error) {
+		rep, err := rt.ConversionReview(context.Background(), crdData, request, response, wasm.ConversionReviewOptions{List: opts.List, ListAPIVersion: opts.ListAPIVersion})
+		if err != nil {
+			return nil, errors.New(wasmMessage(err))
+		}
+		return rep, nil
+	}, nil
 }

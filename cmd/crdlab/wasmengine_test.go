@@ -47,6 +47,11 @@ func TestEngineWasmMatchesNative(t *testing.T) {
 		{"lint", "-o", "json", "--stored-versions", "v1", "--old", "../../examples/crd-update/old.yaml", "../../examples/crd-update/new-v1.yaml"},
 		{"validate", "--crd", "../../examples/crd-update/new-v1.yaml", "--old-crd", "../../examples/crd-update/old.yaml", "testdata/gizmo.yaml"},
 		{"validate", "-o", "json", "--crd", "../../examples/crd-update/new-v1.yaml", "--old-crd", "../../examples/crd-update/old.yaml", "testdata/gizmo.yaml"},
+		{"conversion-review", "--objects", "--crd", "../../examples/conversion/crd.yaml", "../../examples/conversion/request.json", "../../examples/conversion/response.json"},
+		{"conversion-review", "-o", "json", "--crd", "../../examples/conversion/crd.yaml", "../../examples/conversion/request.json", "../../examples/conversion/response-invalid-object.json"},
+		{"conversion-review", "--list", "--crd", "../../examples/conversion/crd.yaml", "../../examples/conversion/request.json", "../../examples/conversion/response-wrong-version.json"},
+		{"conversion-review", "--crd", "../../examples/crontab-crd.yaml", "../../examples/conversion/request.json", "../../examples/conversion/response.json"},
+		{"conversion-review", "--crd", "../../examples/conversion/crd.yaml", "../../examples/valid.yaml"},
 	} {
 		var nOut, nErr, wOut, wErr bytes.Buffer
 		nCode := run(args, nil, &nOut, &nErr)

@@ -207,11 +207,13 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 		return upgradeReport(r)
 	case wire.OpTest:
 		return testReport(r)
+	case wire.OpConversionReview:
+		return conversionReport(r)
 	case "":
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: `request has no "op"`}
 	default:
-		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown op %q (expected %s, %s, %s, %s, %s, %s, %s, %s, %s, %s or %s)", r.Op,
-			wire.OpVersion, wire.OpCompile, wire.OpLint, wire.OpValidate, wire.OpValidateAll, wire.OpCost, wire.OpFree, wire.OpUpgrade, wire.OpTest, wire.OpSchema, wire.OpBench)}
+		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown op %q (expected %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s or %s)", r.Op,
+			wire.OpVersion, wire.OpCompile, wire.OpLint, wire.OpValidate, wire.OpValidateAll, wire.OpCost, wire.OpFree, wire.OpUpgrade, wire.OpTest, wire.OpSchema, wire.OpBench, wire.OpConversionReview)}
 	}
 }
 

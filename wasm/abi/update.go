@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/crdlab/crdlab/conversion"
 	"github.com/crdlab/crdlab/crdtest"
 	"github.com/crdlab/crdlab/engine"
 	crddecode "github.com/crdlab/crdlab/engine/crd"
@@ -12,8 +13,9 @@ import (
 	"github.com/crdlab/crdlab/wire"
 )
 
-// This file holds the ops of CRD updates and test suites: "compile" and
-// "lint" with an old CRD, "upgrade" and "test".
+// This file holds the ops of CRD updates, test suites and conversion
+// webhooks: "compile" and "lint" with an old CRD, "upgrade", "test" and
+// "conversionReview".
 
 // compileRequest compiles the CRD of a "compile" or "lint" request: as an
 // update of the old CRD when the request has one (engine.CompileUpdate,
@@ -109,4 +111,23 @@ func testReport(r *wire.Request) (interface{}, *wire.Error) {
 		return nil, &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
 	}
 	return rep.Wire(), nil
+}
+
+// conversionReport answers "conversionReview": conversion.Check, the report
+// of `crdlab conversion-review -o json`. Inputs that cannot be checked (a
+// CRD without a conversion webhook, a request the API server does not
+// send) answer DecodeError with package conversion's message.
+func conversionReport(r *wire.Request) (interface{}, *wire.Error) {
+	if r.Review == "" {
+		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: `"conversionReview" needs "review" (the ConversionReview holding the request)`}
+	}
+	response := r.ReviewResponse
+	if response == "" {
+		response = r.Review
+	}
+	res, err := conversion.Check(pick(r.CRD, r.CRDBytes), []byte(r.Review), []byte(response), conversion.Options{List: r.List, ListAPIVersion: r.ListAPIVersion})
+	if err != nil {
+		return nil, &wire.Error{Code: wire.CodeDecodeError, Message: err.Error()}
+	}
+	return res, nil
 }

@@ -16,6 +16,7 @@ export declare const WIRE: {
     readonly Bench: 'bench';
     readonly Upgrade: 'upgrade';
     readonly Test: 'test';
+    readonly ConversionReview: 'conversionReview';
   };
   readonly Code: {
     readonly BadRequest: 'BadRequest';
@@ -433,6 +434,48 @@ export interface UpgradeOptions {
   failOnBreaking?: boolean;
 }
 
+/** The API server's verdict on a conversion webhook's answer, the document `crdlab conversion-review -o json` prints (Go: wire.ConversionReport). */
+export interface ConversionReport {
+  /** the ConversionReview version of the exchange: v1 or v1beta1 */
+  reviewVersion: string;
+  uid: string;
+  desiredAPIVersion: string;
+  /** the objects were converted as one list */
+  list: boolean;
+  /** the API server accepts the answer */
+  accepted: boolean;
+  /** accepted, and every converted object validates at the target version */
+  valid: boolean;
+  /** the API server's error, as a client gets it ("Error from server: ...") */
+  error?: string;
+  /** the converted objects as the API server uses them; empty when rejected */
+  objects: ConvertedObject[];
+}
+
+/** One converted object (Go: wire.ConvertedObject). */
+export interface ConvertedObject {
+  /** its index in request.objects */
+  index: number;
+  name?: string;
+  namespace?: string;
+  /** the object as the API server goes on to use it: metadata restored, pruned by the target version's schema */
+  object: Record<string, unknown>;
+  /** paths of the webhook's fields the target version's schema drops */
+  pruned: string[];
+  /** errors of a create of the converted object at the target version (an extra check, not made on conversion) */
+  errors: string[];
+  /** the API server's message for errors, as kubectl prints it */
+  invalid?: string;
+  warnings: string[];
+}
+
+export interface ConversionReviewOptions {
+  /** the objects were converted as one list (always so for several objects): changes the errors' wording */
+  list?: boolean;
+  /** the list's apiVersion, which list errors quote (default: the first object's) */
+  listAPIVersion?: string;
+}
+
 /** One case of a test run (Go: wire.TestCaseResult). */
 export interface TestCaseResult {
   /** "<suite>/<onCreate|onUpdate|sequence>/<case>" */
@@ -508,6 +551,13 @@ export declare class Crdlab {
   upgrade(oldCrd: string | object, newCrd: string | object, objects?: Array<string | object>, options?: UpgradeOptions): UpgradeReport;
   /** Runs test suites held in memory (path → text of suites and CRDs): the report `crdlab test -o json` prints. */
   test(files: Record<string, string | Uint8Array> | Map<string, string | Uint8Array>, options?: TestOptions): TestReport;
+  /**
+   * A conversion webhook's recorded answer checked as the API server checks
+   * it: `crdlab conversion-review -o json`. `review` holds the request the
+   * API server sent; `response` the webhook's answer (default: `review`
+   * holds both).
+   */
+  conversionReview(crd: string | object, review: string | object, response?: string | object, options?: ConversionReviewOptions): ConversionReport;
 }
 
 /** Loads the module: by default the crdlab.wasm shipped with this package. */

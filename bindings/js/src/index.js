@@ -23,6 +23,7 @@ export const WIRE = Object.freeze({
     Bench: 'bench',
     Upgrade: 'upgrade',
     Test: 'test',
+    ConversionReview: 'conversionReview',
   }),
   Code: Object.freeze({
     BadRequest: 'BadRequest',
@@ -298,6 +299,21 @@ export class Crdlab {
     if (paths && paths.length) req.paths = paths;
     if (crds && crds.length) req.crds = crds;
     if (run) req.run = run;
+    return this.call(req);
+  }
+
+  /**
+   * A conversion webhook's recorded answer checked as the API server checks
+   * it (`crdlab conversion-review -o json`): `review` is the
+   * ConversionReview the API server sent, `response` the one the webhook
+   * answered (default: `review` holds both; text or plain objects). `list`
+   * and `listAPIVersion` as the CLI's --list and --list-api-version.
+   */
+  conversionReview(crd, review, response, { list, listAPIVersion } = {}) {
+    const req = { op: Op.ConversionReview, crd: text(crd), review: text(review) };
+    if (response !== undefined && response !== null && response !== '') req.reviewResponse = text(response);
+    if (list) req.list = true;
+    if (listAPIVersion) req.listAPIVersion = listAPIVersion;
     return this.call(req);
   }
 }

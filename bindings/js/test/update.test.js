@@ -88,3 +88,28 @@ test('test() runs suites from memory (crdlab test -o json)', () => {
   const missing = m.test({ 'a.testsuite.yaml': 'name: A\ncrd: nope.yaml\ntests:\n  onCreate: []\n' });
   assert.match(missing.loadErrors[0].error, /crd "nope.yaml": no such CRD file/);
 });
+
+test('conversionReview() is the verdict of crdlab conversion-review -o json', () => {
+  const crd = read('examples/conversion/crd.yaml');
+  const request = read('examples/conversion/request.json');
+  const ok = m.conversionReview(crd, request, read('examples/conversion/response.json'));
+  assert.equal(ok.accepted, true);
+  assert.equal(ok.valid, true);
+  assert.equal(ok.reviewVersion, 'v1');
+  assert.equal(ok.desiredAPIVersion, 'stable.example.com/v1');
+  assert.deepEqual(ok.objects.map((o) => [o.namespace, o.name, o.pruned]), [['default', 'nightly', ['spec.cron']]]);
+  assert.equal(ok.objects[0].object.apiVersion, 'stable.example.com/v1');
+  const rejected = m.conversionReview(crd, request, read('examples/conversion/response-wrong-version.json'));
+  assert.equal(rejected.accepted, false);
+  assert.match(rejected.error, /returned invalid object at index 0: invalid groupVersion \(expected stable\.example\.com\/v1, received stable\.example\.com\/v1beta1\)/);
+  assert.deepEqual(rejected.objects, []);
+  const invalid = m.conversionReview(crd, request, read('examples/conversion/response-invalid-object.json'));
+  assert.equal(invalid.accepted, true);
+  assert.equal(invalid.valid, false);
+  assert.match(invalid.objects[0].invalid, /^The CronTab "nightly" is invalid: /);
+  // One document holding both the request and the response is enough.
+  const both = JSON.parse(request);
+  both.response = JSON.parse(read('examples/conversion/response.json')).response;
+  assert.equal(m.conversionReview(crd, both).valid, true);
+  assert.throws(() => m.conversionReview(crd, '{}'), (e) => e instanceof CrdlabError && e.code === WIRE.Code.DecodeError);
+});
