@@ -146,18 +146,23 @@ func (in *Inputs) Check() error {
 // mayBeCRDOrList reports whether a document may hold kind
 // CustomResourceDefinition or List: the name written out, or an escape
 // sequence that could spell it (JSON's \u, YAML's \x, \u, \U and escaped
-// line breaks). A document that is neither is always written without it.
+// line breaks). A document that is neither is always written without it:
+// its kind is a scalar of exactly those letters (a plain scalar folds a
+// line break into a space, so only an escape can split it).
 func mayBeCRDOrList(doc []byte) bool {
 	if bytes.Contains(doc, []byte("CustomResourceDefinition")) {
 		return true
 	}
-	for rest := doc; ; {
-		i := bytes.Index(rest, []byte("List"))
+	// "List" as a whole word: with a letter, digit or _ before or after
+	// it, the scalar is another one ("allowList", "Listeners").
+	for at := 0; ; {
+		i := bytes.Index(doc[at:], []byte("List"))
 		if i < 0 {
 			break
 		}
-		rest = rest[i+4:]
-		if len(rest) == 0 || !isWordByte(rest[0]) {
+		i += at
+		at = i + 4
+		if (i == 0 || !isWordByte(doc[i-1])) && (at == len(doc) || !isWordByte(doc[at])) {
 			return true
 		}
 	}
