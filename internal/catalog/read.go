@@ -11,6 +11,12 @@
 // CRD in the catalogue (built-in kinds, unknown CRDs) are skipped with a
 // reason, and CRDs among the inputs are linted.
 //
+// A large run (crdlab validate) does not read everything first: Scan
+// reads and splits the inputs, parsing only the documents that may be
+// CRDs or kind: List, and StreamInputs reads the other documents again as
+// the workers validate them, each parsed once (engine.ParseDocument), a
+// window of them held at a time.
+//
 // Input problems — an unreadable file, a bad document separator, a
 // document that is not YAML or JSON, a CRD that does not decode — are
 // *InputError values naming file:line, whatever the role of the input.

@@ -40,6 +40,10 @@ func validate(pth *field.Path, x interface{}, s *schema.Structural) field.ErrorL
 		if s.XEmbeddedResource {
 			allErrs = append(allErrs, validateEmbeddedResource(pth, x)...)
 		}
+		if !childReachesEmbedded(x, s) {
+			// Nothing below to validate: the sorted walk is skipped.
+			return allErrs
+		}
 		for _, k := range keys.Sorted(x) {
 			v := x[k]
 			if prop, ok := s.Properties[k]; ok {
@@ -54,6 +58,41 @@ func validate(pth *field.Path, x interface{}, s *schema.Structural) field.ErrorL
 		}
 	}
 	return allErrs
+}
+
+// childReachesEmbedded reports whether a value under the map x (schema
+// s) is an embedded resource, the only values validate reports errors
+// for: found in any order, without building paths.
+func childReachesEmbedded(x map[string]interface{}, s *schema.Structural) bool {
+	for k, v := range x {
+		if prop, ok := s.Properties[k]; ok {
+			if reachesEmbedded(v, &prop) {
+				return true
+			}
+		} else if s.AdditionalProperties != nil && reachesEmbedded(v, s.AdditionalProperties.Structural) {
+			return true
+		}
+	}
+	return false
+}
+
+// reachesEmbedded reports whether x, or a value under it, is an embedded
+// resource (a map whose schema has x-kubernetes-embedded-resource).
+func reachesEmbedded(x interface{}, s *schema.Structural) bool {
+	if s == nil {
+		return false
+	}
+	switch x := x.(type) {
+	case map[string]interface{}:
+		return s.XEmbeddedResource || childReachesEmbedded(x, s)
+	case []interface{}:
+		for _, v := range x {
+			if reachesEmbedded(v, s.Items) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ParseGroupVersion splits "group/version" or "version" (runtime/schema).
