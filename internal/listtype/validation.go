@@ -77,20 +77,25 @@ func validateValue(fldPath *field.Path, s *schema.Structural, obj interface{}) f
 	return nil
 }
 
-// mapHasErrors reports whether validateMap would return an error.
+// mapHasErrors reports whether validateMap would return an error. The
+// schemas are passed by value: a property's schema is a copy out of its
+// map, which a pointer would move to the heap for every field.
 func mapHasErrors(s *schema.Structural, obj map[string]interface{}) bool {
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
-		for _, v := range obj {
-			if valueHasErrors(s.AdditionalProperties.Structural, v) {
-				return true
-			}
+	return mapHasErrorsIn(s.Properties, s.AdditionalProperties, obj)
+}
+
+func mapHasErrorsIn(props map[string]schema.Structural, additional *schema.StructuralOrBool, obj map[string]interface{}) bool {
+	for k, v := range obj {
+		switch v.(type) {
+		case map[string]interface{}, []interface{}:
+		default:
+			continue // only lists have errors
 		}
-	}
-	if s.Properties != nil {
-		for k, v := range obj {
-			if sub, ok := s.Properties[k]; ok && valueHasErrors(&sub, v) {
-				return true
-			}
+		if additional != nil && additional.Structural != nil && valueHasErrors(additional.Structural, v) {
+			return true
+		}
+		if sub, ok := props[k]; ok && valueHasErrorsIn(sub, v) {
+			return true
 		}
 	}
 	return false
@@ -98,7 +103,9 @@ func mapHasErrors(s *schema.Structural, obj map[string]interface{}) bool {
 
 // valueHasErrors reports whether validateValue would return an error (it
 // runs the same checks with a nil path, which only an error's path uses).
-func valueHasErrors(s *schema.Structural, obj interface{}) bool {
+func valueHasErrors(s *schema.Structural, obj interface{}) bool { return valueHasErrorsIn(*s, obj) }
+
+func valueHasErrorsIn(s schema.Structural, obj interface{}) bool {
 	switch obj := obj.(type) {
 	case []interface{}:
 		if s.XListType != nil {
@@ -108,7 +115,7 @@ func valueHasErrors(s *schema.Structural, obj interface{}) bool {
 					return true
 				}
 			case "map":
-				if len(validateListMap(nil, s, obj)) > 0 {
+				if listMapHasErrors(s.XListMapKeys, obj) {
 					return true
 				}
 			}
@@ -121,9 +128,14 @@ func valueHasErrors(s *schema.Structural, obj interface{}) bool {
 			}
 		}
 	case map[string]interface{}:
-		return mapHasErrors(s, obj)
+		return mapHasErrorsIn(s.Properties, s.AdditionalProperties, obj)
 	}
 	return false
+}
+
+// listMapHasErrors reports whether validateListMap would return an error.
+func listMapHasErrors(keys []string, obj []interface{}) bool {
+	return len(validateListMap(nil, &schema.Structural{Extensions: schema.Extensions{XListMapKeys: keys}}, obj)) > 0
 }
 
 func validateArray(fldPath *field.Path, s *schema.Structural, obj []interface{}) field.ErrorList {

@@ -62,14 +62,25 @@ func validate(pth *field.Path, x interface{}, s *schema.Structural) field.ErrorL
 
 // childReachesEmbedded reports whether a value under the map x (schema
 // s) is an embedded resource, the only values validate reports errors
-// for: found in any order, without building paths.
+// for: found in any order, without building paths. The schemas are passed
+// by value: a property's schema is a copy out of its map, which a pointer
+// would move to the heap for every field.
 func childReachesEmbedded(x map[string]interface{}, s *schema.Structural) bool {
+	return childReachesEmbeddedIn(x, s.Properties, s.AdditionalProperties)
+}
+
+func childReachesEmbeddedIn(x map[string]interface{}, props map[string]schema.Structural, additional *schema.StructuralOrBool) bool {
 	for k, v := range x {
-		if prop, ok := s.Properties[k]; ok {
-			if reachesEmbedded(v, &prop) {
+		switch v.(type) {
+		case map[string]interface{}, []interface{}:
+		default:
+			continue
+		}
+		if prop, ok := props[k]; ok {
+			if reachesEmbedded(v, prop) {
 				return true
 			}
-		} else if s.AdditionalProperties != nil && reachesEmbedded(v, s.AdditionalProperties.Structural) {
+		} else if additional != nil && additional.Structural != nil && reachesEmbedded(v, *additional.Structural) {
 			return true
 		}
 	}
@@ -78,16 +89,16 @@ func childReachesEmbedded(x map[string]interface{}, s *schema.Structural) bool {
 
 // reachesEmbedded reports whether x, or a value under it, is an embedded
 // resource (a map whose schema has x-kubernetes-embedded-resource).
-func reachesEmbedded(x interface{}, s *schema.Structural) bool {
-	if s == nil {
-		return false
-	}
+func reachesEmbedded(x interface{}, s schema.Structural) bool {
 	switch x := x.(type) {
 	case map[string]interface{}:
-		return s.XEmbeddedResource || childReachesEmbedded(x, s)
+		return s.XEmbeddedResource || childReachesEmbeddedIn(x, s.Properties, s.AdditionalProperties)
 	case []interface{}:
+		if s.Items == nil {
+			return false
+		}
 		for _, v := range x {
-			if reachesEmbedded(v, s.Items) {
+			if reachesEmbedded(v, *s.Items) {
 				return true
 			}
 		}
