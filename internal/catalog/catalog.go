@@ -463,7 +463,7 @@ func (c *Catalog) stream(n int, gen func(i int) (*Document, error), opts Options
 				if j.d != nil && !stopped.Load() {
 					if j.d.pending {
 						j.d.pending = false
-						it.err = parsePending(j.d)
+						it.err = parsePending(j.d, c.Compiler == nil)
 					}
 					if it.err == nil {
 						it.r = c.entry(j.d, opts)

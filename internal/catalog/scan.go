@@ -185,10 +185,17 @@ func isWordByte(b byte) bool {
 
 // parsePending parses a document the scan left (d.Raw is its text): the
 // syntax errors and identity Split gives it, parsed once for the engine
-// too (engine.ParseDocument).
-func parsePending(d *Document) error {
-	pd := engine.ParseDocument(d.Raw)
-	if obj, ok := pd.Object(); ok {
+// too (engine.ParseDocument) when native (the catalogue compiles with the
+// engine: another engine takes the bytes).
+func parsePending(d *Document, native bool) error {
+	var pd *engine.Document
+	var obj map[string]interface{}
+	ok := false
+	if native {
+		pd = engine.ParseDocument(d.Raw)
+		obj, ok = pd.Object()
+	}
+	if ok {
 		// The value YAMLToJSON's text decodes to: the identity is read
 		// from the top-level fields encoding/json could match (it matches
 		// names as strings.EqualFold does), as written by it.

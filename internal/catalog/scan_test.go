@@ -14,13 +14,14 @@ import (
 
 // scanRun validates inputs the streaming way (Scan, then StreamInputs
 // after the CRDs found are added) and returns the entries and the error.
-func scanRun(t *testing.T, r *Reader, args []string, opts Options) ([]wire.RunEntry, wire.RunSummary, error) {
+func scanRun(t *testing.T, r *Reader, args []string, opts Options, compiler Compiler) ([]wire.RunEntry, wire.RunSummary, error) {
 	t.Helper()
 	in, err := r.Scan(args, "objects")
 	if err != nil {
 		return nil, wire.RunSummary{}, err
 	}
 	cat := New()
+	cat.Compiler = compiler
 	if err := cat.AddAll(in.CRDs(), 0); err != nil {
 		return nil, wire.RunSummary{}, err
 	}
@@ -109,6 +110,12 @@ spec: {size: 1.5e3}
 	write(t, dir, "sub/e.yml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: sub}\nspec: {size: 30}\n")
 	for _, jobs := range []int{1, 3} {
 		for _, results := range []bool{false, true} {
+			// A Compiler set: another engine takes the bytes (Native
+			// stands for it), objects are not parsed for the engine.
+			compiler := Compiler(nil)
+			if results {
+				compiler = Native
+			}
 			opts := Options{Jobs: jobs, Results: results}
 			r := &Reader{Recursive: true}
 			cat, docs, err := r.Load(nil, []string{dir}, 0)
@@ -116,7 +123,7 @@ spec: {size: 1.5e3}
 				t.Fatal(err)
 			}
 			want := cat.Run(docs, opts)
-			got, s, err := scanRun(t, &Reader{Recursive: true}, []string{dir}, opts)
+			got, s, err := scanRun(t, &Reader{Recursive: true}, []string{dir}, opts, compiler)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +157,7 @@ func TestScanRepositories(t *testing.T) {
 		compared := 0
 		for _, f := range files {
 			cat, docs, err := (&Reader{}).Load(nil, []string{f}, 0)
-			got, s, gerr := scanRun(t, &Reader{}, []string{f}, Options{Results: true})
+			got, s, gerr := scanRun(t, &Reader{}, []string{f}, Options{Results: true}, nil)
 			if err != nil || gerr != nil {
 				// Both fail, with the same error.
 				if fmt.Sprint(err) != fmt.Sprint(gerr) {
