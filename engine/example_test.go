@@ -270,3 +270,28 @@ func ExampleCRD_ValidateAllContext() {
 	// document 0: validating document 0: context canceled (canceled: true)
 	// document 1: validating document 1: context canceled (canceled: true)
 }
+
+// Parse an object once, read its identity to find its CRD (as a
+// catalogue of many CRDs does), then validate it without parsing it
+// again.
+func ExampleParseDocument() {
+	c, err := engine.Compile(mustRead("../examples/crontab-crd.yaml"))
+	if err != nil {
+		panic(err)
+	}
+	doc := engine.ParseDocument(mustRead("../examples/invalid.yaml"))
+	if obj, ok := doc.Object(); ok {
+		fmt.Println(obj["apiVersion"], obj["kind"])
+	}
+	res, err := c.ValidateDocument(context.Background(), doc, engine.ValidateOptions{})
+	if err != nil {
+		panic(err)
+	}
+	for i, e := range res.Errors {
+		fmt.Printf("%d:%d %s\n", res.Positions().Errors[i].Line, res.Positions().Errors[i].Column, e.Field)
+	}
+	// Output:
+	// stable.example.com/v1 CronTab
+	// 8:3 spec.cronSpec
+	// 10:3 spec.replicas
+}

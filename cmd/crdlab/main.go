@@ -287,9 +287,21 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if err != nil {
 		return reportInputError(stderr, err)
 	}
-	docs, err := reader.Read(fs.Args(), "objects")
+	// The inputs are scanned (read and split, only the documents that
+	// may be CRDs or kind: List parsed): the catalogue needs every CRD
+	// first. The objects are read again, parsed once and validated as
+	// the run goes (catalog.Inputs).
+	in, err := reader.Scan(fs.Args(), "objects")
 	if err != nil {
 		return reportInputError(stderr, err)
+	}
+	// inputError is the input error a run stopping before validating
+	// reports first: a syntax error of a document not parsed yet.
+	inputError := func() int {
+		if err := in.Check(); err != nil {
+			return reportInputError(stderr, err)
+		}
+		return -1
 	}
 	given := crdDocs[:0:0]
 	for _, d := range crdDocs {
@@ -299,32 +311,37 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	}
 	for _, name := range f.crds {
 		if !holdsCRD(given, name) {
+			if code := inputError(); code >= 0 {
+				return code
+			}
 			return reportInputError(stderr, fmt.Errorf("%s: no CustomResourceDefinition found (--crd)", name))
 		}
 	}
-	defs := append([]catalog.Document(nil), given...)
-	for _, d := range docs {
-		if d.IsCRD() {
-			defs = append(defs, d)
-		}
-	}
-	if f.empty && len(docs) == 0 {
+	inputCRDs := in.CRDs()
+	defs := append(append([]catalog.Document(nil), given...), inputCRDs...)
+	if f.empty && in.Len() == 0 {
 		return writeEmpty(f.outputFlags, stdout, stderr)
 	}
 	if len(defs) == 0 && !f.empty {
+		if code := inputError(); code >= 0 {
+			return code
+		}
 		return usageError(c, stderr, "no CustomResourceDefinitions: give --crd FILE|DIR, or include the CRDs among the inputs")
 	}
-	if len(docs) == 0 {
+	if in.Len() == 0 {
 		return usageError(c, stderr, "no objects found in %s", strings.Join(fs.Args(), ", "))
 	}
 	if err := cat.AddAll(defs, f.jobs); err != nil {
+		if code := inputError(); code >= 0 {
+			return code
+		}
 		return reportInputError(stderr, err)
 	}
 	// A --crd CRD that is invalid is reported first: its objects fail
 	// because of it.
 	var run []catalog.Document
 	for _, e := range cat.Entries() {
-		if len(e.CRD.Report().Errors) > 0 && holdsDoc(given, e.Doc) && !holdsDoc(docs, e.Doc) {
+		if len(e.CRD.Report().Errors) > 0 && holdsDoc(given, e.Doc) && !holdsDoc(inputCRDs, e.Doc) {
 			run = append(run, e.Doc)
 		}
 	}
@@ -332,22 +349,22 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	// validated, then dropped (junit keeps them, without their objects).
 	w, err := report.NewWriter(f.output, stdout, stderr, report.Options{Summary: f.summary, Update: old != nil})
 	if err != nil {
+		if code := inputError(); code >= 0 {
+			return code
+		}
 		return reportInputError(stderr, err)
 	}
-	all := append(run, docs...)
-	// Each document's bytes are dropped once its entry is written.
 	nRun := len(run)
-	docs, opts.Release = nil, true
-	if err := w.Begin(len(all)); err != nil {
+	if err := w.Begin(nRun + in.Len()); err != nil {
 		return reportInputError(stderr, err)
 	}
 	var oldObj map[string]interface{}
 	if old != nil && json.Unmarshal(old, &oldObj) != nil {
 		oldObj = nil
 	}
-	summary, err := cat.Stream(all, opts, func(i int, r *catalog.Result) error {
+	summary, err := cat.StreamInputs(run, in, opts, func(i int, d *catalog.Document, r *catalog.Result) error {
 		if oldObj != nil && i >= nRun {
-			markUnchanged(&r.RunEntry, all[i], oldObj, cat, opts)
+			markUnchanged(&r.RunEntry, *d, oldObj, cat, opts)
 		}
 		return w.Entry(r)
 	})

@@ -101,6 +101,12 @@ func TestMalformedInputs(t *testing.T) {
 		{[]string{"validate", "--crd", badYAML, obj}, badYAML + ":4: yaml: "},
 		{[]string{"validate", "--crd", crd, "--old", badYAML, obj}, badYAML + ":4: yaml: "},
 		{[]string{"validate", "--crd", crd, badSep}, badSep + ":2: invalid Yaml document separator: b"},
+		// An object's syntax error is met as the run streams (after obj's
+		// entry), or up front when the run stops first (no CRDs).
+		{[]string{"validate", "--crd", crd, obj, badYAML}, badYAML + ":4: yaml: "},
+		{[]string{"validate", badYAML}, badYAML + ":4: yaml: "},
+		{[]string{"validate", badYAML, badSep}, badYAML + ":4: yaml: "},
+		{[]string{"validate", "--crd", crd, crd, badYAML}, badYAML + ":4: yaml: "},
 		{[]string{"validate", "--crd", badCRD, obj}, badCRD + ":5:10: spec.group: expected string, got number 3"},
 		{[]string{"validate", "--crd", crd, badCRD, obj}, badCRD + ":5:10: spec.group: expected string, got number 3"},
 		{[]string{"validate", "--crd", noCRD, obj}, noCRD + ": no CustomResourceDefinition found (--crd)"},
@@ -145,5 +151,25 @@ func TestHelpEverywhere(t *testing.T) {
 		if code := run([]string{name, "-h"}, nil, &h, &errs); code != 0 || h.String() != a.String() {
 			t.Errorf("%s -h: exit %d", name, code)
 		}
+	}
+}
+
+// TestSyntaxErrorWhileStreaming: the objects are parsed as the run goes,
+// so a document that is not YAML after valid ones stops the run there:
+// the entries before it are written, then the error, exit 2 (the error is
+// the one a run reading everything first reports).
+func TestSyntaxErrorWhileStreaming(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "z-bad.yaml")
+	if err := os.WriteFile(bad, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--crd", "../../examples/crontab-crd.yaml", "../../examples/valid.yaml", bad}, nil, &stdout, &stderr)
+	if code != exitUsage || !strings.HasPrefix(stderr.String(), "crdlab: "+bad+":4: yaml: ") || strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+	if stdout.String() != "crontab.stable.example.com/my-new-cron-object created (server dry run)\n" {
+		t.Errorf("stdout %q: want valid.yaml's entry only", stdout.String())
 	}
 }

@@ -81,8 +81,16 @@ func (n native) Validate(ctx context.Context, object []byte, opts engine.Validat
 // the report is written. A field error's detail can be megabytes (a
 // 100,000-value enum's supported values, shared by every item's error);
 // its message is a copy per error.
-func (n native) validateUnrendered(ctx context.Context, object []byte, opts engine.ValidateOptions) (*wire.ObjectReport, field.ErrorList, error) {
-	res, err := n.c.ValidateContext(ctx, object, opts)
+func (n native) validateUnrendered(ctx context.Context, d *Document, opts engine.ValidateOptions) (*wire.ObjectReport, field.ErrorList, error) {
+	var res *engine.Result
+	var err error
+	if d.parsed != nil {
+		// Parsed by StreamInputs: not parsed again.
+		res, err = n.c.ValidateDocument(ctx, d.parsed, opts)
+		d.parsed = nil
+	} else {
+		res, err = n.c.ValidateContext(ctx, d.Body(), opts)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -396,9 +404,38 @@ func (c *Catalog) Run(docs []Document, opts Options) *wire.RunReport {
 // stops the run (the documents not yet started are not validated) and is
 // returned; the summary counts the entries emitted.
 func (c *Catalog) Stream(docs []Document, opts Options, emit func(i int, r *Result) error) (wire.RunSummary, error) {
+	return c.stream(len(docs), func(i int) (*Document, error) { return &docs[i], nil }, opts,
+		func(i int, d *Document, r *Result) error {
+			err := emit(i, r)
+			if opts.Release {
+				docs[i].Data, docs[i].Raw = nil, nil
+			}
+			return err
+		})
+}
+
+// streamJob is one document to validate (d nil: skipped, the run
+// stopped); streamItem its outcome.
+type streamJob struct {
+	i   int
+	d   *Document
+	err error
+}
+
+type streamItem struct {
+	d   *Document
+	r   *Result
+	err error
+}
+
+// stream is Stream over n documents given in order by gen (on one
+// goroutine, as the window allows); a document gen returns unparsed
+// (StreamInputs) is parsed by the worker validating it. An error of gen
+// or of a document's parsing is the run's when its turn comes: the
+// entries before it are emitted, none after.
+func (c *Catalog) stream(n int, gen func(i int) (*Document, error), opts Options, emit func(i int, d *Document, r *Result) error) (wire.RunSummary, error) {
 	var s wire.RunSummary
 	files := map[string]bool{}
-	n := len(docs)
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
@@ -409,46 +446,61 @@ func (c *Catalog) Stream(docs []Document, opts Options, emit func(i int, r *Resu
 	if window > n {
 		window = n
 	}
-	slots := make([]chan *Result, window)
+	slots := make([]chan streamItem, window)
 	for i := range slots {
-		slots[i] = make(chan *Result, 1)
+		slots[i] = make(chan streamItem, 1)
 	}
 	tokens := make(chan struct{}, window)
 	var stopped atomic.Bool
-	next := make(chan int)
+	next := make(chan streamJob)
 	var wg sync.WaitGroup
 	for w := 0; w < jobs && w < n; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				var r *Result
-				if !stopped.Load() {
-					r = c.entry(&docs[i], opts)
+			for j := range next {
+				it := streamItem{d: j.d, err: j.err}
+				if j.d != nil && !stopped.Load() {
+					if j.d.pending {
+						j.d.pending = false
+						it.err = parsePending(j.d, c.Compiler == nil)
+					}
+					if it.err == nil {
+						it.r = c.entry(j.d, opts)
+					}
 				}
-				slots[i%window] <- r
+				slots[j.i%window] <- it
 			}
 		}()
 	}
 	go func() {
+		failed := false
 		for i := 0; i < n; i++ {
 			tokens <- struct{}{}
-			next <- i
+			j := streamJob{i: i}
+			if !failed && !stopped.Load() {
+				j.d, j.err = gen(i)
+				failed = j.err != nil
+			}
+			next <- j
 		}
 		close(next)
 	}()
 	var err error
 	for i := 0; i < n; i++ {
-		r := <-slots[i%window]
-		if r != nil && err == nil {
-			files[r.File] = true
-			count(&s, r.Status)
-			if err = emit(i, r); err != nil {
+		it := <-slots[i%window]
+		if err == nil {
+			switch {
+			case it.err != nil:
+				err = it.err
 				stopped.Store(true)
+			case it.r != nil:
+				files[it.r.File] = true
+				count(&s, it.r.Status)
+				if err = emit(i, it.d, it.r); err != nil {
+					stopped.Store(true)
+				}
 			}
-		}
-		if opts.Release {
-			docs[i].Data, docs[i].Raw = nil, nil
 		}
 		<-tokens
 	}
@@ -551,7 +603,7 @@ func (c *Catalog) entry(d *Document, opts Options) *Result {
 	var rep *wire.ObjectReport
 	var err error
 	if u, ok := e.CRD.(unrendered); ok {
-		rep, res.fieldErrors, err = u.validateUnrendered(ctx, d.Body(), opts.Validate)
+		rep, res.fieldErrors, err = u.validateUnrendered(ctx, d, opts.Validate)
 	} else {
 		rep, err = e.CRD.Validate(ctx, d.Body(), opts.Validate)
 	}
@@ -583,7 +635,7 @@ func (c *Catalog) entry(d *Document, opts Options) *Result {
 // unrendered is a Compiled that leaves its errors' messages to
 // Result.Message (native).
 type unrendered interface {
-	validateUnrendered(ctx context.Context, object []byte, opts engine.ValidateOptions) (*wire.ObjectReport, field.ErrorList, error)
+	validateUnrendered(ctx context.Context, d *Document, opts engine.ValidateOptions) (*wire.ObjectReport, field.ErrorList, error)
 }
 
 // locate gives each error its line and column in the file: the engine's

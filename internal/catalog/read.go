@@ -11,6 +11,12 @@
 // CRD in the catalogue (built-in kinds, unknown CRDs) are skipped with a
 // reason, and CRDs among the inputs are linted.
 //
+// A large run (crdlab validate) does not read everything first: Scan
+// reads and splits the inputs, parsing only the documents that may be
+// CRDs or kind: List, and StreamInputs reads the other documents again as
+// the workers validate them, each parsed once (engine.ParseDocument), a
+// window of them held at a time.
+//
 // Input problems — an unreadable file, a bad document separator, a
 // document that is not YAML or JSON, a CRD that does not decode — are
 // *InputError values naming file:line, whatever the role of the input.
@@ -31,6 +37,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/internal/yamldoc"
 )
 
@@ -55,6 +62,12 @@ type Document struct {
 	Kind       string
 	Namespace  string
 	Name       string
+
+	// parsed is the document parsed for the engine (StreamInputs), used
+	// once.
+	parsed *engine.Document
+	// pending: Raw is to be parsed (StreamInputs' worker does it).
+	pending bool
 }
 
 // Where renders "file:line", with " (items[i])" for a List item.
@@ -231,17 +244,9 @@ func unwrapPathError(err error) error {
 // items expanded. Every document is parsed: a syntax error is an
 // *InputError at its line.
 func Split(file string, data []byte) ([]Document, error) {
-	var chunks []yamldoc.Document
-	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
-		// A JSON file is one document (it may hold "---" in strings).
-		chunks = []yamldoc.Document{{Data: data, Line: 1}}
-	} else {
-		var err error
-		chunks, err = yamldoc.Split(data)
-		var se *yamldoc.SeparatorError
-		if errors.As(err, &se) {
-			return nil, &InputError{File: file, Line: se.Line, Err: se}
-		}
+	chunks, err := chunksOf(file, data)
+	if err != nil {
+		return nil, err
 	}
 	var out []Document
 	index := 0
@@ -249,30 +254,55 @@ func Split(file string, data []byte) ([]Document, error) {
 		if yamldoc.Empty(c.Data) {
 			continue
 		}
-		line := c.Line + leadingBlankLines(c.Data)
-		js, err := toJSON(c.Data)
+		ds, _, err := parseChunk(file, index, c)
 		if err != nil {
-			return nil, syntaxError(file, line, c.Line, err)
+			return nil, err
 		}
-		d := Document{File: file, Index: index, Item: -1, Line: line, Data: js, Raw: c.Data, RawLine: c.Line}
 		index++
-		items, isList, err := header(&d)
-		if err != nil {
-			return nil, &InputError{File: file, Line: line, Err: err}
-		}
-		if !isList {
-			out = append(out, d)
-			continue
-		}
-		for i, it := range items {
-			item := Document{File: file, Index: d.Index, Item: i, Line: line, Data: []byte(it), Raw: []byte(it)}
-			if _, _, err := header(&item); err != nil {
-				return nil, &InputError{File: file, Line: line, Err: fmt.Errorf("items[%d]: %v", i, err)}
-			}
-			out = append(out, item)
-		}
+		out = append(out, ds...)
 	}
 	return out, nil
+}
+
+// chunksOf splits one file into its documents, empty ones included: a
+// JSON file is one document, YAML is split on kubectl's separator lines.
+func chunksOf(file string, data []byte) ([]yamldoc.Document, error) {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		// A JSON file is one document (it may hold "---" in strings).
+		return []yamldoc.Document{{Data: data, Line: 1}}, nil
+	}
+	chunks, err := yamldoc.Split(data)
+	var se *yamldoc.SeparatorError
+	if errors.As(err, &se) {
+		return nil, &InputError{File: file, Line: se.Line, Err: se}
+	}
+	return chunks, nil
+}
+
+// parseChunk parses one non-empty document of a file, the index-th: its
+// document, or the items of a kind: List (isList).
+func parseChunk(file string, index int, c yamldoc.Document) (out []Document, isList bool, err error) {
+	line := c.Line + leadingBlankLines(c.Data)
+	js, err := toJSON(c.Data)
+	if err != nil {
+		return nil, false, syntaxError(file, line, c.Line, err)
+	}
+	d := Document{File: file, Index: index, Item: -1, Line: line, Data: js, Raw: c.Data, RawLine: c.Line}
+	items, isList, err := header(&d)
+	if err != nil {
+		return nil, false, &InputError{File: file, Line: line, Err: err}
+	}
+	if !isList {
+		return []Document{d}, false, nil
+	}
+	for i, it := range items {
+		item := Document{File: file, Index: d.Index, Item: i, Line: line, Data: []byte(it), Raw: []byte(it)}
+		if _, _, err := header(&item); err != nil {
+			return nil, false, &InputError{File: file, Line: line, Err: fmt.Errorf("items[%d]: %v", i, err)}
+		}
+		out = append(out, item)
+	}
+	return out, true, nil
 }
 
 // leadingBlankLines counts the blank and comment lines before a document's

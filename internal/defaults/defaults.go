@@ -45,13 +45,17 @@ func Default(x interface{}, s *schema.Structural) {
 			if prop.Default.Object == nil {
 				continue
 			}
-			if v, found := x[k]; !found || isNonNullableNull(v, &prop) {
+			// isNonNullableNull(v, &prop), without moving prop to the heap.
+			if v, found := x[k]; !found || (v == nil && !prop.Nullable) {
 				x[k] = schema.DeepCopyJSONValue(prop.Default.Object)
 			}
 		}
 		for k, v := range x {
-			if prop, found := s.Properties[k]; found {
-				Default(v, &prop)
+			if _, found := s.Properties[k]; found {
+				if isCompound(v) { // Default of anything else does nothing
+					prop := s.Properties[k]
+					Default(v, &prop)
+				}
 			} else if s.AdditionalProperties != nil {
 				ap := s.AdditionalProperties.Structural
 				if isNonNullableNull(v, ap) {
@@ -70,4 +74,15 @@ func Default(x interface{}, s *schema.Structural) {
 			Default(v, s.Items)
 		}
 	}
+}
+
+// isCompound reports whether x is an object or a list: the values whose
+// schema a walk needs (a property's schema is a copy out of its map, moved
+// to the heap when its address is taken).
+func isCompound(x interface{}) bool {
+	switch x.(type) {
+	case map[string]interface{}, []interface{}:
+		return true
+	}
+	return false
 }

@@ -26,6 +26,10 @@ func PruneNonNullableNullsWithoutDefaults(x interface{}, s *schema.Structural) {
 	switch x := x.(type) {
 	case map[string]interface{}:
 		for k, v := range x {
+			// Only nulls and compound values need the field's schema.
+			if v != nil && !isCompound(v) {
+				continue
+			}
 			fs := schemaForField(k, s)
 			if isNonNullableNonDefaultableNull(v, fs) {
 				delete(x, k)

@@ -23,6 +23,16 @@ func ValidateListSetsAndMaps(fldPath *field.Path, s *schema.Structural, obj map[
 	if s == nil || obj == nil {
 		return nil
 	}
+	// Almost every object has no error: a first walk, in any order and
+	// without building field paths, finds whether there is one; only then
+	// does the ordered walk build the errors, upstream's order.
+	if !mapHasErrors(s, obj) {
+		return nil
+	}
+	return validateMap(fldPath, s, obj)
+}
+
+func validateMap(fldPath *field.Path, s *schema.Structural, obj map[string]interface{}) field.ErrorList {
 	var errs field.ErrorList
 	keys := keys.Sorted(obj)
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
@@ -62,9 +72,70 @@ func validateValue(fldPath *field.Path, s *schema.Structural, obj interface{}) f
 	case []interface{}:
 		return validateArray(fldPath, s, obj)
 	case map[string]interface{}:
-		return ValidateListSetsAndMaps(fldPath, s, obj)
+		return validateMap(fldPath, s, obj)
 	}
 	return nil
+}
+
+// mapHasErrors reports whether validateMap would return an error. The
+// schemas are passed by value: a property's schema is a copy out of its
+// map, which a pointer would move to the heap for every field.
+func mapHasErrors(s *schema.Structural, obj map[string]interface{}) bool {
+	return mapHasErrorsIn(s.Properties, s.AdditionalProperties, obj)
+}
+
+func mapHasErrorsIn(props map[string]schema.Structural, additional *schema.StructuralOrBool, obj map[string]interface{}) bool {
+	for k, v := range obj {
+		switch v.(type) {
+		case map[string]interface{}, []interface{}:
+		default:
+			continue // only lists have errors
+		}
+		if additional != nil && additional.Structural != nil && valueHasErrors(additional.Structural, v) {
+			return true
+		}
+		if sub, ok := props[k]; ok && valueHasErrorsIn(sub, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueHasErrors reports whether validateValue would return an error (it
+// runs the same checks with a nil path, which only an error's path uses).
+func valueHasErrors(s *schema.Structural, obj interface{}) bool { return valueHasErrorsIn(*s, obj) }
+
+func valueHasErrorsIn(s schema.Structural, obj interface{}) bool {
+	switch obj := obj.(type) {
+	case []interface{}:
+		if s.XListType != nil {
+			switch *s.XListType {
+			case "set":
+				if nonUnique, err := nonUniqueIndices(nil, obj); err != nil || len(nonUnique) > 0 {
+					return true
+				}
+			case "map":
+				if listMapHasErrors(s.XListMapKeys, obj) {
+					return true
+				}
+			}
+		}
+		if s.Items != nil {
+			for _, x := range obj {
+				if valueHasErrors(s.Items, x) {
+					return true
+				}
+			}
+		}
+	case map[string]interface{}:
+		return mapHasErrorsIn(s.Properties, s.AdditionalProperties, obj)
+	}
+	return false
+}
+
+// listMapHasErrors reports whether validateListMap would return an error.
+func listMapHasErrors(keys []string, obj []interface{}) bool {
+	return len(validateListMap(nil, &schema.Structural{Extensions: schema.Extensions{XListMapKeys: keys}}, obj)) > 0
 }
 
 func validateArray(fldPath *field.Path, s *schema.Structural, obj []interface{}) field.ErrorList {

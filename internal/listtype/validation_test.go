@@ -113,6 +113,11 @@ func TestValidateListSetsAndMaps(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := render(ValidateListSetsAndMaps(nil, s, mustObject(t, tt.obj)))
+			// The first walk, which skips the ordered one, finds an error
+			// exactly when there is one.
+			if obj := mustObject(t, tt.obj); obj != nil && mapHasErrors(s, obj) != (len(tt.want) > 0) {
+				t.Errorf("mapHasErrors = %v with %d errors", !(len(tt.want) > 0), len(tt.want))
+			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(tt.want, "\n  "))
 			}

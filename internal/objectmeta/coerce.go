@@ -94,12 +94,20 @@ func (c *coercer) coerce(pth *field.Path, x interface{}, s *schema.Structural, t
 					// read before the replacement
 				}
 			}
-			if prop, ok := s.Properties[k]; ok {
-				track.AppendKey(k)
-				if err := c.coerce(pth.Child(k), v, &prop, track); err != nil {
-					return err
+			if _, ok := s.Properties[k]; ok {
+				switch v.(type) {
+				case map[string]interface{}, []interface{}:
+					// coerce of anything else does nothing: the
+					// property's schema (a copy out of its map, on the
+					// heap once its address is taken) and path are
+					// only made for these.
+					prop := s.Properties[k]
+					track.AppendKey(k)
+					if err := c.coerce(pth.Child(k), v, &prop, track); err != nil {
+						return err
+					}
+					track.ParentPath = track.ParentPath[:origLen]
 				}
-				track.ParentPath = track.ParentPath[:origLen]
 			} else if s.AdditionalProperties != nil {
 				track.AppendKey(k)
 				if err := c.coerce(pth.Key(k), v, s.AdditionalProperties.Structural, track); err != nil {

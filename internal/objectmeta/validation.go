@@ -40,6 +40,10 @@ func validate(pth *field.Path, x interface{}, s *schema.Structural) field.ErrorL
 		if s.XEmbeddedResource {
 			allErrs = append(allErrs, validateEmbeddedResource(pth, x)...)
 		}
+		if !childReachesEmbedded(x, s) {
+			// Nothing below to validate: the sorted walk is skipped.
+			return allErrs
+		}
 		for _, k := range keys.Sorted(x) {
 			v := x[k]
 			if prop, ok := s.Properties[k]; ok {
@@ -54,6 +58,52 @@ func validate(pth *field.Path, x interface{}, s *schema.Structural) field.ErrorL
 		}
 	}
 	return allErrs
+}
+
+// childReachesEmbedded reports whether a value under the map x (schema
+// s) is an embedded resource, the only values validate reports errors
+// for: found in any order, without building paths. The schemas are passed
+// by value: a property's schema is a copy out of its map, which a pointer
+// would move to the heap for every field.
+func childReachesEmbedded(x map[string]interface{}, s *schema.Structural) bool {
+	return childReachesEmbeddedIn(x, s.Properties, s.AdditionalProperties)
+}
+
+func childReachesEmbeddedIn(x map[string]interface{}, props map[string]schema.Structural, additional *schema.StructuralOrBool) bool {
+	for k, v := range x {
+		switch v.(type) {
+		case map[string]interface{}, []interface{}:
+		default:
+			continue
+		}
+		if prop, ok := props[k]; ok {
+			if reachesEmbedded(v, prop) {
+				return true
+			}
+		} else if additional != nil && additional.Structural != nil && reachesEmbedded(v, *additional.Structural) {
+			return true
+		}
+	}
+	return false
+}
+
+// reachesEmbedded reports whether x, or a value under it, is an embedded
+// resource (a map whose schema has x-kubernetes-embedded-resource).
+func reachesEmbedded(x interface{}, s schema.Structural) bool {
+	switch x := x.(type) {
+	case map[string]interface{}:
+		return s.XEmbeddedResource || childReachesEmbeddedIn(x, s.Properties, s.AdditionalProperties)
+	case []interface{}:
+		if s.Items == nil {
+			return false
+		}
+		for _, v := range x {
+			if reachesEmbedded(v, *s.Items) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ParseGroupVersion splits "group/version" or "version" (runtime/schema).

@@ -121,10 +121,13 @@ func (p *pruner) prune(x interface{}, s *schema.Structural) {
 			if s.XEmbeddedResource && metaFields[k] {
 				continue
 			}
-			if prop, ok := s.Properties[k]; ok {
-				p.appendKey(k)
-				p.prune(v, &prop)
-				p.parent = p.parent[:l]
+			if _, ok := s.Properties[k]; ok {
+				if isCompound(v) { // prune of anything else does nothing
+					prop := s.Properties[k]
+					p.appendKey(k)
+					p.prune(v, &prop)
+					p.parent = p.parent[:l]
+				}
 			} else if s.AdditionalProperties != nil {
 				p.appendKey(k)
 				p.prune(v, s.AdditionalProperties.Structural)
@@ -166,10 +169,13 @@ func (p *pruner) skipPrune(x interface{}, s *schema.Structural) {
 			if s.XEmbeddedResource && metaFields[k] {
 				continue
 			}
-			if prop, ok := s.Properties[k]; ok {
-				p.appendKey(k)
-				p.prune(v, &prop)
-				p.parent = p.parent[:l]
+			if _, ok := s.Properties[k]; ok {
+				if isCompound(v) { // prune of anything else does nothing
+					prop := s.Properties[k]
+					p.appendKey(k)
+					p.prune(v, &prop)
+					p.parent = p.parent[:l]
+				}
 			} else if s.AdditionalProperties != nil {
 				p.appendKey(k)
 				p.prune(v, s.AdditionalProperties.Structural)
@@ -183,4 +189,15 @@ func (p *pruner) skipPrune(x interface{}, s *schema.Structural) {
 			p.parent = p.parent[:l]
 		}
 	}
+}
+
+// isCompound reports whether x is an object or a list, the values a walk
+// descends into (a property's schema is a copy out of its map, moved to the
+// heap when its address is taken: only taken for them).
+func isCompound(x interface{}) bool {
+	switch x.(type) {
+	case map[string]interface{}, []interface{}:
+		return true
+	}
+	return false
 }
