@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/wire"
+	"sigs.k8s.io/yaml"
 )
 
 // gatewayModule returns the Gateway API module of the corpus, or skips.
@@ -171,5 +173,44 @@ func TestSyntaxErrorWhileStreaming(t *testing.T) {
 	}
 	if stdout.String() != "crontab.stable.example.com/my-new-cron-object created (server dry run)\n" {
 		t.Errorf("stdout %q: want valid.yaml's entry only", stdout.String())
+	}
+}
+
+// TestSyntaxErrorWhileStreamingKeepsDocumentsParseable: when a document
+// that is not YAML stops a streamed run, -o json, yaml and junit still
+// print one complete document over the entries before it (the summary
+// counts those), with the error on stderr and exit 2.
+func TestSyntaxErrorWhileStreamingKeepsDocumentsParseable(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "z-bad.yaml")
+	if err := os.WriteFile(bad, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"json", "yaml", "junit"} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"validate", "-o", format, "--crd", "../../examples/crontab-crd.yaml", "../../examples/valid.yaml", bad}, nil, &stdout, &stderr)
+		if code != exitUsage || !strings.HasPrefix(stderr.String(), "crdlab: "+bad+":4: yaml: ") {
+			t.Errorf("-o %s: exit %d, stderr %q", format, code, stderr.String())
+		}
+		switch format {
+		case "json":
+			var doc wire.RunReport
+			if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil || len(doc.Results) != 1 || doc.Summary.Valid != 1 || doc.Summary.Total != 1 {
+				t.Errorf("-o json: %v, %+v:\n%s", err, doc.Summary, stdout.String())
+			}
+		case "yaml":
+			var doc map[string]interface{}
+			if err := yaml.Unmarshal(stdout.Bytes(), &doc); err != nil || doc["summary"] == nil {
+				t.Errorf("-o yaml: %v:\n%s", err, stdout.String())
+			}
+		case "junit":
+			var doc struct {
+				XMLName xml.Name `xml:"testsuites"`
+				Tests   int      `xml:"tests,attr"`
+			}
+			if err := xml.Unmarshal(stdout.Bytes(), &doc); err != nil || doc.Tests != 1 {
+				t.Errorf("-o junit: %v, %d tests:\n%s", err, doc.Tests, stdout.String())
+			}
+		}
 	}
 }
