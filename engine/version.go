@@ -4,10 +4,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
-// kubeVersionRegex mirrors k8s.io/apimachinery/pkg/version's.
-var kubeVersionRegex = regexp.MustCompile(`^v([\d]+)(?:(alpha|beta)([\d]+))?$`)
+// kubeVersionRegex mirrors k8s.io/apimachinery/pkg/version's, compiled on
+// first use (not at the wasm module's start-up).
+var kubeVersionRegex = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^v([\d]+)(?:(alpha|beta)([\d]+))?$`)
+})
 
 const (
 	versionTypeAlpha = iota
@@ -16,7 +20,7 @@ const (
 )
 
 func parseKubeVersion(v string) (major, vType, minor int, ok bool) {
-	m := kubeVersionRegex.FindStringSubmatch(v)
+	m := kubeVersionRegex().FindStringSubmatch(v)
 	if len(m) != 4 {
 		return 0, 0, 0, false
 	}

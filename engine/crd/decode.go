@@ -771,8 +771,11 @@ func treeShortcutApplies(data []byte) bool {
 	return bytes.IndexByte(data, '!') < 0 && !bytes.HasPrefix(data, []byte("%")) && !bytes.Contains(data, []byte("\n%"))
 }
 
-// yamlStyleFloat is goyaml.v2's float syntax.
-var yamlStyleFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+// yamlStyleFloat is goyaml.v2's float syntax, compiled on first use (not
+// at the wasm module's start-up).
+var yamlStyleFloat = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+})
 
 // looksLikeTimestamp is goyaml.v2's quick timestamp check (YYYY-).
 func looksLikeTimestamp(s string) bool {
@@ -827,7 +830,7 @@ func scalarJSONValue(n *yamlv3.Node) (interface{}, bool) {
 		if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
 			return nil, false
 		}
-		if yamlStyleFloat.MatchString(plain) || strings.HasPrefix(plain, "0b") || strings.HasPrefix(plain, "-0b") {
+		if yamlStyleFloat().MatchString(plain) || strings.HasPrefix(plain, "0b") || strings.HasPrefix(plain, "-0b") {
 			return nil, false
 		}
 	case c == '<', c == '=', c == '!', c == '&', c == '*', c == '%', c == '@', c == '`':

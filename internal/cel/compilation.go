@@ -85,9 +85,16 @@ func BaseEnv(kind EnvKind) (*cel.Env, error) {
 
 // ruleEnvs holds the environments of one schema node: self and oldSelf of
 // the node's type, and self with an optional oldSelf.
+//
+// The optional-oldSelf environment is built on first use: only rules with
+// optionalOldSelf: true need it, and each base.Extend allocates ~24 KB
+// (~150 allocations, CronTab's spec; a CRD create builds the environments
+// of both kinds for every node with rules). Both environments are extended from the
+// same base with the same options but oldSelf's type, so building the
+// second later cannot fail where building it at once would not have.
 type ruleEnvs struct {
 	oldSelf         *cel.Env
-	optionalOldSelf *cel.Env
+	optionalOldSelf func() (*cel.Env, error)
 }
 
 func prepareEnvs(declType *DeclType, kind EnvKind) (*ruleEnvs, error) {
@@ -109,10 +116,9 @@ func prepareEnvs(declType *DeclType, kind EnvKind) (*ruleEnvs, error) {
 	if err != nil {
 		return nil, err
 	}
-	e2, err := base.Extend(opts(types.NewOptionalType(scoped.CelType()))...)
-	if err != nil {
-		return nil, err
-	}
+	e2 := sync.OnceValues(func() (*cel.Env, error) {
+		return base.Extend(opts(types.NewOptionalType(scoped.CelType()))...)
+	})
 	return &ruleEnvs{oldSelf: e1, optionalOldSelf: e2}, nil
 }
 
@@ -173,17 +179,34 @@ func (c *CompileCache) CompileWithLoader(s *schema.Structural, declType *DeclTyp
 			}
 		}
 		opt := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
-		results[i] = compileRule(s, rule, envs[rk].pick(opt), envs[mk].pick(opt), estimator, maxCard, perCallLimit)
+		env, messageEnv, err := pickEnvs(envs[rk], envs[mk], opt)
+		if err != nil {
+			return nil, err
+		}
+		results[i] = compileRule(s, rule, env, messageEnv, estimator, maxCard, perCallLimit)
 	}
 	return results, nil
 }
 
 // pick returns the environment whose oldSelf is optional when opt is set.
-func (e *ruleEnvs) pick(opt bool) *cel.Env {
+func (e *ruleEnvs) pick(opt bool) (*cel.Env, error) {
 	if opt {
-		return e.optionalOldSelf
+		return e.optionalOldSelf()
 	}
-	return e.oldSelf
+	return e.oldSelf, nil
+}
+
+// pickEnvs picks the rule's and the messageExpression's environments.
+func pickEnvs(rule, message *ruleEnvs, opt bool) (*cel.Env, *cel.Env, error) {
+	env, err := rule.pick(opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	messageEnv, err := message.pick(opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return env, messageEnv, nil
 }
 
 func programOptions(estimator *costEstimator, perCallLimit uint64) []cel.ProgramOption {

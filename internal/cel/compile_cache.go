@@ -152,8 +152,11 @@ func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCall
 			return nil, err
 		}
 		rule := s.XValidations[i]
-		opt := keys[i].optionalOldSelf
-		results[i] = compileRule(s, rule, envs[keys[i].kind].pick(opt), envs[keys[i].messageKind].pick(opt), estimator, maxCard, perCallLimit)
+		env, messageEnv, err := pickEnvs(envs[keys[i].kind], envs[keys[i].messageKind], keys[i].optionalOldSelf)
+		if err != nil {
+			return nil, err
+		}
+		results[i] = compileRule(s, rule, env, messageEnv, estimator, maxCard, perCallLimit)
 	}
 	c.mu.Lock()
 	for k, e := range envs {

@@ -3,6 +3,7 @@ package cel
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // celReservedSymbols are the CEL keywords and reserved words that upstream
@@ -15,7 +16,10 @@ var celReservedSymbols = map[string]bool{
 	"var": true, "void": true, "while": true,
 }
 
-var expandPattern = regexp.MustCompile(`(__|[-./]|[^a-zA-Z0-9-./_])`)
+// expandPattern and unexpandPattern are compiled on first use: most
+// property names take the fast paths, and package-level regexps are
+// compiled when the wasm module starts.
+var expandPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(__|[-./]|[^a-zA-Z0-9-./_])`) })
 
 func isIdentChar(c rune) bool {
 	return c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
@@ -53,7 +57,7 @@ func Escape(ident string) (string, bool) {
 		return ident, true
 	}
 	ok := true
-	out := expandPattern.ReplaceAllStringFunc(ident, func(s string) string {
+	out := expandPattern().ReplaceAllStringFunc(ident, func(s string) string {
 		switch s {
 		case "__":
 			return "__underscores__"
@@ -73,7 +77,7 @@ func Escape(ident string) (string, bool) {
 	return out, true
 }
 
-var unexpandPattern = regexp.MustCompile(`(_{2}[^_]+_{2})`)
+var unexpandPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(_{2}[^_]+_{2})`) })
 
 // Unescape reverses Escape.
 func Unescape(escaped string) (string, bool) {
@@ -83,7 +87,7 @@ func Unescape(escaped string) (string, bool) {
 		return escaped, true
 	}
 	ok := true
-	out := unexpandPattern.ReplaceAllStringFunc(escaped, func(s string) string {
+	out := unexpandPattern().ReplaceAllStringFunc(escaped, func(s string) string {
 		inner := s[2 : len(s)-2]
 		switch inner {
 		case "underscores":

@@ -3,16 +3,18 @@ package cel
 import (
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
-var unescapeMatcher = regexp.MustCompile(`\\.`)
+// unescapeMatcher is compiled on first use (not at the wasm module's start-up).
+var unescapeMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\.`) })
 
 func unescapeSingleQuote(s string) (string, error) {
 	var err error
-	out := unescapeMatcher.ReplaceAllStringFunc(s, func(m string) string {
+	out := unescapeMatcher().ReplaceAllStringFunc(s, func(m string) string {
 		switch m[1] {
 		case 'a':
 			return "\a"

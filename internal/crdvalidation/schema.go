@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/crdlab/crdlab/internal/keys"
 	"reflect"
-	"regexp"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/crd"
@@ -348,9 +347,8 @@ func mapIsCorrelatable(mapType *string) bool {
 	return mapType == nil || *mapType == "granular" || *mapType == "atomic"
 }
 
-var newlineMatcher = regexp.MustCompile(`[\n\r]+`)
-
-func hasNewlines(s string) bool { return newlineMatcher.MatchString(s) }
+// hasNewlines is upstream's regexp `[\n\r]+` matching s.
+func hasNewlines(s string) bool { return strings.ContainsAny(s, "\n\r") }
 
 func pathValid(s *crd.JSONSchemaProps, path string) bool {
 	ss, err := schema.NewStructural(s)

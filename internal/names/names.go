@@ -11,7 +11,6 @@ package names
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -51,14 +50,78 @@ const (
 	identifierErrMsg = "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_'"
 )
 
-var (
-	dns1123LabelRegexp     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
-	dns1123SubdomainRegexp = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
-	dns1035LabelRegexp     = regexp.MustCompile("^" + dns1035LabelFmt + "$")
-	labelKeyRegexp         = regexp.MustCompile("^" + labelKeyFmt + "$")
-	labelValueRegexp       = regexp.MustCompile("^" + labelValueFmt + "$")
-	cIdentifierRegexp      = regexp.MustCompile("^" + cIdentifierFmt + "$")
-)
+// The formats above are checked by hand-written matchers, not compiled
+// regular expressions: the patterns are character classes, and compiling
+// six regexps at package init was the largest start-up cost of crdlab's own
+// packages in the wasm module (Go's init runs them all when the module is
+// instantiated, in V8's baseline code: ~40-60 ms of the playground's first
+// visit). TestMatchersAgreeWithFormats checks each matcher against
+// regexp.MustCompile("^" + fmt + "$") of its format.
+
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func isAlnum(c byte) bool { return isLower(c) || isDigit(c) || ('A' <= c && c <= 'Z') }
+
+// matchDNS1123Label is ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$.
+func matchDNS1123Label(s string) bool {
+	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isLower(c) && !isDigit(c) && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// matchDNS1123Subdomain is ^L(\.L)*$ with L the DNS-1123 label format.
+func matchDNS1123Subdomain(s string) bool {
+	for {
+		i := strings.IndexByte(s, '.')
+		if i < 0 {
+			return matchDNS1123Label(s)
+		}
+		if !matchDNS1123Label(s[:i]) {
+			return false
+		}
+		s = s[i+1:]
+	}
+}
+
+// matchDNS1035Label is ^[a-z]([-a-z0-9]*[a-z0-9])?$.
+func matchDNS1035Label(s string) bool {
+	return s != "" && isLower(s[0]) && matchDNS1123Label(s)
+}
+
+// matchLabelKey is ^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$.
+func matchLabelKey(s string) bool {
+	if s == "" || !isAlnum(s[0]) || !isAlnum(s[len(s)-1]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isAlnum(c) && c != '-' && c != '_' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// matchLabelValue is ^(labelKeyFmt)?$: empty or a label key's name part.
+func matchLabelValue(s string) bool { return s == "" || matchLabelKey(s) }
+
+// matchCIdentifier is ^[A-Za-z_][A-Za-z0-9_]*$.
+func matchCIdentifier(s string) bool {
+	if s == "" || isDigit(s[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isAlnum(c) && c != '_' {
+			return false
+		}
+	}
+	return true
+}
 
 // MaxLenError is util/validation's "too long" message (in characters).
 func MaxLenError(length int) string {
@@ -96,8 +159,8 @@ func isDNS1123Label(value string, maxLen func(int) string) []string {
 	if len(value) > DNS1123LabelMaxLength {
 		errs = append(errs, maxLen(DNS1123LabelMaxLength))
 	}
-	if !dns1123LabelRegexp.MatchString(value) {
-		if dns1123SubdomainRegexp.MatchString(value) {
+	if !matchDNS1123Label(value) {
+		if matchDNS1123Subdomain(value) {
 			// a valid subdomain but not a label: the length was checked, so it has dots
 			errs = append(errs, "must not contain dots")
 		} else {
@@ -112,7 +175,7 @@ func isDNS1123Subdomain(value string, maxLen func(int) string) []string {
 	if len(value) > DNS1123SubdomainMaxLength {
 		errs = append(errs, maxLen(DNS1123SubdomainMaxLength))
 	}
-	if !dns1123SubdomainRegexp.MatchString(value) {
+	if !matchDNS1123Subdomain(value) {
 		errs = append(errs, RegexError(dns1123SubdomainErrorMsg, dns1123SubdomainFmt, "example.com"))
 	}
 	return errs
@@ -138,7 +201,7 @@ func IsDNS1035Label(value string) []string {
 	if len(value) > DNS1035LabelMaxLength {
 		errs = append(errs, MaxLenError(DNS1035LabelMaxLength))
 	}
-	if !dns1035LabelRegexp.MatchString(value) {
+	if !matchDNS1035Label(value) {
 		errs = append(errs, RegexError(dns1035LabelErrMsg, dns1035LabelFmt, "my-name", "abc-123"))
 	}
 	return errs
@@ -172,7 +235,7 @@ func IsQualifiedName(value string) []string {
 	} else if len(name) > labelKeyMaxLength {
 		errs = append(errs, "name part "+MaxLenBytesError(labelKeyMaxLength))
 	}
-	if !labelKeyRegexp.MatchString(name) {
+	if !matchLabelKey(name) {
 		errs = append(errs, "name part "+RegexError(labelKeyErrMsg, labelKeyFmt, "MyName", "my.name", "123-abc"))
 	}
 	return errs
@@ -187,7 +250,7 @@ func IsValidLabelValue(value string) []string {
 	if len(value) > LabelValueMaxLength {
 		errs = append(errs, MaxLenBytesError(LabelValueMaxLength))
 	}
-	if !labelValueRegexp.MatchString(value) {
+	if !matchLabelValue(value) {
 		errs = append(errs, RegexError(labelValueErrMsg, labelValueFmt, "MyValue", "my_value", "12345"))
 	}
 	return errs
@@ -195,7 +258,7 @@ func IsValidLabelValue(value string) []string {
 
 // IsCIdentifier tests for a C identifier (format only, no length).
 func IsCIdentifier(value string) []string {
-	if !cIdentifierRegexp.MatchString(value) {
+	if !matchCIdentifier(value) {
 		return []string{RegexError(identifierErrMsg, cIdentifierFmt, "my_name", "MY_NAME", "MyName")}
 	}
 	return nil
