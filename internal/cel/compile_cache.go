@@ -153,7 +153,7 @@ func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCall
 		}
 		rule := s.XValidations[i]
 		opt := keys[i].optionalOldSelf
-		results[i] = compileRule(s, rule, envs[keys[i].kind].pick(opt), envs[keys[i].messageKind].pick(opt), estimator, maxCard, perCallLimit)
+		results[i] = compileRule(s, rule, envs[keys[i].kind].pick(opt), envs[keys[i].messageKind].pick(opt), keys[i].kind, keys[i].messageKind, estimator, maxCard, perCallLimit)
 	}
 	c.mu.Lock()
 	for k, e := range envs {
