@@ -148,20 +148,95 @@ func TestRequestOverLimitIsRefused(t *testing.T) {
 }
 
 // TestMemoryLimitTrapsAndReplacesInstance: an instance that runs out of its
-// memory limit fails with a Trap, and the next call gets a fresh instance.
+// memory limit fails with a Trap that says so (the limit, the option, the Go
+// runtime's own lines), the instance is discarded, and the next call gets a
+// fresh instance.
 func TestMemoryLimitTrapsAndReplacesInstance(t *testing.T) {
-	r := newRuntime(t, Options{MemoryLimitPages: 1024}) // 64 MiB
+	r := newRuntime(t, Options{MemoryLimitPages: 1024, PoolSize: 1, MaxInstances: 1}) // 64 MiB
 	c, err := r.Compile(context.Background(), crontabCRD(t))
 	if err != nil {
 		t.Fatal(err)
 	}
+	before := <-r.pool
+	r.pool <- before
 	huge := crontab(`{"image":"` + strings.Repeat("x", 40<<20) + `"}`)
 	_, err = c.Validate(context.Background(), huge, ValidateOptions{})
 	var e *Error
 	if !errors.As(err, &e) || e.Code != "Trap" {
 		t.Fatalf("got %v, want a Trap", err)
 	}
+	const want = "crdlab wasm: the module ran out of memory (instance limit 64 MiB, Options.MemoryLimitPages): runtime: out of memory: cannot allocate "
+	if msg := err.Error(); !strings.HasPrefix(msg, want) || !strings.Contains(msg, "; fatal error: out of memory; module stderr: ") {
+		t.Fatalf("got %.600s\nwant it to start with %q and quote the runtime's fatal error", msg, want)
+	}
+	select {
+	case inst := <-r.pool:
+		r.pool <- inst
+		if inst == before {
+			t.Fatal("the instance that ran out of memory went back to the pool")
+		}
+	default:
+	}
 	mustStillWork(t, r)
+}
+
+// TestLargeInstanceKeptForItsCRD: an instance whose memory grew past
+// recyclePages while compiling a CRD goes back to the pool (a new one would
+// need as much to compile that CRD again), one that grew further for a
+// large request after that is closed.
+func TestLargeInstanceKeptForItsCRD(t *testing.T) {
+	r := newRuntime(t, Options{PoolSize: 1, MaxInstances: 1})
+	r.recycleSize = 65536 // every instance is "large"
+	c, err := r.Compile(context.Background(), crontabCRD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var compiled *instance
+	select {
+	case compiled = <-r.pool:
+		r.pool <- compiled
+	default:
+		t.Fatal("the instance that compiled the CRD was closed")
+	}
+	big := crontab(`{"image":"` + strings.Repeat("x", 20<<20) + `"}`)
+	if _, err := c.Validate(context.Background(), big, ValidateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case inst := <-r.pool:
+		r.pool <- inst
+		if inst == compiled {
+			t.Fatal("the instance that grew for a 20 MiB object went back to the pool")
+		}
+	default:
+	}
+	mustStillWork(t, r)
+}
+
+// The runtime's fatal lines are kept even when the goroutine traces after
+// them overflow the tail, and even when they arrive in pieces.
+func TestTailBufferKeepsFatalLines(t *testing.T) {
+	var b tailBuffer
+	out := "gc 1 @0.1s\nruntime: out of memory: cannot allocate 524288-byte block (1039466496 in use)\nfatal error: out of memory\n\ngoroutine 1 [running]:\n" + strings.Repeat("runtime.throw(...)\n", 1000)
+	for i := 0; i < len(out); i += 7 {
+		b.Write([]byte(out[i:min(i+7, len(out))]))
+	}
+	if got, want := b.fatalLines(), "runtime: out of memory: cannot allocate 524288-byte block (1039466496 in use)\nfatal error: out of memory"; got != want {
+		t.Errorf("fatalLines() = %q, want %q", got, want)
+	}
+	if len(b.String()) != stderrTail || strings.Contains(b.String(), "fatal error") {
+		t.Errorf("the tail should be the last %d bytes of traces, got %d bytes", stderrTail, len(b.String()))
+	}
+	var plain tailBuffer
+	plain.Write([]byte("panic: boom\nfatal error: all goroutines are asleep\n"))
+	if got := plain.fatalLines(); got != "fatal error: all goroutines are asleep" {
+		t.Errorf("fatalLines() = %q", got)
+	}
+	for pages, want := range map[uint32]string{16384: "1 GiB", 1024: "64 MiB", 1: "64 KiB", 24576: "1536 MiB"} {
+		if got := pagesSize(pages); got != want {
+			t.Errorf("pagesSize(%d) = %q, want %q", pages, got, want)
+		}
+	}
 }
 
 // TestConcurrentCallersGetNativeAnswers: many goroutines share one runtime

@@ -41,7 +41,10 @@ const DefaultMemoryLimitPages = 16384
 
 // recyclePages: an instance whose linear memory grew beyond 256 MiB (4,096
 // pages; e.g. after a huge request) is closed instead of going back to the
-// pool, since WebAssembly memory never shrinks.
+// pool, since WebAssembly memory never shrinks; unless it grew that much
+// compiling a CRD it still holds (instance.keepSize): a new instance would
+// need as much to compile it again, for every call (a CRD of 10,000 rules
+// takes 25 s of CPU and 700 MiB to compile in wazero).
 const recyclePages = 4096
 
 // stderrTail is how much of an instance's stderr is kept for trap messages
@@ -92,7 +95,26 @@ type Options struct {
 // DefaultGOGC: the module's collector is not concurrent, so collecting less
 // often (at 4× the live heap instead of 2×) makes validations markedly
 // faster (measured: Prometheus CRD 9.2 → 5.4 ms/op) for more memory.
+//
+// The module's collector also gets a soft memory limit (GOMEMLIMIT) of 3/4
+// of the instance's memory (memoryLimitFraction): when the live heap grows
+// (a CRD of 10,000 rules), it collects before GOGC's target would outgrow
+// the instance, and GOGC alone paces it below that. The limit leaves a
+// quarter of the instance for what it does not bound: the module's data,
+// stacks and the collector's overshoot (the module has a single thread, so
+// a mark phase runs only in allocation assists and the heap keeps growing
+// during it, up to 10% over the limit).
 const DefaultGOGC = 400
+
+// memoryLimitFraction is the module's GOMEMLIMIT as a fraction of the
+// instance's memory limit (see DefaultGOGC): 7/8 was measured too close
+// (the 10,000-rule CRD ran out of memory at 991 MiB in use, the collector's
+// 10% overshoot over 896 MiB), 3/4 compiles it.
+const memoryLimitNum, memoryLimitDen = 3, 4
+
+// outOfMemory starts the message of a Trap whose instance ran out of its
+// memory limit (see instance.trap).
+const outOfMemory = "the module ran out of memory"
 
 // Runtime is a compiled crdlab module with a pool of instances. It is safe
 // for concurrent use.
@@ -106,6 +128,10 @@ type Runtime struct {
 	nextID   uint64
 	closed   bool
 	gogc     int
+	// limitPages is the memory limit of each instance in pages.
+	limitPages uint32
+	// recycleSize is recyclePages in bytes (tests lower it).
+	recycleSize uint32
 	// interrupt is Options.Interrupt.
 	interrupt bool
 	// abandoned counts the calls abandoned by their caller and still
@@ -121,7 +147,12 @@ type Runtime struct {
 // Invalid, Panic), or Trap for an instance that died (it has been replaced).
 type Error wire.Error
 
-func (e *Error) Error() string { return "crdlab wasm: " + string(e.Code) + ": " + e.Message }
+func (e *Error) Error() string {
+	if e.Code == wire.CodeTrap && strings.HasPrefix(e.Message, outOfMemory) {
+		return "crdlab wasm: " + e.Message
+	}
+	return "crdlab wasm: " + string(e.Code) + ": " + e.Message
+}
 
 // Is makes a Timeout error (the request's deadline, from the caller's
 // context, ended the module's work) match context.DeadlineExceeded.
@@ -192,7 +223,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if gogc <= 0 {
 		gogc = DefaultGOGC
 	}
-	r := &Runtime{rt: rt, compiled: compiled, cache: cache, pool: make(chan *instance, size), sem: make(chan struct{}, maxInst), gogc: gogc, interrupt: opts.Interrupt}
+	r := &Runtime{rt: rt, compiled: compiled, cache: cache, pool: make(chan *instance, size), sem: make(chan struct{}, maxInst), gogc: gogc, limitPages: limit, recycleSize: recyclePages * 65536, interrupt: opts.Interrupt}
 	// Check the ABI once, on a first instance that then joins the pool.
 	inst, err := r.newInstance(ctx)
 	if err != nil {
@@ -279,6 +310,12 @@ type instance struct {
 	fns     map[string]api.Function
 	stderr  *tailBuffer
 	memory  *linearMemory // nil: wazero's own allocation
+	// limitPages is the instance's memory limit (Options.MemoryLimitPages).
+	limitPages uint32
+	// keepSize is the memory size after the last call that compiled a CRD
+	// into the instance, 0 once it holds none: the instance goes back to
+	// the pool up to that size (see recyclePages).
+	keepSize uint32
 }
 
 type instHandle struct {
@@ -306,8 +343,9 @@ func (i *instance) close(ctx context.Context) {
 
 func (r *Runtime) newInstance(ctx context.Context) (*instance, error) {
 	stderr := &tailBuffer{}
+	memLimit := uint64(r.limitPages) * 65536 * memoryLimitNum / memoryLimitDen
 	cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").WithEnv("GOGC", strconv.Itoa(r.gogc)).
-		WithStderr(stderr).WithSysWalltime().WithSysNanotime().WithRandSource(rand.Reader)
+		WithEnv("GOMEMLIMIT", strconv.FormatUint(memLimit, 10)).WithStderr(stderr).WithSysWalltime().WithSysNanotime().WithRandSource(rand.Reader)
 	var mem instanceMemory
 	m, err := r.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, mem.allocator()), r.compiled, cfg)
 	if err != nil {
@@ -316,7 +354,7 @@ func (r *Runtime) newInstance(ctx context.Context) (*instance, error) {
 		}
 		return nil, fmt.Errorf("crdlab wasm: instantiating module: %w", err)
 	}
-	inst := &instance{mod: m, handles: map[uint64]instHandle{}, fns: map[string]api.Function{}, stderr: stderr}
+	inst := &instance{mod: m, handles: map[uint64]instHandle{}, fns: map[string]api.Function{}, stderr: stderr, limitPages: r.limitPages}
 	mem.attach(inst)
 	for _, name := range []string{"crdlab_malloc", "crdlab_free", "crdlab_call", "crdlab_abi_version"} {
 		if inst.fn(name) == nil {
@@ -420,7 +458,11 @@ func (r *Runtime) run(ctx context.Context, fn func(context.Context, *instance) (
 	if broken = inst.sweep(ctx); broken {
 		return inst, true, nil
 	}
+	held := len(inst.handles)
 	broken, err = fn(ctx, inst)
+	if !broken && len(inst.handles) > held {
+		inst.keepSize = inst.mod.Memory().Size()
+	}
 	return inst, broken, err
 }
 
@@ -430,7 +472,10 @@ func (r *Runtime) finish(inst *instance, broken bool) {
 	if inst == nil {
 		return
 	}
-	if broken || inst.mod.Memory().Size() > recyclePages*65536 {
+	if len(inst.handles) == 0 {
+		inst.keepSize = 0
+	}
+	if size := inst.mod.Memory().Size(); broken || (size > r.recycleSize && size > inst.keepSize) {
 		inst.close(context.Background())
 		return
 	}
@@ -497,16 +542,42 @@ func (i *instance) roundTrip(ctx context.Context, body []byte) (resp []byte, bro
 }
 
 // trap turns a failed call into the caller's error: the context's error
-// when it ended, else a Trap with the module's last stderr lines.
+// when it ended, else a Trap with the module's last stderr lines. When the
+// Go runtime inside reported that it ran out of memory, the message says so
+// first, with the instance's limit and the runtime's own lines, e.g.
+//
+//	crdlab wasm: the module ran out of memory (instance limit 64 MiB, Options.MemoryLimitPages): runtime: out of memory: cannot allocate 41943040-byte block (…); fatal error: out of memory; module stderr: …
+//
+// (Code is still Trap; the instance is discarded like any trapped one).
 func (i *instance) trap(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	tail := strings.TrimSpace(i.stderr.String())
+	if fatal := i.stderr.fatalLines(); strings.Contains(fatal, "out of memory") {
+		msg := fmt.Sprintf("%s (instance limit %s, Options.MemoryLimitPages): %s", outOfMemory, pagesSize(i.limitPages), strings.ReplaceAll(fatal, "\n", "; "))
+		if tail != "" {
+			msg += "; module stderr: " + tail
+		}
+		return &Error{Code: wire.CodeTrap, Message: msg}
+	}
 	msg := err.Error()
-	if tail := strings.TrimSpace(i.stderr.String()); tail != "" {
+	if tail != "" {
 		msg += "; module stderr: " + tail
 	}
 	return &Error{Code: wire.CodeTrap, Message: msg}
+}
+
+// pagesSize renders a number of 64 KiB pages as GiB, MiB or KiB.
+func pagesSize(pages uint32) string {
+	b := uint64(pages) * 65536
+	switch {
+	case b%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", b>>30)
+	case b%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", b>>20)
+	}
+	return fmt.Sprintf("%d KiB", b>>10)
 }
 
 // call sends one request to an instance and decodes the response's result
@@ -538,20 +609,67 @@ func (i *instance) call(ctx context.Context, req interface{}, out interface{}) (
 	return false, nil
 }
 
-// tailBuffer keeps the last stderrTail bytes written to it.
+// tailBuffer keeps the last stderrTail bytes written to it, and the Go
+// runtime's first "fatal error: " line with the "runtime: " line before it
+// (e.g. "runtime: out of memory: cannot allocate ..."): the goroutine
+// traces printed after them can push them out of the tail.
 type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
+	mu    sync.Mutex
+	buf   []byte
+	fatal string
 }
+
+// fatalMarker starts the line the Go runtime prints when it dies (throw).
+const fatalMarker = "fatal error: "
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.buf = append(t.buf, p...)
+	if t.fatal == "" {
+		t.fatal = fatalLines(t.buf)
+	}
 	if len(t.buf) > stderrTail {
 		t.buf = append(t.buf[:0], t.buf[len(t.buf)-stderrTail:]...)
 	}
 	return len(p), nil
+}
+
+// fatalLines is the complete "fatal error: " line of b, with the line
+// before it when that one is the runtime's ("runtime: ..."); "" if b has
+// none yet. Each line is clipped to 256 bytes.
+func fatalLines(b []byte) string {
+	s := string(b)
+	at := strings.Index(s, fatalMarker)
+	if at < 0 || (at > 0 && s[at-1] != '\n') {
+		return ""
+	}
+	end := strings.IndexByte(s[at:], '\n')
+	if end < 0 {
+		return "" // not complete yet
+	}
+	line := clipLine(s[at : at+end])
+	if at > 0 {
+		prevStart := strings.LastIndexByte(s[:at-1], '\n') + 1
+		if prev := s[prevStart : at-1]; strings.HasPrefix(prev, "runtime: ") {
+			return clipLine(prev) + "\n" + line
+		}
+	}
+	return line
+}
+
+func clipLine(s string) string {
+	if len(s) > 256 {
+		return s[:256] + "…"
+	}
+	return s
+}
+
+// fatalLines returns the runtime's fatal error lines written so far.
+func (t *tailBuffer) fatalLines() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.fatal
 }
 
 func (t *tailBuffer) String() string {

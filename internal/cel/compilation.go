@@ -1,6 +1,7 @@
 package cel
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"sync"
@@ -8,6 +9,7 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/limits"
@@ -46,6 +48,9 @@ func (e *Error) Error() string { return e.Detail }
 //   - Program non-nil, Error nil: compiled;
 //   - Program nil, Error non-nil: compilation failed;
 //   - both nil: the rule is empty.
+//
+// Programs compiled in NewExpressions (the CRD checks) are the placeholder
+// checkedOnly, never evaluated: see checkedOnly.
 type CompilationResult struct {
 	Program cel.Program
 	Error   *Error
@@ -183,7 +188,7 @@ func (c *CompileCache) CompileWithLoader(s *schema.Structural, declType *DeclTyp
 		if err != nil {
 			return nil, err
 		}
-		results[i] = compileRule(s, rule, env, messageEnv, estimator, maxCard, perCallLimit)
+		results[i] = compileRule(s, rule, env, messageEnv, rk, mk, estimator, maxCard, perCallLimit)
 	}
 	return results, nil
 }
@@ -209,15 +214,57 @@ func pickEnvs(rule, message *ruleEnvs, opt bool) (*cel.Env, *cel.Env, error) {
 	return env, messageEnv, nil
 }
 
+// sharedProgramOptions are the base environment's program options, built
+// once: they are immutable (option functions over constant settings and the
+// schema-independent cost estimator), and building them per rule allocated
+// the whole library option set each time (3 KB per program).
+var sharedProgramOptions = sync.OnceValue(baseProgramOptions)
+
 func programOptions(estimator *costEstimator, perCallLimit uint64) []cel.ProgramOption {
-	return append(baseProgramOptions(),
+	base := sharedProgramOptions()
+	opts := make([]cel.ProgramOption, 0, len(base)+3)
+	opts = append(opts, base...)
+	return append(opts,
 		cel.CostLimit(perCallLimit),
 		cel.CostTracking(estimator),
 		cel.InterruptCheckFrequency(limits.CheckFrequency),
 	)
 }
 
-func compileRule(s *schema.Structural, rule crd.ValidationRule, env, messageEnv *cel.Env, estimator *costEstimator, maxCard, perCallLimit uint64) (r CompilationResult) {
+// checkedOnly stands for a program compiled in the NewExpressions
+// environment. Upstream compiles new expressions in that environment only to
+// check a CRD (errors and estimated costs) and evaluates rules only in
+// StoredExpressions (NewValidator), so such a program is built, which
+// reports its instantiation errors as upstream does, and then dropped: each
+// holds a copy of the environment's function table (13 KB), and a CRD
+// compile otherwise kept one per rule alive until its end, next to the
+// serving validators' own. It is non-nil, as a compiled program is; it is
+// never evaluated (evaluating it returns an error).
+var checkedOnly cel.Program = checkedOnlyProgram{}
+
+type checkedOnlyProgram struct{}
+
+var errCheckedOnly = errors.New("internal error: a rule compiled in the NewExpressions environment is not evaluated")
+
+func (checkedOnlyProgram) Eval(any) (ref.Val, *cel.EvalDetails, error) {
+	return nil, nil, errCheckedOnly
+}
+
+func (checkedOnlyProgram) ContextEval(context.Context, any) (ref.Val, *cel.EvalDetails, error) {
+	return nil, nil, errCheckedOnly
+}
+
+// kept is prog, or checkedOnly when it was compiled in NewExpressions.
+func kept(prog cel.Program, kind EnvKind) cel.Program {
+	if kind == NewExpressions {
+		return checkedOnly
+	}
+	return prog
+}
+
+// compileRule compiles rule in env and its messageExpression in messageEnv,
+// of kinds kind and messageKind.
+func compileRule(s *schema.Structural, rule crd.ValidationRule, env, messageEnv *cel.Env, kind, messageKind EnvKind, estimator *costEstimator, maxCard, perCallLimit uint64) (r CompilationResult) {
 	if len(strings.TrimSpace(rule.Rule)) == 0 {
 		return
 	}
@@ -249,7 +296,7 @@ func compileRule(s *schema.Structural, rule crd.ValidationRule, env, messageEnv 
 	r.MaxCost = est.Max
 	r.MinCost = est.Min
 	r.MaxCardinality = maxCard
-	r.Program = prog
+	r.Program = kept(prog, kind)
 	if rule.MessageExpression != "" {
 		mast, issues := messageEnv.Compile(rule.MessageExpression)
 		if issues != nil {
@@ -270,7 +317,7 @@ func compileRule(s *schema.Structural, rule crd.ValidationRule, env, messageEnv 
 			r.MessageExpressionError = &Error{Type: ErrorTypeInternal, Detail: "cost estimation failed for messageExpression: " + err.Error()}
 			return
 		}
-		r.MessageExpression = mprog
+		r.MessageExpression = kept(mprog, messageKind)
 		r.MessageExpressionMaxCost = mest.Max
 	}
 	if rule.FieldPath != "" {

@@ -156,7 +156,7 @@ func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCall
 		if err != nil {
 			return nil, err
 		}
-		results[i] = compileRule(s, rule, env, messageEnv, estimator, maxCard, perCallLimit)
+		results[i] = compileRule(s, rule, env, messageEnv, keys[i].kind, keys[i].messageKind, estimator, maxCard, perCallLimit)
 	}
 	c.mu.Lock()
 	for k, e := range envs {

@@ -46,6 +46,16 @@
 // object) are re-exported here; StaticEstimatedCostLimit and
 // StaticEstimatedCRDCostLimit are checked by internal/crdvalidation.
 //
+// Memory: a CRD compile builds every rule's program twice, for the CRD
+// checks (NewExpressions) and for the serving validators
+// (StoredExpressions); the former are dropped as soon as they are built
+// (CompilationResult holds the placeholder checkedOnly): upstream never
+// evaluates them. What a serving program keeps (about 16 KB for a trivial
+// rule) is cel-go's: mostly its own copy of the environment's function
+// table (interpreter.NewDispatcher in cel.newProgram, 13 KB, and a third
+// of a compile's CPU), which cel-go shares between programs since
+// cel-expr/cel-go#1399 (merged August 2026, not in v0.29.2).
+//
 // Performance: rules are compiled once per Validator; per evaluation the
 // Validator reuses the resource-root schema, skips cel-go's context plumbing
 // when the context cannot be cancelled and renders paths only for cost
