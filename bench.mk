@@ -113,8 +113,10 @@ cel-costs:
 # v3.7.0, the version kubernetes requires) into ENVTEST_BIN; several minutes
 # the first time. The runner starts both on 127.0.0.1, times the generated
 # 1,000-case suite through the API (ENVTEST_FLAGS, e.g. -parallel 2) next to
-# crdlab, then runs ENVTEST_SUITES both ways and lists the cases whose
-# verdict or failure message differs (exit status 1 if any).
+# crdlab, then runs ENVTEST_SUITES and the generated request-limits suite
+# (a body over 3 MiB: the API server's 413 before decoding) both ways and
+# lists the cases whose verdict or failure message differs (exit status 1
+# if any).
 ENVTEST_BIN    ?= build/envtest
 ENVTEST_FLAGS  ?=
 ENVTEST_SUITES ?= crdtest/testdata
@@ -129,4 +131,5 @@ envtest-build:
 
 envtest-bench: envtest-build
 	$(GO) -C benchmarks/apiserver run . -bin $(abspath $(ENVTEST_BIN)) $(ENVTEST_FLAGS) -o $(abspath build/envtest-bench.txt)
-	$(GO) -C benchmarks/apiserver run . -bin $(abspath $(ENVTEST_BIN)) -compare -o $(abspath build/envtest-compare.txt) $(abspath $(ENVTEST_SUITES))
+	$(GO) -C benchmarks/apiserver run . -write-limits-suite $(abspath build/limits-suite)
+	$(GO) -C benchmarks/apiserver run . -bin $(abspath $(ENVTEST_BIN)) -compare -o $(abspath build/envtest-compare.txt) $(abspath $(ENVTEST_SUITES)) $(abspath build/limits-suite)

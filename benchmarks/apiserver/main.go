@@ -4,6 +4,7 @@
 //
 //	go run . -bin DIR [-parallel N] [-n 1000] [-o FILE]              the timing
 //	go run . -bin DIR -compare [-crd DIR] [-run REGEX] PATH...       the verdicts
+//	go run . -write-limits-suite DIR                                 the request-limits suite
 //
 // The timing generates crdtest's 1,000-case suite (BenchmarkSuite1000's),
 // runs it with crdlab's engine in process (what `crdlab test` does) and
@@ -60,9 +61,16 @@ func run() (status int) {
 	out := flag.String("o", "", "also write the report to this file")
 	runRE := flag.String("run", "", "only the cases whose full name matches this regular expression")
 	writeSuite := flag.String("write-suite", "", "only write the generated timing suite into this directory (for crdlab test DIR)")
+	writeLimits := flag.String("write-limits-suite", "", "only write the request-limits suite (a body over 3 MiB, one of 1 MiB) into this directory")
 	flag.Parse()
 	if *writeSuite != "" {
 		if err := generateSuite(*writeSuite, *n); err != nil {
+			fatal(err)
+		}
+		return 0
+	}
+	if *writeLimits != "" {
+		if err := generateLimitsSuite(*writeLimits); err != nil {
 			fatal(err)
 		}
 		return 0
