@@ -5,6 +5,7 @@
 #   make check        go mod tidy -diff, gofmt -l and go vet of every Go module (main, conformance, benchmarks)
 #   make test         setup, check, the wasm module (and its size budget), go test of the main module, JS tests (Node, Chromium)
 #   make conformance  the differential suite against upstream (conformance/, own module)
+#   make race         the main module's tests under the race detector (-short; bindings/go left out)
 #   make fuzz         bounded fuzzing, FUZZTIME (default 20s) per fuzz target, every one found by go test -list (bench.mk)
 #   make bench        crdlab vs upstream benchmarks with benchstat (bench.mk)
 #   make cel-costs    benchmarks/cel-costs.md and its SVG plots: CEL cost units vs wall time over the corpus (bench.mk)
@@ -20,7 +21,7 @@ MODULES  := . $(wildcard conformance benchmarks)
 # modules that only pin tools (tool directives, no packages)
 TOOLMODS := $(wildcard benchmarks/tools benchmarks/tools/kubectl-validate)
 
-.PHONY: setup build check test conformance clean
+.PHONY: race setup build check test conformance clean
 
 setup:
 	@for m in $(MODULES) $(TOOLMODS); do \
@@ -66,6 +67,16 @@ test: setup check wasm wasm-budget wasm-deadcode
 
 conformance:
 	cd conformance && $(GO) test -count=1 -timeout 30m ./...
+
+# The main module's tests under the race detector, -short (the corpus-wide
+# differential tests of package jsonschema take 7 minutes under -race
+# without it). bindings/go is left out: under -race wazero compiles the 24
+# MB module for minutes per Runtime, and its tests make dozens; its
+# concurrency (the instance pool, 10,000 cancelled calls) runs in `make
+# test` without the detector. engine's TestConcurrentValidate validates
+# from 64 goroutines at once here.
+race:
+	$(GO) test -race -short -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/bindings/go$$')
 
 clean:
 	rm -rf bin build
