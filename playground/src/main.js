@@ -748,7 +748,12 @@ function saveHash() {
   clearTimeout(hashTimer);
   hashTimer = setTimeout(async () => {
     const t = performance.now();
-    if (await writeHash() === null) return;
+    try {
+      if (await writeHash() === null) return;
+    } catch (e) {
+      $('shareNote').textContent = `could not encode the state for the URL: ${e.message}`;
+      return;
+    }
     perf.handlers['share hash (async)'] = Math.max(perf.handlers['share hash (async)'] ?? 0, performance.now() - t);
     perf.hashSaved = (perf.hashSaved ?? 0) + 1;
   }, 200);
