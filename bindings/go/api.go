@@ -77,11 +77,7 @@ func (c *CRD) ServedVersions() []string { return c.versions }
 // Version returns the module's ABI and engine versions.
 func (r *Runtime) Version(ctx context.Context) (abi int, engine string, err error) {
 	var out wire.VersionResult
-	err = r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
-		return inst.call(ctx, wire.VersionRequest{Op: wire.OpVersion}, &out)
-	})
-	if err != nil {
-		// out may still be written by an abandoned call (see Options.Interrupt).
+	if err := r.send(ctx, func(int64) interface{} { return wire.VersionRequest{Op: wire.OpVersion} }, &out); err != nil {
 		return 0, "", err
 	}
 	return out.ABI, out.Engine, nil
@@ -96,12 +92,12 @@ func (r *Runtime) Lint(ctx context.Context, crdYAMLorJSON []byte) (*wire.CRDRepo
 // LintWithOptions is Lint with the CRD's fieldValidation.
 func (r *Runtime) LintWithOptions(ctx context.Context, crdYAMLorJSON []byte, opts CompileOptions) (*wire.CRDReport, error) {
 	var out wire.LintResult
-	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
+	err := r.send(ctx, func(ms int64) interface{} {
 		req := textRequest(wire.OpLint, crdYAMLorJSON, opts.FieldValidation, opts.Filename)
-		req.TimeoutMs = timeoutMs(ctx)
+		req.TimeoutMs = ms
 		withOldCRD(&req, opts)
-		return inst.call(ctx, req, &out)
-	})
+		return req
+	}, &out)
 	if err != nil {
 		return nil, err
 	}
@@ -215,9 +211,19 @@ func (c *CRD) ValidateRaw(ctx context.Context, object []byte, opts ValidateOptio
 	return out, nil
 }
 
+// send sends the request build makes (given the request's timeoutMs: the
+// time left before ctx's deadline when an instance takes it) to an
+// instance and decodes its result into out. On an error out may still be
+// written by an abandoned call (see Options.Interrupt): do not read it.
+func (r *Runtime) send(ctx context.Context, build func(timeoutMs int64) interface{}, out interface{}) error {
+	return r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
+		return inst.call(ctx, build(timeoutMs(ctx)), out)
+	})
+}
+
 // withHandle sends the request build makes for the CRD's handle in an
 // instance (and the request's timeoutMs), compiling the CRD there first
-// when needed.
+// when needed: send for a compiled CRD.
 func (c *CRD) withHandle(ctx context.Context, build func(handle uint32, timeoutMs int64) interface{}, out interface{}) error {
 	if c.closed.Load() {
 		return &Error{Code: wire.CodeInvalid, Message: "CRD was closed"}
@@ -289,11 +295,8 @@ func (r *Runtime) CostWithOptions(ctx context.Context, crdYAMLorJSON []byte, opt
 		}
 	}
 	var out json.RawMessage
-	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
-		return inst.call(ctx, req, &out)
-	})
-	if err != nil {
-		return nil, err // out may still be written by an abandoned call
+	if err := r.send(ctx, func(int64) interface{} { return req }, &out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -43,11 +43,8 @@ func (r *Runtime) ConversionReviewRaw(ctx context.Context, crdYAMLorJSON, review
 	req := wire.ConversionReviewRequest{Op: wire.OpConversionReview, Review: string(review), ReviewResponse: string(response), List: opts.List, ListAPIVersion: opts.ListAPIVersion}
 	req.CRD, req.CRDBytes = text(crdYAMLorJSON)
 	var out json.RawMessage
-	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
-		return inst.call(ctx, req, &out)
-	})
-	if err != nil {
-		return nil, err // out may still be written by an abandoned call
+	if err := r.send(ctx, func(int64) interface{} { return req }, &out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -42,12 +42,12 @@ func (r *Runtime) Schema(ctx context.Context, crdYAMLorJSON []byte, opts SchemaO
 	req.CRD, req.CRDBytes = text(crdYAMLorJSON)
 	req.CRDFieldValidation = string(opts.CRDFieldValidation)
 	var out wire.SchemaResult
-	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
-		req.TimeoutMs = timeoutMs(ctx)
-		return inst.call(ctx, req, &out)
-	})
+	err := r.send(ctx, func(ms int64) interface{} {
+		req.TimeoutMs = ms
+		return req
+	}, &out)
 	if err != nil {
-		return nil, err // out may still be written by an abandoned call
+		return nil, err
 	}
 	return &out, nil
 }
@@ -107,10 +107,10 @@ func (r *Runtime) Bench(ctx context.Context, crdYAMLorJSON []byte, objects [][]b
 	req.CRD, req.CRDBytes = text(crdYAMLorJSON)
 	req.CRDFieldValidation = string(opts.CRDFieldValidation)
 	var out json.RawMessage
-	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
-		req.TimeoutMs = timeoutMs(ctx)
-		return inst.call(ctx, req, &out)
-	})
+	err := r.send(ctx, func(ms int64) interface{} {
+		req.TimeoutMs = ms
+		return req
+	}, &out)
 	if err != nil {
 		return nil, err
 	}

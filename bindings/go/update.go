@@ -80,11 +80,8 @@ func (r *Runtime) UpgradeRaw(ctx context.Context, oldCRD, newCRD []byte, objects
 		req.Sources = append(req.Sources, src)
 	}
 	var out json.RawMessage
-	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
-		return inst.call(ctx, req, &out)
-	})
-	if err != nil {
-		return nil, err // out may still be written by an abandoned call
+	if err := r.send(ctx, func(int64) interface{} { return req }, &out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -113,10 +110,7 @@ func (r *Runtime) Test(ctx context.Context, files map[string][]byte, opts TestOp
 		req.Files[name] = string(data)
 	}
 	var out wire.TestReport
-	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
-		return inst.call(ctx, req, &out)
-	})
-	if err != nil {
+	if err := r.send(ctx, func(int64) interface{} { return req }, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
