@@ -117,30 +117,7 @@ func (p *pruner) prune(x interface{}, s *schema.Structural) {
 			}
 			return
 		}
-		for k, v := range x {
-			if s.XEmbeddedResource && metaFields[k] {
-				continue
-			}
-			if _, ok := s.Properties[k]; ok {
-				if isCompound(v) { // prune of anything else does nothing
-					prop := s.Properties[k]
-					p.appendKey(k)
-					p.prune(v, &prop)
-					p.parent = p.parent[:l]
-				}
-			} else if s.AdditionalProperties != nil {
-				p.appendKey(k)
-				p.prune(v, s.AdditionalProperties.Structural)
-				p.parent = p.parent[:l]
-			} else {
-				// upstream does not report apiVersion, kind and metadata at the
-				// top of the pruned value (path still empty).
-				if !metaFields[k] || len(p.parent) > 0 {
-					p.record(k)
-				}
-				delete(x, k)
-			}
-		}
+		p.pruneFields(x, s, false)
 	case []interface{}:
 		var items *schema.Structural
 		if s != nil {
@@ -165,28 +142,44 @@ func (p *pruner) skipPrune(x interface{}, s *schema.Structural) {
 
 	switch x := x.(type) {
 	case map[string]interface{}:
-		for k, v := range x {
-			if s.XEmbeddedResource && metaFields[k] {
-				continue
-			}
-			if _, ok := s.Properties[k]; ok {
-				if isCompound(v) { // prune of anything else does nothing
-					prop := s.Properties[k]
-					p.appendKey(k)
-					p.prune(v, &prop)
-					p.parent = p.parent[:l]
-				}
-			} else if s.AdditionalProperties != nil {
-				p.appendKey(k)
-				p.prune(v, s.AdditionalProperties.Structural)
-				p.parent = p.parent[:l]
-			}
-		}
+		p.pruneFields(x, s, true)
 	case []interface{}:
 		for i, v := range x {
 			p.appendIndex(i)
 			p.skipPrune(v, s.Items)
 			p.parent = p.parent[:l]
+		}
+	}
+}
+
+// pruneFields walks the fields of an object with schema s: specified ones
+// (properties, additionalProperties) are pruned by their schema, the
+// others dropped and recorded, or kept when keepUnknown
+// (x-kubernetes-preserve-unknown-fields).
+func (p *pruner) pruneFields(x map[string]interface{}, s *schema.Structural, keepUnknown bool) {
+	l := len(p.parent)
+	for k, v := range x {
+		if s.XEmbeddedResource && metaFields[k] {
+			continue
+		}
+		if _, ok := s.Properties[k]; ok {
+			if isCompound(v) { // prune of anything else does nothing
+				prop := s.Properties[k]
+				p.appendKey(k)
+				p.prune(v, &prop)
+				p.parent = p.parent[:l]
+			}
+		} else if s.AdditionalProperties != nil {
+			p.appendKey(k)
+			p.prune(v, s.AdditionalProperties.Structural)
+			p.parent = p.parent[:l]
+		} else if !keepUnknown {
+			// upstream does not report apiVersion, kind and metadata at the
+			// top of the pruned value (path still empty).
+			if !metaFields[k] || len(p.parent) > 0 {
+				p.record(k)
+			}
+			delete(x, k)
 		}
 	}
 }
