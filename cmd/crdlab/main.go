@@ -370,13 +370,12 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	})
 	if err == nil {
 		err = w.End(summary)
-	} else if f.output == "json" || f.output == "yaml" || f.output == "junit" {
+	} else {
 		// An input met mid-stream that does not parse stops the run: the
-		// document formats are closed over the entries written so far
-		// (their summary counts those), so that stdout stays one parseable
-		// document; the error on stderr and exit status 2 say the run
-		// stopped there.
-		_ = w.End(summary)
+		// entries written so far are flushed, the document formats closed
+		// over them (report.Writer.Stop); the error on stderr and exit
+		// status 2 say the run stopped there.
+		_ = w.Stop(summary)
 	}
 	if err != nil {
 		return reportInputError(stderr, err)

@@ -179,14 +179,15 @@ func TestSyntaxErrorWhileStreaming(t *testing.T) {
 // TestSyntaxErrorWhileStreamingKeepsDocumentsParseable: when a document
 // that is not YAML stops a streamed run, -o json, yaml and junit still
 // print one complete document over the entries before it (the summary
-// counts those), with the error on stderr and exit 2.
+// counts those), and the buffered streaming formats (jsonl, tap) print
+// those entries, with the error on stderr and exit 2.
 func TestSyntaxErrorWhileStreamingKeepsDocumentsParseable(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "z-bad.yaml")
 	if err := os.WriteFile(bad, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range []string{"json", "yaml", "junit"} {
+	for _, format := range []string{"json", "yaml", "junit", "jsonl", "tap"} {
 		var stdout, stderr bytes.Buffer
 		code := run([]string{"validate", "-o", format, "--crd", "../../examples/crontab-crd.yaml", "../../examples/valid.yaml", bad}, nil, &stdout, &stderr)
 		if code != exitUsage || !strings.HasPrefix(stderr.String(), "crdlab: "+bad+":4: yaml: ") {
@@ -202,6 +203,15 @@ func TestSyntaxErrorWhileStreamingKeepsDocumentsParseable(t *testing.T) {
 			var doc map[string]interface{}
 			if err := yaml.Unmarshal(stdout.Bytes(), &doc); err != nil || doc["summary"] == nil {
 				t.Errorf("-o yaml: %v:\n%s", err, stdout.String())
+			}
+		case "jsonl":
+			var entry wire.RunEntry
+			if err := json.Unmarshal(stdout.Bytes(), &entry); err != nil || entry.Status != wire.StatusValid || strings.Count(stdout.String(), "\n") != 1 {
+				t.Errorf("-o jsonl: %v, %q:\n%s", err, entry.Status, stdout.String())
+			}
+		case "tap":
+			if !strings.Contains(stdout.String(), "\nok 1 - ../../examples/valid.yaml:") {
+				t.Errorf("-o tap: no line for valid.yaml:\n%s", stdout.String())
 			}
 		case "junit":
 			var doc struct {

@@ -27,6 +27,12 @@ type Writer interface {
 	Entry(r *catalog.Result) error
 	// End writes what follows the entries (the summary) and flushes.
 	End(s wire.RunSummary) error
+	// Stop ends a run stopped by an input error after the entries
+	// written so far (s counts them): the one-document formats (json,
+	// yaml, junit) are closed as End closes them, so that the output
+	// stays parseable; the streaming ones are flushed without a summary,
+	// the error and the exit status saying the run stopped.
+	Stop(s wire.RunSummary) error
 }
 
 // NewWriter returns the Writer of format (one of Formats, any case).
@@ -165,6 +171,16 @@ func (j *jsonlWriter) Entry(r *catalog.Result) error {
 	}
 	return j.w.WriteByte('\n')
 }
+
+func (j *jsonWriter) Stop(s wire.RunSummary) error  { return j.End(s) }
+func (j *jsonlWriter) Stop(wire.RunSummary) error   { return j.w.Flush() }
+func (y *yamlWriter) Stop(s wire.RunSummary) error  { return y.End(s) }
+func (j *junitWriter) Stop(s wire.RunSummary) error { return j.End(s) }
+func (t *tapWriter) Stop(wire.RunSummary) error     { return t.w.Flush() }
+func (g *githubWriter) Stop(wire.RunSummary) error  { return g.w.Flush() }
+
+// Stop: the text writer is unbuffered, its lines are out already.
+func (t *textWriter) Stop(wire.RunSummary) error { return nil }
 
 func (j *jsonlWriter) End(s wire.RunSummary) error {
 	if j.opts.Summary {
