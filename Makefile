@@ -5,7 +5,7 @@
 #   make check        go mod tidy -diff, gofmt -l and go vet of every Go module (main, conformance, benchmarks)
 #   make test         setup, check, the wasm module (and its size budget), go test of the main module, JS tests (Node, Chromium)
 #   make conformance  the differential suite against upstream (conformance/, own module)
-#   make race         the main module's tests under the race detector (-short; bindings/go left out)
+#   make race         the main module's tests under the race detector (-short; bindings/wasm left out)
 #   make fuzz         bounded fuzzing, FUZZTIME (default 20s) per fuzz target, every one found by go test -list (bench.mk)
 #   make bench        crdlab vs upstream benchmarks with benchstat (bench.mk)
 #   make cel-costs    benchmarks/cel-costs.md and its SVG plots: CEL cost units vs wall time over the corpus (bench.mk)
@@ -70,13 +70,13 @@ conformance:
 
 # The main module's tests under the race detector, -short (the corpus-wide
 # differential tests of package jsonschema take 7 minutes under -race
-# without it). bindings/go is left out: under -race wazero compiles the 24
+# without it). bindings/wasm is left out: under -race wazero compiles the 24
 # MB module for minutes per Runtime, and its tests make dozens; its
 # concurrency (the instance pool, 10,000 cancelled calls) runs in `make
 # test` without the detector. engine's TestConcurrentValidate validates
 # from 64 goroutines at once here.
 race:
-	$(GO) test -race -short -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/bindings/go$$')
+	$(GO) test -race -short -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/bindings/wasm$$')
 
 clean:
 	rm -rf bin build
@@ -84,8 +84,8 @@ clean:
 include bench.mk
 include wasm.mk
 
-# The hostile corpus (internal/hostile): every input through the Go API, the
-# CLI, the WebAssembly module in wazero (bindings/go) and in Node
+# The hostile corpus (internal/testsupport/hostile): every input through the Go API, the
+# CLI, the WebAssembly module in wazero (bindings/wasm) and in Node
 # (bindings/js), each in its own process under a 30 s (CPU) / 2 GiB ceiling; fails
 # on a crash, a hang or an unexpected outcome; writes docs/hostile.md.
 NODE ?= node
@@ -93,5 +93,5 @@ NODE ?= node
 hostile: wasm-module
 	@mkdir -p bin
 	$(GO) build -o bin/crdlab ./cmd/crdlab
-	$(GO) build -o bin/hostile ./internal/hostile/cmd/hostile
+	$(GO) build -o bin/hostile ./internal/testsupport/hostile/cmd/hostile
 	bin/hostile -crdlab bin/crdlab -wasm $(WASM_OUT) -node $(NODE) -o docs/hostile.md

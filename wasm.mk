@@ -63,7 +63,7 @@ WASM_FLAGS  ?= -trimpath -ldflags='-s -w -X github.com/crdlab/crdlab/engine.Vers
 # (+40 KB: package conversion, the API server's checks of a webhook's
 # answer; built with -l it saves 3 KB, not worth the slower checks).
 WASM_MAX_BROTLI ?= 3550000
-WASM_SRCS   := $(shell find engine internal cost jsonschema wasm wire upgrade crdtest -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
+WASM_SRCS   := $(shell find engine internal cost jsonschema wasm wire upgrade crdtest conversion -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
 .PHONY: wasm wasm-module wasm-playground wasm-test wasm-test-go wasm-test-js wasm-size wasm-deadcode wasm-budget wasm-bench wasm-clean
 
@@ -88,7 +88,7 @@ wasm-playground: $(WASM_OUT)
 wasm-test: wasm-test-go wasm-test-js
 
 wasm-test-go: $(WASM_OUT)
-	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./wasm/... ./bindings/go/...
+	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./wasm/... ./bindings/wasm/...
 
 wasm-test-js: wasm
 	cd playground && $(NPM) test
@@ -116,7 +116,7 @@ wasm-budget: $(WASM_OUT)
 	$(NODE) bindings/js/bench/size.js $(WASM_OUT) --max-brotli $(WASM_MAX_BROTLI)
 
 wasm-bench: wasm
-	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./bindings/go/ -run '^$$' -bench . -benchmem -count 1
+	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./bindings/wasm/ -run '^$$' -bench . -benchmem -count 1
 	cd bindings/js && $(NODE) bench/bench.js
 
 wasm-clean:

@@ -36,7 +36,7 @@ import (
 
 	"github.com/crdlab/crdlab/conformance/upstream"
 	"github.com/crdlab/crdlab/cost"
-	"github.com/crdlab/crdlab/internal/corpus"
+	"github.com/crdlab/crdlab/internal/testsupport/corpus"
 	"github.com/crdlab/crdlab/internal/yamldoc"
 )
 
@@ -176,7 +176,7 @@ func corpusCostCases(t *testing.T) []costCase {
 		}
 	}
 	// module finds a corpus module (scripts/corpus.sh run offline, see
-	// internal/corpus) unless the environment names its directory.
+	// internal/testsupport/corpus) unless the environment names its directory.
 	var dirs []string
 	var dirsErr error
 	module := func(env, contains string) string {
