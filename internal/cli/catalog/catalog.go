@@ -131,7 +131,7 @@ func wirePosition(p engine.Position) *wire.Position {
 type groupKind struct{ group, kind string }
 
 // Catalog indexes compiled CRDs by group and kind. It is not safe for
-// concurrent Add; lookups (Run) are.
+// concurrent Add; lookups (StreamInputs) are.
 type Catalog struct {
 	// Compiler compiles the CRDs added; nil is Native.
 	Compiler Compiler
@@ -274,9 +274,6 @@ func parallel(n, jobs int, f func(i int)) {
 	wg.Wait()
 }
 
-// Len returns the number of CRDs in the catalogue.
-func (c *Catalog) Len() int { return len(c.order) }
-
 // Lookup returns the CRD serving an object's apiVersion and kind, or a
 // one-line reason why there is none.
 func (c *Catalog) Lookup(apiVersion, kind string) (*Entry, string) {
@@ -328,7 +325,7 @@ const (
 	MissingError MissingCRDs = "error"
 )
 
-// Options configure Run.
+// Options configure a run (StreamInputs).
 type Options struct {
 	// Jobs is the number of objects validated at once; 0 is the number of
 	// CPUs.
@@ -344,13 +341,9 @@ type Options struct {
 	// Timeout bounds each object's validation (0: no limit); an object
 	// whose validation passes it is an error entry naming the limit.
 	Timeout time.Duration
-	// Release lets Stream drop each document's bytes (Data, Raw) once its
-	// entry is emitted: a large run does not hold every document until
-	// its end. The documents given are then spent.
-	Release bool
 }
 
-// Result is one entry of a run as Stream gives it: the run entry, whose
+// Result is one entry of a run as StreamInputs gives it: the run entry, whose
 // errors' messages may be left unrendered (empty) until written: Message
 // renders them. A field error's detail can be megabytes (a 100,000-value
 // enum's supported values, shared by every item's error); each rendered
@@ -384,36 +377,6 @@ func (r *Result) Rendered() wire.RunEntry {
 	return e
 }
 
-// Run validates the documents: CRDs (which must have been added to the
-// catalogue) are linted, objects validated against their CRD, the rest
-// skipped. The entries are in the documents' order whatever Jobs is, with
-// their messages rendered; Stream writes a large run without holding it.
-func (c *Catalog) Run(docs []Document, opts Options) *wire.RunReport {
-	rep := &wire.RunReport{Results: make([]wire.RunEntry, 0, len(docs))}
-	rep.Summary, _ = c.Stream(docs, opts, func(_ int, r *Result) error {
-		rep.Results = append(rep.Results, r.Rendered())
-		return nil
-	})
-	return rep
-}
-
-// Stream validates the documents as Run does and gives each entry to emit
-// in the documents' order, on the calling goroutine, as soon as it and
-// those before it are done; emit must not keep r after it returns. At
-// most a few entries per job wait for an earlier one. An error of emit
-// stops the run (the documents not yet started are not validated) and is
-// returned; the summary counts the entries emitted.
-func (c *Catalog) Stream(docs []Document, opts Options, emit func(i int, r *Result) error) (wire.RunSummary, error) {
-	return c.stream(len(docs), func(i int) (*Document, error) { return &docs[i], nil }, opts,
-		func(i int, d *Document, r *Result) error {
-			err := emit(i, r)
-			if opts.Release {
-				docs[i].Data, docs[i].Raw = nil, nil
-			}
-			return err
-		})
-}
-
 // streamJob is one document to validate (d nil: skipped, the run
 // stopped); streamItem its outcome.
 type streamJob struct {
@@ -428,9 +391,16 @@ type streamItem struct {
 	err error
 }
 
-// stream is Stream over n documents given in order by gen (on one
-// goroutine, as the window allows); a document gen returns unparsed
-// (StreamInputs) is parsed by the worker validating it. An error of gen
+// stream validates n documents given in order by gen (on one goroutine,
+// as the window allows): CRDs (which must have been added to the
+// catalogue) are linted, objects validated against their CRD, the rest
+// skipped. It gives each entry to emit in the documents' order, on the
+// calling goroutine, as soon as it and those before it are done; emit
+// must not keep r after it returns. At most a few entries per job wait
+// for an earlier one. An error of emit stops the run (the documents not
+// yet started are not validated) and is returned; the summary counts the
+// entries emitted. A document gen returns unparsed (StreamInputs) is
+// parsed by the worker validating it. An error of gen
 // or of a document's parsing is the run's when its turn comes: the
 // entries before it are emitted, none after.
 func (c *Catalog) stream(n int, gen func(i int) (*Document, error), opts Options, emit func(i int, d *Document, r *Result) error) (wire.RunSummary, error) {

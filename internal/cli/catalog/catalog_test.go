@@ -39,14 +39,14 @@ func gatewayModule(t *testing.T) string {
 func TestGatewayAPIExamples(t *testing.T) {
 	mod := gatewayModule(t)
 	r := &Reader{Recursive: true}
-	cat, docs, err := r.Load([]string{filepath.Join(mod, "config", "crd", "experimental")}, []string{filepath.Join(mod, "examples")}, 0)
+	cat, docs, err := r.load([]string{filepath.Join(mod, "config", "crd", "experimental")}, []string{filepath.Join(mod, "examples")}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cat.Len() < 8 {
-		t.Fatalf("%d CRDs in the catalogue", cat.Len())
+	if cat.size() < 8 {
+		t.Fatalf("%d CRDs in the catalogue", cat.size())
 	}
-	rep := cat.Run(docs, Options{})
+	rep := cat.run(docs, Options{})
 	if Failed(rep) {
 		for _, e := range rep.Results {
 			if e.Status != wire.StatusValid && e.Status != wire.StatusSkipped {
@@ -68,7 +68,7 @@ func TestGatewayAPIExamples(t *testing.T) {
 		}
 	}
 	// Deterministic order whatever the parallelism.
-	one := cat.Run(docs, Options{Jobs: 1})
+	one := cat.run(docs, Options{Jobs: 1})
 	for i := range one.Results {
 		if one.Results[i].File != rep.Results[i].File || one.Results[i].Line != rep.Results[i].Line || one.Results[i].Status != rep.Results[i].Status {
 			t.Fatalf("entry %d differs between -j1 and -j%d", i, 0)
@@ -138,11 +138,11 @@ metadata: {name: g}
 `)
 	write(t, dir, "c-list.json", `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"in-list"},"spec":{"size":2}}]}`)
 	write(t, dir, "sub/ignored.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: sub}\n")
-	cat, docs, err := (&Reader{}).Load(nil, []string{dir}, 0)
+	cat, docs, err := (&Reader{}).load(nil, []string{dir}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := cat.Run(docs, Options{})
+	rep := cat.run(docs, Options{})
 	type row struct {
 		file          string
 		doc, line     int
@@ -182,12 +182,12 @@ metadata: {name: g}
 		t.Errorf("summary %+v", s)
 	}
 	// Recursive reads sub/.
-	_, docs, err = (&Reader{Recursive: true}).Load(nil, []string{dir}, 0)
+	_, docs, err = (&Reader{Recursive: true}).load(nil, []string{dir}, 0)
 	if err != nil || len(docs) != 8 {
 		t.Errorf("recursive: %d docs, %v", len(docs), err)
 	}
 	// --missing-crds=error.
-	rep = cat.Run(docs, Options{MissingCRDs: MissingError, Jobs: 3})
+	rep = cat.run(docs, Options{MissingCRDs: MissingError, Jobs: 3})
 	if rep.Summary.Errors != 3 || !Failed(rep) {
 		t.Errorf("missing=error: %+v", rep.Summary)
 	}
@@ -222,18 +222,18 @@ func TestInputErrors(t *testing.T) {
 			if tc.inCRD {
 				crds, args = []string{p}, nil
 			}
-			_, _, err := (&Reader{}).Load(crds, args, 0)
+			_, _, err := (&Reader{}).load(crds, args, 0)
 			var ie *InputError
 			if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), p[:len(p)-len("bad.yaml")]+tc.want) {
 				t.Errorf("error %v, want prefix %s", err, tc.want)
 			}
 		})
 	}
-	if _, _, err := (&Reader{}).Load(nil, []string{filepath.Join(dir, "nope.yaml")}, 0); err == nil || !strings.HasSuffix(err.Error(), "nope.yaml: no such file or directory") {
+	if _, _, err := (&Reader{}).load(nil, []string{filepath.Join(dir, "nope.yaml")}, 0); err == nil || !strings.HasSuffix(err.Error(), "nope.yaml: no such file or directory") {
 		t.Errorf("missing file: %v", err)
 	}
 	r := &Reader{Stdin: strings.NewReader(widgetCRD)}
-	if _, _, err := r.Load([]string{"-"}, []string{"-"}, 0); err == nil || err.Error() != "-: stdin can be read only once: it was already given as the CRD" {
+	if _, _, err := r.load([]string{"-"}, []string{"-"}, 0); err == nil || err.Error() != "-: stdin can be read only once: it was already given as the CRD" {
 		t.Errorf("stdin twice: %v", err)
 	}
 }
@@ -250,13 +250,13 @@ func TestStream(t *testing.T) {
 		fmt.Fprintf(&objs, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w%d}\nspec: {size: %d}\n---\n", i, i%20)
 	}
 	write(t, dir, "b-objects.yaml", objs.String())
-	cat, docs, err := (&Reader{}).Load(nil, []string{dir}, 0)
+	cat, docs, err := (&Reader{}).load(nil, []string{dir}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := cat.Run(docs, Options{Jobs: 1})
+	want := cat.run(docs, Options{Jobs: 1})
 	var got []wire.RunEntry
-	s, err := cat.Stream(docs, Options{Jobs: 3}, func(i int, r *Result) error {
+	s, err := cat.streamDocs(docs, Options{Jobs: 3}, func(i int, r *Result) error {
 		if i != len(got) {
 			t.Fatalf("entry %d after %d entries", i, len(got))
 		}
@@ -281,7 +281,7 @@ func TestStream(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	n := 0
-	s, err = cat.Stream(docs, Options{Jobs: 2}, func(i int, r *Result) error {
+	s, err = cat.streamDocs(docs, Options{Jobs: 2}, func(i int, r *Result) error {
 		n++
 		if i == 10 {
 			return stop
@@ -291,17 +291,5 @@ func TestStream(t *testing.T) {
 	if err != stop || n != 11 || s.Total != 11 {
 		t.Errorf("stopped run: %d emitted, summary %+v, err %v", n, s, err)
 	}
-	// Release: each document's bytes are dropped once emitted, not before.
-	spent := append([]Document(nil), docs...)
-	if _, err := cat.Stream(spent, Options{Jobs: 2, Release: true}, func(i int, r *Result) error {
-		if spent[i].Raw == nil || (i > 0 && spent[i-1].Raw != nil) {
-			t.Fatalf("%d: released too early or not at all", i)
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if spent[len(spent)-1].Data != nil || docs[0].Data == nil {
-		t.Error("Release: the last document kept its bytes, or the original slice lost them")
-	}
+
 }

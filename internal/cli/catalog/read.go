@@ -5,17 +5,17 @@
 //
 // Read expands the inputs into documents, each with its file, index and
 // first line. A Catalog holds the CRDs (given with --crd and found among
-// the inputs), compiled once and indexed by group, version and kind. Run
-// validates every object against its own CRD in parallel and returns one
-// wire.RunEntry per document, in input order; objects whose kind has no
-// CRD in the catalogue (built-in kinds, unknown CRDs) are skipped with a
-// reason, and CRDs among the inputs are linted.
+// the inputs), compiled once (AddAll) and indexed by group, version and
+// kind. StreamInputs validates every object against its own CRD in
+// parallel and gives one entry per document, in input order; objects whose
+// kind has no CRD in the catalogue (built-in kinds, unknown CRDs) are
+// skipped with a reason, and CRDs among the inputs are linted.
 //
-// A large run (crdlab validate) does not read everything first: Scan
-// reads and splits the inputs, parsing only the documents that may be
-// CRDs or kind: List, and StreamInputs reads the other documents again as
-// the workers validate them, each parsed once (engine.ParseDocument), a
-// window of them held at a time.
+// The inputs are not read whole first: Scan reads and splits them,
+// parsing only the documents that may be CRDs or kind: List, and
+// StreamInputs reads the other documents again as the workers validate
+// them, each parsed once (engine.ParseDocument), a window of them held at
+// a time.
 //
 // Input problems — an unreadable file, a bad document separator, a
 // document that is not YAML or JSON, a CRD that does not decode — are

@@ -230,8 +230,8 @@ func parsePending(d *Document, native bool) error {
 	return nil
 }
 
-// StreamInputs is Stream over first (documents already read) followed by
-// the documents of in, read again and parsed as the run goes: at most a
+// StreamInputs validates (stream) first (documents already read)
+// followed by the documents of in, read again and parsed as the run goes: at most a
 // window of documents is held. An input error of a document (a syntax
 // error the scan did not parse for) stops the run at that document and is
 // returned, the entries before it having been emitted; emit gets each

@@ -118,11 +118,11 @@ spec: {size: 1.5e3}
 			}
 			opts := Options{Jobs: jobs, Results: results}
 			r := &Reader{Recursive: true}
-			cat, docs, err := r.Load(nil, []string{dir}, 0)
+			cat, docs, err := r.load(nil, []string{dir}, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := cat.Run(docs, opts)
+			want := cat.run(docs, opts)
 			got, s, err := scanRun(t, &Reader{Recursive: true}, []string{dir}, opts, compiler)
 			if err != nil {
 				t.Fatal(err)
@@ -156,7 +156,7 @@ func TestScanRepositories(t *testing.T) {
 		}
 		compared := 0
 		for _, f := range files {
-			cat, docs, err := (&Reader{}).Load(nil, []string{f}, 0)
+			cat, docs, err := (&Reader{}).load(nil, []string{f}, 0)
 			got, s, gerr := scanRun(t, &Reader{}, []string{f}, Options{Results: true}, nil)
 			if err != nil || gerr != nil {
 				// Both fail, with the same error.
@@ -165,7 +165,7 @@ func TestScanRepositories(t *testing.T) {
 				}
 				continue
 			}
-			want := cat.Run(docs, Options{Results: true})
+			want := cat.run(docs, Options{Results: true})
 			if s != want.Summary || !reflect.DeepEqual(got, want.Results) && !(len(got) == 0 && len(want.Results) == 0) {
 				t.Errorf("%s: entries differ:\n got %+v\nwant %+v", f, got, want.Results)
 			}

@@ -12,15 +12,10 @@ import (
 	"github.com/crdlab/crdlab/wire"
 )
 
-// JUnit writes JUnit XML: one testsuite per file, one testcase per entry
-// (named "Kind ns/name", classname "file:line"), with a failure for an
-// invalid entry, an error for an error entry and skipped for a skipped one;
-// warnings go to system-out.
-func JUnit(w io.Writer, rep *wire.RunReport) error {
-	return writeAll(&junitWriter{w: bufio.NewWriterSize(w, 64<<10)}, rep)
-}
-
-// junitWriter keeps the entries (without their stored objects, their
+// junitWriter writes JUnit XML: one testsuite per file, one testcase per
+// entry (named "Kind ns/name", classname "file:line"), with a failure for
+// an invalid entry, an error for an error entry and skipped for a skipped
+// one; warnings go to system-out. It keeps the entries (without their stored objects, their
 // messages unrendered): the counts come first. End writes what
 // xml.Encoder.Encode of junitSuites writes, one message at a time.
 type junitWriter struct {
@@ -173,13 +168,9 @@ func firstLine(msgs []string) string {
 	return m
 }
 
-// TAP writes Test Anything Protocol version 13: one test point per entry
+// tapWriter writes Test Anything Protocol version 13: one test point per entry
 // ("ok N - file:line Kind name"), failures with a YAML diagnostic block
 // listing the errors, skipped entries with a SKIP directive.
-func TAP(w io.Writer, rep *wire.RunReport, opts Options) error {
-	return writeAll(&tapWriter{w: bufio.NewWriterSize(w, 64<<10), opts: opts}, rep)
-}
-
 type tapWriter struct {
 	w    *bufio.Writer
 	opts Options
@@ -251,14 +242,10 @@ func yamlQuote(s string) string {
 	return b.String()
 }
 
-// GitHub writes GitHub Actions workflow commands: an ::error annotation at
+// githubWriter writes GitHub Actions workflow commands: an ::error annotation at
 // file, line (and col when known) per error of an invalid or error entry,
 // a ::warning per warning. Valid and skipped entries print nothing; the
 // summary (with Summary) is a ::notice.
-func GitHub(w io.Writer, rep *wire.RunReport, opts Options) error {
-	return writeAll(&githubWriter{w: bufio.NewWriterSize(w, 64<<10), opts: opts}, rep)
-}
-
 type githubWriter struct {
 	w    *bufio.Writer
 	opts Options

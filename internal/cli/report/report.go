@@ -4,18 +4,17 @@
 // jsonl (one entry per line), junit (JUnit XML), tap (Test Anything
 // Protocol 13), github (GitHub Actions workflow commands) and yaml.
 //
-// Every format names each entry's file and line; errors carry the line of
-// their document (per-field positions will come from the engine).
+// Every format names each entry's file and line; an error or warning the
+// engine locates (engine.Result.Positions: the line and column of the field
+// it is about) carries that position, the others the line of their
+// document.
 package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
-
-	"sigs.k8s.io/yaml"
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/internal/cli/catalog"
@@ -110,14 +109,10 @@ func messages(e *catalog.Result) []string {
 	return nil
 }
 
-// Text writes kubectl's lines: "<kind>.<group>/<name> created (server dry
+// textWriter writes kubectl's lines: "<kind>.<group>/<name> created (server dry
 // run)" on stdout for a success, "Warning: ..." and "<file>:<line>: The
 // <Kind> "<name>" is invalid: ..." on stderr for the rest; skipped entries
 // on stdout with their reason.
-func Text(stdout, stderr io.Writer, rep *wire.RunReport, opts Options) error {
-	return writeAll(&textWriter{stdout: stdout, stderr: stderr, opts: opts}, rep)
-}
-
 type textWriter struct {
 	stdout, stderr io.Writer
 	opts           Options
@@ -197,38 +192,6 @@ func resourceName(e *wire.RunEntry) string {
 		r += "." + group
 	}
 	return r + "/" + e.Name
-}
-
-// JSON writes the report as one indented JSON document.
-func JSON(w io.Writer, rep *wire.RunReport) error {
-	if rep.Results == nil {
-		b, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "%s\n", b)
-		return err
-	}
-	return writeAll(&jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}, rep)
-}
-
-// JSONL writes one entry per line, then {"summary": ...} with Summary.
-func JSONL(w io.Writer, rep *wire.RunReport, opts Options) error {
-	return writeAll(&jsonlWriter{w: bufio.NewWriterSize(w, 64<<10), opts: opts}, rep)
-}
-
-// YAML writes the report as one YAML document (the JSON document's
-// fields).
-func YAML(w io.Writer, rep *wire.RunReport) error {
-	if rep.Results == nil {
-		b, err := yaml.Marshal(rep)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(b)
-		return err
-	}
-	return writeAll(&yamlWriter{w: bufio.NewWriterSize(w, 64<<10)}, rep)
 }
 
 // at is "file:line:col: " for the i-th position of ps, or "".

@@ -22,12 +22,52 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // invalid (field errors, CEL, a strict decoding error) and skipped objects,
 // an object of the invalid CRD, a deprecation warning, a List item.
 func run(t *testing.T) *wire.RunReport {
+	return runInputs(t, nil, []string{"testdata/repo"})
+}
+
+// runInputs validates args (with the CRDs of crdArgs, as --crd) as crdlab
+// validate does and returns the report with every message rendered.
+func runInputs(t *testing.T, crdArgs, args []string) *wire.RunReport {
 	t.Helper()
-	cat, docs, err := (&catalog.Reader{}).Load(nil, []string{"testdata/repo"}, 2)
+	cat, in := scan(t, crdArgs, args)
+	rep := &wire.RunReport{}
+	s, err := cat.StreamInputs(nil, in, catalog.Options{}, func(_ int, _ *catalog.Document, r *catalog.Result) error {
+		rep.Results = append(rep.Results, r.Rendered())
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cat.Run(docs, catalog.Options{})
+	rep.Summary = s
+	return rep
+}
+
+// scan reads the inputs as crdlab validate does (catalog.Reader.Scan) and
+// compiles their CRDs and those of crdArgs (--crd) into a catalogue.
+func scan(t *testing.T, crdArgs, args []string) (*catalog.Catalog, *catalog.Inputs) {
+	t.Helper()
+	r := &catalog.Reader{}
+	var defs []catalog.Document
+	if len(crdArgs) > 0 {
+		docs, err := r.Read(crdArgs, "CRD")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range docs {
+			if d.IsCRD() {
+				defs = append(defs, d)
+			}
+		}
+	}
+	in, err := r.Scan(args, "objects")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.New()
+	if err := cat.AddAll(append(defs, in.CRDs()...), 2); err != nil {
+		t.Fatal(err)
+	}
+	return cat, in
 }
 
 func golden(t *testing.T, name string, got []byte) {
@@ -87,36 +127,44 @@ func TestEscaping(t *testing.T) {
 		Errors: []wire.LocatedError{{ErrorReport: wire.ErrorReport{Message: "50% wrong\nsecond line"}, Line: 4, Column: 2}},
 	}}}
 	var b bytes.Buffer
-	GitHub(&b, rep, Options{})
+	if err := Write("github", rep, &b, nil, Options{}); err != nil {
+		t.Fatal(err)
+	}
 	if want := "::error file=dir%2Ca%3Ab.yaml,line=4,col=2,title=K n#1 is invalid::50%25 wrong%0Asecond line\n"; b.String() != want {
 		t.Errorf("github:\n got %q\nwant %q", b.String(), want)
 	}
 	b.Reset()
-	TAP(&b, rep, Options{})
+	if err := Write("tap", rep, &b, nil, Options{}); err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(b.String(), `not ok 1 - dir,a:b.yaml:3 K n\#1`) || !strings.Contains(b.String(), `  - "50% wrong\nsecond line"`) {
 		t.Errorf("tap:\n%s", b.String())
 	}
 	b.Reset()
 	var e bytes.Buffer
-	Text(&b, &e, rep, Options{})
+	if err := Write("text", rep, &b, &e, Options{}); err != nil {
+		t.Fatal(err)
+	}
 	if want := "dir,a:b.yaml:3: The K \"n#1\" is invalid: dir,a:b.yaml:4:2: 50% wrong\nsecond line\n"; e.String() != want {
 		t.Errorf("text:\n got %q\nwant %q", e.String(), want)
 	}
 }
 
-// stream writes docs through catalog.Stream and NewWriter, as the CLI
-// does: the errors' messages are rendered only while written.
-func stream(t *testing.T, cat *catalog.Catalog, docs []catalog.Document, format string, opts Options) (stdout, stderr []byte) {
+// stream writes the run over args (and crdArgs, as --crd) through
+// catalog.StreamInputs and NewWriter, as the CLI does: the errors'
+// messages are rendered only while written.
+func stream(t *testing.T, crdArgs, args []string, format string, opts Options) (stdout, stderr []byte) {
 	t.Helper()
+	cat, in := scan(t, crdArgs, args)
 	var o, e bytes.Buffer
 	w, err := NewWriter(format, &o, &e, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Begin(len(docs)); err != nil {
+	if err := w.Begin(in.Len()); err != nil {
 		t.Fatal(err)
 	}
-	s, err := cat.Stream(docs, catalog.Options{Jobs: 3}, func(_ int, r *catalog.Result) error { return w.Entry(r) })
+	s, err := cat.StreamInputs(nil, in, catalog.Options{Jobs: 3}, func(_ int, _ *catalog.Document, r *catalog.Result) error { return w.Entry(r) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,10 +180,6 @@ func TestStreamGoldens(t *testing.T) {
 	if *update {
 		t.Skip("-update")
 	}
-	cat, docs, err := (&catalog.Reader{}).Load(nil, []string{"testdata/repo"}, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, format := range Formats {
 		for _, summary := range []bool{false, true} {
 			name := format
@@ -143,7 +187,7 @@ func TestStreamGoldens(t *testing.T) {
 				name += "-summary"
 			}
 			t.Run(name, func(t *testing.T) {
-				out, errOut := stream(t, cat, docs, format, Options{Summary: summary})
+				out, errOut := stream(t, nil, []string{"testdata/repo"}, format, Options{Summary: summary})
 				if format == "text" {
 					out = append(append(out, "--- stderr\n"...), errOut...)
 				}
@@ -198,11 +242,8 @@ spec:
 	if err := os.WriteFile(filepath.Join(dir, "objects.yaml"), []byte(obj), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cat, docs, err := (&catalog.Reader{}).Load([]string{filepath.Join(dir, "crd.yaml")}, []string{filepath.Join(dir, "objects.yaml")}, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep := cat.Run(docs, catalog.Options{})
+	crdArgs, args := []string{filepath.Join(dir, "crd.yaml")}, []string{filepath.Join(dir, "objects.yaml")}
+	rep := runInputs(t, crdArgs, args)
 	if len(rep.Results) != 2 || len(rep.Results[0].Errors) != 6 || !strings.Contains(rep.Results[0].Errors[0].Message, "value <39>") {
 		t.Fatalf("unexpected run: %+v", rep.Results)
 	}
@@ -236,7 +277,7 @@ spec:
 					t.Errorf("Write differs from json.Encoder:\n%s\n----\n%s", wantOut.Bytes(), b.Bytes())
 				}
 			}
-			out, errOut := stream(t, cat, docs, format, Options{Summary: true})
+			out, errOut := stream(t, crdArgs, args, format, Options{Summary: true})
 			if !bytes.Equal(out, wantOut.Bytes()) || !bytes.Equal(errOut, wantErr.Bytes()) {
 				t.Errorf("stream differs:\n%s%s\n----\n%s%s", out, errOut, wantOut.Bytes(), wantErr.Bytes())
 			}

@@ -14,7 +14,7 @@ import (
 	"github.com/crdlab/crdlab/wire"
 )
 
-// Writer writes a run's report entry by entry, as catalog.Catalog.Stream
+// Writer writes a run's report entry by entry, as catalog.Catalog.StreamInputs
 // gives them: Begin, Entry for each entry in order, End. Each error's
 // message is rendered (catalog.Result.Message) only while it is written, and
 // no entry is kept after Entry returns, except by junit, whose counts come

@@ -1,36 +1,5 @@
 package catalog
 
-// Load reads the CRD inputs (crdArgs: their non-CRD documents are ignored,
-// so that a directory of CRDs may hold other files) and the inputs (args),
-// compiles every CRD of both once, in parallel on jobs goroutines (0: the
-// number of CPUs), and returns the catalogue and the documents of args.
-func (r *Reader) Load(crdArgs, args []string, jobs int) (*Catalog, []Document, error) {
-	crdDocs, err := r.Read(crdArgs, "CRD")
-	if err != nil {
-		return nil, nil, err
-	}
-	docs, err := r.Read(args, "objects")
-	if err != nil {
-		return nil, nil, err
-	}
-	var defs []Document
-	for _, d := range crdDocs {
-		if d.IsCRD() {
-			defs = append(defs, d)
-		}
-	}
-	for _, d := range docs {
-		if d.IsCRD() {
-			defs = append(defs, d)
-		}
-	}
-	c := New()
-	if err := c.AddAll(defs, jobs); err != nil {
-		return nil, nil, err
-	}
-	return c, docs, nil
-}
-
 // AddAll adds CRD documents as Add does, compiling them in parallel; the
 // first error in the documents' order is returned.
 func (c *Catalog) AddAll(defs []Document, jobs int) error {
