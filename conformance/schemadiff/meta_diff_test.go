@@ -118,7 +118,6 @@ func TestDiffNames(t *testing.T) {
 		{"IsDNS1035Label", upvalidation.IsDNS1035Label, names.IsDNS1035Label},
 		{"IsQualifiedName", upvalidation.IsQualifiedName, names.IsQualifiedName},
 		{"IsValidLabelValue", upvalidation.IsValidLabelValue, names.IsValidLabelValue},
-		{"IsCIdentifier", upvalidation.IsCIdentifier, names.IsCIdentifier},
 		{"IsValidPathSegmentName", uppath.IsValidPathSegmentName, names.IsPathSegmentName},
 		{"IsValidPathSegmentPrefix", uppath.IsValidPathSegmentPrefix, names.IsPathSegmentPrefix},
 		{"NameIsDNSSubdomain prefix", func(s string) []string { return upcr.NameIsDNSSubdomain(s, true) }, func(s string) []string { return names.NameIsDNSSubdomain(s, true) }},
@@ -130,26 +129,6 @@ func TestDiffNames(t *testing.T) {
 			if u, o := p.up(in), p.our(in); !reflect.DeepEqual(u, o) {
 				t.Errorf("%s(%q): upstream %q, ours %q", p.name, in, u, o)
 			}
-		}
-	}
-	for _, in := range nameInputs {
-		u := upStrings(upvalidation.IsFullyQualifiedName(upfield.NewPath("x"), in))
-		o := ourStrings(names.IsFullyQualifiedName(nil, in))
-		_ = o
-		o = nil
-		for _, e := range names.IsFullyQualifiedName(fieldPathX(), in) {
-			o = append(o, e.Error())
-		}
-		if !reflect.DeepEqual(u, o) {
-			t.Errorf("IsFullyQualifiedName(%q): upstream %q, ours %q", in, u, o)
-		}
-		u = upStrings(upvalidation.IsFullyQualifiedDomainName(upfield.NewPath("x"), in+"."))
-		o = nil
-		for _, e := range names.IsFullyQualifiedDomainName(fieldPathX(), in+".") {
-			o = append(o, e.Error())
-		}
-		if !reflect.DeepEqual(u, o) {
-			t.Errorf("IsFullyQualifiedDomainName(%q): upstream %q, ours %q", in, u, o)
 		}
 	}
 }

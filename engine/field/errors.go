@@ -127,11 +127,6 @@ func TypeInvalid(field *Path, value interface{}, detail string) *Error {
 	return &Error{Type: ErrorTypeTypeInvalid, Field: field.String(), BadValue: value, Detail: detail}
 }
 
-// NotFound reports a value that was not found.
-func NotFound(field *Path, value interface{}) *Error {
-	return &Error{Type: ErrorTypeNotFound, Field: field.String(), BadValue: value}
-}
-
 // Required reports a missing required value.
 func Required(field *Path, detail string) *Error {
 	return &Error{Type: ErrorTypeRequired, Field: field.String(), BadValue: "", Detail: detail}
@@ -182,29 +177,6 @@ func TooLong(field *Path, _ interface{}, maxLength int) *Error {
 	return &Error{Type: ErrorTypeTooLong, Field: field.String(), BadValue: "<value omitted>", Detail: msg}
 }
 
-// TooLongCharacters reports a value longer than maxLength characters.
-func TooLongCharacters[T ~string](field *Path, _ T, maxLength int) *Error {
-	msg := "value is too long"
-	if maxLength >= 0 {
-		msg = fmt.Sprintf("may not be more than %d %s", maxLength, plural(maxLength, "character", "characters"))
-	}
-	return &Error{Type: ErrorTypeTooLong, Field: field.String(), BadValue: "<value omitted>", Detail: msg}
-}
-
-// TooLongMaxLength is TooLong, kept for upstream's name.
-func TooLongMaxLength(field *Path, value interface{}, maxLength int) *Error {
-	return TooLong(field, "", maxLength)
-}
-
-// TooShort reports a string shorter than minLength characters.
-func TooShort[T ~string](field *Path, value T, minLength int) *Error {
-	msg := "value is too short"
-	if minLength >= 0 {
-		msg = fmt.Sprintf("must be at least %d %s", minLength, plural(minLength, "character", "characters"))
-	}
-	return &Error{Type: ErrorTypeTooShort, Field: field.String(), BadValue: value, Detail: msg}
-}
-
 // TooMany reports a list with more than maxQuantity items.
 func TooMany(field *Path, actualQuantity, maxQuantity int) *Error {
 	msg := "has too many items"
@@ -216,15 +188,6 @@ func TooMany(field *Path, actualQuantity, maxQuantity int) *Error {
 		actual = actualQuantity
 	}
 	return &Error{Type: ErrorTypeTooMany, Field: field.String(), BadValue: actual, Detail: msg}
-}
-
-// TooFew reports a list with fewer than minQuantity items.
-func TooFew(field *Path, actualQuantity, minQuantity int) *Error {
-	msg := "has too few items"
-	if minQuantity >= 0 {
-		msg = fmt.Sprintf("must have at least %d %s", minQuantity, plural(minQuantity, "item", "items"))
-	}
-	return &Error{Type: ErrorTypeTooFew, Field: field.String(), BadValue: actualQuantity, Detail: msg}
 }
 
 // InternalError reports an error that is not the user's.

@@ -3,6 +3,7 @@ package cel
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,3 +81,5 @@ func itoa(v uint64) string {
 	}
 	return string(b)
 }
+
+func itoaInt(i int) string { return strconv.Itoa(i) }

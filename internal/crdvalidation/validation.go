@@ -739,7 +739,7 @@ func validateValidation(v *internalValidation, statusEnabled bool, flags specFla
 			structuralInitErrs = append(structuralInitErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if verrs := schema.ValidateStructuralWithOptions(schemaPath, ss, schema.ValidationOptions{}); len(verrs) > 0 {
 			allErrs = append(allErrs, verrs...)
-		} else if derrs, err := defaulting.ValidateDefaultsWithOptions(schemaPath, ss, true, flags.requirePrunedDefaults, defaulting.ValidateOptions{CompileCache: o.CompileCache, Patterns: o.Patterns}); err != nil {
+		} else if derrs, err := defaulting.ValidateDefaults(schemaPath, ss, true, flags.requirePrunedDefaults, defaulting.ValidateOptions{CompileCache: o.CompileCache, Patterns: o.Patterns}); err != nil {
 			allErrs = append(allErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if len(derrs) > 0 {
 			allErrs = append(allErrs, derrs...)

@@ -32,7 +32,7 @@ func TestValidateDefaultsChecksCELRules(t *testing.T) {
 		"x.properties[opt].default: Invalid value: 2: needs old",
 	}
 	for name, opts := range map[string]ValidateOptions{"no cache": {}, "cache": {CompileCache: cel.NewCompileCache()}} {
-		errs, err := ValidateDefaultsWithOptions(field.NewPath("x"), s, true, true, opts)
+		errs, err := ValidateDefaults(field.NewPath("x"), s, true, true, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -62,7 +62,7 @@ func ExampleValidateDefaults() {
 	spec := s.Properties["spec"]
 	spec.Default.Object = map[string]interface{}{"colour": "blue", "shape": "round"}
 	s.Properties["spec"] = spec
-	errs, err := defaulting.ValidateDefaults(field.NewPath("spec", "versions").Index(0).Child("schema", "openAPIV3Schema"), s, true, true)
+	errs, err := defaulting.ValidateDefaults(field.NewPath("spec", "versions").Index(0).Child("schema", "openAPIV3Schema"), s, true, true, defaulting.ValidateOptions{})
 	fmt.Println(err)
 	for _, e := range errs {
 		fmt.Println(e)

@@ -106,7 +106,7 @@ func TestValidateDefaultsEmbeddedResources(t *testing.T) {
 			root := sch(t, `{"type":"object"}`)
 			root.Properties = map[string]schema.Structural{tt.name: *sch(t, tt.schema)}
 			base := field.NewPath("spec", "validation", "openAPIV3Schema")
-			errs, err := ValidateDefaultsWithOptions(base, root, true, true, ValidateOptions{})
+			errs, err := ValidateDefaults(base, root, true, true, ValidateOptions{})
 			if err != nil {
 				t.Fatalf("unexpected error: %v", err)
 			}

@@ -48,7 +48,7 @@ func celValidator(cache *cel.CompileCache) celDefaultValidator {
 	}
 }
 
-// ValidateOptions are the knobs of ValidateDefaultsWithOptions.
+// ValidateOptions are the knobs of ValidateDefaults.
 type ValidateOptions struct {
 	// CompileCache memoizes the compilations of the CEL rules (nil: none).
 	CompileCache *cel.CompileCache
@@ -67,14 +67,9 @@ type ValidateOptions struct {
 // order with properties visited in sorted key order (upstream visits
 // them in map order, so only the order across sibling properties may differ
 // from one upstream run to another). The error result reports internal
-// failures, as upstream's does.
-func ValidateDefaults(pth *field.Path, s *schema.Structural, isResourceRoot, requirePrunedDefaults bool) (field.ErrorList, error) {
-	return ValidateDefaultsWithOptions(pth, s, isResourceRoot, requirePrunedDefaults, ValidateOptions{})
-}
-
-// ValidateDefaultsWithOptions is ValidateDefaults with a compile cache and
-// a cost budget.
-func ValidateDefaultsWithOptions(pth *field.Path, s *schema.Structural, isResourceRoot, requirePrunedDefaults bool, opts ValidateOptions) (field.ErrorList, error) {
+// failures, as upstream's does. opts carries a compile cache and a cost
+// budget (the zero ValidateOptions: none).
+func ValidateDefaults(pth *field.Path, s *schema.Structural, isResourceRoot, requirePrunedDefaults bool, opts ValidateOptions) (field.ErrorList, error) {
 	if isResourceRoot {
 		if s == nil {
 			s = &schema.Structural{}

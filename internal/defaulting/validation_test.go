@@ -291,7 +291,7 @@ func TestValidateDefaultsDoesNotChangeTheSchema(t *testing.T) {
 }
 
 func TestValidateDefaultsResourceRootWithNilSchema(t *testing.T) {
-	errs, err := ValidateDefaultsWithOptions(field.NewPath("x"), nil, true, true, ValidateOptions{})
+	errs, err := ValidateDefaults(field.NewPath("x"), nil, true, true, ValidateOptions{})
 	if err != nil || len(errs) != 0 {
 		t.Fatalf("got %v, %v", errs, err)
 	}

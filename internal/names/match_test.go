@@ -18,7 +18,6 @@ var matcherFormats = []struct {
 	{"dns1035Label", dns1035LabelFmt, matchDNS1035Label},
 	{"labelKey", labelKeyFmt, matchLabelKey},
 	{"labelValue", labelValueFmt, matchLabelValue},
-	{"cIdentifier", cIdentifierFmt, matchCIdentifier},
 }
 
 func checkMatchers(t *testing.T, res []*regexp.Regexp, s string) {

@@ -12,8 +12,6 @@ package names
 import (
 	"fmt"
 	"strings"
-
-	"github.com/crdlab/crdlab/engine/field"
 )
 
 // Length limits, from k8s.io/apimachinery/pkg/util/validation and
@@ -45,9 +43,6 @@ const (
 	labelKeyErrMsg     = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
 	labelValueFmt      = "(" + labelKeyFmt + ")?"
 	labelValueErrMsg   = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-
-	cIdentifierFmt   = "[A-Za-z_][A-Za-z0-9_]*"
-	identifierErrMsg = "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_'"
 )
 
 // The formats above are checked by hand-written matchers, not compiled
@@ -109,19 +104,6 @@ func matchLabelKey(s string) bool {
 
 // matchLabelValue is ^(labelKeyFmt)?$: empty or a label key's name part.
 func matchLabelValue(s string) bool { return s == "" || matchLabelKey(s) }
-
-// matchCIdentifier is ^[A-Za-z_][A-Za-z0-9_]*$.
-func matchCIdentifier(s string) bool {
-	if s == "" || isDigit(s[0]) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !isAlnum(c) && c != '_' {
-			return false
-		}
-	}
-	return true
-}
 
 // MaxLenError is util/validation's "too long" message (in characters).
 func MaxLenError(length int) string {
@@ -187,9 +169,6 @@ func IsDNS1123Label(value string) []string { return isDNS1123Label(value, MaxLen
 // IsDNS1123Subdomain tests for a DNS (RFC 1123) subdomain (util/validation).
 func IsDNS1123Subdomain(value string) []string { return isDNS1123Subdomain(value, MaxLenError) }
 
-// IsDNS1123LabelContent is api/validate/content's IsDNS1123Label (length in bytes).
-func IsDNS1123LabelContent(value string) []string { return isDNS1123Label(value, MaxLenBytesError) }
-
 // IsDNS1123SubdomainContent is api/validate/content's IsDNS1123Subdomain (length in bytes).
 func IsDNS1123SubdomainContent(value string) []string {
 	return isDNS1123Subdomain(value, MaxLenBytesError)
@@ -241,9 +220,6 @@ func IsQualifiedName(value string) []string {
 	return errs
 }
 
-// IsLabelKey is IsQualifiedName under content's name.
-func IsLabelKey(value string) []string { return IsQualifiedName(value) }
-
 // IsValidLabelValue tests for a label value (content.IsLabelValue).
 func IsValidLabelValue(value string) []string {
 	var errs []string
@@ -254,14 +230,6 @@ func IsValidLabelValue(value string) []string {
 		errs = append(errs, RegexError(labelValueErrMsg, labelValueFmt, "MyValue", "my_value", "12345"))
 	}
 	return errs
-}
-
-// IsCIdentifier tests for a C identifier (format only, no length).
-func IsCIdentifier(value string) []string {
-	if !matchCIdentifier(value) {
-		return []string{RegexError(identifierErrMsg, cIdentifierFmt, "my_name", "MY_NAME", "MyName")}
-	}
-	return nil
 }
 
 // IsPathSegmentName tests that name can be safely encoded as a URL path segment.
@@ -333,42 +301,4 @@ func ValidatePathSegmentName(name string, prefix bool) []string {
 		return IsPathSegmentPrefix(name)
 	}
 	return IsPathSegmentName(name)
-}
-
-// IsFullyQualifiedName checks that name is a DNS subdomain with at least
-// three dot-separated segments (util/validation.IsFullyQualifiedName).
-func IsFullyQualifiedName(fldPath *field.Path, name string) field.ErrorList {
-	var errs field.ErrorList
-	if len(name) == 0 {
-		return append(errs, field.Required(fldPath, ""))
-	}
-	if msgs := IsDNS1123Subdomain(name); len(msgs) > 0 {
-		return append(errs, field.Invalid(fldPath, name, strings.Join(msgs, ",")))
-	}
-	if len(strings.Split(name, ".")) < 3 {
-		return append(errs, field.Invalid(fldPath, name, "should be a domain with at least three segments separated by dots"))
-	}
-	return errs
-}
-
-// IsFullyQualifiedDomainName checks that name (a trailing dot allowed) is a
-// DNS subdomain with at least two segments, each a DNS label.
-func IsFullyQualifiedDomainName(fldPath *field.Path, name string) field.ErrorList {
-	var errs field.ErrorList
-	if len(name) == 0 {
-		return append(errs, field.Required(fldPath, ""))
-	}
-	name = strings.TrimSuffix(name, ".")
-	if msgs := IsDNS1123Subdomain(name); len(msgs) > 0 {
-		return append(errs, field.Invalid(fldPath, name, strings.Join(msgs, ",")))
-	}
-	if len(strings.Split(name, ".")) < 2 {
-		return append(errs, field.Invalid(fldPath, name, "should be a domain with at least two segments separated by dots"))
-	}
-	for _, label := range strings.Split(name, ".") {
-		if msgs := IsDNS1123Label(label); len(msgs) > 0 {
-			return append(errs, field.Invalid(fldPath, label, strings.Join(msgs, ",")))
-		}
-	}
-	return errs
 }

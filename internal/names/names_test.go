@@ -4,8 +4,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/crdlab/crdlab/engine/field"
 )
 
 const (
@@ -44,7 +42,6 @@ func TestValidators(t *testing.T) {
 		{"label value empty ok", IsValidLabelValue, "", nil},
 		{"label value bad", IsValidLabelValue, "-a", []string{valueMsg}},
 		{"label value too long", IsValidLabelValue, long64, []string{"must be no more than 63 bytes"}},
-		{"C identifier", IsCIdentifier, "1x", []string{"a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used for validation is '[A-Za-z_][A-Za-z0-9_]*')"}},
 		{"path segment dot", IsPathSegmentName, ".", []string{"may not be '.'"}},
 		{"path segment dotdot", IsPathSegmentName, "..", []string{"may not be '..'"}},
 		{"path segment slash and percent", IsPathSegmentName, "a/%", []string{"may not contain '/'", "may not contain '%'"}},
@@ -79,35 +76,5 @@ func TestNameFuncsMaskTrailingDash(t *testing.T) {
 	}
 	if errs := ValidatePathSegmentName("..", true); errs != nil {
 		t.Errorf("prefix '..' must pass: %q", errs)
-	}
-}
-
-func TestFullyQualifiedNames(t *testing.T) {
-	render := func(errs field.ErrorList) []string {
-		var out []string
-		for _, e := range errs {
-			out = append(out, e.Error())
-		}
-		return out
-	}
-	p := field.NewPath("spec", "group")
-	tests := []struct {
-		name string
-		got  field.ErrorList
-		want []string
-	}{
-		{"three segments ok", IsFullyQualifiedName(p, "a.b.c"), nil},
-		{"empty", IsFullyQualifiedName(p, ""), []string{"spec.group: Required value"}},
-		{"two segments", IsFullyQualifiedName(p, "a.b"), []string{`spec.group: Invalid value: "a.b": should be a domain with at least three segments separated by dots`}},
-		{"not a subdomain", IsFullyQualifiedName(p, "A.b.c"), []string{`spec.group: Invalid value: "A.b.c": ` + subdomainMsg}},
-		{"domain with trailing dot", IsFullyQualifiedDomainName(p, "a.b."), nil},
-		{"domain with one segment", IsFullyQualifiedDomainName(p, "a"), []string{`spec.group: Invalid value: "a": should be a domain with at least two segments separated by dots`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := render(tt.got); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
-		})
 	}
 }

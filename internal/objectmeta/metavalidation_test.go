@@ -182,22 +182,6 @@ func TestValidateRegistryUpdateComesWithCreateChecks(t *testing.T) {
 	})
 }
 
-func TestPrepareUpdate(t *testing.T) {
-	old := &ObjectMeta{UID: "u", Generation: 4, CreationTimestamp: mustTime("2024-01-01T00:00:00Z"),
-		DeletionTimestamp: timePtr("2024-01-02T00:00:00Z"), DeletionGracePeriodSeconds: int64Ptr(5)}
-	m := &ObjectMeta{Generation: 9, CreationTimestamp: mustTime("2025-01-01T00:00:00Z")}
-	PrepareUpdate(m, old)
-	if m.UID != "u" || m.Generation != 4 || !m.CreationTimestamp.Equal(old.CreationTimestamp.Time) ||
-		m.DeletionTimestamp == nil || !m.DeletionTimestamp.Equal(old.DeletionTimestamp.Time) || *m.DeletionGracePeriodSeconds != 5 {
-		t.Errorf("got %+v", m)
-	}
-	m2 := &ObjectMeta{UID: "mine", DeletionGracePeriodSeconds: int64Ptr(1)}
-	PrepareUpdate(m2, &ObjectMeta{UID: "u", DeletionGracePeriodSeconds: int64Ptr(5)})
-	if m2.UID != "mine" || *m2.DeletionGracePeriodSeconds != 1 {
-		t.Errorf("set fields must be kept: %+v", m2)
-	}
-}
-
 func TestFinalizerWarnings(t *testing.T) {
 	tests := []struct {
 		name       string

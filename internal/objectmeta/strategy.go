@@ -62,28 +62,6 @@ func ValidateRegistryUpdate(meta, old *ObjectMeta, namespaced bool) field.ErrorL
 	return allErrs
 }
 
-// PrepareUpdate applies to meta what the generic registry's BeforeUpdate
-// does before validating an update: generation comes from old; a missing
-// uid, a set creation or deletion timestamp and a missing grace period are
-// taken from old.
-func PrepareUpdate(meta, old *ObjectMeta) {
-	meta.Generation = old.Generation
-	if len(meta.UID) == 0 {
-		meta.UID = old.UID
-	}
-	if !old.CreationTimestamp.IsZero() {
-		meta.CreationTimestamp = old.CreationTimestamp
-	}
-	if !old.DeletionTimestamp.IsZero() {
-		t := *old.DeletionTimestamp
-		meta.DeletionTimestamp = &t
-	}
-	if old.DeletionGracePeriodSeconds != nil && meta.DeletionGracePeriodSeconds == nil {
-		v := *old.DeletionGracePeriodSeconds
-		meta.DeletionGracePeriodSeconds = &v
-	}
-}
-
 // WarningsOnCreate returns the custom resource strategy's warnings for the
 // finalizers of a new object.
 func WarningsOnCreate(meta *ObjectMeta) []string {

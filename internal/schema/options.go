@@ -2,7 +2,6 @@ package schema
 
 import (
 	"strconv"
-	"strings"
 )
 
 // UnknownFieldPathOptions tracks the paths of unknown fields while an object
@@ -14,17 +13,6 @@ type UnknownFieldPathOptions struct {
 	ParentPath []string
 	// UnknownFieldPaths are the recorded paths, e.g. "spec.foo[1].bar".
 	UnknownFieldPaths []string
-}
-
-// RecordUnknownField records the path of field below the current node.
-func (o *UnknownFieldPathOptions) RecordUnknownField(field string) {
-	if !o.TrackUnknownFieldPaths {
-		return
-	}
-	l := len(o.ParentPath)
-	o.AppendKey(field)
-	o.UnknownFieldPaths = append(o.UnknownFieldPaths, strings.Join(o.ParentPath, ""))
-	o.ParentPath = o.ParentPath[:l]
 }
 
 // AppendKey descends into the field key.

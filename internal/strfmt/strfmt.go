@@ -16,7 +16,6 @@
 package strfmt
 
 import (
-	"github.com/crdlab/crdlab/internal/keys"
 	"strings"
 )
 
@@ -86,9 +85,4 @@ func Lookup(name string) func(string) bool {
 		return nil
 	}
 	return formats[Normalize(name)]
-}
-
-// Names lists the normalized names of the registry, sorted.
-func Names() []string {
-	return keys.Sorted(formats)
 }
