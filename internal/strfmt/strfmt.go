@@ -17,6 +17,8 @@ package strfmt
 
 import (
 	"strings"
+
+	"github.com/crdlab/crdlab/internal/keys"
 )
 
 // formats is the registry of string formats kube-apiserver validates, keyed
@@ -85,4 +87,10 @@ func Lookup(name string) func(string) bool {
 		return nil
 	}
 	return formats[Normalize(name)]
+}
+
+// Names lists the normalized names of the registry, sorted (conformance's
+// format differential checks each against upstream's registry).
+func Names() []string {
+	return keys.Sorted(formats)
 }
