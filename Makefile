@@ -2,7 +2,8 @@
 #
 #   make setup        Go modules (main, conformance, benchmarks), npm ci, Debian chromium if missing
 #   make build        build bin/crdlab
-#   make check        go mod tidy -diff, gofmt -l and go vet of every Go module (main, conformance, benchmarks)
+#   make check        go mod tidy -diff, gofmt -l and go vet of every Go module (main, conformance, benchmarks, tools), unused code (make deadcode)
+#   make deadcode     fail on code nothing uses (tools/deadcheck: deadcode over the commands, the wasm module and the tests)
 #   make test         setup, check, the wasm module (and its size budget), go test of the main module, JS tests (Node, Chromium)
 #   make conformance  the differential suite against upstream (conformance/, own module)
 #   make race         the main module's tests under the race detector (-short; bindings/wasm left out)
@@ -17,11 +18,11 @@ GOFMT    ?= $(shell $(GO) env GOROOT)/bin/gofmt
 NPM      ?= npm
 CHROMIUM ?= /usr/bin/chromium
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-MODULES  := . $(wildcard conformance benchmarks)
+MODULES  := . $(wildcard conformance benchmarks tools)
 # modules that only pin tools (tool directives, no packages)
 TOOLMODS := $(wildcard benchmarks/tools benchmarks/tools/kubectl-validate)
 
-.PHONY: race setup build check test conformance clean
+.PHONY: race setup build check deadcode test conformance clean
 
 setup:
 	@for m in $(MODULES) $(TOOLMODS); do \
@@ -40,9 +41,10 @@ build:
 	$(GO) build -trimpath -ldflags "-X github.com/crdlab/crdlab/engine.Version=$(VERSION)" -o bin/crdlab ./cmd/crdlab
 
 # The repository's hygiene, for every Go module (the main one, conformance/,
-# benchmarks/, and benchmarks/tools/, which pins benchstat): go.mod and
-# go.sum are tidy, every tracked .go file is gofmt'ed, go vet ./... is clean.
-# All checks run; the target fails if any did.
+# benchmarks/, tools/, and benchmarks/tools/, which pins benchstat): go.mod
+# and go.sum are tidy, every tracked .go file is gofmt'ed, go vet ./... is
+# clean, and the main module holds no unused code (make deadcode). All
+# checks run; the target fails if any did.
 check:
 	@fail=0; \
 	for m in $(MODULES) $(TOOLMODS); do \
@@ -54,7 +56,18 @@ check:
 	for m in $(MODULES); do \
 		echo "go vet ./... ($$m)"; (cd $$m && $(GO) vet ./...) || fail=1; \
 	done; \
+	$(MAKE) --no-print-directory deadcode || fail=1; \
 	exit $$fail
+
+# Unused code in the main module, by golang.org/x/tools' deadcode (pinned in
+# tools/go.mod) over every command, the wasm module (GOOS=wasip1) and the
+# test binaries: a function of internal/, cmd/ or wasm/ that no command
+# reaches, or a function anywhere that no command or test reaches, fails.
+# Kept on purpose: tools/deadcheck/allow.txt, with the reason. ~2 minutes.
+deadcode:
+	@mkdir -p bin
+	@$(GO) -C tools build -o ../bin/deadcheck ./deadcheck
+	bin/deadcheck -deadcode "$$($(GO) -C tools tool -n deadcode)"
 
 # The README's test command: check, then the main module's tests (the Go
 # bindings' parity and hostile-input tests run against the module built by
@@ -62,6 +75,7 @@ check:
 # playground end to end.
 test: setup check wasm wasm-budget wasm-deadcode
 	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./...
+	$(GO) -C tools test ./...
 	cd playground && $(NPM) test
 	cd bindings/js && $(NPM) test && CHROMIUM=$(CHROMIUM) $(NPM) run test:browser && CHROMIUM=$(CHROMIUM) $(NPM) run test:playground
 
