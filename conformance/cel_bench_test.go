@@ -34,6 +34,7 @@ import (
 	sigyaml "sigs.k8s.io/yaml"
 
 	"github.com/crdlab/crdlab/internal/cel"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -55,7 +56,7 @@ func newCELBenchCase(b *testing.B, schemaJSON string, objs []string) *celBenchCa
 		b.Fatal("schema does not build")
 	}
 	c.upV = upcel.NewValidator(c.upSchema, true, celconfig.PerCallLimit)
-	c.ourV = cel.NewValidator(c.ourSchema, true, cel.PerCallLimit)
+	c.ourV = cel.NewValidator(c.ourSchema, true, limits.PerCallLimit)
 	for _, o := range objs {
 		c.upObjs = append(c.upObjs, celDecode(t, o))
 		c.ourObjs = append(c.ourObjs, celDecode(t, o))
@@ -77,7 +78,7 @@ func (c *celBenchCase) runUpstream() (errs []string, rem []int64) {
 
 func (c *celBenchCase) runOurs() (errs []string, rem []int64) {
 	for _, o := range c.ourObjs {
-		e, r, _ := c.ourV.Validate(nil, o, nil, cel.RuntimeCELCostBudget)
+		e, r, _ := c.ourV.Validate(nil, o, nil, limits.RuntimeCELCostBudget)
 		for _, x := range e {
 			errs = append(errs, x.Error())
 		}

@@ -30,6 +30,7 @@ import (
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/crdvalidation"
+	"github.com/crdlab/crdlab/internal/limits"
 )
 
 func celCorpusCRDs(t *testing.T) map[string][]byte {
@@ -174,7 +175,7 @@ func TestCELCorpusObjectsDifferential(t *testing.T) {
 					up := celUpstreamStructural(t, sj)
 					ours := celOurStructural(t, sj)
 					upV := upcel.NewValidator(up, true, celconfig.PerCallLimit)
-					ourV := cel.NewValidator(ours, true, cel.PerCallLimit)
+					ourV := cel.NewValidator(ours, true, limits.PerCallLimit)
 					for _, update := range []bool{false, true} {
 						upObj, ourObj := celDecode(t, string(js)), celDecode(t, string(js))
 						var upOld, ourOld interface{}
@@ -188,7 +189,7 @@ func TestCELCorpusObjectsDifferential(t *testing.T) {
 						rec := &celWarnRecorder{}
 						ctx := warning.WithWarningRecorder(context.Background(), rec)
 						upErrs, upRem := upV.Validate(ctx, nil, up, upObj, upOld, celconfig.RuntimeCELCostBudget, upOpts...)
-						ourErrs, ourRem, rep := ourV.Validate(nil, ourObj, ourOld, cel.RuntimeCELCostBudget, ourOpts...)
+						ourErrs, ourRem, rep := ourV.Validate(nil, ourObj, ourOld, limits.RuntimeCELCostBudget, ourOpts...)
 						var a, b []string
 						for _, e := range upErrs {
 							a = append(a, e.Error())

@@ -32,6 +32,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/cel"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -151,7 +152,7 @@ func celOurCompileReport(ss *schema.Structural) []string {
 			return
 		}
 		if len(s.XValidations) > 0 {
-			res, err := cel.Compile(s, dt, cel.PerCallLimit)
+			res, err := cel.Compile(s, dt, limits.PerCallLimit)
 			if err != nil {
 				out = append(out, fmt.Sprintf("%s: error %v", path, err))
 			}
@@ -220,7 +221,7 @@ func TestCELDifferential(t *testing.T) {
 				t.Errorf("compile results differ\nupstream:\n%s\nours:\n%s", strings.Join(upRep, "\n"), strings.Join(ourRep, "\n"))
 			}
 			upV := upcel.NewValidator(up, true, celconfig.PerCallLimit)
-			ourV := cel.NewValidator(ours, true, cel.PerCallLimit)
+			ourV := cel.NewValidator(ours, true, limits.PerCallLimit)
 			if (upV == nil) != (ourV == nil) {
 				t.Fatalf("validator nil: upstream %v ours %v", upV == nil, ourV == nil)
 			}
@@ -244,7 +245,7 @@ func TestCELDifferential(t *testing.T) {
 				if ourOld != nil {
 					ourOpts = append(ourOpts, cel.WithRatcheting(cel.NewCorrelatedObject(ourNew, ourOld, ours)))
 				}
-				ourErrs, ourRem, rep := ourV.Validate(nil, ourNew, ourOld, cel.RuntimeCELCostBudget, ourOpts...)
+				ourErrs, ourRem, rep := ourV.Validate(nil, ourNew, ourOld, limits.RuntimeCELCostBudget, ourOpts...)
 				var a, b []string
 				for _, e := range upErrs {
 					a = append(a, celNormalize(fmt.Sprintf("%s|%s", e.Type, e.Error())))

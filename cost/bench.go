@@ -11,6 +11,7 @@ import (
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/defaulting"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/openapi"
 	"github.com/crdlab/crdlab/internal/pruning"
 	"github.com/crdlab/crdlab/internal/schema"
@@ -177,7 +178,7 @@ func Benchmark(c *crd.CustomResourceDefinition, objects [][]byte, opts BenchOpti
 			props = roots[si].schema
 			if s, err := schema.NewStructural(props); err == nil {
 				ss = s
-				v = cel.NewValidator(ss, true, cel.PerCallLimit)
+				v = cel.NewValidator(ss, true, limits.PerCallLimit)
 			}
 		}
 		ob.Phases = phases(opts, compiled, version, data, props, ss, v, obj)

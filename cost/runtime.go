@@ -10,6 +10,7 @@ import (
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/cel"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -71,7 +72,7 @@ func runtimeCosts(rep *Report, c *crd.CustomResourceDefinition, objects [][]byte
 		if !ok {
 			ss, err := schema.NewStructural(roots[si].schema)
 			if err == nil {
-				v = cel.NewValidator(ss, true, cel.PerCallLimit)
+				v = cel.NewValidator(ss, true, limits.PerCallLimit)
 			}
 			validators[si] = v
 		}

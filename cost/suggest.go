@@ -3,9 +3,9 @@ package cost
 import (
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
-	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/crdvalidation"
 	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/limits"
 )
 
 // Bound keywords.
@@ -18,8 +18,8 @@ const (
 const (
 	// unboundedSearchMax is the upper end of the search for a bound on an
 	// unbounded node: no array, map or string of a request is larger than
-	// the request (cel.MaxRequestSizeBytes), so neither is any estimate.
-	unboundedSearchMax = cel.MaxRequestSizeBytes
+	// the request (limits.MaxRequestSizeBytes), so neither is any estimate.
+	unboundedSearchMax = limits.MaxRequestSizeBytes
 	// maxCandidates limits the nodes below a rule that are tried.
 	maxCandidates = 64
 	// searchProbes is the most probes one binary search makes
@@ -107,7 +107,7 @@ func candidates(root *crd.JSONSchemaProps, steps []crdvalidation.CELStep) []cand
 		case crdvalidation.CELStepAdditionalProperties:
 			out = append(out, candidate{steps: steps[:i:i], keyword: MaxProperties, current: cur.MaxProperties})
 		}
-		cur = stepChild(cur, st)
+		cur = crdvalidation.ChildSchema(cur, st)
 		if cur == nil {
 			return out
 		}

@@ -1,13 +1,14 @@
 package cost
 
 import (
-	"github.com/crdlab/crdlab/internal/keys"
 	"math"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/crdvalidation"
+	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -51,7 +52,7 @@ func walkNodes(root *crd.JSONSchemaProps, rootPath *field.Path, visit func(n *no
 	walk = func(n *node) {
 		visit(n)
 		s := n.schema
-		childCard := childCardinality(n.card, s)
+		childCard := crdvalidation.ChildCardinality(n.card, s)
 		child := func(c *crd.JSONSchemaProps, step crdvalidation.CELStep, p *field.Path, dp string) {
 			steps := make([]crdvalidation.CELStep, len(n.steps), len(n.steps)+1)
 			copy(steps, n.steps)
@@ -82,53 +83,6 @@ func joinData(parent, name string) string {
 	return parent + "." + name
 }
 
-// childCardinality mirrors CELSchemaContext.childContext.
-func childCardinality(parent *uint64, s *crd.JSONSchemaProps) *uint64 {
-	if parent == nil || s == nil {
-		return nil
-	}
-	me := extractMaxElements(s)
-	if me == nil {
-		return nil
-	}
-	v := multiplyWithOverflowGuard(*parent, *me)
-	return &v
-}
-
-// extractMaxElements mirrors upstream's: how many children of s a value may
-// have, nil when unbounded.
-func extractMaxElements(s *crd.JSONSchemaProps) *uint64 {
-	one := uint64(1)
-	switch s.Type {
-	case "object":
-		if s.AdditionalProperties != nil {
-			if s.MaxProperties != nil {
-				v := uint64(max(*s.MaxProperties, 0))
-				return &v
-			}
-			return nil
-		}
-		return &one
-	case "array":
-		if s.MaxItems != nil {
-			v := uint64(max(*s.MaxItems, 0))
-			return &v
-		}
-		return nil
-	}
-	return &one
-}
-
-func multiplyWithOverflowGuard(base, card uint64) uint64 {
-	if base == 0 {
-		return 0
-	}
-	if math.MaxUint64/base < card {
-		return math.MaxUint64
-	}
-	return base * card
-}
-
 func addSaturating(a, b uint64) uint64 {
 	if math.MaxUint64-a < b {
 		return math.MaxUint64
@@ -140,30 +94,12 @@ func addSaturating(a, b uint64) uint64 {
 func nodeAt(root *crd.JSONSchemaProps, steps []crdvalidation.CELStep) *crd.JSONSchemaProps {
 	cur := root
 	for _, st := range steps {
-		cur = stepChild(cur, st)
+		cur = crdvalidation.ChildSchema(cur, st)
 		if cur == nil {
 			return nil
 		}
 	}
 	return cur
-}
-
-func stepChild(s *crd.JSONSchemaProps, st crdvalidation.CELStep) *crd.JSONSchemaProps {
-	switch st.Kind {
-	case crdvalidation.CELStepProperty:
-		if p, ok := s.Properties[st.Property]; ok {
-			return &p
-		}
-	case crdvalidation.CELStepItems:
-		if s.Items != nil {
-			return s.Items.Schema
-		}
-	case crdvalidation.CELStepAdditionalProperties:
-		if s.AdditionalProperties != nil {
-			return s.AdditionalProperties.Schema
-		}
-	}
-	return nil
 }
 
 // cardinalityAt is the context cardinality of the node at steps.
@@ -172,8 +108,8 @@ func cardinalityAt(root *crd.JSONSchemaProps, steps []crdvalidation.CELStep) *ui
 	card := &one
 	cur := root
 	for _, st := range steps {
-		card = childCardinality(card, cur)
-		cur = stepChild(cur, st)
+		card = crdvalidation.ChildCardinality(card, cur)
+		cur = crdvalidation.ChildSchema(cur, st)
 		if cur == nil {
 			return nil
 		}
@@ -221,7 +157,7 @@ func costOf(r crdvalidation.CELRuleResult, card *uint64) exprCost {
 	} else {
 		c.card = r.MaxCardinality
 	}
-	c.rule = multiplyWithOverflowGuard(r.MaxCost, c.card)
+	c.rule = crdvalidation.MultiplyWithOverflowGuard(r.MaxCost, c.card)
 	return c
 }
 
@@ -312,7 +248,7 @@ func minCosts(root *crd.JSONSchemaProps, n *node) []minMax {
 	if st == nil || dt == nil {
 		return nil
 	}
-	res, err := cel.CompileWith(st, dt, cel.PerCallLimit, cel.NewExpressions)
+	res, err := cel.CompileWith(st, dt, limits.PerCallLimit, cel.NewExpressions)
 	if err != nil {
 		return nil
 	}
@@ -338,7 +274,7 @@ func typeInfo(root *crd.JSONSchemaProps, n *node) (*schema.Structural, *cel.Decl
 			nodes = append(nodes, n.schema)
 			continue
 		}
-		nodes = append(nodes, stepChild(nodes[len(nodes)-1], st))
+		nodes = append(nodes, crdvalidation.ChildSchema(nodes[len(nodes)-1], st))
 	}
 	if len(n.steps) == 0 {
 		nodes[0] = n.schema

@@ -11,6 +11,7 @@ import (
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/defaulting"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/openapi"
 	"github.com/crdlab/crdlab/internal/schema"
 )
@@ -84,7 +85,7 @@ func (c *CRD) build(cache *cel.CompileCache, patterns *openapi.Patterns) (err er
 		if val.structural != nil {
 			// The strategy's cel.NewValidator(structuralSchema, true, PerCallLimit):
 			// nil when no node has rules.
-			val.cel = cel.NewValidatorWithCache(val.structural, true, cel.PerCallLimit, cache)
+			val.cel = cel.NewValidatorWithCache(val.structural, true, limits.PerCallLimit, cache)
 		}
 		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
 			props := v.Schema.OpenAPIV3Schema

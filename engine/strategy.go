@@ -9,6 +9,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/cel"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/listtype"
 	"github.com/crdlab/crdlab/internal/objectmeta"
 	"github.com/crdlab/crdlab/internal/unstructured"
@@ -100,9 +101,9 @@ func (v *Validator) runCEL(obj, old map[string]interface{}, res *Result) field.E
 		opts = append(opts, cel.WithContext(res.ctx))
 	}
 	if old == nil {
-		errs, _, report = v.cel.Validate(nil, obj, nil, cel.RuntimeCELCostBudget, opts...)
+		errs, _, report = v.cel.Validate(nil, obj, nil, limits.RuntimeCELCostBudget, opts...)
 	} else {
-		errs, _, report = v.cel.Validate(nil, obj, old, cel.RuntimeCELCostBudget,
+		errs, _, report = v.cel.Validate(nil, obj, old, limits.RuntimeCELCostBudget,
 			append(opts, cel.WithRatcheting(cel.NewCorrelatedObject(obj, old, v.structural)))...)
 	}
 	if report != nil {

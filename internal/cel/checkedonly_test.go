@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/crdlab/crdlab/internal/limits"
 )
 
 // Programs compiled in NewExpressions are built (their instantiation errors
@@ -21,7 +23,7 @@ func TestNewExpressionsKeepNoProgram(t *testing.T) {
 	for _, cache := range []*CompileCache{nil, NewCompileCache()} {
 		s := mustSchema(t, src)
 		dt := SchemaDeclType(s, false)
-		rs, err := cache.Compile(s, dt, PerCallLimit, NewExpressions)
+		rs, err := cache.Compile(s, dt, limits.PerCallLimit, NewExpressions)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +36,7 @@ func TestNewExpressionsKeepNoProgram(t *testing.T) {
 		if rs[1].Error == nil || !strings.HasPrefix(rs[1].Error.Detail, "program instantiation failed: ") {
 			t.Errorf("cache=%v: an invalid constant regex must fail at program instantiation in NewExpressions, got %+v", cache != nil, rs[1])
 		}
-		stored, err := cache.Compile(s, dt, PerCallLimit, StoredExpressions)
+		stored, err := cache.Compile(s, dt, limits.PerCallLimit, StoredExpressions)
 		if err != nil {
 			t.Fatal(err)
 		}

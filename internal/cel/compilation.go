@@ -130,7 +130,7 @@ func prepareEnvs(declType *DeclType, kind EnvKind) (*ruleEnvs, error) {
 // Compile compiles the x-kubernetes-validations rules of s (not recursing
 // into its children) against declType, the DeclType of s, as upstream's
 // schema/cel.Compile does. perCallLimit is the runtime cost limit of each
-// program (PerCallLimit outside tests). It uses the StoredExpressions
+// program (limits.PerCallLimit outside tests). It uses the StoredExpressions
 // environment, as upstream's NewValidator does.
 func Compile(s *schema.Structural, declType *DeclType, perCallLimit uint64) ([]CompilationResult, error) {
 	return CompileWith(s, declType, perCallLimit, StoredExpressions)
@@ -364,7 +364,7 @@ func (c *sizeEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstim
 // maxCardinality is the worst-case number of times data of the given minimum
 // serialized size fits in a request.
 func maxCardinality(minSize int64) uint64 {
-	return uint64(MaxRequestSizeBytes / (minSize + 1))
+	return uint64(limits.MaxRequestSizeBytes / (minSize + 1))
 }
 
 // EstimateCallCost has no schema-specific call costs.

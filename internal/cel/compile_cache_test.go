@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -46,17 +47,17 @@ func compileBoth(t *testing.T, maxLen int, kind EnvKind) (uncached, first, secon
 	t.Helper()
 	s := mustSchema(t, fmt.Sprintf(cacheSchema, maxLen))
 	var err error
-	if uncached, err = CompileWith(s, SchemaDeclType(s, false), PerCallLimit, kind); err != nil {
+	if uncached, err = CompileWith(s, SchemaDeclType(s, false), limits.PerCallLimit, kind); err != nil {
 		t.Fatal(err)
 	}
 	c := NewCompileCache()
 	// Two structurally equal but distinct schemas and DeclTypes.
 	s1 := mustSchema(t, fmt.Sprintf(cacheSchema, maxLen))
 	s2 := mustSchema(t, fmt.Sprintf(cacheSchema, maxLen))
-	if first, err = c.Compile(s1, SchemaDeclType(s1, false), PerCallLimit, kind); err != nil {
+	if first, err = c.Compile(s1, SchemaDeclType(s1, false), limits.PerCallLimit, kind); err != nil {
 		t.Fatal(err)
 	}
-	if second, err = c.Compile(s2, SchemaDeclType(s2, false), PerCallLimit, kind); err != nil {
+	if second, err = c.Compile(s2, SchemaDeclType(s2, false), limits.PerCallLimit, kind); err != nil {
 		t.Fatal(err)
 	}
 	return
@@ -91,8 +92,8 @@ func TestCompileCacheKeepsSizeEstimatesApart(t *testing.T) {
 	c := NewCompileCache()
 	small := mustSchema(t, fmt.Sprintf(cacheSchema, 10))
 	big := mustSchema(t, fmt.Sprintf(cacheSchema, 1000))
-	rs, _ := c.Compile(small, SchemaDeclType(small, false), PerCallLimit, StoredExpressions)
-	rb, _ := c.Compile(big, SchemaDeclType(big, false), PerCallLimit, StoredExpressions)
+	rs, _ := c.Compile(small, SchemaDeclType(small, false), limits.PerCallLimit, StoredExpressions)
+	rb, _ := c.Compile(big, SchemaDeclType(big, false), limits.PerCallLimit, StoredExpressions)
 	if rs[0].Program == rb[0].Program {
 		t.Errorf("different maxLength must not share a compilation")
 	}
@@ -105,8 +106,8 @@ func TestCompileCacheKeepsEnvironmentKindsApart(t *testing.T) {
 	c := NewCompileCache()
 	s := mustSchema(t, fmt.Sprintf(cacheSchema, 10))
 	dt := SchemaDeclType(s, false)
-	stored, _ := c.Compile(s, dt, PerCallLimit, StoredExpressions)
-	fresh, _ := c.Compile(s, dt, PerCallLimit, NewExpressions)
+	stored, _ := c.Compile(s, dt, limits.PerCallLimit, StoredExpressions)
+	fresh, _ := c.Compile(s, dt, limits.PerCallLimit, NewExpressions)
 	if stored[0].Program == fresh[0].Program {
 		t.Errorf("StoredExpressions and NewExpressions must compile separately")
 	}
@@ -117,9 +118,9 @@ func TestCompileCacheResolvesFieldPathPerSchema(t *testing.T) {
 	withA := mustSchema(t, `{"type":"object","properties":{"a":{"type":"string"}},"x-kubernetes-validations":[{"rule":"true","fieldPath":".a"}]}`)
 	// Same DeclType digest is impossible without "a", so check a hit keeps
 	// the path of the schema at hand: compile twice, second time a copy.
-	first, _ := c.Compile(withA, SchemaDeclType(withA, false), PerCallLimit, StoredExpressions)
+	first, _ := c.Compile(withA, SchemaDeclType(withA, false), limits.PerCallLimit, StoredExpressions)
 	again := mustSchema(t, `{"type":"object","properties":{"a":{"type":"string"}},"x-kubernetes-validations":[{"rule":"true","fieldPath":".a"}]}`)
-	second, _ := c.Compile(again, SchemaDeclType(again, false), PerCallLimit, StoredExpressions)
+	second, _ := c.Compile(again, SchemaDeclType(again, false), limits.PerCallLimit, StoredExpressions)
 	if first[0].NormalizedRuleFieldPath != "a" || second[0].NormalizedRuleFieldPath != "a" {
 		t.Errorf("field paths %q, %q, want a", first[0].NormalizedRuleFieldPath, second[0].NormalizedRuleFieldPath)
 	}
@@ -133,13 +134,13 @@ func TestCompileCachesAreIndependent(t *testing.T) {
 	// caches, nor with a nil cache.
 	s := mustSchema(t, fmt.Sprintf(cacheSchema, 10))
 	c1, c2 := NewCompileCache(), NewCompileCache()
-	a, _ := c1.Compile(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
-	b, _ := c2.Compile(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
-	n, _ := (*CompileCache)(nil).Compile(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
+	a, _ := c1.Compile(s, SchemaDeclType(s, false), limits.PerCallLimit, StoredExpressions)
+	b, _ := c2.Compile(s, SchemaDeclType(s, false), limits.PerCallLimit, StoredExpressions)
+	n, _ := (*CompileCache)(nil).Compile(s, SchemaDeclType(s, false), limits.PerCallLimit, StoredExpressions)
 	if a[0].Program == b[0].Program || a[0].Program == n[0].Program {
 		t.Errorf("no compilation may be reused outside its cache")
 	}
-	if a2, _ := c1.Compile(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions); a2[0].Program != a[0].Program {
+	if a2, _ := c1.Compile(s, SchemaDeclType(s, false), limits.PerCallLimit, StoredExpressions); a2[0].Program != a[0].Program {
 		t.Errorf("second compile through the same cache should be a hit")
 	}
 }
@@ -147,9 +148,9 @@ func TestCompileCachesAreIndependent(t *testing.T) {
 func TestNewValidatorWithCacheSharesCompilations(t *testing.T) {
 	s := mustSchema(t, fmt.Sprintf(cacheSchema, 10))
 	c := NewCompileCache()
-	v1 := NewValidatorWithCache(s, false, PerCallLimit, c)
-	v2 := NewValidatorWithCache(mustSchema(t, fmt.Sprintf(cacheSchema, 10)), false, PerCallLimit, c)
-	v3 := NewValidator(s, false, PerCallLimit)
+	v1 := NewValidatorWithCache(s, false, limits.PerCallLimit, c)
+	v2 := NewValidatorWithCache(mustSchema(t, fmt.Sprintf(cacheSchema, 10)), false, limits.PerCallLimit, c)
+	v3 := NewValidator(s, false, limits.PerCallLimit)
 	if v1.compiledRules[0].Program != v2.compiledRules[0].Program {
 		t.Errorf("validators built through one cache should share programs")
 	}
@@ -166,8 +167,8 @@ func ExampleCompileCache() {
 	var props crd.JSONSchemaProps
 	_ = json.Unmarshal([]byte(`{"type":"object","properties":{"n":{"type":"integer"}},"x-kubernetes-validations":[{"rule":"self.n >= 0"}]}`), &props)
 	s, _ := schema.NewStructural(&props)
-	a, _ := c.Compile(s, SchemaDeclType(s, true), PerCallLimit, StoredExpressions)
-	b, _ := c.Compile(s, SchemaDeclType(s, true), PerCallLimit, StoredExpressions)
+	a, _ := c.Compile(s, SchemaDeclType(s, true), limits.PerCallLimit, StoredExpressions)
+	b, _ := c.Compile(s, SchemaDeclType(s, true), limits.PerCallLimit, StoredExpressions)
 	fmt.Println(a[0].Program == b[0].Program, a[0].MaxCost)
 	// Output: true 3
 }
@@ -175,7 +176,7 @@ func ExampleCompileCache() {
 func TestCompileCacheIsSafeForConcurrentUse(t *testing.T) {
 	want := describeResults(func() []CompilationResult {
 		s := mustSchema(t, fmt.Sprintf(cacheSchema, 10))
-		r, _ := CompileWith(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
+		r, _ := CompileWith(s, SchemaDeclType(s, false), limits.PerCallLimit, StoredExpressions)
 		return r
 	}())
 	schemas := make([]*schema.Structural, 8)
@@ -186,7 +187,7 @@ func TestCompileCacheIsSafeForConcurrentUse(t *testing.T) {
 	c := NewCompileCache()
 	for _, s := range schemas {
 		go func() {
-			r, _ := c.Compile(s, SchemaDeclType(s, false), PerCallLimit, StoredExpressions)
+			r, _ := c.Compile(s, SchemaDeclType(s, false), limits.PerCallLimit, StoredExpressions)
 			done <- describeResults(r)
 		}()
 	}

@@ -3,6 +3,7 @@ package cel
 import (
 	"testing"
 
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -17,7 +18,7 @@ func ratchetBenchInputs(b *testing.B) (*Validator, *schema.Structural, map[strin
 				"x-kubernetes-validations":[{"rule":"self.v < 0"}]}},
 		"m":{"type":"object","maxProperties":100,"additionalProperties":{"type":"string","maxLength":8,
 			"x-kubernetes-validations":[{"rule":"self.size() < 2"}]}}}}}}`)
-	v := NewValidator(s, true, PerCallLimit)
+	v := NewValidator(s, true, limits.PerCallLimit)
 	mk := func() map[string]interface{} {
 		items := make([]interface{}, 100)
 		m := make(map[string]interface{}, 100)
@@ -32,13 +33,13 @@ func ratchetBenchInputs(b *testing.B) (*Validator, *schema.Structural, map[strin
 
 func BenchmarkValidateRatchetUnchanged(b *testing.B) {
 	v, s, obj, old := ratchetBenchInputs(b)
-	if errs, _, _ := v.Validate(nil, obj, old, RuntimeCELCostBudget, WithRatcheting(NewCorrelatedObject(obj, old, s))); len(errs) != 0 {
+	if errs, _, _ := v.Validate(nil, obj, old, limits.RuntimeCELCostBudget, WithRatcheting(NewCorrelatedObject(obj, old, s))); len(errs) != 0 {
 		b.Fatalf("unexpected errors: %v", errs)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		v.Validate(nil, obj, old, RuntimeCELCostBudget, WithRatcheting(NewCorrelatedObject(obj, old, s)))
+		v.Validate(nil, obj, old, limits.RuntimeCELCostBudget, WithRatcheting(NewCorrelatedObject(obj, old, s)))
 	}
 }
 
@@ -47,12 +48,12 @@ func BenchmarkValidateRatchetOneChanged(b *testing.B) {
 	spec := old["spec"].(map[string]interface{})
 	spec["l"].([]interface{})[50].(map[string]interface{})["v"] = int64(1000)
 	spec["m"].(map[string]interface{})["key50"] = "other"
-	if errs, _, _ := v.Validate(nil, obj, old, RuntimeCELCostBudget, WithRatcheting(NewCorrelatedObject(obj, old, s))); len(errs) != 2 {
+	if errs, _, _ := v.Validate(nil, obj, old, limits.RuntimeCELCostBudget, WithRatcheting(NewCorrelatedObject(obj, old, s))); len(errs) != 2 {
 		b.Fatalf("want 2 errors, got %v", errs)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		v.Validate(nil, obj, old, RuntimeCELCostBudget, WithRatcheting(NewCorrelatedObject(obj, old, s)))
+		v.Validate(nil, obj, old, limits.RuntimeCELCostBudget, WithRatcheting(NewCorrelatedObject(obj, old, s)))
 	}
 }

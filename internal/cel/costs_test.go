@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/limits"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -47,7 +48,7 @@ func costRow(t *testing.T, expr string) string {
 	s := mustSchema(t, string(b))
 	specSchema := s.Properties["spec"]
 	dt := SchemaDeclType(s, true).Fields["spec"].Type
-	res, err := Compile(&specSchema, dt, PerCallLimit)
+	res, err := Compile(&specSchema, dt, limits.PerCallLimit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,8 +64,8 @@ func costRow(t *testing.T, expr string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := NewValidator(s, true, PerCallLimit)
-	errs, _, rep := v.Validate(nil, mustObject(t, costObject), nil, RuntimeCELCostBudget)
+	v := NewValidator(s, true, limits.PerCallLimit)
+	errs, _, rep := v.Validate(nil, mustObject(t, costObject), nil, limits.RuntimeCELCostBudget)
 	result := "true"
 	if len(errs) > 0 {
 		result = strings.ReplaceAll(errs[0].Detail, "\n", "\\n")

@@ -20,11 +20,11 @@
 //
 //	// Per CRD version, once (immutable, safe for concurrent use; nil when the
 //	// schema has no rules):
-//	v := cel.NewValidator(structural, true, cel.PerCallLimit)
+//	v := cel.NewValidator(structural, true, limits.PerCallLimit)
 //	// Per create request:
-//	errs, remaining, report := v.Validate(nil, obj, nil, cel.RuntimeCELCostBudget)
+//	errs, remaining, report := v.Validate(nil, obj, nil, limits.RuntimeCELCostBudget)
 //	// Per update (and status update) request, with ratcheting as upstream:
-//	errs, remaining, report = v.Validate(nil, obj, old, cel.RuntimeCELCostBudget,
+//	errs, remaining, report = v.Validate(nil, obj, old, limits.RuntimeCELCostBudget,
 //		cel.WithRatcheting(cel.NewCorrelatedObject(obj, old, structural)))
 //	// report.Warnings: errors suppressed by ratcheting (upstream sends them as
 //	// warnings); report.Costs: runtime cost of every rule evaluation.
@@ -32,7 +32,7 @@
 //	// Compiling a CRD: one cache for the CRD checks, the default checks and
 //	// the serving validators, dropped afterwards (engine.CompileCRD):
 //	cache := cel.NewCompileCache()
-//	v = cel.NewValidatorWithCache(structural, true, cel.PerCallLimit, cache)
+//	v = cel.NewValidatorWithCache(structural, true, limits.PerCallLimit, cache)
 //
 // Dependencies run as upstream's: this package imports neither CRD
 // validation nor defaulting. internal/crdvalidation compiles the rules of
@@ -41,8 +41,8 @@
 // fieldPaths with ValidFieldPath; internal/defaulting checks default values
 // against the rules with NewValidatorWithCache.
 //
-// Limits are upstream's, declared in internal/limits: PerCallLimit
-// (1,000,000 per evaluation) and RuntimeCELCostBudget (10,000,000 per
+// Limits are upstream's, declared in internal/limits: limits.PerCallLimit
+// (1,000,000 per evaluation) and limits.RuntimeCELCostBudget (10,000,000 per
 // object) are re-exported here; StaticEstimatedCostLimit and
 // StaticEstimatedCRDCostLimit are checked by internal/crdvalidation.
 //

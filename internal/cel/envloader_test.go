@@ -3,6 +3,8 @@ package cel
 import (
 	"strings"
 	"testing"
+
+	"github.com/crdlab/crdlab/internal/limits"
 )
 
 // lists.includes exists from compatibility version 1.37: it compiles in the
@@ -33,7 +35,7 @@ func TestCompileWithLoaderChoosesTheEnvironmentPerExpression(t *testing.T) {
 	for _, cache := range []*CompileCache{nil, NewCompileCache()} {
 		for round := 0; round < 2; round++ { // the second round hits the cache
 			s := mustSchema(t, src)
-			rs, err := cache.CompileWithLoader(s, SchemaDeclType(s, false), PerCallLimit, load)
+			rs, err := cache.CompileWithLoader(s, SchemaDeclType(s, false), limits.PerCallLimit, load)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,10 +51,10 @@ func TestCompileWithLoaderChoosesTheEnvironmentPerExpression(t *testing.T) {
 	// through a cache that compiled it in StoredExpressions before.
 	c := NewCompileCache()
 	s := mustSchema(t, src)
-	if rs, _ := c.CompileWithLoader(s, SchemaDeclType(s, false), PerCallLimit, load); rs[0].Error != nil {
+	if rs, _ := c.CompileWithLoader(s, SchemaDeclType(s, false), limits.PerCallLimit, load); rs[0].Error != nil {
 		t.Fatal(rs[0].Error)
 	}
-	rs, _ := c.Compile(s, SchemaDeclType(s, false), PerCallLimit, NewExpressions)
+	rs, _ := c.Compile(s, SchemaDeclType(s, false), limits.PerCallLimit, NewExpressions)
 	if rs[0].Error == nil || !strings.Contains(rs[0].Error.Detail, "compilation failed") {
 		t.Errorf("a new rule using includes must fail in NewExpressions, got %+v", rs[0])
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/cel"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -28,14 +29,14 @@ func replicasSchema() *schema.Structural {
 
 func ExampleValidator_Validate() {
 	s := replicasSchema()
-	v := cel.NewValidator(s, true, cel.PerCallLimit)
+	v := cel.NewValidator(s, true, limits.PerCallLimit)
 
 	obj := map[string]interface{}{"spec": map[string]interface{}{"replicas": int64(12)}}
-	errs, remaining, report := v.Validate(nil, obj, nil, cel.RuntimeCELCostBudget)
+	errs, remaining, report := v.Validate(nil, obj, nil, limits.RuntimeCELCostBudget)
 	fmt.Println(errs.ToAggregate(), remaining, len(report.Costs))
 
 	old := map[string]interface{}{"spec": map[string]interface{}{"replicas": int64(20)}}
-	errs, _, _ = v.Validate(nil, obj, old, cel.RuntimeCELCostBudget,
+	errs, _, _ = v.Validate(nil, obj, old, limits.RuntimeCELCostBudget,
 		cel.WithRatcheting(cel.NewCorrelatedObject(obj, old, s)))
 	fmt.Println(errs.ToAggregate())
 	// Output:
@@ -47,7 +48,7 @@ func ExampleCompile() {
 	s := replicasSchema()
 	spec := s.Properties["spec"]
 	declType := cel.SchemaDeclType(s, true).Fields["spec"].Type
-	results, err := cel.Compile(&spec, declType, cel.PerCallLimit)
+	results, err := cel.Compile(&spec, declType, limits.PerCallLimit)
 	if err != nil {
 		panic(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -114,7 +115,7 @@ func FuzzCompileRule(f *testing.F) {
 			var results []CompilationResult
 			var err error
 			withDeadline(t, "Compile", func() {
-				results, err = Compile(&s, SchemaDeclType(&s, si == 2), PerCallLimit)
+				results, err = Compile(&s, SchemaDeclType(&s, si == 2), limits.PerCallLimit)
 			})
 			if err != nil {
 				t.Fatalf("schema %d: environment error: %v", si, err)
@@ -143,10 +144,10 @@ func FuzzCompileRule(f *testing.F) {
 			if s.Type == "string" {
 				obj = ""
 			}
-			v := NewValidator(&s, si == 2, PerCallLimit)
+			v := NewValidator(&s, si == 2, limits.PerCallLimit)
 			withDeadline(t, "Validate", func() {
-				errs, rem, rep := v.Validate(nil, obj, obj, RuntimeCELCostBudget)
-				checkBudgetInvariants(t, errs.ToAggregate(), rem, rep, RuntimeCELCostBudget, PerCallLimit)
+				errs, rem, rep := v.Validate(nil, obj, obj, limits.RuntimeCELCostBudget)
+				checkBudgetInvariants(t, errs.ToAggregate(), rem, rep, limits.RuntimeCELCostBudget, limits.PerCallLimit)
 			})
 		}
 	})

@@ -3,6 +3,7 @@ package cel
 import (
 	"github.com/google/cel-go/cel"
 
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -45,7 +46,7 @@ func SchemaDeclType(s *schema.Structural, isResourceRoot bool) *DeclType {
 		if vv != nil && vv.MaxItems != nil {
 			maxItems = zeroIfNegative(*vv.MaxItems)
 		} else {
-			maxItems = (MaxRequestSizeBytes - 2) / (itemsType.MinSerializedSize + 1)
+			maxItems = (limits.MaxRequestSizeBytes - 2) / (itemsType.MinSerializedSize + 1)
 		}
 		return newListType(itemsType, maxItems)
 	case "object":
@@ -59,7 +60,7 @@ func SchemaDeclType(s *schema.Structural, isResourceRoot bool) *DeclType {
 			if vv != nil && vv.MaxProperties != nil {
 				maxProps = zeroIfNegative(*vv.MaxProperties)
 			} else {
-				maxProps = (MaxRequestSizeBytes - 2) / (propsType.MinSerializedSize + 6)
+				maxProps = (limits.MaxRequestSizeBytes - 2) / (propsType.MinSerializedSize + 6)
 			}
 			return newMapType(stringDeclType, propsType, maxProps)
 		}
@@ -149,7 +150,7 @@ func zeroIfNegative(v int64) int64 {
 
 func estimateMaxStringLengthPerRequest(s *schema.Structural) int64 {
 	if s.XIntOrString {
-		return MaxRequestSizeBytes - 2
+		return limits.MaxRequestSizeBytes - 2
 	}
 	format := ""
 	if s.ValueValidation != nil {
@@ -163,7 +164,7 @@ func estimateMaxStringLengthPerRequest(s *schema.Structural) int64 {
 	case "date-time":
 		return maxDatetimeSizeJSON
 	}
-	return MaxRequestSizeBytes - 2
+	return limits.MaxRequestSizeBytes - 2
 }
 
 // WithTypeAndObjectMeta returns s with the implicit string properties kind

@@ -7,6 +7,7 @@ package cel
 import (
 	"context"
 	"fmt"
+
 	"github.com/crdlab/crdlab/internal/keys"
 
 	"github.com/google/cel-go/cel"

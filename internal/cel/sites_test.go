@@ -2,6 +2,8 @@ package cel
 
 import (
 	"testing"
+
+	"github.com/crdlab/crdlab/internal/limits"
 )
 
 // TestSitesMatchValidate: the rule sites of an object are the evaluations
@@ -14,9 +16,9 @@ func TestSitesMatchValidate(t *testing.T) {
 			"x-kubernetes-validations":[{"rule":"self.all(x, x.n < 100)"}]},
 		"m":{"type":"object","additionalProperties":{"type":"string","x-kubernetes-validations":[{"rule":"self.size() < 5"}]}},
 		"t":{"type":"integer","x-kubernetes-validations":[{"rule":"self == oldSelf"}]}}}`)
-	v := NewValidator(s, false, PerCallLimit)
+	v := NewValidator(s, false, limits.PerCallLimit)
 	obj := mustObject(t, `{"items":[{"n":1},{"n":-2},{"n":3}],"m":{"b":"xx","a":"yyyyyy"},"t":1}`)
-	_, _, rep := v.Validate(nil, obj, nil, RuntimeCELCostBudget)
+	_, _, rep := v.Validate(nil, obj, nil, limits.RuntimeCELCostBudget)
 	var want []RuleCost
 	for _, c := range rep.Costs {
 		if !c.MessageExpression {

@@ -6,8 +6,6 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
-
-	"github.com/crdlab/crdlab/internal/limits"
 )
 
 // Size constants of upstream's apiserver/pkg/cel/limits.go: the minimum and
@@ -24,20 +22,6 @@ const (
 	minNumberSize       = 1
 
 	noMaxLength = math.MaxInt
-)
-
-// The limits used by this package's callers, from internal/limits (where
-// each names its upstream source).
-const (
-	// PerCallLimit is limits.PerCallLimit, the runtime cost limit of one
-	// expression evaluation.
-	PerCallLimit = limits.PerCallLimit
-	// RuntimeCELCostBudget is limits.RuntimeCELCostBudget, the runtime
-	// cost budget of one object.
-	RuntimeCELCostBudget = limits.RuntimeCELCostBudget
-	// MaxRequestSizeBytes is limits.MaxRequestSizeBytes, the request size
-	// size and cardinality estimates assume.
-	MaxRequestSizeBytes = limits.MaxRequestSizeBytes
 )
 
 // DeclType is the CEL type of a schema node, mirroring upstream's

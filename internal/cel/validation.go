@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/crdlab/crdlab/internal/keys"
 	"math"
 	"reflect"
 	"strings"
+
+	"github.com/crdlab/crdlab/internal/keys"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -282,7 +283,7 @@ func (r *run) interrupted(fldPath *field.Path, typ string, i int, rule crd.Valid
 
 // Validate evaluates every rule at every node obj reaches, in upstream's
 // order, against obj (and oldObj on update, for transition rules), within
-// costBudget (RuntimeCELCostBudget for a request). It returns the errors,
+// costBudget (limits.RuntimeCELCostBudget for a request). It returns the errors,
 // the remaining budget (negative when exhausted) and a report of warnings
 // and per-rule runtime costs. A nil Validator validates nothing.
 func (v *Validator) Validate(fldPath *field.Path, obj, oldObj interface{}, costBudget int64, opts ...Option) (field.ErrorList, int64, *Report) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/limits"
 )
 
 func TestValidateReportsUpstreamErrors(t *testing.T) {
@@ -94,13 +95,13 @@ func TestValidateReportsUpstreamErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			v := NewValidator(mustSchema(t, c.schema), true, PerCallLimit)
-			errs, rem, _ := v.Validate(nil, mustObject(t, c.obj), mustObject(t, c.old), RuntimeCELCostBudget)
+			v := NewValidator(mustSchema(t, c.schema), true, limits.PerCallLimit)
+			errs, rem, _ := v.Validate(nil, mustObject(t, c.obj), mustObject(t, c.old), limits.RuntimeCELCostBudget)
 			got := errStrings(errs)
 			if strings.Join(got, "\n--\n") != strings.Join(c.want, "\n--\n") {
 				t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n--\n"), strings.Join(c.want, "\n--\n"))
 			}
-			if rem <= 0 || rem > RuntimeCELCostBudget {
+			if rem <= 0 || rem > limits.RuntimeCELCostBudget {
 				t.Errorf("remaining budget %d out of range", rem)
 			}
 		})
@@ -112,10 +113,10 @@ func TestValidateRatchetsUnchangedInvalidValues(t *testing.T) {
 		"a":{"type":"string","x-kubernetes-validations":[{"rule":"self.size() < 3"}]},
 		"b":{"type":"string","x-kubernetes-validations":[{"rule":"self.size() < 3"}]},
 		"c":{"type":"string","x-kubernetes-validations":[{"rule":"self.size() < 3 && self == oldSelf"}]}}}`)
-	v := NewValidator(s, true, PerCallLimit)
+	v := NewValidator(s, true, limits.PerCallLimit)
 	newObj := mustObject(t, `{"a":"long","b":"long","c":"long"}`)
 	oldObj := mustObject(t, `{"a":"long","b":"x","c":"long"}`)
-	errs, _, rep := v.Validate(nil, newObj, oldObj, RuntimeCELCostBudget, WithRatcheting(NewCorrelatedObject(newObj, oldObj, s)))
+	errs, _, rep := v.Validate(nil, newObj, oldObj, limits.RuntimeCELCostBudget, WithRatcheting(NewCorrelatedObject(newObj, oldObj, s)))
 	want := []string{`b: Invalid value: "long": failed rule: self.size() < 3`, `c: Invalid value: "long": failed rule: self.size() < 3 && self == oldSelf`}
 	if got := errStrings(errs); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("errors %q, want %q", got, want)
@@ -129,8 +130,8 @@ func TestValidateCorrelatesMapListItemsByKey(t *testing.T) {
 	s := mustSchema(t, `{"type":"object","properties":{"l":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k"],
 		"items":{"type":"object","required":["k"],"properties":{"k":{"type":"string"},"v":{"type":"integer"}},
 		"x-kubernetes-validations":[{"rule":"self.v >= oldSelf.v","message":"shrank"}]}}}}`)
-	v := NewValidator(s, true, PerCallLimit)
-	errs, _, _ := v.Validate(nil, mustObject(t, `{"l":[{"k":"b","v":1},{"k":"a","v":9},{"k":"new","v":0}]}`), mustObject(t, `{"l":[{"k":"a","v":5},{"k":"b","v":2}]}`), RuntimeCELCostBudget)
+	v := NewValidator(s, true, limits.PerCallLimit)
+	errs, _, _ := v.Validate(nil, mustObject(t, `{"l":[{"k":"b","v":1},{"k":"a","v":9},{"k":"new","v":0}]}`), mustObject(t, `{"l":[{"k":"a","v":5},{"k":"b","v":2}]}`), limits.RuntimeCELCostBudget)
 	if got := errStrings(errs); len(got) != 1 || got[0] != "l[0]: Invalid value: shrank" {
 		t.Errorf("errors %q", got)
 	}
@@ -138,7 +139,7 @@ func TestValidateCorrelatesMapListItemsByKey(t *testing.T) {
 
 func TestValidateStopsWhenBudgetRunsOut(t *testing.T) {
 	s := mustSchema(t, `{"type":"object","properties":{"l":{"type":"array","items":{"type":"integer"},"x-kubernetes-validations":[{"rule":"self.all(a, self.all(b, a + b >= 0))"},{"rule":"self.size() > 0"}]}}}`)
-	v := NewValidator(s, true, PerCallLimit)
+	v := NewValidator(s, true, limits.PerCallLimit)
 	items := make([]interface{}, 40)
 	for i := range items {
 		items[i] = int64(i)
@@ -153,12 +154,12 @@ func TestValidateStopsWhenBudgetRunsOut(t *testing.T) {
 	}
 	// The per-call limit aborts one rule and stops validation.
 	v = NewValidator(s, true, 100)
-	errs, rem, _ = v.Validate(nil, obj, nil, RuntimeCELCostBudget)
+	errs, rem, _ = v.Validate(nil, obj, nil, limits.RuntimeCELCostBudget)
 	if rem != -1 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: self.all(a, self.all(b, a + b >= 0))") {
 		t.Errorf("got %q remaining %d", errStrings(errs), rem)
 	}
 	// No budget left before starting.
-	errs, _, _ = NewValidator(s, true, PerCallLimit).Validate(field.NewPath("x"), obj, nil, 0)
+	errs, _, _ = NewValidator(s, true, limits.PerCallLimit).Validate(field.NewPath("x"), obj, nil, 0)
 	if len(errs) != 1 || errs[0].Field != "x.l" {
 		t.Errorf("zero budget: %q", errStrings(errs))
 	}
@@ -172,14 +173,14 @@ func TestValidateHonoursCancellation(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	errs, _, _ := NewValidator(s, true, PerCallLimit).Validate(nil, map[string]interface{}{"l": items}, nil, RuntimeCELCostBudget, WithContext(ctx))
+	errs, _, _ := NewValidator(s, true, limits.PerCallLimit).Validate(nil, map[string]interface{}{"l": items}, nil, limits.RuntimeCELCostBudget, WithContext(ctx))
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "operation interrupted") {
 		t.Errorf("got %q", errStrings(errs))
 	}
 }
 
 func TestNewValidatorIsNilWithoutRules(t *testing.T) {
-	if v := NewValidator(mustSchema(t, `{"type":"object","properties":{"a":{"type":"string"}}}`), true, PerCallLimit); v != nil {
+	if v := NewValidator(mustSchema(t, `{"type":"object","properties":{"a":{"type":"string"}}}`), true, limits.PerCallLimit); v != nil {
 		t.Fatalf("got validator %+v", v)
 	}
 	var v *Validator
@@ -225,13 +226,13 @@ func TestValidatorIsSafeForConcurrentUse(t *testing.T) {
 		"set":{"type":"array","x-kubernetes-list-type":"set","items":{"type":"string"}},
 		"n":{"type":"integer"}},
 		"x-kubernetes-validations":[{"rule":"self.set + ['z'] != ['q']"},{"rule":"self.n >= oldSelf.n","message":"dec"}]}}}`)
-	v := NewValidator(s, true, PerCallLimit)
+	v := NewValidator(s, true, limits.PerCallLimit)
 	done := make(chan string)
 	for g := 0; g < 8; g++ {
 		go func(g int) {
 			obj := mustObject(t, `{"spec":{"set":["a","b"],"n":1}}`)
 			old := mustObject(t, `{"spec":{"set":["a"],"n":2}}`)
-			errs, _, _ := v.Validate(nil, obj, old, RuntimeCELCostBudget, WithRatcheting(NewCorrelatedObject(obj, old, s)))
+			errs, _, _ := v.Validate(nil, obj, old, limits.RuntimeCELCostBudget, WithRatcheting(NewCorrelatedObject(obj, old, s)))
 			done <- strings.Join(errStrings(errs), "|")
 		}(g)
 	}
@@ -247,7 +248,7 @@ func BenchmarkValidateMapList(b *testing.B) {
 		"items":{"type":"object","required":["k"],"properties":{"k":{"type":"string","maxLength":16},"v":{"type":"integer"}},
 		"x-kubernetes-validations":[{"rule":"self.v >= 0"},{"rule":"self.v >= oldSelf.v"}]},
 		"x-kubernetes-validations":[{"rule":"self.all(x, x.k.size() > 0)"}]}}}`)
-	v := NewValidator(s, true, PerCallLimit)
+	v := NewValidator(s, true, limits.PerCallLimit)
 	items := make([]interface{}, 100)
 	for i := range items {
 		items[i] = map[string]interface{}{"k": "key" + itoaInt(i), "v": int64(i)}
@@ -256,6 +257,6 @@ func BenchmarkValidateMapList(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		v.Validate(nil, obj, obj, RuntimeCELCostBudget, WithRatcheting(NewCorrelatedObject(obj, obj, s)))
+		v.Validate(nil, obj, obj, limits.RuntimeCELCostBudget, WithRatcheting(NewCorrelatedObject(obj, obj, s)))
 	}
 }

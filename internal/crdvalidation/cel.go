@@ -202,7 +202,9 @@ func accessTypeInfo(parent *typeInfo, step CELStep) *typeInfo {
 	return nil
 }
 
-func childSchema(s *crd.JSONSchemaProps, step CELStep) *crd.JSONSchemaProps {
+// ChildSchema is the child of s that step descends to, nil when s has
+// none.
+func ChildSchema(s *crd.JSONSchemaProps, step CELStep) *crd.JSONSchemaProps {
 	if s == nil {
 		return nil
 	}
@@ -233,7 +235,7 @@ func nodeTypeInfo(node CELNode) (*typeInfo, error) {
 			nodes = append(nodes, node.Schema)
 			continue
 		}
-		nodes = append(nodes, childSchema(nodes[len(nodes)-1], st))
+		nodes = append(nodes, ChildSchema(nodes[len(nodes)-1], st))
 	}
 	if len(node.Steps) == 0 && node.Schema != nil {
 		nodes[0] = node.Schema
@@ -291,17 +293,26 @@ func (c *celContext) child(s *crd.JSONSchemaProps, step CELStep) *celContext {
 	}
 	steps := make([]CELStep, len(c.steps), len(c.steps)+1)
 	copy(steps, c.steps)
-	r := &celContext{root: c.root, steps: append(steps, step), totalCost: c.totalCost, schema: s}
-	if c.schema == nil || c.maxCardinality == nil {
-		return r
+	return &celContext{root: c.root, steps: append(steps, step), totalCost: c.totalCost, schema: s,
+		maxCardinality: ChildCardinality(c.maxCardinality, c.schema)}
+}
+
+// ChildCardinality is the cardinality of the children of a node whose
+// cardinality is parent (nil: unbounded) and whose schema is s: parent
+// times the most children a value of s may have (maxItems,
+// maxProperties; 1 for a struct or a scalar), nil when either is
+// unbounded. It is upstream's CELSchemaContext.childContext; package cost
+// walks the same cardinalities through it.
+func ChildCardinality(parent *uint64, s *crd.JSONSchemaProps) *uint64 {
+	if s == nil || parent == nil {
+		return nil
 	}
-	maxElements := extractMaxElements(c.schema)
+	maxElements := extractMaxElements(s)
 	if maxElements == nil {
-		return r
+		return nil
 	}
-	v := multiplyWithOverflowGuard(*c.maxCardinality, *maxElements)
-	r.maxCardinality = &v
-	return r
+	v := MultiplyWithOverflowGuard(*parent, *maxElements)
+	return &v
 }
 
 func extractMaxElements(s *crd.JSONSchemaProps) *uint64 {
@@ -334,7 +345,9 @@ func zeroIfNegative(v int64) int64 {
 	return v
 }
 
-func multiplyWithOverflowGuard(base, cardinality uint64) uint64 {
+// MultiplyWithOverflowGuard is base × cardinality, saturating at
+// math.MaxUint64 (upstream's multiplyWithOverflowGuard).
+func MultiplyWithOverflowGuard(base, cardinality uint64) uint64 {
 	if base == 0 {
 		return 0
 	} else if math.MaxUint64/base < cardinality {
@@ -371,9 +384,9 @@ func (c *totalCost) observe(path *field.Path, cost uint64) {
 
 func expressionCost(r CELRuleResult, c *celContext) uint64 {
 	if c.maxCardinality != nil {
-		return multiplyWithOverflowGuard(r.MaxCost, *c.maxCardinality)
+		return MultiplyWithOverflowGuard(r.MaxCost, *c.maxCardinality)
 	}
-	return multiplyWithOverflowGuard(r.MaxCost, r.MaxCardinality)
+	return MultiplyWithOverflowGuard(r.MaxCost, r.MaxCardinality)
 }
 
 func costErrorMessage(costName string, cost, limit uint64) string {

@@ -41,7 +41,7 @@ func TestCompileRulesDerivesNodeTypesLikeUpstream(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			node := &props
 			for _, st := range c.steps {
-				node = childSchema(node, st)
+				node = ChildSchema(node, st)
 			}
 			res, err := CompileRules(CELNode{Root: &props, Steps: c.steps, Schema: node}, nil)
 			if err != nil {
