@@ -7,10 +7,12 @@
 // "validate" call; engine.NewReport builds them. The ABI types are the
 // request envelope (Request, or one of the per-op request types), the
 // response envelope (Response, with an Error on failure), each op's result,
-// the op names (Op), the error codes (ErrorCode) and the ABI version.
+// the op names (Op) and their table (Ops: each op's request and result
+// types), the error codes (ErrorCode) and the ABI version.
 //
 // The JavaScript bindings (bindings/js/src/index.js, WIRE) declare the same
-// op names and error codes; a test keeps the two in step.
+// op names and error codes, and index.d.ts the result types; tests derive
+// the lists from Ops and keep the two in step.
 package wire
 
 import "encoding/json"
@@ -192,8 +194,11 @@ type Position struct {
 }
 
 // Request is one call into the module, as the module decodes it: the union
-// of the members of every op's request (see CompileRequest,
-// ValidateRequest, CostRequest, FreeRequest, VersionRequest).
+// of the members of every op's request type (Ops names the request type of
+// each op: VersionRequest, CompileRequest, ValidateRequest, CostRequest,
+// FreeRequest, UpgradeRequest, TestRequest, SchemaRequest, BenchRequest,
+// ConversionReviewRequest; a test keeps each one's members within this
+// union).
 type Request struct {
 	Op     Op     `json:"op"`
 	CRD    string `json:"crd,omitempty"`

@@ -212,8 +212,7 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 	case "":
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: `request has no "op"`}
 	default:
-		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown op %q (expected %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s or %s)", r.Op,
-			wire.OpVersion, wire.OpCompile, wire.OpLint, wire.OpValidate, wire.OpValidateAll, wire.OpCost, wire.OpFree, wire.OpUpgrade, wire.OpTest, wire.OpSchema, wire.OpBench, wire.OpConversionReview)}
+		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown op %q (expected %s)", r.Op, wire.OpNames())}
 	}
 }
 

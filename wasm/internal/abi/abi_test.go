@@ -140,6 +140,23 @@ func TestErrorsHaveDocumentedCodes(t *testing.T) {
 	}
 }
 
+// TestEveryOpOfTheTableIsDispatched: each op of wire.Ops reaches its
+// handler (an empty request fails there, never as an unknown op), and the
+// unknown-op error names them all, in the table's order.
+func TestEveryOpOfTheTableIsDispatched(t *testing.T) {
+	for _, o := range wire.Ops {
+		env := call(t, NewServer(), request(t, map[string]interface{}{"op": o.Op}))
+		if env.Error != nil && strings.HasPrefix(env.Error.Message, "unknown op") {
+			t.Errorf("%s: %s", o.Op, env.Error.Message)
+		}
+	}
+	env := call(t, NewServer(), `{"op":"nope"}`)
+	want := `unknown op "nope" (expected version, compile, lint, validate, validateAll, cost, free, upgrade, test, schema, bench or conversionReview)`
+	if env.Error == nil || env.Error.Message != want {
+		t.Errorf("got %+v, want %q", env.Error, want)
+	}
+}
+
 func TestOversizedRequestIsRefused(t *testing.T) {
 	env := call(t, NewServer(), `{"op":"version","crd":"`+strings.Repeat("x", MaxRequestBytes)+`"}`)
 	if env.Error == nil || env.Error.Code != "BadRequest" || !strings.Contains(env.Error.Message, "exceeds the limit") {
