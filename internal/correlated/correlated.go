@@ -1,8 +1,10 @@
 // Package correlated pairs a new value with its old value along a schema, as
 // upstream's k8s.io/apiserver/pkg/cel/common.CorrelatedObject does for
-// ratcheting: CEL rules (internal/cel) and OpenAPI validation
-// (internal/openapi) both drop errors found in a correlated subtree whose new
-// value deep-equals its old value.
+// ratcheting. Errors found in a correlated subtree whose new value
+// deep-equals its old value are ratcheted: OpenAPI validation
+// (internal/openapi) drops them, CEL rules (internal/cel) turn them into
+// warnings (cel.Report.Warnings), as upstream reports them through the
+// request's warnings.
 //
 // Values correlate by property name (the properties schema, else the
 // additionalProperties schema) and, for x-kubernetes-list-type=map lists, by

@@ -1,14 +1,33 @@
-// The engine's Web Worker. Two run in the page: role "validate" compiles a
-// CRD once per CRD text (kept by the binding's compile handle; with an old
-// CRD, as an update of it) and validates objects against it; role "cost"
-// computes the cost report, which the ABI's "cost" op recompiles on each
-// call, so that a big CRD's cost report never delays a validation. Both run only the newest request:
-// requests that arrive while the engine is busy replace each other, and
-// the page drops answers to superseded requests. The validation worker is
-// started by index.html before the page's bundle loads, fetches the module
-// itself and keeps the page's first request until the engine is up. A
-// third, started by the Tests tab (tests.js), runs test suites (kind
-// "test").
+// The engine's Web Worker: bindings/js over the WebAssembly module. The
+// page runs three, all from this file, with one protocol:
+//   - the validation worker, started by index.html before the page's
+//     bundle loads (it fetches and compiles the module itself and keeps
+//     the page's first request until the engine is up): "validate", and
+//     "schema" from the CRD it compiled for validation (no second compile);
+//   - the cost worker (main.js, handed the compiled module): "cost" (the
+//     ABI's "cost" op recompiles the CRD on each call, so a big CRD's cost
+//     report never delays a validation) and "bench";
+//   - the Tests tab's worker (tests.js): "test".
+// The Share URL is encoded in share-worker.js, not here. A CRD is
+// compiled once per text (the last KEEP compile handles are kept; with an
+// old CRD, as an update of it).
+//
+// Messages (page → worker, then the answer):
+//   {kind: 'init', url | module, pageOrigin?}
+//     → {kind: 'ready', version, initMs, marks, module?} | {kind: 'ready', error}
+//   {kind: 'validate', id, crd, oldCrd?, object, old?, fieldValidation, subresource, version}
+//     → {id, kind, startAt, compileMs, crd, crdWarningPositions, versions,
+//        report?, objectWarningPositions?, validateMs?} | {id, kind, crdError} | {..., objectError}
+//   {kind: 'cost', id, crd, object?} → {id, kind, cost | error, costMs}
+//   {kind: 'test', id, files, paths, crds, run} → {id, kind, report | error, ms}
+//   {kind: 'schema', id, crd, oldCrd?, version, draft, strict} → {id, kind, schema | error, ms}
+//   {kind: 'bench', id, crd, object, durationMs, samples, timeoutMs} → {id, kind, bench | error, ms}
+//   and {id, kind, fatal} when a request throws unexpectedly. Errors are
+//   {code, message} (a CrdlabError's code and detail).
+// One request runs at a time, and only the newest: "validate", "cost" and
+// "test" share one slot (a newer request replaces one not yet started),
+// "schema" and "bench" another, which runs only when the first is empty.
+// The page drops answers to superseded ids.
 import { load } from '../../bindings/js/src/index.js';
 import { addPositions } from './yamlpath.js';
 
