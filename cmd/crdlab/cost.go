@@ -200,7 +200,7 @@ func loadProject(c *command, f *projectFlags, args []string, stdin io.Reader, st
 	if err != nil {
 		return nil, nil, reportInputError(stderr, err)
 	}
-	docs, err := reader.Read(args, "inputs")
+	docs, notObjects, err := reader.ReadManifests(args, "inputs")
 	if err != nil {
 		return nil, nil, reportInputError(stderr, err)
 	}
@@ -266,7 +266,7 @@ func loadProject(c *command, f *projectFlags, args []string, stdin io.Reader, st
 	if len(crds) == 0 {
 		return nil, nil, usageError(c, stderr, "no CustomResourceDefinition found in the inputs")
 	}
-	var skipped []string
+	skipped := notObjects
 	for _, o := range objects {
 		group := ""
 		if i := strings.LastIndex(o.APIVersion, "/"); i >= 0 {

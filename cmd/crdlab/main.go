@@ -495,9 +495,12 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	if code := stdinOnce(c, stderr, fs.Args()); code >= 0 {
 		return code
 	}
-	docs, err := (&catalog.Reader{Recursive: f.recursive, Stdin: stdin}).Read(fs.Args(), "CRDs")
+	docs, skipped, err := (&catalog.Reader{Recursive: f.recursive, Stdin: stdin}).ReadManifests(fs.Args(), "CRDs")
 	if err != nil {
 		return reportInputError(stderr, err)
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(stderr, "note: %s\n", s)
 	}
 	var defs []catalog.Document
 	for _, d := range docs {

@@ -94,9 +94,12 @@ func runSchema(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	if err != nil {
 		return engineError(c, stderr, err)
 	}
-	all, err := (&catalog.Reader{Recursive: f.recursive, Stdin: stdin}).Read(inputs, "CRDs")
+	all, skipped, err := (&catalog.Reader{Recursive: f.recursive, Stdin: stdin}).ReadManifests(inputs, "CRDs")
 	if err != nil {
 		return reportInputError(stderr, err)
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(stderr, "note: %s\n", s)
 	}
 	var docs []catalog.Document
 	for _, d := range all {

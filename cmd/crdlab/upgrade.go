@@ -90,9 +90,12 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if newDef == nil {
 		return code
 	}
-	docs, err := reader.Read(rest[2:], "stored objects")
+	docs, skipped, err := reader.ReadManifests(rest[2:], "stored objects")
 	if err != nil {
 		return reportInputError(stderr, err)
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(stderr, "note: %s\n", s)
 	}
 	objects := make([]upgrade.Object, len(docs))
 	for i := range docs {

@@ -281,8 +281,8 @@ func (c *Catalog) Lookup(apiVersion, kind string) (*Entry, string) {
 	if !ok {
 		group, version = "", apiVersion
 	}
-	if kind == "" || apiVersion == "" {
-		return nil, "no apiVersion and kind: not a Kubernetes object"
+	if !IsObject(apiVersion, kind) {
+		return nil, NotAnObject
 	}
 	e, found := c.byGK[groupKind{group, kind}]
 	if !found {

@@ -63,6 +63,10 @@ type Document struct {
 	Namespace  string
 	Name       string
 
+	// FromDir is set for a document of a file found in a directory input
+	// (not named on the command line).
+	FromDir bool
+
 	// parsed is the document parsed for the engine (StreamInputs), used
 	// once.
 	parsed *engine.Document
@@ -225,10 +229,46 @@ func (r *Reader) Read(args []string, role string) ([]Document, error) {
 			if err != nil {
 				return nil, err
 			}
+			if f != arg {
+				for i := range ds {
+					ds[i].FromDir = true
+				}
+			}
 			docs = append(docs, ds...)
 		}
 	}
 	return docs, nil
+}
+
+// NotAnObject is the reason a document without an apiVersion or a kind
+// (a package.json, a Helm values.yaml, a JSON array) is skipped.
+const NotAnObject = "no apiVersion and kind: not a Kubernetes object"
+
+// IsObject reports whether a document with this apiVersion and kind is a
+// Kubernetes object; the others are skipped (NotAnObject) by every
+// command: crdlab validate (Catalog.Lookup) and the commands reading
+// through ReadManifests.
+func IsObject(apiVersion, kind string) bool { return apiVersion != "" && kind != "" }
+
+// ReadManifests is Read for the commands that take manifests from
+// directories (cost, bench, schema, lint, upgrade): a document of a file
+// found in a directory that is not a Kubernetes object (IsObject) is left
+// out, as crdlab validate skips it, and described in skipped
+// ("file:line: skipped: <reason>"). A file named on the command line is
+// kept whole, so that the command reports what is wrong with it.
+func (r *Reader) ReadManifests(args []string, role string) (docs []Document, skipped []string, err error) {
+	all, err := r.Read(args, role)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, d := range all {
+		if d.FromDir && !IsObject(d.APIVersion, d.Kind) {
+			skipped = append(skipped, fmt.Sprintf("%s: skipped: %s", d.Where(), NotAnObject))
+			continue
+		}
+		docs = append(docs, d)
+	}
+	return docs, skipped, nil
 }
 
 func unwrapPathError(err error) error {
