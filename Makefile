@@ -75,13 +75,13 @@ conformance: ## the differential suite against upstream (conformance/, its own m
 
 # The main module's tests under the race detector, -short (the corpus-wide
 # differential tests of package jsonschema take 7 minutes under -race
-# without it). bindings/go is left out: under -race wazero compiles the 24
+# without it). bindings/wasm is left out: under -race wazero compiles the 24
 # MB module for minutes per Runtime, and its tests make dozens; its
 # concurrency (the instance pool, 10,000 cancelled calls) runs in `make
 # test` without the detector. engine's TestConcurrentValidate validates
 # from 64 goroutines at once here.
-race: ## the main module's tests under the race detector (-short; bindings/go left out)
-	$(GO) test -race -short -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/bindings/go$$')
+race: ## the main module's tests under the race detector (-short; bindings/wasm left out)
+	$(GO) test -race -short -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/bindings/wasm$$')
 
 clean: ## remove bin/ and build/
 	rm -rf bin build
@@ -89,8 +89,8 @@ clean: ## remove bin/ and build/
 include bench.mk
 include wasm.mk
 
-# The hostile corpus (internal/hostile): every input through the Go API, the
-# CLI, the WebAssembly module in wazero (bindings/go) and in Node
+# The hostile corpus (internal/testsupport/hostile): every input through the Go API, the
+# CLI, the WebAssembly module in wazero (bindings/wasm) and in Node
 # (bindings/js), each in its own process under a 30 s (CPU) / 2 GiB ceiling; fails
 # on a crash, a hang or an unexpected outcome; writes docs/hostile.md.
 NODE ?= node
@@ -98,5 +98,5 @@ NODE ?= node
 hostile: wasm-module ## the hostile corpus through every surface, writes docs/hostile.md
 	@mkdir -p bin
 	$(GO) build -o bin/crdlab ./cmd/crdlab
-	$(GO) build -o bin/hostile ./internal/hostile/cmd/hostile
+	$(GO) build -o bin/hostile ./internal/testsupport/hostile/cmd/hostile
 	bin/hostile -crdlab bin/crdlab -wasm $(WASM_OUT) -node $(NODE) -o docs/hostile.md

@@ -94,7 +94,7 @@ wasm-playground: $(WASM_OUT) ## the playground static site in build/playground
 wasm-test: wasm-test-go wasm-test-js ## the Go bindings tests and the JS tests (Node, Chromium)
 
 wasm-test-go: $(WASM_OUT) ## the Go bindings tests (parity, hostile inputs) against build/crdlab.wasm
-	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./wasm/... ./bindings/go/...
+	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./wasm/... ./bindings/wasm/...
 
 wasm-test-js: wasm ## the JS bindings in Node and Chromium, the playground end to end
 	cd playground && $(NPM) test
@@ -133,7 +133,7 @@ wasm-budget: $(WASM_OUT) ## fail when the module is over WASM_MAX_BROTLI bytes b
 	$(NODE) bindings/js/bench/size.js $(WASM_OUT) --max-brotli $(WASM_MAX_BROTLI)
 
 wasm-bench: wasm ## native vs wazero vs Node benchmarks
-	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./bindings/go/ -run '^$$' -bench . -benchmem -count 1
+	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./bindings/wasm/ -run '^$$' -bench . -benchmem -count 1
 	cd bindings/js && $(NODE) bench/bench.js
 
 wasm-clean: ## remove the module, its copies and the playground build

@@ -37,7 +37,7 @@ import (
 
 	"github.com/crdlab/crdlab/conformance/upstream"
 	"github.com/crdlab/crdlab/cost"
-	"github.com/crdlab/crdlab/internal/corpus"
+	"github.com/crdlab/crdlab/internal/testsupport/corpus"
 	"github.com/crdlab/crdlab/internal/yamldoc"
 )
 
@@ -176,7 +176,7 @@ func corpusCostCases(t *testing.T) []costCase {
 			out = append(out, costCase{name: fmt.Sprintf("%s/%s#%d", prefix, filepath.Base(file), i), data: doc})
 		}
 	}
-	// module finds a corpus module (scripts/corpus.sh, see internal/corpus)
+	// module finds a corpus module (scripts/corpus.sh, see internal/testsupport/corpus)
 	// unless the environment names its directory.
 	var dirs []string
 	var dirsErr error

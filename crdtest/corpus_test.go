@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crdlab/crdlab/internal/corpus"
+	"github.com/crdlab/crdlab/internal/testsupport/corpus"
 )
 
 // corpusCRDFiles returns the CRD files of the real-world corpus (the
-// repository's scripts/corpus.sh, run offline; see internal/corpus), or
+// repository's scripts/corpus.sh, run offline; see internal/testsupport/corpus), or
 // skips.
 func corpusCRDFiles(t *testing.T) []string {
 	dirs, err := corpus.Dirs(corpus.Options{})

@@ -13,8 +13,8 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/catalog"
-	"github.com/crdlab/crdlab/internal/corpus"
+	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/testsupport/corpus"
 	"sigs.k8s.io/yaml"
 )
 
@@ -127,7 +127,7 @@ func buildKubeconform(t *testing.T) string {
 }
 
 // gatewayAPIDir finds Gateway API in the corpus (the repository's
-// scripts/corpus.sh, see internal/corpus), or skips.
+// scripts/corpus.sh, see internal/testsupport/corpus), or skips.
 func gatewayAPIDir(t *testing.T) string {
 	t.Helper()
 	dir, err := corpus.Module(corpus.Options{}, "sigs.k8s.io/gateway-api@")
