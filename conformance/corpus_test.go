@@ -2,7 +2,7 @@ package conformance
 
 import (
 	"fmt"
-	"github.com/crdlab/crdlab/internal/testenv"
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 	"path/filepath"
 	"regexp"
 	"sort"

@@ -15,7 +15,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/crdlab/crdlab/internal/testenv"
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 	"maps"
 	"math"
 	"os"

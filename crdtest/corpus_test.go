@@ -1,7 +1,7 @@
 package crdtest
 
 import (
-	"github.com/crdlab/crdlab/internal/testenv"
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 	"os"
 	"path/filepath"
 	"regexp"

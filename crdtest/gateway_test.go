@@ -2,7 +2,7 @@ package crdtest
 
 import (
 	"fmt"
-	"github.com/crdlab/crdlab/internal/testenv"
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 	"os"
 	"path/filepath"
 	"strings"

@@ -2,7 +2,7 @@ package crdtest
 
 import (
 	"encoding/json"
-	"github.com/crdlab/crdlab/internal/testenv"
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 	"os"
 	"os/exec"
 	"regexp"

@@ -17,7 +17,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/crdlab/crdlab/internal/testenv"
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 )
 
 // The CI recipes (action.yml, .pre-commit-hooks.yaml) run as written: their

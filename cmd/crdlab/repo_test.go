@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"github.com/crdlab/crdlab/internal/testenv"
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"

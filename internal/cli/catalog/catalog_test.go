@@ -3,7 +3,7 @@ package catalog
 import (
 	"errors"
 	"fmt"
-	"github.com/crdlab/crdlab/internal/testenv"
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
