@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,27 +85,18 @@ func findRoot() (string, error) {
 }
 
 // buildModule builds wasm/wasip1 as `make wasm` does, unless a module built
-// from the same sources is already in cacheDir.
+// from the same sources is already in cacheDir. The sources are what the
+// build reads: every file of every package of this module that
+// `go list -deps` finds linked into the module for GOOS=wasip1 (Go and
+// embedded files), go.mod and go.sum — so an edit anywhere in the module's
+// dependencies is a new cache entry.
 func buildModule(root, cacheDir string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintln(h, runtime.Version())
-	var files []string
-	for _, dir := range []string{"engine", "wasm"} {
-		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
-				files = append(files, p)
-			}
-			return nil
-		})
-		if err != nil {
-			return "", err
-		}
+	files, err := moduleSources(root)
+	if err != nil {
+		return "", err
 	}
-	files = append(files, filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum"))
-	sort.Strings(files)
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -149,4 +139,50 @@ func newRuntime(t testing.TB, opts Options) *Runtime {
 	}
 	t.Cleanup(func() { r.Close(context.Background()) })
 	return r
+}
+
+// moduleSources lists, sorted, the files of this module that the wasm
+// module's build reads: `go list -deps` of ./wasm/wasip1 for wasip1/wasm,
+// the main module's packages' Go and embedded files, and go.mod and go.sum.
+func moduleSources(root string) ([]string, error) {
+	cmd := exec.Command("go", "list", "-deps", "-f",
+		`{{if and .Module .Module.Main}}{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}}
+{{end}}{{range .EmbedFiles}}{{$d}}/{{.}}
+{{end}}{{end}}`, "./wasm/wasip1")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list -deps ./wasm/wasip1: %v\n%s", err, stderr.Bytes())
+	}
+	files := strings.Fields(string(out))
+	files = append(files, filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum"))
+	sort.Strings(files)
+	return files, nil
+}
+
+// TestModuleSourcesCoverEveryLinkedPackage pins the cache key of the module
+// TestMain builds: it covers the packages the issue found missing from the
+// hand-written lists (conversion, wire, internal/...), so an edit there
+// builds a new module.
+func TestModuleSourcesCoverEveryLinkedPackage(t *testing.T) {
+	files, err := moduleSources(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := map[string]bool{}
+	for _, f := range files {
+		rel, _ := filepath.Rel(repoRoot, filepath.Dir(f))
+		dirs[filepath.ToSlash(rel)] = true
+	}
+	for _, want := range []string{".", "engine", "wire", "conversion", "upgrade", "crdtest", "cost", "jsonschema", "internal/cel", "wasm/wasip1"} {
+		if !dirs[want] {
+			t.Errorf("the module's sources leave out %s/ (have %v)", want, dirs)
+		}
+	}
+	if dirs["cmd/crdlab"] || dirs["bindings/wasm"] {
+		t.Errorf("the module's sources include packages it does not link: %v", dirs)
+	}
 }

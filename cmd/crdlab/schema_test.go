@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -119,7 +120,7 @@ func buildKubeconform(t *testing.T) string {
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Skipf("kubeconform %s unavailable (%s): %v\n%s", kubeconformVersion, strings.Join(s, " "), err, out)
+			testenv.Unavailable(t, "kubeconform %s unavailable (%s): %v\n%s", kubeconformVersion, strings.Join(s, " "), err, out)
 		}
 	}
 	return bin
@@ -131,7 +132,7 @@ func gatewayAPIDir(t *testing.T) string {
 	t.Helper()
 	dir, err := corpus.Module(corpus.Options{}, "sigs.k8s.io/gateway-api@")
 	if err != nil {
-		t.Skipf("corpus unavailable: %v", err)
+		testenv.Unavailable(t, "corpus unavailable: %v", err)
 	}
 	return dir
 }

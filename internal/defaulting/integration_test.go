@@ -6,29 +6,14 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/engine/field"
-	"github.com/crdlab/crdlab/internal/objectmeta"
-	"github.com/crdlab/crdlab/internal/openapi"
 	"github.com/crdlab/crdlab/internal/schema"
 )
-
-// requireRealDependencies skips while internal/objectmeta or internal/openapi
-// are still stubs.
-func requireRealDependencies(t *testing.T) {
-	t.Helper()
-	if objectmeta.Coerce(nil, map[string]interface{}{"kind": int64(42)}, nil, true, false) == nil {
-		t.Skip("internal/objectmeta is not implemented yet")
-	}
-	if len(openapi.NewValidatorFromStructural(&schema.Structural{Generic: schema.Generic{Type: "string"}}, nil).Validate(nil, int64(1))) == 0 {
-		t.Skip("internal/openapi is not implemented yet")
-	}
-}
 
 // TestValidateDefaultsEmbeddedResources ports the expectations of upstream's
 // "embedded metadata defaults" CRD validation test
 // (pkg/apis/apiextensions/validation/validation_test.go): error types and
 // fields, one schema property at a time.
 func TestValidateDefaultsEmbeddedResources(t *testing.T) {
-	requireRealDependencies(t)
 	const str = `{"type":"string"}`
 	const something = `"properties":{"something":` + str + `}`
 	const strMap = `{"type":"object","additionalProperties":` + str + `}`
@@ -36,8 +21,6 @@ func TestValidateDefaultsEmbeddedResources(t *testing.T) {
 		name   string
 		schema string
 		want   []string // "<type> <field>" relative to properties[name]
-		// metaValidation marks cases that need objectmeta.Validate.
-		metaValidation bool
 	}{
 		{name: "embedded", schema: `{"type":"object","x-kubernetes-embedded-resource":true,"properties":{"metadata":{"type":"object","default":{"name":"foo"}}}}`},
 		{name: "allowed-in-object-defaults", schema: `{"type":"object","x-kubernetes-embedded-resource":true,"properties":{
@@ -81,28 +64,25 @@ func TestValidateDefaultsEmbeddedResources(t *testing.T) {
 		{name: "invalid-in-object-defaults", schema: `{"type":"object","x-kubernetes-embedded-resource":true,"properties":{
   "kind":{"type":"string","default":"%"},
   "metadata":{"type":"object","properties":{"name":{"type":"string","default":"%"},"labels":` + strings.TrimSuffix(strMap, "}") + `,"default":{"foo":"x y"}}}}}}`,
-			metaValidation: true,
+
 			want: []string{
 				"FieldValueInvalid properties[kind].default",
 				"FieldValueInvalid properties[metadata].properties[labels].default",
 				"FieldValueInvalid properties[metadata].properties[name].default",
 			}},
 		{name: "invalid-object-defaults-kind", schema: `{"type":"object","x-kubernetes-embedded-resource":true,` + something + `,"default":{"apiVersion":"foo/v1","kind":"%"}}`,
-			metaValidation: true,
-			want:           []string{"FieldValueInvalid default.kind"}},
+
+			want: []string{"FieldValueInvalid default.kind"}},
 		{name: "invalid-object-defaults-name", schema: `{"type":"object","x-kubernetes-embedded-resource":true,` + something + `,"default":{"apiVersion":"foo/v1","kind":"Foo","metadata":{"name":"%"}}}`,
-			metaValidation: true,
-			want:           []string{"FieldValueInvalid default.metadata.name"}},
+
+			want: []string{"FieldValueInvalid default.metadata.name"}},
 		{name: "invalid-spanning-object-defaults-labels", schema: `{"type":"object","properties":{"embedded":{"type":"object","x-kubernetes-embedded-resource":true,` + something + `}},
   "default":{"embedded":{"apiVersion":"foo/v1","kind":"Foo","metadata":{"labels":{"foo":"x y"}}}}}`,
-			metaValidation: true,
-			want:           []string{"FieldValueInvalid default.embedded.metadata.labels"}},
+
+			want: []string{"FieldValueInvalid default.embedded.metadata.labels"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.metaValidation && len(objectmeta.Validate(nil, map[string]interface{}{"apiVersion": "v1", "kind": "%"}, nil, true)) == 0 {
-				t.Skip("objectmeta.Validate is not implemented yet")
-			}
 			root := sch(t, `{"type":"object"}`)
 			root.Properties = map[string]schema.Structural{tt.name: *sch(t, tt.schema)}
 			base := field.NewPath("spec", "validation", "openAPIV3Schema")
