@@ -47,9 +47,10 @@ build: ## build bin/crdlab
 # The repository's hygiene, for every Go module (the main one, conformance/,
 # benchmarks/, tools/, and benchmarks/tools/, which pins benchstat): go.mod
 # and go.sum are tidy, every tracked .go file is gofmt'ed, go vet ./... is
-# clean, and the main module holds no unused code (make deadcode). All
-# checks run; the target fails if any did.
-check: check-help ## go mod tidy -diff, gofmt, go vet of every module, unused code (make deadcode); make help lists every target
+# clean, ARCHITECTURE.md's package table and import rules hold
+# (internal/testsupport/archtest), and the main module holds no unused code
+# (make deadcode). All checks run; the target fails if any did.
+check: check-help ## go mod tidy -diff, gofmt, go vet of every module, ARCHITECTURE.md's import rules, unused code (make deadcode); make help lists every target
 	@fail=0; \
 	for m in $(MODULES) $(TOOLMODS); do \
 		echo "go mod tidy -diff ($$m)"; (cd $$m && $(GO) mod tidy -diff) || fail=1; \
@@ -60,6 +61,8 @@ check: check-help ## go mod tidy -diff, gofmt, go vet of every module, unused co
 	for m in $(MODULES); do \
 		echo "go vet ./... ($$m)"; (cd $$m && $(GO) vet ./...) || fail=1; \
 	done; \
+	echo "ARCHITECTURE.md's package table and import rules (internal/testsupport/archtest)"; \
+	$(GO) test -count=1 ./internal/testsupport/archtest || fail=1; \
 	$(MAKE) --no-print-directory deadcode || fail=1; \
 	exit $$fail
 
