@@ -60,9 +60,13 @@ type Resources interface {
 type Denial struct {
 	Policy  string `json:"policy"`
 	Binding string `json:"binding,omitempty"`
-	// Message is the status message, e.g. "ValidatingAdmissionPolicy 'p'
-	// with binding 'b' denied request: ...".
+	// Message is the status message, e.g. `crontabs.stable.example.com "c"
+	// is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied
+	// request: ...`.
 	Message string `json:"message"`
+	// Cause is the message without the resource prefix (the status's
+	// details.causes[0].message).
+	Cause   string `json:"cause"`
 	Reason  string `json:"reason"`
 	Code    int    `json:"code"`
 }
@@ -369,7 +373,8 @@ func (a *Admitter) Validate(req *Request) *Decision {
 		if reason == "" {
 			reason = "Invalid"
 		}
-		d.Denied = &Denial{Policy: dd.policy, Binding: dd.binding, Message: msg, Reason: reason, Code: reasonToCode(reason)}
+		d.Denied = &Denial{Policy: dd.policy, Binding: dd.binding, Cause: msg, Reason: reason, Code: reasonToCode(reason),
+			Message: fmt.Sprintf("%s %q is forbidden: %s", groupResource(req.Resource), resourceName(req), msg)}
 	}
 	return d
 }
@@ -521,3 +526,28 @@ func (a *Admitter) paramObjects(kind *ParamKind, namespaced bool, ns string) []m
 }
 
 var _ = cel.BoolType
+
+// groupResource is schema.GroupResource.String.
+func groupResource(r GVR) string {
+	if r.Group == "" {
+		return r.Resource
+	}
+	return r.Resource + "." + r.Group
+}
+
+// resourceName is admission's extractResourceName: the request's name, else
+// the object's name or generateName, else "Unknown".
+func resourceName(req *Request) string {
+	if req.Name != "" {
+		return req.Name
+	}
+	if req.Object != nil {
+		if n := metaString(req.Object, "name"); n != "" {
+			return n
+		}
+		if n := metaString(req.Object, "generateName"); n != "" {
+			return n
+		}
+	}
+	return "Unknown"
+}

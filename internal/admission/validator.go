@@ -458,8 +458,8 @@ func requestValue(req *Request, res GVR, kind GVK) map[string]interface{} {
 
 // namespaceValue is the Namespace as the policy sees it: CreateNamespaceObject
 // (a subset of its metadata) for validations, the whole object for audit
-// annotations; as a typed v1.Namespace, apiVersion and kind are absent and
-// creationTimestamp is null when unset.
+// annotations; as a typed v1.Namespace, apiVersion and kind are absent, and
+// so is an unset creationTimestamp (a zero metav1.Time is omitted).
 func namespaceValue(ns map[string]interface{}, full bool) map[string]interface{} {
 	if ns == nil {
 		return nil
@@ -480,9 +480,6 @@ func namespaceValue(ns map[string]interface{}, full bool) map[string]interface{}
 		if v, ok := md["creationTimestamp"]; ok {
 			outMD["creationTimestamp"] = v
 		}
-	}
-	if _, ok := outMD["creationTimestamp"]; !ok {
-		outMD["creationTimestamp"] = nil
 	}
 	spec, _ := ns["spec"].(map[string]interface{})
 	status, _ := ns["status"].(map[string]interface{})
