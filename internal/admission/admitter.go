@@ -66,9 +66,9 @@ type Denial struct {
 	Message string `json:"message"`
 	// Cause is the message without the resource prefix (the status's
 	// details.causes[0].message).
-	Cause   string `json:"cause"`
-	Reason  string `json:"reason"`
-	Code    int    `json:"code"`
+	Cause  string `json:"cause"`
+	Reason string `json:"reason"`
+	Code   int    `json:"code"`
 }
 
 // Decision is the outcome of validating admission for one request.

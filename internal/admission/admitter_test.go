@@ -62,7 +62,7 @@ func TestValidateDeniesWarnsAndAuditsAFailedValidation(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := a.Validate(crontabRequest(crontab(7)))
-	if d.Denied == nil || d.Denied.Message != `crontabs.stable.example.com "c" is forbidden: ` + "ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: replicas 7 > 5" {
+	if d.Denied == nil || d.Denied.Message != `crontabs.stable.example.com "c" is forbidden: `+"ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: replicas 7 > 5" {
 		t.Fatalf("denied = %+v", d.Denied)
 	}
 	if len(d.Warnings) != 1 || !strings.HasPrefix(d.Warnings[0], "Validation failed for ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding': replicas 7 > 5") {
