@@ -25,6 +25,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/crdlab/crdlab/admission"
 	"io"
 	"os"
 	"reflect"
@@ -143,7 +144,8 @@ var validateCommand = &command{
 	name:    "validate",
 	summary: "Validate objects against their CRDs as kube-apiserver would",
 	usage: `crdlab validate [--crd FILE|DIR]... [-R] [-o FORMAT] [--summary] [--missing-crds skip|error] PATH...
-crdlab validate --crd FILE --old FILE [--subresource status] OBJECT`,
+crdlab validate --crd FILE --old FILE [--subresource status] OBJECT
+crdlab validate [--policy FILE|DIR]... [--request FILE] [--operation OP] [--user NAME] [--group G]... PATH...`,
 	doc: `Validate objects as kube-apiserver 1.37 would on a server-side dry run
 (kubectl apply --dry-run=server): decoding, pruning, defaulting, OpenAPI
 schema and CEL validation, the same errors and warnings.
@@ -158,7 +160,20 @@ file:line:col of the field it names.
 
 A CRD or object document over 3 MiB is rejected as the API server rejects
 the request body ("Request entity too large: limit is 3145728"); each
-object's validation is bounded by --timeout.`,
+object's validation is bounded by --timeout.
+
+Validating admission policies (ValidatingAdmissionPolicy and
+ValidatingAdmissionPolicyBinding, admissionregistration.k8s.io/v1) given
+with --policy or found among the inputs then run on each object that
+passes validation, as the API server's admission chain would: a denial
+makes the object invalid with the API server's message, Warn actions add
+warnings, and -o json entries carry the outcome ("admission": policy,
+binding, message, warnings, audit annotations). Params and Namespaces are
+looked up among the --policy files and the inputs. The request is a CREATE
+(an UPDATE with --old) by kubernetes-admin (groups system:masters,
+system:authenticated); --request takes operation, subResource, userInfo,
+dryRun and options from an AdmissionReview, --operation, --user and
+--group override them. See docs/admission.md.`,
 	example: `  # A GitOps repository: CRDs in one directory, manifests of every kind in another
   crdlab validate --crd crds/ -R manifests/
 
@@ -169,7 +184,10 @@ object's validation is bounded by --timeout.`,
   crdlab validate --crd crontab-crd.yaml --old stored.yaml new.yaml
 
   # From stdin
-  kustomize build overlays/prod | crdlab validate --crd crds/ -`,
+  kustomize build overlays/prod | crdlab validate --crd crds/ -
+
+  # With the cluster's admission policies, as a non-admin user
+  crdlab validate --crd crds/ --policy policies/ --user jane --group devs manifests/`,
 	flags: func(fs *flag.FlagSet) { declareValidate(fs, &validateFlags{}) },
 	run:   runValidate,
 }
@@ -185,6 +203,7 @@ type validateFlags struct {
 	fieldValidation string
 	missing         string
 	timeout         time.Duration
+	admissionFlags
 }
 
 func declareValidate(fs *flag.FlagSet, f *validateFlags) {
@@ -197,6 +216,7 @@ func declareValidate(fs *flag.FlagSet, f *validateFlags) {
 	fs.StringVar(&f.fieldValidation, "field-validation", "Strict", "Strict, Warn or Ignore (unknown and duplicate fields; any case)")
 	fs.StringVar(&f.missing, "missing-crds", "skip", "skip or error: what objects whose kind has no CRD do to the run")
 	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "the time limit of each object's validation (0: none); an object past it is an error")
+	f.admissionFlags.declare(fs)
 	f.outputFlags.declare(fs)
 }
 
@@ -232,7 +252,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if fs.NArg() == 0 {
 		return usageError(c, stderr, "no objects given (files, directories or -)")
 	}
-	if code := stdinOnce(c, stderr, f.crds, fs.Args(), []string{f.old, f.oldCRD}); code >= 0 {
+	if code := stdinOnce(c, stderr, f.crds, fs.Args(), []string{f.old, f.oldCRD, f.request}, f.policies); code >= 0 {
 		return code
 	}
 	if f.storedVersions != "" && f.oldCRD == "" {
@@ -336,6 +356,25 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 			return code
 		}
 		return reportInputError(stderr, err)
+	}
+	// Validating admission policies (--policy, or among the inputs) run
+	// on every object that passes validation.
+	policies, err := loadAdmission(&f.admissionFlags, catalog.Reader{Recursive: f.recursive, Stdin: stdin}, fs.Args(), cat, old != nil)
+	if err != nil {
+		if _, ok := err.(*catalog.InputError); ok {
+			return reportInputError(stderr, err)
+		}
+		if _, ok := err.(*admission.DecodeError); ok {
+			return reportInputError(stderr, err)
+		}
+		return usageError(c, stderr, "%v", err)
+	}
+	if policies != nil {
+		policies.keepResults = opts.Results
+		opts.Results = true
+		opts.Admit = policies.apply
+	} else if len(f.policies) > 0 || f.request != "" {
+		return usageError(c, stderr, "no ValidatingAdmissionPolicy or binding found in --policy %s", strings.Join(f.policies, ", "))
 	}
 	// A --crd CRD that is invalid is reported first: its objects fail
 	// because of it.
