@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crdlab/crdlab/wire"
+)
+
+const admissionCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: crontabs.stable.example.com}
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: crontabs, singular: crontab, kind: CronTab}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer, default: 1}
+`
+
+const admissionPolicy = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: max-replicas}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [stable.example.com], apiVersions: ["*"], operations: ["*"], resources: [crontabs]}
+  validations:
+  - expression: "object == null || object.spec.replicas <= 5"
+    messageExpression: "'at most 5 replicas, not ' + string(object.spec.replicas)"
+  - expression: "request.userInfo.username != 'jane'"
+    message: jane may not
+  - expression: "request.operation != 'DELETE'"
+    messageExpression: "'no deleting ' + oldObject.metadata.name"
+  auditAnnotations:
+  - key: replicas
+    valueExpression: "object == null ? '' : string(object.spec.replicas)"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: max-replicas-binding}
+spec:
+  policyName: max-replicas
+  validationActions: [Deny]
+`
+
+const admissionObjects = `apiVersion: stable.example.com/v1
+kind: CronTab
+metadata: {name: ok, namespace: prod}
+spec: {replicas: 3}
+---
+apiVersion: stable.example.com/v1
+kind: CronTab
+metadata: {name: big, namespace: prod}
+spec: {replicas: 9}
+---
+apiVersion: stable.example.com/v1
+kind: CronTab
+metadata: {name: defaulted, namespace: prod}
+spec: {}
+`
+
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestValidatePolicyDeniesWithTheAPIServersMessage(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "policy.yaml": admissionPolicy, "objs.yaml": admissionObjects})
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, "policy.yaml"), filepath.Join(dir, "objs.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitInvalid {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	objs := filepath.Join(dir, "objs.yaml")
+	wantErr := objs + `:6: Error from server (Invalid): error when creating "` + objs + `": crontabs.stable.example.com "big" is forbidden: ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: at most 5 replicas, not 9` + "\n"
+	if stderr.String() != wantErr {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), wantErr)
+	}
+	wantOut := "crontab.stable.example.com/ok created (server dry run)\ncrontab.stable.example.com/defaulted created (server dry run)\n"
+	if stdout.String() != wantOut {
+		t.Errorf("stdout:\n%s\nwant:\n%s", stdout.String(), wantOut)
+	}
+}
+
+func TestValidatePoliciesAmongTheInputsAndJSONOutcome(t *testing.T) {
+	// The policy is one of the inputs; the user comes from --user.
+	dir := writeFiles(t, map[string]string{"all.yaml": admissionCRD + "---\n" + admissionPolicy + "---\n" + admissionObjects})
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--user", "jane", "-o", "json", filepath.Join(dir, "all.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitInvalid {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	var rep wire.RunReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range rep.Results {
+		if e.Kind != "CronTab" {
+			continue
+		}
+		if e.Admission == nil {
+			t.Fatalf("%s: no admission outcome", e.Name)
+		}
+		got = append(got, e.Name+" "+e.Admission.Binding+" "+e.Admission.Message+" "+e.Admission.AuditAnnotations["max-replicas/replicas"])
+		if e.Result == nil {
+			t.Errorf("%s: -o json lost the stored object", e.Name)
+		}
+	}
+	want := []string{
+		`ok max-replicas-binding crontabs.stable.example.com "ok" is forbidden: ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: jane may not 3`,
+		`big max-replicas-binding crontabs.stable.example.com "big" is forbidden: ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: at most 5 replicas, not 9 9`,
+		`defaulted max-replicas-binding crontabs.stable.example.com "defaulted" is forbidden: ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: jane may not 1`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestValidatePolicyRequestFileSetsTheOperation(t *testing.T) {
+	review := `apiVersion: admission.k8s.io/v1
+kind: AdmissionReview
+request:
+  uid: 705ab4f5-6393-11e8-b7cc-42010a800002
+  operation: DELETE
+  userInfo: {username: admin, groups: [system:masters]}
+  dryRun: true
+`
+	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "policy.yaml": admissionPolicy, "review.yaml": review,
+		"ok.yaml": strings.Split(admissionObjects, "---\n")[0]})
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, "policy.yaml"),
+		"--request", filepath.Join(dir, "review.yaml"), "-o", "json", filepath.Join(dir, "ok.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitInvalid {
+		t.Fatalf("exit %d, stderr:\n%s\nstdout:\n%s", code, stderr.String(), stdout.String())
+	}
+	if !strings.Contains(stdout.String(), `denied request: no deleting ok`) {
+		t.Errorf("stdout:\n%s", stdout.String())
+	}
+}
+
+func TestValidatePolicyDecodeErrorsAreLocated(t *testing.T) {
+	bad := strings.Replace(admissionPolicy, "  validations:\n", "  validation:\n", 1)
+	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "policy.yaml": bad, "objs.yaml": admissionObjects})
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, "policy.yaml"), filepath.Join(dir, "objs.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	want := "crdlab: " + filepath.Join(dir, "policy.yaml") + `:8:3: unknown field "spec.validation"` + "\n"
+	if code != exitUsage || stderr.String() != want {
+		t.Errorf("exit %d, stderr %q, want %q", code, stderr.String(), want)
+	}
+}
+
+func TestValidatePolicyFlagWithoutPolicyIsAUsageError(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "objs.yaml": admissionObjects, "empty.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n"})
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, "empty.yaml"), filepath.Join(dir, "objs.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitUsage || !strings.Contains(stderr.String(), "no ValidatingAdmissionPolicy or binding found") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
