@@ -11,7 +11,7 @@ import (
 
 	"github.com/crdlab/crdlab/admission"
 	iadm "github.com/crdlab/crdlab/internal/admission"
-	"github.com/crdlab/crdlab/internal/catalog"
+	"github.com/crdlab/crdlab/internal/cli/catalog"
 	"github.com/crdlab/crdlab/wire"
 )
 
