@@ -706,6 +706,19 @@ type admissionOutcome struct {
 func TestAdmissionPolicies(t *testing.T) {
 	n := 0
 	for _, sc := range admissionScenarios() {
+		n += runAdmissionScenario(t, sc, append(append([]admissionRequest(nil), standardRequests...), sc.extra...))
+	}
+	if n < 150 {
+		t.Errorf("%d cases, want at least 150", n)
+	}
+}
+
+// runAdmissionScenario runs the requests against the scenario's policies
+// in crdlab and upstream and compares the outcomes; it returns the number
+// of requests.
+func runAdmissionScenario(t *testing.T, sc admissionScenario, requests []admissionRequest) int {
+	n := 0
+	{
 		in, err := admission.DecodeFile([]byte(admissionNamespaces+sc.yaml), sc.name+".yaml")
 		if err != nil {
 			t.Fatalf("%s: %v", sc.name, err)
@@ -723,7 +736,7 @@ func TestAdmissionPolicies(t *testing.T) {
 			bb, _ := json.Marshal(b)
 			binds = append(binds, bb)
 		}
-		for _, rq := range append(append([]admissionRequest(nil), standardRequests...), sc.extra...) {
+		for _, rq := range requests {
 			n++
 			t.Run(sc.name+"/"+rq.name, func(t *testing.T) {
 				res, kind := rq.resource, rq.kind
@@ -793,9 +806,7 @@ func TestAdmissionPolicies(t *testing.T) {
 			})
 		}
 	}
-	if n < 150 {
-		t.Errorf("%d cases, want at least 150", n)
-	}
+	return n
 }
 
 func upstreamOptions(op string) runtime.Object {

@@ -12,6 +12,7 @@ import (
 	"github.com/crdlab/crdlab/admission"
 	iadm "github.com/crdlab/crdlab/internal/admission"
 	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/yamldoc"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -344,4 +345,118 @@ func reencode(v interface{}) (map[string]interface{}, error) {
 		return nil, err
 	}
 	return admission.DecodeObject(b)
+}
+
+// declareForUpdate declares the flags of the CRD-update commands (lint
+// --old, upgrade): the request is the CRD's UPDATE.
+func (a *admissionFlags) declareForUpdate(fs *flag.FlagSet) {
+	fs.StringArrayVar(&a.policies, "policy", nil, "ValidatingAdmissionPolicies and bindings `FILE` or directory (repeatable): applied to the CRD update")
+	fs.StringVar(&a.request, "request", "", "an admission.k8s.io/v1 AdmissionReview `FILE`: its request's userInfo, dryRun and options")
+	fs.StringVar(&a.user, "user", "", "the requesting user's name (default: kubernetes-admin)")
+	fs.StringArrayVar(&a.groups, "group", nil, "a group of the requesting user (repeatable; default: system:masters and system:authenticated)")
+}
+
+// noResources knows no CRD: the request is a CRD's own.
+type noResources struct{}
+
+func (noResources) Equivalents(r admission.GVR, _ string) []admission.Equivalent { return nil }
+func (noResources) ParamScope(_, kind string) bool                               { return !clusterScopedKinds[kind] }
+
+// crdUpdateAdmission runs the --policy policies on the update of the CRD
+// oldRaw to newRaw (an UPDATE of customresourcedefinitions); nil when no
+// --policy is given.
+func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw []byte) (*wire.AdmissionOutcome, error) {
+	if len(f.policies) == 0 {
+		if f.request != "" || f.user != "" || f.groups != nil {
+			return nil, fmt.Errorf("--request, --user and --group need --policy")
+		}
+		return nil, nil
+	}
+	docs, err := reader.Read(f.policies, "policies (--policy)")
+	if err != nil {
+		return nil, err
+	}
+	in := &admission.Inputs{}
+	if err := decodePolicyDocs(in, docs, true); err != nil {
+		return nil, err
+	}
+	if len(in.Policies) == 0 && len(in.Bindings) == 0 {
+		return nil, fmt.Errorf("no ValidatingAdmissionPolicy or binding found in --policy %s", strings.Join(f.policies, ", "))
+	}
+	p := &policyRun{tmpl: admission.Request{UserInfo: defaultUser}}
+	if f.request != "" {
+		if err := p.readRequest(reader, f.request); err != nil {
+			return nil, err
+		}
+	}
+	if f.user != "" {
+		p.tmpl.UserInfo = admission.UserInfo{Username: f.user}
+		if f.groups == nil {
+			p.tmpl.UserInfo.Groups = []string{"system:authenticated"}
+		}
+	}
+	if f.groups != nil {
+		p.tmpl.UserInfo.Groups = f.groups
+	}
+	adm, err := admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Objects: in.Objects, Resources: noResources{}})
+	if err != nil {
+		return nil, err
+	}
+	obj, err := yamlObject(newRaw)
+	if err != nil {
+		return nil, err
+	}
+	old, err := yamlObject(oldRaw)
+	if err != nil {
+		return nil, err
+	}
+	req := p.tmpl
+	req.Operation = "UPDATE"
+	req.Kind = admission.GVK{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}
+	req.Resource = admission.GVR{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+	req.Object, req.OldObject = obj, old
+	if md, ok := obj["metadata"].(map[string]interface{}); ok {
+		req.Name, _ = md["name"].(string)
+	}
+	req.Namespace = ""
+	dec := adm.Validate(&req)
+	out := &wire.AdmissionOutcome{Allowed: dec.Denied == nil, Warnings: dec.Warnings, AuditAnnotations: dec.AuditAnnotations,
+		Evaluated: dec.Evaluated, Notes: dec.Notes}
+	if d := dec.Denied; d != nil {
+		out.Policy, out.Binding, out.Message, out.Reason, out.Code = d.Policy, d.Binding, d.Message, d.Reason, d.Code
+	}
+	return out, nil
+}
+
+// yamlObject decodes the one YAML or JSON document of a CRD file.
+func yamlObject(data []byte) (map[string]interface{}, error) {
+	docs, err := yamldoc.Split(data)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range docs {
+		if !yamldoc.Empty(d.Data) {
+			data = d.Data
+			break
+		}
+	}
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	return admission.DecodeObject(js)
+}
+
+// writeAdmissionText prints a CRD update's admission outcome as kubectl
+// replace would: warnings, then the denial.
+func writeAdmissionText(stderr interface{ Write([]byte) (int, error) }, file string, a *wire.AdmissionOutcome) {
+	if a == nil {
+		return
+	}
+	for _, w := range a.Warnings {
+		fmt.Fprintf(stderr, "Warning: %s\n", w)
+	}
+	if !a.Allowed {
+		fmt.Fprintf(stderr, "Error from server (%s): error when replacing %q: %s\n", a.Reason, file, a.Message)
+	}
 }

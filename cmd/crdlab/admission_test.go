@@ -179,3 +179,54 @@ func TestValidatePolicyFlagWithoutPolicyIsAUsageError(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// Gateway API's safe-upgrades policy on the CRD update, in lint --old and
+// upgrade: experimental-channel CRDs over standard ones and a v1.4 bundle
+// over v1.6 are denied as the cluster denies them; v1.6.3 over v1.6.1
+// passes.
+func TestGatewaySafeUpgradesPolicyOnCRDUpdates(t *testing.T) {
+	crds := filepath.Join(gatewayAPIDir(t), "config", "crd")
+	policy := filepath.Join(crds, "standard", "gateway.networking.k8s.io_vap_safeupgrades.yaml")
+	standard := filepath.Join(crds, "standard", "gateway.networking.k8s.io_gateways.yaml")
+	experimental := filepath.Join(crds, "experimental", "gateway.networking.k8s.io_gateways.yaml")
+	data, err := os.ReadFile(standard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := writeFiles(t, map[string]string{
+		"v1.4.1.yaml": strings.Replace(string(data), "bundle-version: v1.6.3", "bundle-version: v1.4.1", 1),
+		"v1.6.1.yaml": strings.Replace(string(data), "bundle-version: v1.6.3", "bundle-version: v1.6.1", 1),
+	})
+	const experimentalDenied = `denied request: Installing experimental CRDs on top of standard channel CRDs is prohibited by default.`
+	const oldDenied = `denied request: Installing CRDs with version before v1.5.0 is prohibited by default.`
+	for _, tc := range []struct {
+		name, old, new, want string
+	}{
+		{"experimental over standard", standard, experimental, experimentalDenied},
+		{"v1.4 over v1.6", standard, filepath.Join(tmp, "v1.4.1.yaml"), oldDenied},
+		{"v1.6.3 over v1.6.1", filepath.Join(tmp, "v1.6.1.yaml"), standard, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantCode := exitValid
+			if tc.want != "" {
+				wantCode = exitInvalid
+			}
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"lint", "--old", tc.old, "--policy", policy, tc.new}, strings.NewReader(""), &stdout, &stderr)
+			if code != wantCode || (tc.want != "" && !strings.Contains(stderr.String(), tc.want)) ||
+				(tc.want == "" && !strings.Contains(stdout.String(), "configured (server dry run)")) {
+				t.Errorf("lint --old: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+			}
+			stdout.Reset()
+			stderr.Reset()
+			code = run([]string{"upgrade", "-o", "json", "--policy", policy, tc.old, tc.new}, strings.NewReader(""), &stdout, &stderr)
+			var rep wire.UpgradeReport
+			if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+				t.Fatalf("upgrade: exit %d, %v\n%s", code, err, stderr.String())
+			}
+			if code != wantCode || rep.Admission == nil || rep.Admission.Allowed != (tc.want == "") || !strings.Contains(rep.Admission.Message, tc.want) {
+				t.Errorf("upgrade: exit %d, admission %+v", code, rep.Admission)
+			}
+		})
+	}
+}

@@ -484,7 +484,7 @@ var lintCommand = &command{
 	name:    "lint",
 	summary: "Validate CustomResourceDefinitions as kube-apiserver would",
 	usage: `crdlab lint [-R] [-o FORMAT] [--summary] CRD...
-crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD`,
+crdlab lint --old OLD_CRD [--stored-versions V,...] [--policy FILE|DIR]... [-o text|json] NEW_CRD`,
 	doc: `Validate CustomResourceDefinitions as kube-apiserver 1.37 would on
 create: structural schema, CEL rules and their costs, defaults, names and
 versions. Other documents in the inputs are ignored.`,
@@ -492,7 +492,10 @@ versions. Other documents in the inputs are ignored.`,
   crdlab lint -R -o github config/
 
   # The update of the CRD in the cluster to a new revision
-  crdlab lint --old deployed.yaml config/crd/widgets.yaml`,
+  crdlab lint --old deployed.yaml config/crd/widgets.yaml
+
+  # ... with the cluster's validating admission policies on CRDs
+  crdlab lint --old deployed.yaml --policy gateway.networking.k8s.io_vap_safeupgrades.yaml gateways.yaml`,
 	flags: func(fs *flag.FlagSet) { declareLint(fs, &lintFlags{}) },
 	run:   runLint,
 }
@@ -500,12 +503,14 @@ versions. Other documents in the inputs are ignored.`,
 type lintFlags struct {
 	outputFlags
 	old, storedVersions string
+	admission           admissionFlags
 }
 
 func declareLint(fs *flag.FlagSet, f *lintFlags) {
 	f.outputFlags.declare(fs)
 	fs.StringVar(&f.old, "old", "", "the CRD in the cluster `FILE`: lint the update of it to the one CRD given")
 	fs.StringVar(&f.storedVersions, "stored-versions", "", "with --old: its status.storedVersions, comma-separated (default: the file's, else its storage version)")
+	f.admission.declareForUpdate(fs)
 }
 
 func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -521,6 +526,9 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	}
 	if lf.storedVersions != "" && lf.old == "" {
 		return usageError(c, stderr, "--stored-versions needs --old")
+	}
+	if (len(lf.admission.policies) > 0 || lf.admission.request != "") && lf.old == "" {
+		return usageError(c, stderr, "--policy and --request need --old (the policies apply to the CRD update)")
 	}
 	if lf.old != "" {
 		if f.output != "text" && f.output != "json" && f.output != "yaml" {
