@@ -47,12 +47,14 @@ type admissionRequest struct {
 }
 
 var (
-	crontabsV1 = schema.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "crontabs"}
-	crontabsV2 = schema.GroupVersionResource{Group: "stable.example.com", Version: "v2", Resource: "crontabs"}
-	crontabV1  = schema.GroupVersionKind{Group: "stable.example.com", Version: "v1", Kind: "CronTab"}
-	crontabV2  = schema.GroupVersionKind{Group: "stable.example.com", Version: "v2", Kind: "CronTab"}
-	crdsV1     = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
-	crdV1      = schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}
+	crontabsV1   = schema.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "crontabs"}
+	crontabsV2   = schema.GroupVersionResource{Group: "stable.example.com", Version: "v2", Resource: "crontabs"}
+	crontabV1    = schema.GroupVersionKind{Group: "stable.example.com", Version: "v1", Kind: "CronTab"}
+	crontabV2    = schema.GroupVersionKind{Group: "stable.example.com", Version: "v2", Kind: "CronTab"}
+	crdsV1       = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+	crdV1        = schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}
+	namespacesV1 = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
+	namespaceV1  = schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}
 )
 
 func crontabYAML(name, ns string, replicas int, env string) string {
@@ -453,6 +455,26 @@ func admissionScenarios() []admissionScenario {
   - expression: "object.spec.replicas <= 5"
 `) + vapb("b", "p", "Deny", "")},
 		{name: "params-ref-without-kind", yaml: vap("p", replicasRule) + vapb("b", "p", "Deny", "  paramRef: {name: limit, parameterNotFoundAction: Deny}\n")},
+		{name: "params-configmap", yaml: vap("p", `  paramKind: {apiVersion: v1, kind: ConfigMap}
+`+facts("object.spec.replicas <= int(params.data.maxReplicas)", "params.kind == 'ConfigMap'", "params.apiVersion == 'v1'",
+			"has(params.metadata.creationTimestamp)", "params.metadata.name == 'limits'", "has(params.metadata.labels)", "has(params.binaryData)",
+			"has(params.immutable)", "has(params.extra)", "params.metadata.size() > 3", "params.size() == 4")) + vapb("b", "p", "Warn", "  paramRef: {name: limits, parameterNotFoundAction: Deny}\n") +
+			"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: limits, namespace: prod, labels: {a: b}}\ndata: {maxReplicas: '4'}\nextra: {a: 1}\n" +
+			"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: limits, namespace: dev, uid: u1, resourceVersion: '7', creationTimestamp: '2024-05-06T07:08:09Z'}\ndata: {maxReplicas: '8'}\nimmutable: true\n"},
+		{name: "namespace-request", yaml: vap("p", `  matchConstraints:
+    namespaceSelector: {matchLabels: {env: prod}}
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: ["*"], resources: [namespaces]}
+  validations:
+  - expression: "false"
+    messageExpression: "'ns ' + object.metadata.name + ' ' + string(namespaceObject == null) + ' ' + request.namespace"
+`) + vapb("b", "p", "Deny", ""),
+			extra: []admissionRequest{
+				{name: "create-labelled", op: "CREATE", obj: "apiVersion: v1\nkind: Namespace\nmetadata: {name: newprod, labels: {env: prod}}\n", namespace: "newprod", resource: namespacesV1, kind: namespaceV1},
+				{name: "create-unlabelled", op: "CREATE", obj: "apiVersion: v1\nkind: Namespace\nmetadata: {name: newdev, labels: {env: dev}}\n", namespace: "newdev", resource: namespacesV1, kind: namespaceV1},
+				{name: "update-to-prod", op: "UPDATE", obj: "apiVersion: v1\nkind: Namespace\nmetadata: {name: dev, labels: {env: prod}}\n", old: "apiVersion: v1\nkind: Namespace\nmetadata: {name: dev, labels: {env: dev}}\n", namespace: "dev", resource: namespacesV1, kind: namespaceV1},
+				{name: "delete-prod", op: "DELETE", old: "apiVersion: v1\nkind: Namespace\nmetadata: {name: prod, labels: {env: prod}}\n", namespace: "prod", resource: namespacesV1, kind: namespaceV1},
+			}},
 		{name: "namespace-selector", yaml: vap("p", `  matchConstraints:
     namespaceSelector: {matchLabels: {env: prod}}
     resourceRules:

@@ -291,6 +291,9 @@ func (convertor) ConvertFieldLabel(gvk schema.GroupVersionKind, label, value str
 // in namespace/name order.
 type paramInformer struct {
 	objs []*unstructured.Unstructured
+	// configMaps: the informer holds typed ConfigMaps (TypeMeta empty), as
+	// the API server's shared informer factory does.
+	configMaps bool
 }
 
 func newParamInformer(objects []map[string]interface{}, apiVersion, kind string) informers.GenericInformer {
@@ -300,6 +303,7 @@ func newParamInformer(objects []map[string]interface{}, apiVersion, kind string)
 			p.objs = append(p.objs, &unstructured.Unstructured{Object: runtime.DeepCopyJSON(o)})
 		}
 	}
+	p.configMaps = apiVersion == "v1" && kind == "ConfigMap"
 	sort.SliceStable(p.objs, func(i, j int) bool {
 		if p.objs[i].GetNamespace() != p.objs[j].GetNamespace() {
 			return p.objs[i].GetNamespace() < p.objs[j].GetNamespace()
@@ -310,23 +314,39 @@ func newParamInformer(objects []map[string]interface{}, apiVersion, kind string)
 }
 
 func (p *paramInformer) Informer() cache.SharedIndexInformer { return syncedInformer{} }
-func (p *paramInformer) Lister() cache.GenericLister         { return paramLister{objs: p.objs, all: true} }
+func (p *paramInformer) Lister() cache.GenericLister {
+	return paramLister{objs: p.objs, all: true, typed: p.configMaps}
+}
 
 type syncedInformer struct{ cache.SharedIndexInformer }
 
 func (syncedInformer) HasSynced() bool { return true }
 
 type paramLister struct {
-	objs []*unstructured.Unstructured
-	ns   string
-	all  bool
+	objs  []*unstructured.Unstructured
+	ns    string
+	all   bool
+	typed bool
+}
+
+// out is the object as the informer holds it.
+func (l paramLister) out(o *unstructured.Unstructured) runtime.Object {
+	if !l.typed {
+		return o
+	}
+	cm := &corev1.ConfigMap{}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, cm); err != nil {
+		panic(err)
+	}
+	cm.TypeMeta = metav1.TypeMeta{}
+	return cm
 }
 
 func (l paramLister) List(sel labels.Selector) ([]runtime.Object, error) {
 	var out []runtime.Object
 	for _, o := range l.objs {
 		if (l.all || o.GetNamespace() == l.ns) && sel.Matches(labels.Set(o.GetLabels())) {
-			out = append(out, o)
+			out = append(out, l.out(o))
 		}
 	}
 	return out, nil
@@ -335,12 +355,12 @@ func (l paramLister) List(sel labels.Selector) ([]runtime.Object, error) {
 func (l paramLister) Get(name string) (runtime.Object, error) {
 	for _, o := range l.objs {
 		if (l.all || o.GetNamespace() == l.ns) && o.GetName() == name {
-			return o, nil
+			return l.out(o), nil
 		}
 	}
 	return nil, apierrors.NewNotFound(schema.GroupResource{Resource: "params"}, name)
 }
 
 func (l paramLister) ByNamespace(ns string) cache.GenericNamespaceLister {
-	return paramLister{objs: l.objs, ns: ns}
+	return paramLister{objs: l.objs, ns: ns, typed: l.typed}
 }

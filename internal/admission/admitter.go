@@ -141,6 +141,9 @@ func New(cfg Config) (*Admitter, error) {
 		if o == nil {
 			continue
 		}
+		if o["apiVersion"] == "v1" && o["kind"] == "ConfigMap" {
+			o = typedConfigMap(o)
+		}
 		a.objects = append(a.objects, o)
 		if o["apiVersion"] == "v1" && o["kind"] == "Namespace" {
 			if n := metaString(o, "name"); n != "" {
@@ -550,4 +553,31 @@ func resourceName(req *Request) string {
 		}
 	}
 	return "Unknown"
+}
+
+// objectMetaFields are the fields of metav1.ObjectMeta.
+var objectMetaFields = []string{"name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation",
+	"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "labels", "annotations", "ownerReferences",
+	"finalizers", "managedFields"}
+
+// typedConfigMap is a ConfigMap param as the API server's typed informer
+// holds it and the dispatcher's wrappedParam shows it: the fields of
+// v1.ConfigMap only (unknown ones dropped, empty ones omitted), apiVersion
+// and kind from the paramKind.
+func typedConfigMap(o map[string]interface{}) map[string]interface{} {
+	out := map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap"}
+	md, _ := o["metadata"].(map[string]interface{})
+	outMD := map[string]interface{}{}
+	for _, k := range objectMetaFields {
+		if v, ok := md[k]; ok && !emptyJSON(v) {
+			outMD[k] = v
+		}
+	}
+	out["metadata"] = outMD
+	for _, k := range []string{"data", "binaryData", "immutable"} {
+		if v, ok := o[k]; ok && !emptyJSON(v) && v != false {
+			out[k] = v
+		}
+	}
+	return out
 }
