@@ -496,6 +496,12 @@ func admissionScenarios() []admissionScenario {
     resourceRules:
     - {apiGroups: [stable.example.com], apiVersions: [v1], operations: ["*"], resources: [crontabs]}
 `+replicasRule) + vapb("b", "p", "Deny", "")},
+		{name: "object-selector-in-without-values", yaml: vap("p", `  matchConstraints:
+    objectSelector: {matchExpressions: [{key: env, operator: In}]}
+    resourceRules:
+    - {apiGroups: [stable.example.com], apiVersions: [v1], operations: ["*"], resources: [crontabs]}
+`+replicasRule) + vapb("b", "p", "Deny", "")},
+		{name: "binding-selector-exists-with-values", yaml: vap("p", replicasRule) + vapb("b", "p", "Deny", "  matchResources:\n    objectSelector: {matchExpressions: [{key: env, operator: Exists, values: [a, b]}]}\n")},
 		{name: "binding-namespace-selector", yaml: vap("p", replicasRule) + vapb("b", "p", "Deny", "  matchResources:\n    namespaceSelector: {matchLabels: {env: dev}}\n")},
 		{name: "object-selector", yaml: vap("p", `  matchConstraints:
     objectSelector: {matchLabels: {env: prod}}

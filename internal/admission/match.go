@@ -1,9 +1,12 @@
 package admission
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
+
+	fld "github.com/crdlab/crdlab/engine/field"
 )
 
 // Request matching: k8s.io/apiserver/pkg/admission/plugin/policy/matching
@@ -261,26 +264,19 @@ func parseSelector(ls *LabelSelector) (selector, error) {
 		default:
 			return selector{}, fmt.Errorf("%q is not a valid label selector operator", e.Operator)
 		}
-		if (op == "in" || op == "notin") && len(e.Values) == 0 {
-			return selector{}, fmt.Errorf("values: Invalid value: %s: for 'in', 'notin' operators, values set can't be empty", goStrings(e.Values))
+		// labels.NewRequirement's value checks (its label key and value
+		// syntax checks are not made), on a copy as upstream's
+		// append([]string(nil), values...).
+		vals := append([]string(nil), e.Values...)
+		if (op == "in" || op == "notin") && len(vals) == 0 {
+			return selector{}, errors.New(fld.Invalid(fld.NewPath("values"), vals, "for 'in', 'notin' operators, values set can't be empty").Error())
 		}
-		if (op == "exists" || op == "!") && len(e.Values) != 0 {
-			return selector{}, fmt.Errorf("values: Invalid value: %s: values set must be empty for exists and does not exist", goStrings(e.Values))
+		if (op == "exists" || op == "!") && len(vals) != 0 {
+			return selector{}, errors.New(fld.Invalid(fld.NewPath("values"), vals, "values set must be empty for exists and does not exist").Error())
 		}
 		s.reqs = append(s.reqs, requirement{key: e.Key, op: op, values: e.Values})
 	}
 	return s, nil
-}
-
-func goStrings(v []string) string {
-	if v == nil {
-		return "[]string(nil)"
-	}
-	q := make([]string, len(v))
-	for i, s := range v {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return "[]string{" + strings.Join(q, ", ") + "}"
 }
 
 func (s selector) matches(ls map[string]string) bool {
