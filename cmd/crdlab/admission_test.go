@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -228,5 +229,39 @@ func TestGatewaySafeUpgradesPolicyOnCRDUpdates(t *testing.T) {
 				t.Errorf("upgrade: exit %d, admission %+v", code, rep.Admission)
 			}
 		})
+	}
+}
+
+func TestValidatePolicyOnAnUpdateSeesTheOldObject(t *testing.T) {
+	policy := `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: no-scale-up}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [stable.example.com], apiVersions: ["*"], operations: [UPDATE], resources: [crontabs]}
+  validations:
+  - expression: "object.spec.replicas <= oldObject.spec.replicas"
+    messageExpression: "'no scaling up from ' + string(oldObject.spec.replicas) + ' to ' + string(object.spec.replicas)"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: no-scale-up}
+spec: {policyName: no-scale-up, validationActions: [Deny]}
+`
+	obj := func(n int) string {
+		return "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: ok, namespace: prod}\nspec: {replicas: " + strconv.Itoa(n) + "}\n"
+	}
+	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "policy.yaml": policy, "two.yaml": obj(2), "four.yaml": obj(4)})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"validate", "--crd", p("crd.yaml"), "--policy", p("policy.yaml"), "--old", p("two.yaml"), p("four.yaml")}, strings.NewReader(""), &stdout, &stderr); code != exitInvalid ||
+		!strings.Contains(stderr.String(), `error when updating "`+p("four.yaml")+`": crontabs.stable.example.com "ok" is forbidden: ValidatingAdmissionPolicy 'no-scale-up' with binding 'no-scale-up' denied request: no scaling up from 2 to 4`) {
+		t.Errorf("scale up: exit %d, stderr:\n%s", code, stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"validate", "--crd", p("crd.yaml"), "--policy", p("policy.yaml"), "--old", p("four.yaml"), p("two.yaml")}, strings.NewReader(""), &stdout, &stderr); code != exitValid {
+		t.Errorf("scale down: exit %d, stderr:\n%s", code, stderr.String())
 	}
 }
