@@ -66,7 +66,7 @@ check: check-help ## go mod tidy -diff, gofmt, go vet of every module; make help
 # `make wasm`), then the JS bindings in Node and in headless Chromium, and the
 # playground end to end.
 test: setup check wasm wasm-budget wasm-deadcode wasm-deps-check ## the README's test command: setup, check, the wasm module, go test, JS tests in Node and Chromium
-	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./...
+	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test -timeout 30m ./...
 	cd playground && $(NPM) test
 	cd bindings/js && $(NPM) test && CHROMIUM=$(CHROMIUM) $(NPM) run test:browser && CHROMIUM=$(CHROMIUM) $(NPM) run test:playground
 
