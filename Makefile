@@ -42,7 +42,7 @@ setup: ## Go modules of every module, npm ci (bindings/js, playground), Debian p
 
 build: ## build bin/crdlab
 	@mkdir -p bin
-	$(GO) build -trimpath -ldflags "-X github.com/crdlab/crdlab/engine.Version=$(VERSION)" -o bin/crdlab ./cmd/crdlab
+	$(GO) build -trimpath -buildvcs=auto -ldflags "-X github.com/crdlab/crdlab/engine.Version=$(VERSION)" -o bin/crdlab ./cmd/crdlab
 
 # The repository's hygiene, for every Go module (the main one, conformance/,
 # benchmarks/, and benchmarks/tools/, which pins benchstat): go.mod and
@@ -66,7 +66,7 @@ check: check-help ## go mod tidy -diff, gofmt, go vet of every module; make help
 # `make wasm`), then the JS bindings in Node and in headless Chromium, and the
 # playground end to end.
 test: setup check wasm wasm-budget wasm-deadcode wasm-deps-check ## the README's test command: setup, check, the wasm module, go test, JS tests in Node and Chromium
-	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./...
+	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test -timeout 30m ./...
 	cd playground && $(NPM) test
 	cd bindings/js && $(NPM) test && CHROMIUM=$(CHROMIUM) $(NPM) run test:browser && CHROMIUM=$(CHROMIUM) $(NPM) run test:playground
 
@@ -92,11 +92,11 @@ include wasm.mk
 # The hostile corpus (internal/testsupport/hostile): every input through the Go API, the
 # CLI, the WebAssembly module in wazero (bindings/wasm) and in Node
 # (bindings/js), each in its own process under a 30 s (CPU) / 2 GiB ceiling; fails
-# on a crash, a hang or an unexpected outcome; writes docs/hostile.md.
+# on a crash, a hang or an unexpected outcome; writes docs/reports/hostile.md.
 NODE ?= node
 .PHONY: hostile
-hostile: wasm-module ## the hostile corpus through every surface, writes docs/hostile.md
+hostile: wasm-module ## the hostile corpus through every surface, writes docs/reports/hostile.md
 	@mkdir -p bin
 	$(GO) build -o bin/crdlab ./cmd/crdlab
 	$(GO) build -o bin/hostile ./internal/testsupport/hostile/cmd/hostile
-	bin/hostile -crdlab bin/crdlab -wasm $(WASM_OUT) -node $(NODE) -o docs/hostile.md
+	bin/hostile -crdlab bin/crdlab -wasm $(WASM_OUT) -node $(NODE) -o docs/reports/hostile.md
