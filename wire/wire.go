@@ -366,9 +366,6 @@ type CompileResult struct {
 // prints.
 type LintResult struct {
 	CRD CRDReport `json:"crd"`
-	// Admission is the outcome of the validating admission policies on the
-	// CRD update (lint --old --policy).
-	Admission *AdmissionOutcome `json:"admission,omitempty"`
 }
 
 // FreeResult is the result of "free": {}.
@@ -395,9 +392,6 @@ type UpgradeReport struct {
 	// Changes is the compatibility classification of the schema change for
 	// clients: a diff of the two CRDs, not the API server's judgement.
 	Changes []SchemaChange `json:"changes"`
-	// Admission is the outcome of the validating admission policies on the
-	// CRD update (--policy); a denial makes the upgrade unsafe.
-	Admission *AdmissionOutcome `json:"admission,omitempty"`
 }
 
 // StoredObjectReport is one stored object under the updated CRD.

@@ -221,11 +221,14 @@ func TestGatewaySafeUpgradesPolicyOnCRDUpdates(t *testing.T) {
 			stdout.Reset()
 			stderr.Reset()
 			code = run([]string{"upgrade", "-o", "json", "--policy", policy, tc.old, tc.new}, strings.NewReader(""), &stdout, &stderr)
-			var rep wire.UpgradeReport
+			var rep struct {
+				wire.UpgradeReport
+				Admission *wire.AdmissionOutcome `json:"admission"`
+			}
 			if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 				t.Fatalf("upgrade: exit %d, %v\n%s", code, err, stderr.String())
 			}
-			if code != wantCode || rep.Admission == nil || rep.Admission.Allowed != (tc.want == "") || !strings.Contains(rep.Admission.Message, tc.want) {
+			if code != wantCode || rep.Admission == nil || rep.Admission.Allowed != (tc.want == "") || !strings.Contains(rep.Admission.Message, tc.want) || rep.Safe != (tc.want == "") {
 				t.Errorf("upgrade: exit %d, admission %+v", code, rep.Admission)
 			}
 		})

@@ -107,7 +107,7 @@ func runLintUpdate(c *command, lf *lintFlags, args []string, stdin io.Reader, st
 		}
 	}
 	if lf.output != "text" {
-		if err := writeStructured(lf.output, stdout, wire.LintResult{CRD: rep, Admission: adm}); err != nil {
+		if err := writeStructured(lf.output, stdout, lintUpdateResult{LintResult: wire.LintResult{CRD: rep}, Admission: adm}); err != nil {
 			return reportInputError(stderr, err)
 		}
 		return status
@@ -126,4 +126,12 @@ func runLintUpdate(c *command, lf *lintFlags, args []string, stdin io.Reader, st
 	}
 	fmt.Fprintf(stdout, "customresourcedefinition.apiextensions.k8s.io/%s configured (server dry run)\n", name)
 	return status
+}
+
+// lintUpdateResult is what lint --old -o json prints: the CRD report and,
+// with --policy, the admission outcome of the update (the CLI's; the ABI's
+// lint result has no admission).
+type lintUpdateResult struct {
+	wire.LintResult
+	Admission *wire.AdmissionOutcome `json:"admission,omitempty"`
 }

@@ -111,12 +111,11 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if err != nil {
 		return reportInputError(stderr, err)
 	}
+	var adm *wire.AdmissionOutcome
 	if len(rep.CRDUpdate.Errors) == 0 {
-		adm, err := crdUpdateAdmission(&f.admission, catalog.Reader{Recursive: f.recursive}, newRaw, oldRaw)
-		if err != nil {
+		if adm, err = crdUpdateAdmission(&f.admission, catalog.Reader{Recursive: f.recursive}, newRaw, oldRaw); err != nil {
 			return reportInputError(stderr, err)
 		}
-		rep.Admission = adm
 		if adm != nil && !adm.Allowed {
 			rep.Safe = false
 		}
@@ -126,22 +125,30 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 		status = exitInvalid
 	}
 	if f.output != "text" {
-		if err := writeStructured(f.output, stdout, rep); err != nil {
+		if err := writeStructured(f.output, stdout, upgradeResult{UpgradeReport: rep, Admission: adm}); err != nil {
 			return reportInputError(stderr, err)
 		}
 		return status
 	}
-	writeUpgradeText(stdout, newDef.Metadata.Name, rep)
+	writeUpgradeText(stdout, newDef.Metadata.Name, rep, adm)
 	return status
 }
 
+// upgradeResult is what upgrade -o json prints: the report and, with
+// --policy, the admission outcome of the CRD update (the CLI's; the ABI's
+// upgrade report has no admission).
+type upgradeResult struct {
+	*wire.UpgradeReport
+	Admission *wire.AdmissionOutcome `json:"admission,omitempty"`
+}
+
 // writeUpgradeText renders the report for people.
-func writeUpgradeText(w io.Writer, name string, rep *wire.UpgradeReport) {
+func writeUpgradeText(w io.Writer, name string, rep *wire.UpgradeReport, adm *wire.AdmissionOutcome) {
 	fmt.Fprintf(w, "CRD update of %s: ", name)
 	if len(rep.CRDUpdate.Errors) > 0 {
 		fmt.Fprintln(w, "REJECTED by the API server")
 		fmt.Fprint(w, indent(engine.InvalidMessageOf(crd.Kind, name, messages(rep.CRDUpdate.Errors)), "  "))
-	} else if a := rep.Admission; a != nil && !a.Allowed {
+	} else if a := adm; a != nil && !a.Allowed {
 		fmt.Fprintln(w, "DENIED by a validating admission policy")
 		fmt.Fprintf(w, "  %s\n", a.Message)
 	} else {
@@ -150,7 +157,7 @@ func writeUpgradeText(w io.Writer, name string, rep *wire.UpgradeReport) {
 	for _, warn := range rep.CRDUpdate.Warnings {
 		fmt.Fprintf(w, "  Warning: %s\n", warn)
 	}
-	if a := rep.Admission; a != nil {
+	if a := adm; a != nil {
 		for _, warn := range a.Warnings {
 			fmt.Fprintf(w, "  Warning: %s\n", warn)
 		}
