@@ -17,7 +17,9 @@ type token struct {
 func isIdentStart(c byte) bool { return c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
 func isDigit(c byte) bool      { return c >= '0' && c <= '9' }
 func isWord(c byte) bool       { return isIdentStart(c) || isDigit(c) }
-func isSpace(c byte) bool      { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
 
 // tokenize splits CEL source into tokens (a lexer good enough for
 // completion: it never fails).
