@@ -35,7 +35,7 @@ The client's initializationOptions may hold {"crdPaths": [...],
 "debounceMs": 100, "scanWorkspace": true}.`,
 	example: `  crdlab lsp
   crdlab lsp --crd config/crd/bases/`,
-	exit: `Exit status: 0 when the client exits (or closes stdin), 2 on a usage error.`,
+	exit:  `Exit status: 0 when the client exits (or closes stdin), 2 on a usage error.`,
 	flags: func(fs *flag.FlagSet) { declareLSP(fs, &lspFlags{}) },
 	run:   runLSP,
 }
