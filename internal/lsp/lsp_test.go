@@ -16,7 +16,7 @@ import (
 
 // client is an LSP client over an in-memory pipe to a Server.
 type client struct {
-	t     *testing.T
+	t     testing.TB
 	conn  *jsonrpc2.Conn
 	mu    sync.Mutex
 	diags map[string][]PublishDiagnosticsParams
@@ -24,7 +24,7 @@ type client struct {
 	done  chan struct{}
 }
 
-func newClient(t *testing.T, s *Server, init InitializeParams) *client {
+func newClient(t testing.TB, s *Server, init InitializeParams) *client {
 	t.Helper()
 	a, b := net.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -113,7 +113,7 @@ func (c *client) open(uri, text string) {
 	c.notify("textDocument/didOpen", DidOpenTextDocumentParams{TextDocument: TextDocumentItem{URI: uri, LanguageID: "yaml", Version: 1, Text: text}})
 }
 
-func readTestdata(t *testing.T, name string) string {
+func readTestdata(t testing.TB, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
