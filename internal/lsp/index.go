@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 // Bounds of the workspace scan.
 const (
 	maxScanFiles    = 20000
+	maxScanEntries  = 200000 // directories and files looked at
 	maxScanFileSize = 3 << 20 // the API server's request body limit
 )
 
@@ -38,19 +40,28 @@ func (x *crdIndex) configure(roots, extra []string) {
 	x.built, x.crds = false, nil
 }
 
-func (x *crdIndex) lookup(k crdKey) *engine.CRD {
-	x.mu.Lock()
+// lookup returns the CRD of k, building the index first if build is set
+// (the checks, off the server's loop; requests do not wait for a scan).
+// A build that ctx interrupts is not kept.
+func (x *crdIndex) lookup(ctx context.Context, k crdKey, build bool) *engine.CRD {
+	if !build {
+		if !x.mu.TryLock() {
+			return nil
+		}
+	} else {
+		x.mu.Lock()
+	}
 	defer x.mu.Unlock()
-	if !x.built {
-		x.build()
+	if !x.built && build {
+		x.build(ctx)
 	}
 	return x.crds[k]
 }
 
-func (x *crdIndex) build() {
-	x.built = true
+func (x *crdIndex) build(ctx context.Context) {
 	x.crds = map[crdKey]*engine.CRD{}
-	files := 0
+	defer func() { x.built = ctx.Err() == nil }()
+	files, entries := 0, 0
 	visit := func(path string) {
 		if files >= maxScanFiles {
 			return
@@ -63,9 +74,13 @@ func (x *crdIndex) build() {
 			if err != nil {
 				return nil
 			}
+			if entries++; entries > maxScanEntries || ctx.Err() != nil {
+				return filepath.SkipAll
+			}
 			name := e.Name()
 			if e.IsDir() {
-				if path != root && (skipHidden && strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor") {
+				if path != root && (skipHidden && strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor") ||
+					path == "/proc" || path == "/sys" || path == "/dev" {
 					return filepath.SkipDir
 				}
 				return nil

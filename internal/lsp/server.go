@@ -66,8 +66,7 @@ func NewServer(crdPaths ...string) *Server {
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	h := jsonrpc2.HandlerWithError(s.handle).SuppressErrClosed()
-	conn := jsonrpc2.NewConn(ctx, newStream(rwc), h, jsonrpc2.SetLogger(discardLogger{}))
+	conn := jsonrpc2.NewConn(ctx, newStream(rwc), rpcHandler{s}, jsonrpc2.SetLogger(discardLogger{}))
 	s.mu.Lock()
 	s.conn = conn
 	s.mu.Unlock()
@@ -79,6 +78,59 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	s.stopAll()
 	s.wg.Wait()
 	return nil
+}
+
+// rpcHandler answers on the connection's read loop, in order, except
+// the requests that may take long (hover and code actions compute the
+// CRD's cost report): they are parsed in order and answered from a
+// goroutine.
+type rpcHandler struct{ s *Server }
+
+func (h rpcHandler) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	result, err := h.s.handle(ctx, conn, req)
+	if req.Notif {
+		return
+	}
+	if later, ok := result.(deferred); ok && err == nil {
+		h.s.mu.Lock()
+		if h.s.closed {
+			h.s.mu.Unlock()
+			return
+		}
+		h.s.wg.Add(1)
+		h.s.mu.Unlock()
+		go func() {
+			defer h.s.wg.Done()
+			result, err := later.run()
+			reply(ctx, conn, req, result, err)
+		}()
+		return
+	}
+	reply(ctx, conn, req, result, err)
+}
+
+// deferred is a result computed off the loop.
+type deferred func() (interface{}, error)
+
+func (d deferred) run() (result interface{}, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			result, err = nil, rpcError(jsonrpc2.CodeInternalError, "internal error: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return d()
+}
+
+func reply(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, result interface{}, err error) {
+	if err != nil {
+		e, ok := err.(*jsonrpc2.Error)
+		if !ok {
+			e = &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()}
+		}
+		_ = conn.ReplyWithError(ctx, req.ID, e)
+		return
+	}
+	_ = conn.Reply(ctx, req.ID, result)
 }
 
 type discardLogger struct{}
@@ -197,7 +249,7 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		if pf == nil {
 			return nil, rpcError(jsonrpc2.CodeInvalidParams, "%s is not open", p.TextDocument.URI)
 		}
-		return s.hover(pf, p.Position), nil
+		return deferred(func() (interface{}, error) { return s.hover(pf, p.Position), nil }), nil
 	case "textDocument/codeAction":
 		var p CodeActionParams
 		if err := decodeParams(req, &p); err != nil {
@@ -207,7 +259,7 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		if pf == nil {
 			return nil, rpcError(jsonrpc2.CodeInvalidParams, "%s is not open", p.TextDocument.URI)
 		}
-		return codeActions(pf, p.Range), nil
+		return deferred(func() (interface{}, error) { return codeActions(pf, p.Range), nil }), nil
 	}
 	if req.Notif {
 		return nil, nil // unknown notifications are ignored ($/ ones must be)
@@ -402,13 +454,15 @@ func hasCRD(a *analysis) bool {
 }
 
 func (s *Server) analyze(ctx context.Context, uri string, version int, text string) *analysis {
-	return analyze(ctx, uri, version, text, s.lookupCRD)
+	return analyze(ctx, uri, version, text, func(group, kind string) *engine.CRD {
+		return s.lookupCRD(ctx, group, kind, true)
+	})
 }
 
 // lookupCRD finds the CRD of a group and kind: in the open documents
 // first (their latest check), then in the workspace and the configured
 // paths.
-func (s *Server) lookupCRD(group, kind string) *engine.CRD {
+func (s *Server) lookupCRD(ctx context.Context, group, kind string, build bool) *engine.CRD {
 	k := crdKey{group, kind}
 	s.mu.Lock()
 	for _, d := range s.docs {
@@ -423,7 +477,7 @@ func (s *Server) lookupCRD(group, kind string) *engine.CRD {
 		}
 	}
 	s.mu.Unlock()
-	return s.index.lookup(k)
+	return s.index.lookup(ctx, k, build)
 }
 
 func (s *Server) notify(p PublishDiagnosticsParams) {
@@ -454,7 +508,9 @@ func (s *Server) parsedFile(uri string) *parsedFile {
 	}
 	text, version := d.text, d.version
 	s.mu.Unlock()
-	pf := newParsedFile(uri, version, text, s.lookupCRD)
+	pf := newParsedFile(uri, version, text, func(group, kind string) *engine.CRD {
+		return s.lookupCRD(context.Background(), group, kind, false)
+	})
 	s.mu.Lock()
 	if d.version == version && d.text == text {
 		d.parsed = pf
