@@ -16,7 +16,7 @@ import (
 // Bounds of the workspace scan.
 const (
 	maxScanFiles    = 20000
-	maxScanEntries  = 200000 // directories and files looked at
+	maxScanEntries  = 200000  // directories and files looked at
 	maxScanFileSize = 3 << 20 // the API server's request body limit
 )
 
