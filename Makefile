@@ -11,6 +11,7 @@
 #   make cel-costs    benchmarks/cel-costs.md and its SVG plots: CEL cost units vs wall time over the corpus (bench.mk)
 #   make envtest-bench crdlab test vs a real kube-apiserver v1.37.2 + etcd built from source (bench.mk)
 #   make wasm ...     the WebAssembly module, bindings and playground (wasm.mk)
+#   make vsix         the VS Code extension (editors/vscode): npm ci, typecheck, bundle, editors/vscode/crdlab.vsix, its tests
 
 GO       ?= go
 GOFMT    ?= $(shell $(GO) env GOROOT)/bin/gofmt
@@ -79,7 +80,14 @@ race:
 	$(GO) test -race -short -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/bindings/go$$')
 
 clean:
-	rm -rf bin build
+	rm -rf bin build editors/vscode/dist editors/vscode/crdlab.vsix
+
+# The VS Code extension (editors/vscode): bundled with esbuild, packed
+# offline by @vscode/vsce (no dependencies in the package: the bundle
+# holds vscode-languageclient), then its manifest and the archive checked.
+.PHONY: vsix
+vsix:
+	cd editors/vscode && $(NPM) ci --no-audit --no-fund && $(NPM) run package && $(NPM) test
 
 include bench.mk
 include wasm.mk
