@@ -35,7 +35,9 @@ type analysis struct {
 type docInfo struct {
 	line  int // 1-based line of the document's first byte in the file
 	data  []byte
-	root  *yaml.Node // nil when it does not parse
+	root     *yaml.Node // nil when it does not parse (or is not parsed yet)
+	parsed   bool
+	parseErr error
 	lines []string   // the document's lines
 
 	apiVersion, kind string
@@ -74,6 +76,22 @@ func (d *docInfo) isCRD() bool {
 	return d.kind == "CustomResourceDefinition" && strings.HasPrefix(d.apiVersion, crdAPIGroup+"/")
 }
 
+// ensureRoot parses the document (once) and lists its rules when it is
+// a CRD.
+func (d *docInfo) ensureRoot() *yaml.Node {
+	if !d.parsed {
+		d.parsed = true
+		d.root, d.parseErr = parseNode(d.data)
+		if d.root != nil && d.apiVersion == "" && d.kind == "" {
+			d.apiVersion, d.kind = scalarAt(d.root, "apiVersion"), scalarAt(d.root, "kind")
+		}
+		if d.root != nil && d.isCRD() {
+			d.rules = findRules(d.root)
+		}
+	}
+	return d.root
+}
+
 // fileLine converts a line of the document to a line of the file (both 1-based).
 func (d *docInfo) fileLine(l int) int { return d.line + l - 1 }
 
@@ -93,8 +111,10 @@ func (d *docInfo) costReport() *cost.Report {
 	return d.cost
 }
 
-// splitDocs splits text into its YAML documents and parses each.
-func splitDocs(text string) ([]*docInfo, error) {
+// splitDocs splits text into its YAML documents and parses each (parse
+// false: only the documents whose apiVersion and kind are not on
+// top-level lines; the others parse on first use, ensureRoot).
+func splitDocs(text string, parse bool) ([]*docInfo, error) {
 	parts, err := yamldoc.Split([]byte(text))
 	if err != nil {
 		return nil, err
@@ -105,10 +125,15 @@ func splitDocs(text string) ([]*docInfo, error) {
 			continue
 		}
 		d := &docInfo{line: p.Line, data: p.Data, lines: strings.Split(string(p.Data), "\n")}
-		d.root, _ = parseNode(p.Data)
-		if d.root != nil {
-			d.apiVersion, d.kind = scalarAt(d.root, "apiVersion"), scalarAt(d.root, "kind")
-		} else {
+		if !parse {
+			d.apiVersion, d.kind = topLevel(d.lines, "apiVersion"), topLevel(d.lines, "kind")
+			if d.apiVersion != "" && d.kind != "" {
+				docs = append(docs, d)
+				continue
+			}
+		}
+		d.apiVersion, d.kind = "", ""
+		if d.ensureRoot() == nil {
 			// being typed: read them from their lines
 			d.apiVersion, d.kind = topLevel(d.lines, "apiVersion"), topLevel(d.lines, "kind")
 		}
@@ -122,7 +147,7 @@ func splitDocs(text string) ([]*docInfo, error) {
 // of their kind that lookup finds.
 func analyze(ctx context.Context, uri string, version int, text string, lookup func(group, kind string) *engine.CRD) *analysis {
 	a := &analysis{uri: uri, version: version, text: text, lines: strings.Split(text, "\n")}
-	docs, err := splitDocs(text)
+	docs, err := splitDocs(text, false)
 	if err != nil {
 		var se *yamldoc.SeparatorError
 		line := 1
@@ -138,12 +163,13 @@ func analyze(ctx context.Context, uri string, version int, text string, lookup f
 			return a
 		}
 		switch {
-		case d.isCRD() || d.root == nil && bytes.Contains(d.data, []byte("CustomResourceDefinition")):
+		case d.isCRD() || bytes.Contains(d.data, []byte("CustomResourceDefinition")) && d.ensureRoot() == nil:
 			a.checkCRD(d)
-		case d.root == nil:
-			_, err := parseNode(d.data)
-			a.add(a.lineRange(d.fileLine(yamlErrorLine(err))), SeverityError, "error converting YAML to JSON: "+errText(err))
-		case d.kind != "" && d.apiVersion != "":
+		case d.apiVersion == "" || d.kind == "":
+			if d.ensureRoot() == nil {
+				a.add(a.lineRange(d.fileLine(yamlErrorLine(d.parseErr))), SeverityError, "error converting YAML to JSON: "+errText(d.parseErr))
+			}
+		default:
 			group, _, _ := strings.Cut(d.apiVersion, "/")
 			if !strings.Contains(d.apiVersion, "/") {
 				group = ""
@@ -256,9 +282,6 @@ func (a *analysis) checkCRD(d *docInfo) {
 		return
 	}
 	d.crd = c
-	if d.root != nil {
-		d.rules = findRules(d.root)
-	}
 	if msg := c.DecodeError(); msg != "" {
 		fes := c.FieldErrors()
 		if len(fes) == 0 {
@@ -310,7 +333,7 @@ var celErrorRE = regexp.MustCompile(`ERROR: <input>:(\d+):(\d+):`)
 // rule's string: p is the engine's position of the rule's key.
 func (a *analysis) celErrorRange(d *docInfo, p engine.Position, detail string) (Range, bool) {
 	m := celErrorRE.FindStringSubmatch(detail)
-	if m == nil || !p.Known() {
+	if m == nil || !p.Known() || d.ensureRoot() == nil {
 		return Range{}, false
 	}
 	var rule *ruleRef

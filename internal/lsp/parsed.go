@@ -21,12 +21,7 @@ type parsedFile struct {
 
 func newParsedFile(uri string, version int, text string, lookup func(group, kind string) *engine.CRD) *parsedFile {
 	pf := &parsedFile{uri: uri, version: version, text: text, lines: strings.Split(text, "\n"), lookup: lookup}
-	pf.docs, _ = splitDocs(text)
-	for _, d := range pf.docs {
-		if d.isCRD() && d.root != nil {
-			d.rules = findRules(d.root)
-		}
-	}
+	pf.docs, _ = splitDocs(text, true)
 	return pf
 }
 
