@@ -33,12 +33,12 @@ type analysis struct {
 
 // docInfo is one YAML document of a file.
 type docInfo struct {
-	line  int // 1-based line of the document's first byte in the file
-	data  []byte
+	line     int // 1-based line of the document's first byte in the file
+	data     []byte
 	root     *yaml.Node // nil when it does not parse (or is not parsed yet)
 	parsed   bool
 	parseErr error
-	lines []string   // the document's lines
+	lines    []string // the document's lines
 
 	apiVersion, kind string
 
