@@ -142,11 +142,20 @@ func splitDocs(text string, parse bool) ([]*docInfo, error) {
 	return docs, nil
 }
 
+// maxDocumentBytes bounds the documents the server reads: a larger one
+// gets one diagnostic and no completion or hover (the API server takes 3
+// MiB per object; a file of many objects may be larger).
+const maxDocumentBytes = 16 << 20
+
 // analyze checks one version of a document: CRDs are compiled (the API
 // server's create verdict), custom resources validated against the CRD
 // of their kind that lookup finds.
 func analyze(ctx context.Context, uri string, version int, text string, lookup func(group, kind string) *engine.CRD) *analysis {
 	a := &analysis{uri: uri, version: version, text: text, lines: strings.Split(text, "\n")}
+	if len(text) > maxDocumentBytes {
+		a.add(a.lineRange(1), SeverityError, fmt.Sprintf("the document is %d bytes: crdlab lsp reads documents up to %d bytes", len(text), maxDocumentBytes))
+		return a
+	}
 	docs, err := splitDocs(text, false)
 	if err != nil {
 		var se *yamldoc.SeparatorError
@@ -166,9 +175,8 @@ func analyze(ctx context.Context, uri string, version int, text string, lookup f
 		case d.isCRD() || bytes.Contains(d.data, []byte("CustomResourceDefinition")) && d.ensureRoot() == nil:
 			a.checkCRD(d)
 		case d.apiVersion == "" || d.kind == "":
-			if d.ensureRoot() == nil {
-				a.add(a.lineRange(d.fileLine(yamlErrorLine(d.parseErr))), SeverityError, "error converting YAML to JSON: "+errText(d.parseErr))
-			}
+			// not a Kubernetes object (or not one yet): other YAML tools
+			// report its syntax
 		default:
 			group, _, _ := strings.Cut(d.apiVersion, "/")
 			if !strings.Contains(d.apiVersion, "/") {
@@ -191,26 +199,6 @@ func topLevel(lines []string, key string) string {
 		}
 	}
 	return ""
-}
-
-func errText(err error) string {
-	if err == nil {
-		return "not a YAML document"
-	}
-	return strings.TrimPrefix(err.Error(), "yaml: ")
-}
-
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
-
-func yamlErrorLine(err error) int {
-	if err == nil {
-		return 1
-	}
-	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	return 1
 }
 
 func (a *analysis) add(r Range, sev int, msg string) {

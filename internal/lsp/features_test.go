@@ -363,3 +363,30 @@ func TestMalformedMessagesAndUnknownMethodsGetJSONRPCErrors(t *testing.T) {
 	c.open(crdURI, "a: 1\n")
 	c.mustCall("textDocument/hover", TextDocumentPositionParams{TextDocument: TextDocumentIdentifier{crdURI}}, &h)
 }
+
+func TestHostileDocumentsGetDiagnosticsAndTheServerGoesOn(t *testing.T) {
+	for _, c := range []struct {
+		name, text, substr string
+	}{
+		{"too large", strings.Repeat("# padding\n", maxDocumentBytes/10+1), "crdlab lsp reads documents up to"},
+		{"nested flow", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: " + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "\n", ""},
+		{"alias bomb", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n", ""},
+		{"bad separator", "a: 1\n--- x\nb: 2\n", "invalid Yaml document separator"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cl := newClient(t, NewServer(), InitializeParams{InitializationOptions: json.RawMessage(`{"debounceMs":0,"scanWorkspace":false}`)})
+			cl.open(crdURI, c.text)
+			diags := cl.waitDiags(crdURI, 1)
+			if len(diags) == 0 {
+				t.Fatal("no diagnostics")
+			}
+			if c.substr != "" && find(diags, c.substr) == nil {
+				t.Errorf("no %q in %v", c.substr, diags)
+			}
+			var h *Hover
+			cl.mustCall("textDocument/hover", TextDocumentPositionParams{TextDocument: TextDocumentIdentifier{crdURI}, Position: Position{2, 3}}, &h)
+			var l CompletionList
+			cl.mustCall("textDocument/completion", TextDocumentPositionParams{TextDocument: TextDocumentIdentifier{crdURI}, Position: Position{2, 3}}, &l)
+		})
+	}
+}

@@ -43,6 +43,14 @@ func (x *crdIndex) configure(roots, extra []string) {
 // lookup returns the CRD of k, building the index first if build is set
 // (the checks, off the server's loop; requests do not wait for a scan).
 // A build that ctx interrupts is not kept.
+// invalidate makes the next lookup scan again (a CRD file was saved or
+// changed on disk).
+func (x *crdIndex) invalidate() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.built, x.crds = false, nil
+}
+
 func (x *crdIndex) lookup(ctx context.Context, k crdKey, build bool) *engine.CRD {
 	if !build {
 		if !x.mu.TryLock() {

@@ -21,7 +21,9 @@ type parsedFile struct {
 
 func newParsedFile(uri string, version int, text string, lookup func(group, kind string) *engine.CRD) *parsedFile {
 	pf := &parsedFile{uri: uri, version: version, text: text, lines: strings.Split(text, "\n"), lookup: lookup}
-	pf.docs, _ = splitDocs(text, true)
+	if len(text) <= maxDocumentBytes {
+		pf.docs, _ = splitDocs(text, true)
+	}
 	return pf
 }
 

@@ -186,7 +186,10 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			return nil, err
 		}
 		return s.initialize(p)
-	case "initialized", "$/setTrace", "$/cancelRequest", "workspace/didChangeWatchedFiles":
+	case "initialized", "$/setTrace", "$/cancelRequest":
+		return nil, nil
+	case "workspace/didChangeWatchedFiles":
+		s.index.invalidate()
 		return nil, nil
 	case "shutdown":
 		s.mu.Lock()
@@ -229,6 +232,18 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		s.closeDoc(p.TextDocument.URI)
 		return nil, nil
 	case "textDocument/didSave":
+		// a CRD saved: the workspace's CRDs are read again on next use
+		var p DidSaveTextDocumentParams
+		if err := decodeParams(req, &p); err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		d := s.docs[p.TextDocument.URI]
+		crd := d != nil && d.last != nil && hasCRD(d.last)
+		s.mu.Unlock()
+		if crd {
+			s.index.invalidate()
+		}
 		return nil, nil
 	case "textDocument/completion":
 		var p TextDocumentPositionParams
