@@ -301,8 +301,49 @@ func (a *analysis) checkCRD(d *docInfo) {
 		if i < len(pos.Warnings) {
 			p = pos.Warnings[i]
 		}
-		a.add(a.located(d, p), SeverityWarning, w)
+		r := a.located(d, p)
+		if fr, ok := a.formatWarningRange(d, p, w); ok {
+			r = fr
+		}
+		a.add(r, SeverityWarning, w)
 	}
+}
+
+var unrecognizedFormatRE = regexp.MustCompile(`^unrecognized format "(.*)"$`)
+
+// formatWarningRange places an `unrecognized format "X"` warning (which
+// names no field) on the first "format: X" of the document's schemas.
+func (a *analysis) formatWarningRange(d *docInfo, p engine.Position, w string) (Range, bool) {
+	m := unrecognizedFormatRE.FindStringSubmatch(w)
+	if m == nil || p.Known() || d.ensureRoot() == nil {
+		return Range{}, false
+	}
+	var found *yaml.Node
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		if n == nil || found != nil || depth > 200 {
+			return
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if k, v := n.Content[i], n.Content[i+1]; k.Value == "format" && v.Kind == yaml.ScalarNode && v.Value == m[1] {
+					found = v
+					return
+				}
+				walk(n.Content[i+1], depth+1)
+			}
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				walk(c, depth+1)
+			}
+		}
+	}
+	walk(d.root, 0)
+	if found == nil {
+		return Range{}, false
+	}
+	return a.at(d.fileLine(found.Line), found.Column), true
 }
 
 func decodeMessage(de *crd.DecodeError) string {

@@ -390,3 +390,29 @@ func TestHostileDocumentsGetDiagnosticsAndTheServerGoesOn(t *testing.T) {
 		})
 	}
 }
+
+func TestCRDWarningsAreWarningsOnTheirField(t *testing.T) {
+	text := strings.Replace(readTestdata(t, "crontab-crd.yaml"), "                image:\n                  type: string\n", "                image:\n                  type: string\n                  format: bogus\n", 1)
+	c := newClient(t, NewServer(), InitializeParams{InitializationOptions: json.RawMessage(`{"debounceMs":0}`)})
+	c.open(crdURI, text)
+	diags := c.waitDiags(crdURI, 1)
+	d := find(diags, `unrecognized format "bogus"`)
+	if d == nil || len(diags) != 1 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	if d.Severity != SeverityWarning || d.Range.Start != positionOf(t, text, "bogus", 0) {
+		t.Errorf("%v, want a warning on the format's value", d)
+	}
+}
+
+func TestCompletionInMessageExpressionAndAfterOldSelf(t *testing.T) {
+	text := strings.Replace(readTestdata(t, "broken-crontab.yaml"), "                  message: too many\n",
+		"                  messageExpression: \"'too many: ' + string(oldSelf.)\"\n", 1)
+	c := newClient(t, NewServer(), InitializeParams{})
+	c.open(crdURI, text)
+	var l CompletionList
+	c.mustCall("textDocument/completion", TextDocumentPositionParams{TextDocument: TextDocumentIdentifier{crdURI}, Position: positionOf(t, text, "oldSelf.)", len("oldSelf."))}, &l)
+	if got := labelsOf(l); !slices.Equal(got, []string{"cronSpec", "image", "replicas", "tags"}) {
+		t.Errorf("oldSelf. in a messageExpression: %v", got)
+	}
+}
