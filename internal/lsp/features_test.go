@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/sourcegraph/jsonrpc2"
@@ -414,5 +415,83 @@ func TestCompletionInMessageExpressionAndAfterOldSelf(t *testing.T) {
 	c.mustCall("textDocument/completion", TextDocumentPositionParams{TextDocument: TextDocumentIdentifier{crdURI}, Position: positionOf(t, text, "oldSelf.)", len("oldSelf."))}, &l)
 	if got := labelsOf(l); !slices.Equal(got, []string{"cronSpec", "image", "replicas", "tags"}) {
 		t.Errorf("oldSelf. in a messageExpression: %v", got)
+	}
+}
+
+func TestCustomResourcesAreValidatedAgainstConfiguredCRDPaths(t *testing.T) {
+	dir := t.TempDir()
+	crdFile := filepath.Join(dir, "crds", "crontab.yaml")
+	if err := os.MkdirAll(filepath.Dir(crdFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(crdFile, []byte(readTestdata(t, "crontab-crd.yaml")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		server  *Server
+		options string
+	}{
+		{"initializationOptions", NewServer(), `{"debounceMs":0,"scanWorkspace":false,"crdPaths":["` + filepath.Dir(crdFile) + `"]}`},
+		{"crdlab lsp --crd", NewServer(crdFile), `{"debounceMs":0,"scanWorkspace":false}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cl := newClient(t, c.server, InitializeParams{InitializationOptions: json.RawMessage(c.options)})
+			uri := "file:///elsewhere/cron.yaml"
+			cl.open(uri, crontabObject)
+			if find(cl.waitDiags(uri, 1), "spec.replicas in body should be less than or equal to 10") == nil {
+				t.Error("the custom resource was not validated")
+			}
+		})
+	}
+	// scanWorkspace false: the workspace's CRDs are not read
+	cl := newClient(t, NewServer(), InitializeParams{RootURI: "file://" + filepath.ToSlash(dir), InitializationOptions: json.RawMessage(`{"debounceMs":0,"scanWorkspace":false}`)})
+	uri := "file:///elsewhere/cron.yaml"
+	cl.open(uri, crontabObject)
+	if d := cl.waitDiags(uri, 1); len(d) != 0 {
+		t.Errorf("scanWorkspace false: %v", d)
+	}
+}
+
+// waitPublish waits for the n-th publishDiagnostics of uri (1-based).
+func (c *client) waitPublish(uri string, n int) []Diagnostic {
+	c.t.Helper()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			c.mu.Lock()
+			c.cond.Broadcast()
+			c.mu.Unlock()
+		}
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for len(c.diags[uri]) < n {
+		if time.Now().After(deadline) {
+			c.t.Fatalf("%s: %d publications, want %d", uri, len(c.diags[uri]), n)
+		}
+		c.cond.Wait()
+	}
+	return c.diags[uri][n-1].Diagnostics
+}
+
+func TestEditingAnOpenCRDRechecksItsOpenCustomResources(t *testing.T) {
+	crdText := readTestdata(t, "crontab-crd.yaml")
+	c := newClient(t, NewServer(), InitializeParams{InitializationOptions: json.RawMessage(`{"debounceMs":0,"scanWorkspace":false}`)})
+	c.open(crdURI, crdText)
+	c.waitDiags(crdURI, 1)
+	cr := "file:///w/cron.yaml"
+	c.open(cr, crontabObject)
+	if find(c.waitPublish(cr, 1), "less than or equal to 10") == nil {
+		t.Fatal("the custom resource is not checked against the open CRD")
+	}
+	c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{crdURI, 2},
+		ContentChanges: []TextDocumentContentChangeEvent{{Text: strings.Replace(crdText, "maximum: 10", "maximum: 30", 1)}}})
+	if d := c.waitPublish(cr, 2); len(d) != 0 {
+		t.Errorf("after the CRD allowed 30: %v", d)
 	}
 }
