@@ -12,8 +12,10 @@ package conformance
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,25 +70,23 @@ func crdsIn(t *testing.T, dir string) map[string]CorpusDoc {
 	return out
 }
 
-func modDir(cache, mod string) string {
-	return filepath.Join(cache, mod)
+// modDir returns the directory of mod (module@version), fetched through
+// the Go module proxy into the module cache if it is not there yet.
+func modDir(t *testing.T, mod string) string {
+	t.Helper()
+	out, err := exec.Command("go", "mod", "download", "-json", mod).Output()
+	var info struct{ Dir, Error string }
+	if json.Unmarshal(out, &info) != nil || info.Dir == "" {
+		testenv.Unavailable(t, "go mod download %s: %v %s", mod, err, info.Error)
+	}
+	return info.Dir
 }
 
 func TestUpgradePairs(t *testing.T) {
-	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
-	if err != nil {
-		t.Skipf("go env GOMODCACHE: %v", err)
-	}
-	cache := strings.TrimSpace(string(out))
 	var doc bytes.Buffer
 	doc.WriteString(upgradesHeader)
 	for _, p := range upgradePairs {
-		oldDir, newDir := modDir(cache, p.oldMod), modDir(cache, p.newMod)
-		for _, d := range []string{oldDir, newDir} {
-			if _, err := os.Stat(d); err != nil {
-				t.Skipf("%s is not in the module cache (go mod download %s)", d, strings.TrimPrefix(d, cache+"/"))
-			}
-		}
+		oldDir, newDir := modDir(t, p.oldMod), modDir(t, p.newMod)
 		t.Run(p.name, func(t *testing.T) { writePair(t, &doc, p, oldDir, newDir) })
 	}
 	if *upgradesDoc {

@@ -2,6 +2,7 @@ package crdtest
 
 import (
 	"encoding/json"
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 	"os"
 	"os/exec"
 	"regexp"
@@ -24,7 +25,7 @@ func openShiftDir(t testing.TB) string {
 	out, err := exec.Command("go", "mod", "download", "-json", openShiftAPI).Output()
 	var info struct{ Dir, Error string }
 	if err != nil || json.Unmarshal(out, &info) != nil || info.Dir == "" {
-		t.Skipf("cannot fetch %s through the Go module proxy (offline?): %v %s; set CRDLAB_OPENSHIFT_API to its directory", openShiftAPI, err, info.Error)
+		testenv.Unavailable(t, "cannot fetch %s through the Go module proxy (offline?): %v %s; set CRDLAB_OPENSHIFT_API to its directory", openShiftAPI, err, info.Error)
 	}
 	return info.Dir
 }

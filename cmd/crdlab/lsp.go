@@ -9,7 +9,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/crdlab/crdlab/engine"
-	"github.com/crdlab/crdlab/internal/lsp"
+	"github.com/crdlab/crdlab/internal/cli/lsp"
 )
 
 var lspCommand = &command{

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 )
 
 // TestMain lets the test binary act as the crdlab command (for editors
@@ -82,7 +84,8 @@ type nvimResult struct {
 func TestNeovimEndToEnd(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
-		t.Skip("nvim is not installed (apt-get install neovim; make setup installs it): the Neovim end-to-end test needs it")
+		testenv.Unavailable(t, "nvim is not installed (Debian: apt-get install neovim): the Neovim end-to-end test of crdlab lsp needs it")
+		return
 	}
 	if testing.Short() {
 		t.Skip("-short: the Neovim end-to-end test starts an editor")
