@@ -495,3 +495,26 @@ func TestEditingAnOpenCRDRechecksItsOpenCustomResources(t *testing.T) {
 		t.Errorf("after the CRD allowed 30: %v", d)
 	}
 }
+
+func TestRapidChangesAreDebouncedToTheLastVersion(t *testing.T) {
+	text := readTestdata(t, "broken-crontab.yaml")
+	c := newClient(t, NewServer(), InitializeParams{InitializationOptions: json.RawMessage(`{"debounceMs":200}`)})
+	c.open(crdURI, text)
+	c.waitDiags(crdURI, 1)
+	at := positionOf(t, text, "self.maxReplicas", 0)
+	const n = 20
+	for v := 2; v <= n+1; v++ { // 20 keystrokes, well within the debounce delay
+		c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{crdURI, v},
+			ContentChanges: []TextDocumentContentChangeEvent{{Range: &Range{Start: at, End: at}, Text: " "}}})
+	}
+	diags := c.waitDiags(crdURI, n+1)
+	if find(diags, "maxReplicas") == nil {
+		t.Errorf("last version: %v", diags)
+	}
+	c.mu.Lock()
+	published := len(c.diags[crdURI])
+	c.mu.Unlock()
+	if published > 3 {
+		t.Errorf("%d publications for 21 versions: the changes were not debounced", published)
+	}
+}
