@@ -1,7 +1,7 @@
 # bench.mk — benchmarks (crdlab vs upstream) and fuzzing; included from the Makefile.
 #
 #   make bench       benchmarks/ side by side (crdlab vs upstream), then benchstat
-#   make cel-costs   benchmarks/cel-costs.md: CEL cost units vs wall time over the corpus
+#   make cel-costs   docs/reports/cel-costs.md: CEL cost units vs wall time over the corpus
 #   make fuzz        every fuzz target of the main module for FUZZTIME each
 #   make bench-repo  the 50,000-object repository comparison: crdlab validate
 #                    vs kubeconform vs kubectl-validate on the same files
@@ -98,13 +98,13 @@ wasm-anchor: ## build/upstream-anchor.wasm (upstream's schema packages) and its 
 # make cel-costs: does the CEL cost model predict time? Every rule of the
 # corpus (scripts/corpus.sh) on generated objects with lists at 1, 10, 100
 # and maxItems items, timed with package cost's Benchmark (as crdlab bench);
-# writes benchmarks/cel-costs.md, cel-costs.csv and the two SVG plots
+# writes docs/reports/cel-costs.md, cel-costs.csv and the two SVG plots
 # (benchmarks/cmd/celcosts). CELCOSTS_FLAGS tunes it (e.g. -duration 10ms).
 CELCOSTS_FLAGS ?= -duration 5ms -samples 5
 
 .PHONY: cel-costs
-cel-costs: ## benchmarks/cel-costs.md: CEL cost units vs wall time over the corpus
-	cd benchmarks && $(GO) run ./cmd/celcosts -out . $(CELCOSTS_FLAGS)
+cel-costs: ## docs/reports/cel-costs.md: CEL cost units vs wall time over the corpus
+	cd benchmarks && $(GO) run ./cmd/celcosts -out ../docs/reports $(CELCOSTS_FLAGS)
 
 # make envtest-bench: what envtest would do, without setup-envtest's
 # downloads. benchmarks/apiserver is its own module: it requires

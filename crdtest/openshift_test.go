@@ -30,7 +30,7 @@ func openShiftDir(t testing.TB) string {
 	return info.Dir
 }
 
-// explained classifies the disagreements listed in docs/openshift-suites.md.
+// explained classifies the disagreements listed in docs/reports/openshift-suites.md.
 var explained = []struct {
 	name string
 	re   *regexp.Regexp
@@ -76,6 +76,6 @@ func TestOpenShiftSuites(t *testing.T) {
 		t.Logf("  %5d  %s", counts[e.name], e.name)
 	}
 	if passed < 4500 {
-		t.Errorf("only %d cases pass; docs/openshift-suites.md records 4554", passed)
+		t.Errorf("only %d cases pass; docs/reports/openshift-suites.md records 4554", passed)
 	}
 }
