@@ -3,12 +3,14 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
@@ -29,6 +31,7 @@ type analysis struct {
 	lines   []string
 	docs    []*docInfo
 	diags   []Diagnostic
+	dropped int // diagnostics past maxDiagnostics
 }
 
 // docInfo is one YAML document of a file.
@@ -127,6 +130,9 @@ func splitDocs(text string, parse bool) ([]*docInfo, error) {
 		d := &docInfo{line: p.Line, data: p.Data, lines: strings.Split(string(p.Data), "\n")}
 		if !parse {
 			d.apiVersion, d.kind = topLevel(d.lines, "apiVersion"), topLevel(d.lines, "kind")
+			if t := bytes.TrimLeft(p.Data, " \t\r\n\ufeff"); d.apiVersion == "" && len(t) > 0 && t[0] == '{' {
+				d.apiVersion, d.kind = jsonTopLevel(t)
+			}
 			if d.apiVersion != "" && d.kind != "" {
 				docs = append(docs, d)
 				continue
@@ -134,8 +140,11 @@ func splitDocs(text string, parse bool) ([]*docInfo, error) {
 		}
 		d.apiVersion, d.kind = "", ""
 		if d.ensureRoot() == nil {
-			// being typed: read them from their lines
+			// being typed (or beyond goyaml.v3): read them from their lines
 			d.apiVersion, d.kind = topLevel(d.lines, "apiVersion"), topLevel(d.lines, "kind")
+			if t := bytes.TrimLeft(p.Data, " \t\r\n\ufeff"); d.apiVersion == "" && len(t) > 0 && t[0] == '{' {
+				d.apiVersion, d.kind = jsonTopLevel(t)
+			}
 		}
 		docs = append(docs, d)
 	}
@@ -187,7 +196,61 @@ func analyze(ctx context.Context, uri string, version int, text string, lookup f
 			}
 		}
 	}
-	return a
+	return a.finish()
+}
+
+// jsonTopLevel returns the apiVersion and kind of a JSON document, read
+// token by token (no recursion: a document nested 10,000 deep is read
+// as any other, and left to the engine's decoder to reject).
+func jsonTopLevel(data []byte) (apiVersion, kind string) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	depth := 0
+	expectKey := false
+	var key string
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return apiVersion, kind
+		}
+		if d, ok := tok.(json.Delim); ok {
+			switch d {
+			case '{', '[':
+				depth++
+				if depth == 1 {
+					if d == '[' {
+						return "", ""
+					}
+					expectKey = true
+				}
+			default:
+				depth--
+				if depth == 0 {
+					return apiVersion, kind
+				}
+				if depth == 1 {
+					expectKey = true // a container value ended
+				}
+			}
+			continue
+		}
+		if depth != 1 {
+			continue
+		}
+		if expectKey {
+			key, _ = tok.(string)
+			expectKey = false
+			continue
+		}
+		if v, ok := tok.(string); ok {
+			switch key {
+			case "apiVersion":
+				apiVersion = v
+			case "kind":
+				kind = v
+			}
+		}
+		expectKey = true
+	}
 }
 
 // topLevel returns the plain value of a top-level "key: value" line.
@@ -201,8 +264,50 @@ func topLevel(lines []string, key string) string {
 	return ""
 }
 
+// maxDiagnostics bounds the diagnostics of a document: past it, one more
+// says how many were left out (an editor shows no more, and a list of
+// 100,000 duplicates would be megabytes per keystroke).
+const maxDiagnostics = 1000
+
+// maxMessageBytes bounds a diagnostic's message: an enum of 100,000
+// values makes each of its errors megabytes long.
+const maxMessageBytes = 4000
+
 func (a *analysis) add(r Range, sev int, msg string) {
-	a.diags = append(a.diags, Diagnostic{Range: r, Severity: sev, Source: source, Message: msg})
+	if a.full() {
+		return
+	}
+	a.diags = append(a.diags, Diagnostic{Range: r, Severity: sev, Source: source, Message: clipMessage(msg)})
+}
+
+// full reports (and counts) a diagnostic past maxDiagnostics: the caller
+// skips it without computing its range.
+func (a *analysis) full() bool {
+	if len(a.diags) >= maxDiagnostics {
+		a.dropped++
+		return true
+	}
+	return false
+}
+
+func clipMessage(msg string) string {
+	if len(msg) <= maxMessageBytes {
+		return msg
+	}
+	cut := maxMessageBytes
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes in all: crdlab validate and crdlab lint print the whole message)", msg[:cut], len(msg))
+}
+
+// finish adds the note about the diagnostics left out.
+func (a *analysis) finish() *analysis {
+	if a.dropped > 0 {
+		a.diags = append(a.diags, Diagnostic{Range: a.lineRange(1), Severity: SeverityInformation, Source: source,
+			Message: fmt.Sprintf("%d more diagnostics not shown (crdlab lsp shows the first %d; crdlab validate and crdlab lint list them all)", a.dropped, maxDiagnostics)})
+	}
+	return a
 }
 
 // lineRange is the range of a whole line (1-based), from its first
@@ -214,9 +319,9 @@ func (a *analysis) lineRange(line int) Range {
 	if line > len(a.lines) {
 		line = len(a.lines)
 	}
-	l := a.lines[line-1]
+	l := strings.TrimSuffix(a.lines[line-1], "\r")
 	start := len(l) - len(strings.TrimLeft(l, " \t"))
-	return Range{Start: Position{Line: line - 1, Character: utf16Len(l[:start])}, End: lineEnd(a.text, line-1)}
+	return Range{Start: Position{Line: line - 1, Character: utf16Len(l[:start])}, End: Position{Line: line - 1, Character: utf16Len(l)}}
 }
 
 // at is the range of the token at a 1-based line and column (in runes)
@@ -225,7 +330,7 @@ func (a *analysis) at(line, col int) Range {
 	if line < 1 || line > len(a.lines) {
 		return a.lineRange(line)
 	}
-	start := lineCol(a.text, line, col)
+	start := posInLine(a.lines[line-1], line, col)
 	l := []rune(strings.TrimRight(a.lines[line-1], "\r"))
 	end := col - 1
 	for end < len(l) && l[end] != ':' && l[end] != ' ' && l[end] != '\t' && l[end] != ',' && l[end] != ')' {
@@ -234,7 +339,7 @@ func (a *analysis) at(line, col int) Range {
 	if end == col-1 && end < len(l) {
 		end++
 	}
-	return Range{Start: start, End: lineCol(a.text, line, end+1)}
+	return Range{Start: start, End: posInLine(a.lines[line-1], line, end+1)}
 }
 
 // docStart is the range of the first line of a document that holds
@@ -286,6 +391,9 @@ func (a *analysis) checkCRD(d *docInfo) {
 	}
 	pos := c.Positions()
 	for i, e := range c.Errors() {
+		if a.full() {
+			continue
+		}
 		var p engine.Position
 		if i < len(pos.Errors) {
 			p = pos.Errors[i]
@@ -297,6 +405,9 @@ func (a *analysis) checkCRD(d *docInfo) {
 		a.add(r, SeverityError, e.Error())
 	}
 	for i, w := range c.Warnings() {
+		if a.full() {
+			continue
+		}
 		var p engine.Position
 		if i < len(pos.Warnings) {
 			p = pos.Warnings[i]
@@ -410,6 +521,9 @@ func (a *analysis) checkObject(d *docInfo, c *engine.CRD) {
 		a.add(a.located(d, pos.DecodeError), SeverityError, res.DecodeError)
 	}
 	for i, e := range res.Errors {
+		if a.full() {
+			continue
+		}
 		var p engine.Position
 		if i < len(pos.Errors) {
 			p = pos.Errors[i]
@@ -417,6 +531,9 @@ func (a *analysis) checkObject(d *docInfo, c *engine.CRD) {
 		a.add(a.located(d, p), SeverityError, e.Error())
 	}
 	for i, w := range res.Warnings {
+		if a.full() {
+			continue
+		}
 		var p engine.Position
 		if i < len(pos.Warnings) {
 			p = pos.Warnings[i]

@@ -91,6 +91,21 @@ func lineCol(text string, line, col int) Position {
 	return Position{Line: line - 1, Character: units}
 }
 
+// posInLine is the Position of the 1-based rune column col on the
+// 1-based line whose text is l (clamped to its end).
+func posInLine(l string, line, col int) Position {
+	l = strings.TrimSuffix(l, "\r")
+	units, c := 0, 1
+	for _, r := range l {
+		if c >= col {
+			break
+		}
+		units += utf16.RuneLen(r)
+		c++
+	}
+	return Position{Line: line - 1, Character: units}
+}
+
 // applyChange applies one content change to text.
 func applyChange(text string, ch TextDocumentContentChangeEvent) (string, error) {
 	if ch.Range == nil {
