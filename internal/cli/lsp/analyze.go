@@ -549,19 +549,3 @@ func keyOf(c *engine.CRD) crdKey {
 	def := c.Definition()
 	return crdKey{def.Spec.Group, def.Spec.Names.Kind}
 }
-
-// docAt returns the document holding the 1-based file line.
-func (a *analysis) docAt(line int) *docInfo {
-	var found *docInfo
-	for _, d := range a.docs {
-		if d.line <= line {
-			found = d
-		}
-	}
-	if found != nil && line-found.line >= len(found.lines) {
-		return nil
-	}
-	return found
-}
-
-func (a *analysis) String() string { return fmt.Sprintf("%s@%d", a.uri, a.version) }

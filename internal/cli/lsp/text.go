@@ -38,21 +38,6 @@ func offset(text string, p Position) int {
 	return i
 }
 
-// position returns the Position of byte offset off in text.
-func position(text string, off int) Position {
-	if off > len(text) {
-		off = len(text)
-	}
-	line, start := 0, 0
-	for i := 0; i < off; i++ {
-		if text[i] == '\n' {
-			line++
-			start = i + 1
-		}
-	}
-	return Position{Line: line, Character: utf16Len(text[start:off])}
-}
-
 func utf16Len(s string) int {
 	n := 0
 	for _, r := range s {
@@ -116,18 +101,4 @@ func applyChange(text string, ch TextDocumentContentChangeEvent) (string, error)
 		return "", fmt.Errorf("change range ends before it starts (%d:%d > %d:%d)", ch.Range.Start.Line, ch.Range.Start.Character, ch.Range.End.Line, ch.Range.End.Character)
 	}
 	return text[:a] + ch.Text + text[b:], nil
-}
-
-// lineEnd returns the Position at the end of the given zero-based line.
-func lineEnd(text string, line int) Position {
-	off := offset(text, Position{Line: line})
-	j := strings.IndexByte(text[off:], '\n')
-	if j < 0 {
-		j = len(text) - off
-	}
-	end := off + j
-	if end > off && text[end-1] == '\r' {
-		end--
-	}
-	return Position{Line: line, Character: utf16Len(text[off:end])}
 }
