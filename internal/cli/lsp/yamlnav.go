@@ -261,8 +261,14 @@ func blockWalk(lines []string, n *yaml.Node, f func(line, col int, r rune) bool)
 			}
 		}
 		br := '\n'
-		if n.Style == yaml.FoldedStyle {
-			br = ' '
+		if n.Style == yaml.FoldedStyle && l < len(lines) {
+			// folded: a line break between two lines of the same
+			// indentation is a space
+			next := lines[l]
+			nt := strings.TrimLeft(next, " ")
+			if strings.TrimSpace(next) != "" && len(next)-len(nt) == indent && ind == indent {
+				br = ' '
+			}
 		}
 		if !f(l, len(rs)+1, br) {
 			return
