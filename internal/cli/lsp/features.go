@@ -166,9 +166,13 @@ func objectCompletion(pf *parsedFile, d *docInfo, root *crd.JSONSchemaProps, lin
 func indentPath(lines []string, line, indent int, dash bool) []string {
 	var rev []string
 	target := indent
+	// after a list item, its key may sit at the dash's column
+	// ("key:\n- a: 1")
+	orEqual := false
 	if dash {
 		rev = append(rev, "[]")
 		target = dashColumn(lines[line-1])
+		orEqual = true
 	}
 	for l := line - 1; l >= 1 && target > 0; l-- {
 		s := strings.TrimRight(lines[l-1], "\r")
@@ -189,13 +193,15 @@ func indentPath(lines []string, line, indent int, dash bool) []string {
 				// the cursor's key is in this item's mapping
 				rev = append(rev, "[]")
 				target = ind
+				orEqual = true
 			}
 			continue
 		}
-		if ind < target {
+		if ind < target || orEqual && ind == target {
 			if k, ok := keyOf2(t); ok {
 				rev = append(rev, k)
 				target = ind
+				orEqual = false
 			}
 		}
 	}

@@ -97,3 +97,40 @@ func TestCELOffsetCountsLinesOfTheExpression(t *testing.T) {
 		}
 	}
 }
+
+func TestIndentPathFindsTheMappingAtTheCursor(t *testing.T) {
+	doc := `apiVersion: x/v1
+kind: K
+spec:
+  ports:
+    - name: a
+      port: 1
+    - name: b
+      
+  template:
+    metadata:
+      labels:
+        
+  list:
+  - x: 1
+    
+`
+	lines := strings.Split(doc, "\n")
+	for _, c := range []struct {
+		line, indent int
+		dash         bool
+		want         string
+	}{
+		{8, 6, false, "spec.ports.[]"},
+		{12, 8, false, "spec.template.metadata.labels"},
+		{15, 4, false, "spec.list.[]"},
+		{4, 2, false, "spec"},
+		{3, 0, false, ""},
+		{7, 6, true, "spec.ports.[]"},
+	} {
+		got := strings.Join(indentPath(lines, c.line, c.indent, c.dash), ".")
+		if got != c.want {
+			t.Errorf("line %d indent %d: %q, want %q", c.line, c.indent, got, c.want)
+		}
+	}
+}
