@@ -30,6 +30,47 @@ func ruleAt(d *docInfo, line, col int) (*ruleRef, string) {
 	return best, before
 }
 
+var ruleLineRE = regexp.MustCompile(`^(\s*(?:-\s+)?)(rule|messageExpression):\s*(["']?)`)
+
+// typedRule finds, in a CRD document that does not parse, the rule being
+// typed on the cursor's line (rule: or messageExpression: and the text
+// after it, without its opening quote), the schema node carrying it by
+// indentation, and its schema in the CRD of the latest check (the first
+// version's when the path crosses versions).
+func typedRule(pf *parsedFile, d *docInfo, line, col int) (*crd.JSONSchemaProps, []string, string) {
+	if line < 1 || line > len(d.lines) {
+		return nil, nil, ""
+	}
+	rs := []rune(strings.TrimRight(d.lines[line-1], "\r"))
+	if col-1 > len(rs) {
+		return nil, nil, ""
+	}
+	head := string(rs[:col-1])
+	m := ruleLineRE.FindStringSubmatchIndex(head)
+	if m == nil {
+		return nil, nil, ""
+	}
+	before := head[m[1]:]
+	indent := utf8.RuneCountInString(head[m[2]:m[3]])
+	dash := strings.Contains(head[m[2]:m[3]], "-")
+	path := indentPath(d.lines, line, indent, dash)
+	// ... x-kubernetes-validations [] : the schema node is before them
+	if len(path) < 2 || path[len(path)-1] != "[]" || path[len(path)-2] != "x-kubernetes-validations" {
+		return nil, nil, ""
+	}
+	path = path[:len(path)-2]
+	for i := range path {
+		if path[i] == "[]" && i > 0 && path[i-1] == "versions" {
+			path[i] = "[0]"
+		}
+	}
+	version, inside, ok := schemaSteps(path)
+	if !ok {
+		return nil, nil, ""
+	}
+	return schemaAt(versionSchema(pf.goodDefinition(d.fileLine(line)), version), inside), inside, before
+}
+
 // complete answers textDocument/completion.
 func (s *Server) complete(pf *parsedFile, p Position) *CompletionList {
 	out := &CompletionList{Items: []CompletionItem{}}
@@ -38,15 +79,21 @@ func (s *Server) complete(pf *parsedFile, p Position) *CompletionList {
 		return out
 	}
 	if d.isCRD() {
+		var schema *crd.JSONSchemaProps
+		var inside []string
 		r, before := ruleAt(d, line, col)
-		if r == nil {
-			return out
+		if r != nil {
+			version, in, ok := schemaSteps(r.schemaSteps)
+			if !ok {
+				return out
+			}
+			inside = in
+			schema = schemaAt(versionSchema(d.definition(), version), inside)
+		} else if d.root == nil {
+			// the document does not parse (a quote not closed yet, say):
+			// the rule from its line, the schema from the latest check
+			schema, inside, before = typedRule(pf, d, line, col)
 		}
-		version, inside, ok := schemaSteps(r.schemaSteps)
-		if !ok {
-			return out
-		}
-		schema := schemaAt(versionSchema(d.definition(), version), inside)
 		if schema == nil {
 			return out
 		}

@@ -518,3 +518,27 @@ func TestRapidChangesAreDebouncedToTheLastVersion(t *testing.T) {
 		t.Errorf("%d publications for 21 versions: the changes were not debounced", published)
 	}
 }
+
+func TestCompletionWhileAQuoteIsStillOpen(t *testing.T) {
+	text := readTestdata(t, "broken-crontab.yaml")
+	c := newClient(t, NewServer(), InitializeParams{InitializationOptions: json.RawMessage(`{"debounceMs":0}`)})
+	c.open(crdURI, text)
+	c.waitDiags(crdURI, 1)
+	// typing: the closing quote is not there yet, the YAML does not parse
+	typing := strings.Replace(text, `- rule: "self.replicas < self.maxReplicas"`, `- rule: "self.replicas < self.`, 1)
+	c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{crdURI, 2}, ContentChanges: []TextDocumentContentChangeEvent{{Text: typing}}})
+	var l CompletionList
+	at := positionOf(t, typing, `< self.`, len(`< self.`))
+	c.mustCall("textDocument/completion", TextDocumentPositionParams{TextDocument: TextDocumentIdentifier{crdURI}, Position: at}, &l)
+	if got := labelsOf(l); !slices.Equal(got, []string{"cronSpec", "image", "replicas", "tags"}) {
+		t.Errorf("self. with an open quote: %v", got)
+	}
+	// a rule on the items of a list: the element type
+	typing = strings.Replace(text, `- rule: "self.all(x, x.matches('^[a-z]+$'))"`, `- rule: "self.all(x, x.`, 1)
+	c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{crdURI, 3}, ContentChanges: []TextDocumentContentChangeEvent{{Text: typing}}})
+	at = positionOf(t, typing, `(x, x.`, len(`(x, x.`))
+	c.mustCall("textDocument/completion", TextDocumentPositionParams{TextDocument: TextDocumentIdentifier{crdURI}, Position: at}, &l)
+	if got := labelsOf(l); !slices.Contains(got, "startsWith") {
+		t.Errorf("x. on list(string) items with an open quote: %v", got)
+	}
+}

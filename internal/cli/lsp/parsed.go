@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/engine/crd"
 )
 
 // parsedFile is the current text of an open document, split and parsed
@@ -17,6 +18,19 @@ type parsedFile struct {
 	lines   []string
 	docs    []*docInfo
 	lookup  func(group, kind string) *engine.CRD
+	good    []goodCRD // the CRDs of the latest check that decoded some
+}
+
+// goodDefinition is the CRD of the latest check whose document starts at
+// or before the 1-based file line.
+func (pf *parsedFile) goodDefinition(line int) *crd.CustomResourceDefinition {
+	var def *crd.CustomResourceDefinition
+	for _, g := range pf.good {
+		if g.line <= line || def == nil {
+			def = g.def
+		}
+	}
+	return def
 }
 
 func newParsedFile(uri string, version int, text string, lookup func(group, kind string) *engine.CRD) *parsedFile {

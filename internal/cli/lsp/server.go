@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/sourcegraph/jsonrpc2"
 )
 
@@ -49,6 +50,7 @@ type document struct {
 	timer   *time.Timer
 	cancel  context.CancelFunc // the running check, if any
 	last    *analysis          // the latest finished check
+	good    []goodCRD          // the CRDs of the latest check that decoded some
 	parsed  *parsedFile        // parsed current text, for requests
 }
 
@@ -438,6 +440,9 @@ func (s *Server) check(d *document, gen int) {
 	}
 	d.last = a
 	d.cancel = nil
+	if good := goodCRDs(a); len(good) > 0 {
+		d.good = good
+	}
 	// a CRD changed: re-check the custom resources open beside it
 	var others []*document
 	if hasCRD(a) {
@@ -457,6 +462,23 @@ func (s *Server) check(d *document, gen int) {
 		diags = []Diagnostic{}
 	}
 	s.notify(PublishDiagnosticsParams{URI: uri, Version: &v, Diagnostics: diags})
+}
+
+// goodCRD is a CRD of a document's latest check that decoded: what
+// completion falls back on while the document does not parse.
+type goodCRD struct {
+	line int // the first line of its document
+	def  *crd.CustomResourceDefinition
+}
+
+func goodCRDs(a *analysis) []goodCRD {
+	var out []goodCRD
+	for _, d := range a.docs {
+		if d.crd != nil {
+			out = append(out, goodCRD{d.line, d.crd.Definition()})
+		}
+	}
+	return out
 }
 
 func hasCRD(a *analysis) bool {
@@ -521,11 +543,12 @@ func (s *Server) parsedFile(uri string) *parsedFile {
 		s.mu.Unlock()
 		return pf
 	}
-	text, version := d.text, d.version
+	text, version, good := d.text, d.version, d.good
 	s.mu.Unlock()
 	pf := newParsedFile(uri, version, text, func(group, kind string) *engine.CRD {
 		return s.lookupCRD(context.Background(), group, kind, false)
 	})
+	pf.good = good
 	s.mu.Lock()
 	if d.version == version && d.text == text {
 		d.parsed = pf
