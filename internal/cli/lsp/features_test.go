@@ -434,9 +434,10 @@ func TestCustomResourcesAreValidatedAgainstConfiguredCRDPaths(t *testing.T) {
 	}{
 		{"initializationOptions", NewServer(), `{"debounceMs":0,"scanWorkspace":false,"crdPaths":["` + filepath.Dir(crdFile) + `"]}`},
 		{"crdlab lsp --crd", NewServer(crdFile), `{"debounceMs":0,"scanWorkspace":false}`},
+		{"relative to the workspace folder", NewServer(), `{"debounceMs":0,"scanWorkspace":false,"crdPaths":["crds/crontab.yaml"]}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cl := newClient(t, c.server, InitializeParams{InitializationOptions: json.RawMessage(c.options)})
+			cl := newClient(t, c.server, InitializeParams{RootURI: "file://" + filepath.ToSlash(dir), InitializationOptions: json.RawMessage(c.options)})
 			uri := "file:///elsewhere/cron.yaml"
 			cl.open(uri, crontabObject)
 			if find(cl.waitDiags(uri, 1), "spec.replicas in body should be less than or equal to 10") == nil {

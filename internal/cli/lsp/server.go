@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -329,7 +330,16 @@ func (s *Server) setOptions(o Options) {
 	if scan {
 		roots = append(roots, s.folders...)
 	}
-	s.index.configure(roots, append(append([]string(nil), s.crdPaths...), o.CRDPaths...))
+	// the client's relative paths are relative to the (first) workspace
+	// folder; --crd paths to the server's working directory
+	paths := append([]string(nil), s.crdPaths...)
+	for _, p := range o.CRDPaths {
+		if !filepath.IsAbs(p) && len(s.folders) > 0 {
+			p = filepath.Join(s.folders[0], p)
+		}
+		paths = append(paths, p)
+	}
+	s.index.configure(roots, paths)
 }
 
 func (s *Server) debounce() time.Duration {
