@@ -47,7 +47,7 @@ setup: ## Go modules of every module, npm ci (bindings/js, playground), Debian p
 
 build: ## build bin/crdlab
 	@mkdir -p bin
-	$(GO) build -trimpath -ldflags "-X github.com/crdlab/crdlab/engine.Version=$(VERSION)" -o bin/crdlab ./cmd/crdlab
+	$(GO) build -trimpath -buildvcs=auto -ldflags "-X github.com/crdlab/crdlab/engine.Version=$(VERSION)" -o bin/crdlab ./cmd/crdlab
 
 # The repository's hygiene, for every Go module (the main one, conformance/,
 # benchmarks/, and benchmarks/tools/, which pins benchstat): go.mod and
