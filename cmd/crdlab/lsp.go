@@ -8,7 +8,6 @@ import (
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/internal/cli/lsp"
 )
 
@@ -60,10 +59,9 @@ func runLSP(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer
 	if fs.NArg() > 0 {
 		return usageError(c, stderr, "unexpected argument %q", fs.Arg(0))
 	}
-	lsp.Version = engine.Version
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := lsp.NewServer(f.crds...).Serve(ctx, stdio{stdin, stdout}); err != nil {
+	if err := lsp.NewServer(f.crds...).WithVersion(readBuildVersion().Version).Serve(ctx, stdio{stdin, stdout}); err != nil {
 		return reportInputError(stderr, err)
 	}
 	return exitValid

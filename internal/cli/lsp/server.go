@@ -22,9 +22,6 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 )
 
-// Version is reported in the initialize response's serverInfo.
-var Version = "dev"
-
 // Server is one language server session.
 type Server struct {
 	mu       sync.Mutex
@@ -32,6 +29,7 @@ type Server struct {
 	opts     Options
 	folders  []string // workspace folder paths
 	crdPaths []string // given at start (crdlab lsp --crd)
+	version  string   // serverInfo.version
 	index    *crdIndex
 	conn     *jsonrpc2.Conn
 	shutdown bool
@@ -59,8 +57,15 @@ type document struct {
 // that custom resources are validated against besides the workspace's
 // (the initializationOptions' crdPaths are added to them).
 func NewServer(crdPaths ...string) *Server {
-	s := &Server{docs: map[string]*document{}, index: newCRDIndex(), crdPaths: crdPaths}
+	s := &Server{docs: map[string]*document{}, index: newCRDIndex(), crdPaths: crdPaths, version: "dev"}
 	s.index.configure(nil, crdPaths)
+	return s
+}
+
+// WithVersion sets the version the initialize response reports (before
+// Serve) and returns s.
+func (s *Server) WithVersion(v string) *Server {
+	s.version = v
 	return s
 }
 
@@ -317,7 +322,7 @@ func (s *Server) initialize(p InitializeParams) (*InitializeResult, error) {
 			HoverProvider:      true,
 			CodeActionProvider: &CodeActionOptions{CodeActionKinds: []string{CodeActionKindQuickFix}},
 		},
-		ServerInfo: ServerInfo{Name: "crdlab", Version: Version},
+		ServerInfo: ServerInfo{Name: "crdlab", Version: s.version},
 	}, nil
 }
 
