@@ -375,6 +375,9 @@ func TestHostileDocumentsGetDiagnosticsAndTheServerGoesOn(t *testing.T) {
 		{"bad separator", "a: 1\n--- x\nb: 2\n", "invalid Yaml document separator"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if testing.Short() && len(c.text) > 1<<20 {
+				t.Skip("-short: a 16 MiB document through the protocol")
+			}
 			cl := newClient(t, NewServer(), InitializeParams{InitializationOptions: json.RawMessage(`{"debounceMs":0,"scanWorkspace":false}`)})
 			cl.open(crdURI, c.text)
 			diags := cl.waitDiags(crdURI, 1)

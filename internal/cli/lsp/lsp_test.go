@@ -87,8 +87,8 @@ func (c *client) notify(method string, params interface{}) {
 // waitDiags waits for the diagnostics of uri at version.
 func (c *client) waitDiags(uri string, version int) []Diagnostic {
 	c.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	timer := time.AfterFunc(20*time.Second, func() {
+	deadline := time.Now().Add(60 * time.Second)
+	timer := time.AfterFunc(60*time.Second, func() {
 		c.mu.Lock()
 		c.cond.Broadcast()
 		c.mu.Unlock()
