@@ -35,8 +35,13 @@ async function start(): Promise<void> {
       { scheme: 'untitled', language: 'yaml' },
     ],
     initializationOptions: initializationOptions(),
-    // settings changes reach the server as workspace/didChangeConfiguration
-    synchronize: { configurationSection: 'crdlab' },
+    // settings changes reach the server as workspace/didChangeConfiguration,
+    // YAML and JSON files changed on disk as workspace/didChangeWatchedFiles
+    // (the server reads the workspace's CRDs again)
+    synchronize: {
+      configurationSection: 'crdlab',
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml,json}'),
+    },
   };
   client = new LanguageClient('crdlab', 'crdlab', serverOptions(), clientOptions);
   try {
