@@ -34,9 +34,6 @@ type Server struct {
 	conn     *jsonrpc2.Conn
 	shutdown bool
 	closed   bool
-	// published is called after each publishDiagnostics (tests and
-	// benchmarks observe it); nil in production.
-	published func(PublishDiagnosticsParams)
 	wg        sync.WaitGroup
 }
 
@@ -534,13 +531,10 @@ func (s *Server) lookupCRD(ctx context.Context, group, kind string, build bool) 
 
 func (s *Server) notify(p PublishDiagnosticsParams) {
 	s.mu.Lock()
-	conn, cb := s.conn, s.published
+	conn := s.conn
 	s.mu.Unlock()
 	if conn != nil {
 		_ = conn.Notify(context.Background(), "textDocument/publishDiagnostics", p)
-	}
-	if cb != nil {
-		cb(p)
 	}
 }
 
