@@ -34,7 +34,7 @@ type Server struct {
 	conn     *jsonrpc2.Conn
 	shutdown bool
 	closed   bool
-	wg        sync.WaitGroup
+	wg       sync.WaitGroup
 }
 
 // document is an open text document.
