@@ -79,7 +79,7 @@ type policyRun struct {
 
 // loadAdmission reads the policies (--policy and the inputs) and the
 // request; it returns nil when there is no policy.
-func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, cat *catalog.Catalog, update bool) (*policyRun, error) {
+func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, mentioned bool, cat *catalog.Catalog, update bool) (*policyRun, error) {
 	in := &admission.Inputs{}
 	if len(f.policies) > 0 {
 		docs, err := reader.Read(f.policies, "policies (--policy)")
@@ -91,30 +91,14 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, ca
 		}
 	}
 	// The inputs are read again for policies, params and Namespaces only
-	// when a policy is given or one of the input files names the kind.
-	found := len(in.Policies) > 0 || len(in.Bindings) > 0
+	// when a policy is given or one of the input files names the kind
+	// (mentioned: noted by the scan that read them first, so a run
+	// without policies reads nothing twice).
+	found := mentioned || len(in.Policies) > 0 || len(in.Bindings) > 0
 	var args []string
 	for _, a := range inputs {
-		if a == "-" {
-			continue // stdin is read once, by the validation
-		}
-		args = append(args, a)
-		if found {
-			continue
-		}
-		files, err := reader.Files(a)
-		if err != nil {
-			return nil, err
-		}
-		for _, file := range files {
-			data, err := reader.ReadFile(file, "objects")
-			if err != nil {
-				return nil, err
-			}
-			if bytes.Contains(data, []byte(iadm.KindPolicy)) {
-				found = true
-				break
-			}
+		if a != "-" { // stdin is read once, by the validation
+			args = append(args, a)
 		}
 	}
 	if !found {

@@ -37,6 +37,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	iadm "github.com/crdlab/crdlab/internal/admission"
 	"github.com/crdlab/crdlab/internal/cli/catalog"
 	"github.com/crdlab/crdlab/internal/cli/report"
 	"github.com/crdlab/crdlab/wire"
@@ -311,6 +312,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	// may be CRDs or kind: List parsed): the catalogue needs every CRD
 	// first. The objects are read again, parsed once and validated as
 	// the run goes (catalog.Inputs).
+	reader.Mark = []byte(iadm.KindPolicy)
 	in, err := reader.Scan(fs.Args(), "objects")
 	if err != nil {
 		return reportInputError(stderr, err)
@@ -359,7 +361,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	}
 	// Validating admission policies (--policy, or among the inputs) run
 	// on every object that passes validation.
-	policies, err := loadAdmission(&f.admissionFlags, catalog.Reader{Recursive: f.recursive, Stdin: stdin}, fs.Args(), cat, old != nil)
+	policies, err := loadAdmission(&f.admissionFlags, catalog.Reader{Recursive: f.recursive, Stdin: stdin}, fs.Args(), in.Marked(), cat, old != nil)
 	if err != nil {
 		if _, ok := err.(*catalog.InputError); ok {
 			return reportInputError(stderr, err)
