@@ -334,7 +334,7 @@ func (r *runner) step(s Step) (*StepResult, error) {
 	if s.Operation == Apply {
 		return r.apply(fm, version, s, obj)
 	}
-	return r.update(fm, version, s)
+	return r.update(fm, version, s, obj)
 }
 
 func objName(obj map[string]interface{}) string {
@@ -411,7 +411,17 @@ func (r *runner) apply(fm *ssa.FieldManager, version string, s Step, patch map[s
 	return r.store(version, s.Subresource, obj, old, engine.Ignore)
 }
 
-func (r *runner) update(fm *ssa.FieldManager, version string, s Step) (*StepResult, error) {
+func (r *runner) update(fm *ssa.FieldManager, version string, s Step, parsed map[string]interface{}) (*StepResult, error) {
+	// The field manager runs before validation: managedFields the request
+	// carries decide the previous ownership (or reset it) and are replaced
+	// before the object is validated.
+	body := s.Object
+	md, _ := parsed["metadata"].(map[string]interface{})
+	reqManaged, hasManaged := md["managedFields"]
+	if hasManaged {
+		delete(md, "managedFields")
+		body = mustJSON(parsed)
+	}
 	var old []byte
 	if r.cur != nil {
 		b, err := objectJSON(r.cur, r.entries)
@@ -421,7 +431,7 @@ func (r *runner) update(fm *ssa.FieldManager, version string, s Step) (*StepResu
 		old = b
 	}
 	fv := r.opts.FieldValidation
-	res, err := r.crd.Validate(s.Object, engine.ValidateOptions{Version: version, Old: old, Subresource: s.Subresource, FieldValidation: fv})
+	res, err := r.crd.Validate(body, engine.ValidateOptions{Version: version, Old: old, Subresource: s.Subresource, FieldValidation: fv})
 	if err != nil {
 		return nil, err
 	}
@@ -433,7 +443,13 @@ func (r *runner) update(fm *ssa.FieldManager, version string, s Step) (*StepResu
 	if live == nil {
 		live = map[string]interface{}{"apiVersion": r.group + "/" + version, "kind": r.kind}
 	}
-	obj, _ = fm.Update(live, deepCopy(obj), s.Manager)
+	obj = deepCopy(obj)
+	if hasManaged {
+		if omd, ok := obj["metadata"].(map[string]interface{}); ok {
+			omd["managedFields"] = reqManaged
+		}
+	}
+	obj, _ = fm.Update(live, obj, s.Manager)
 	return r.commit(obj, res, old == nil)
 }
 
