@@ -14,9 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	k8stypes "k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
-	k8stypes "k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdlab/crdlab/engine"
@@ -136,7 +136,6 @@ func (s *Served) RunApply(stored []byte, steps []ApplyStep, t0 time.Time, uid st
 	}
 	return out, nil
 }
-
 
 // fixTimes replaces the clock's times (after start) by now.
 func fixTimes(u *unstructured.Unstructured, start, now time.Time) {

@@ -45,8 +45,8 @@ func openAPIModelsForApply(crd *apiextensionsv1.CustomResourceDefinition) (map[s
 		return nil, err
 	}
 	staticSpecV3 := &spec3.OpenAPI{
-		Version: "3.0.0",
-		Info: &spec.Info{InfoProps: spec.InfoProps{Title: "Kubernetes CRD Swagger", Version: "v0.1.0"}},
+		Version:    "3.0.0",
+		Info:       &spec.Info{InfoProps: spec.InfoProps{Title: "Kubernetes CRD Swagger", Version: "v0.1.0"}},
 		Components: &spec3.Components{Schemas: static},
 	}
 	specs := []*spec3.OpenAPI{staticSpecV3}
