@@ -16,7 +16,6 @@ package apply
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -152,6 +151,8 @@ func (s *StepResult) MarshalJSON() ([]byte, error) {
 // Report is the outcome of a run: one result per step.
 type Report struct {
 	Steps []*StepResult `json:"steps"`
+
+	tc *ssa.TypeConverter
 }
 
 // Failed reports whether any step was refused.
@@ -179,7 +180,7 @@ func Run(crd *engine.CRD, stored []byte, steps []Step, opts Options) (*Report, e
 			return nil, err
 		}
 	}
-	rep := &Report{Steps: make([]*StepResult, 0, len(steps))}
+	rep := &Report{Steps: make([]*StepResult, 0, len(steps)), tc: r.tc}
 	for i, s := range steps {
 		r.now = r.opts.Time.Add(time.Duration(i) * time.Second)
 		res, err := r.step(s)
@@ -557,29 +558,4 @@ func deepCopy(m map[string]interface{}) map[string]interface{} {
 func mustJSON(v interface{}) []byte {
 	b, _ := json.Marshal(v)
 	return b
-}
-
-// Owners maps each field path of the stored object (".spec.x") to the
-// managers owning it ("mgr (Apply)", "kubectl (Update, status)"), for the
-// ownership view.
-func (s *StepResult) Owners() map[string][]string {
-	out := map[string][]string{}
-	for _, e := range s.ManagedFields {
-		set := &fieldpath.Set{}
-		if err := set.FromJSON(strings.NewReader(string(e.FieldsV1))); err != nil {
-			continue
-		}
-		label := e.Manager + " (" + e.Operation
-		if e.Subresource != "" {
-			label += ", " + e.Subresource
-		}
-		label += ")"
-		set.Iterate(func(p fieldpath.Path) {
-			out[p.String()] = append(out[p.String()], label)
-		})
-	}
-	for k := range out {
-		sort.Strings(out[k])
-	}
-	return out
 }

@@ -50,7 +50,7 @@ const (
 var commands = map[string]*command{}
 
 func init() {
-	for _, c := range []*command{validateCommand, lintCommand, costCommand, testCommand, benchCommand, schemaCommand, upgradeCommand, conversionReviewCommand} {
+	for _, c := range []*command{validateCommand, lintCommand, costCommand, testCommand, benchCommand, schemaCommand, upgradeCommand, conversionReviewCommand, applyCommand} {
 		commands[c.name] = c
 	}
 }
