@@ -180,7 +180,7 @@ func runApply(c *command, args []string, stdin io.Reader, stdout, stderr io.Writ
 		}
 		return status
 	}
-	writeApplyText(stdout, compiled, steps, rep)
+	writeApplyText(stdout, steps, rep, stored != nil)
 	return status
 }
 
@@ -193,8 +193,7 @@ func errOr(err error, msg string) string {
 
 // writeApplyText prints one line per request, then the final object and
 // the owners of its fields.
-func writeApplyText(w io.Writer, c *engine.CRD, steps []apply.Step, rep *apply.Report) {
-	had := false
+func writeApplyText(w io.Writer, steps []apply.Step, rep *apply.Report, had bool) {
 	for i, s := range steps {
 		r := rep.Steps[i]
 		who := fmt.Sprintf("%s by %q", s.Operation, s.Manager)
@@ -247,7 +246,7 @@ func writeApplyText(w io.Writer, c *engine.CRD, steps []apply.Step, rep *apply.R
 	}
 	b, _ := json.Marshal(obj)
 	y, _ := yaml.JSONToYAML(b)
-	fmt.Fprintf(w, "\nstored object after step %d (managedFields below):\n%s", last+1, indentLines(strings.TrimSuffix(string(y), "\n"), "  ")+"\n")
+	fmt.Fprintf(w, "\nstored object after step %d (owners below):\n%s", last+1, indentLines(strings.TrimSuffix(string(y), "\n"), "  ")+"\n")
 	owners, err := rep.Ownership(last)
 	if err != nil {
 		fmt.Fprintf(w, "\nowners: %v\n", err)
@@ -268,5 +267,4 @@ func writeApplyText(w io.Writer, c *engine.CRD, steps []apply.Step, rep *apply.R
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", o.Path, vs, who)
 	}
 	tw.Flush()
-	_ = c
 }
