@@ -170,7 +170,12 @@ func (r *Report) Failed() bool {
 // step sees the object the previous steps stored; a failed step stores
 // nothing. The error is for misuse (an invalid CRD, an unreadable stored
 // object, a step without operation); a refused step is in its result.
-func Run(crd *engine.CRD, stored []byte, steps []Step, opts Options) (*Report, error) {
+func Run(crd *engine.CRD, stored []byte, steps []Step, opts Options) (rep *Report, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rep, err = nil, fmt.Errorf("crdlab: internal error running the steps: %v", p)
+		}
+	}()
 	r, err := newRunner(crd, opts)
 	if err != nil {
 		return nil, err
@@ -180,7 +185,7 @@ func Run(crd *engine.CRD, stored []byte, steps []Step, opts Options) (*Report, e
 			return nil, err
 		}
 	}
-	rep := &Report{Steps: make([]*StepResult, 0, len(steps)), tc: r.tc}
+	rep = &Report{Steps: make([]*StepResult, 0, len(steps)), tc: r.tc}
 	for i, s := range steps {
 		r.now = r.opts.Time.Add(time.Duration(i) * time.Second)
 		res, err := r.step(s)
