@@ -51,13 +51,13 @@ func ExampleParseSteps() {
 		return
 	}
 	for _, s := range steps {
-		fmt.Printf("%s %q %s\n", s.Operation, s.Manager, s.Object)
+		fmt.Printf("%s %q %d bytes\n", s.Operation, s.Manager, len(s.Object))
 	}
 	_, err = apply.ParseSteps([]byte("- manager: kubectl\n  operation: Patch\n"))
 	fmt.Println(err)
 	// Output:
-	// Apply "kubectl" {"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a"}}
-	// Delete ""
+	// Apply "kubectl" 79 bytes
+	// Delete "" 0 bytes
 	// line 2: step 1: operation "Patch": want Apply, Update or Delete
 }
 
