@@ -151,6 +151,22 @@ const applySchema = `        type: object
                     status: {type: string}
 `
 
+// upgradedCRD is applyCRD after an upgrade that flips the merge type of
+// most fields: atomic lists become sets or maps, sets and maps atomic,
+// atomic structs and maps granular and granular ones atomic.
+var upgradedCRD = strings.NewReplacer(
+	`atomicList: {type: array, items: {type: string}}`, `atomicList: {type: array, x-kubernetes-list-type: set, items: {type: string}}`,
+	`explicitAtomic: {type: array, x-kubernetes-list-type: atomic, items: {type: integer}}`, `explicitAtomic: {type: array, x-kubernetes-list-type: set, items: {type: integer}}`,
+	`setList: {type: array, x-kubernetes-list-type: set, items: {type: string}}`, `setList: {type: array, x-kubernetes-list-type: atomic, items: {type: string}}`,
+	"              mapList:\n                type: array\n                x-kubernetes-list-type: map\n                x-kubernetes-list-map-keys: [name]\n", "              mapList:\n                type: array\n                x-kubernetes-list-type: atomic\n",
+	"              atomicStruct:\n                type: object\n                x-kubernetes-map-type: atomic\n", "              atomicStruct:\n                type: object\n                x-kubernetes-map-type: granular\n",
+	"              granularStruct:\n                type: object\n                x-kubernetes-map-type: granular\n", "              granularStruct:\n                type: object\n                x-kubernetes-map-type: atomic\n",
+	"              labels:\n                type: object\n", "              labels:\n                type: object\n                x-kubernetes-map-type: atomic\n",
+	"              atomicMap:\n                type: object\n                x-kubernetes-map-type: atomic\n", "              atomicMap:\n                type: object\n                x-kubernetes-map-type: granular\n",
+	"                    tags: {type: array, x-kubernetes-list-type: set, items: {type: string}}", "                    tags: {type: array, items: {type: string}}",
+	"                    args: {type: array, items: {type: string}}", "                    args: {type: array, x-kubernetes-list-type: set, items: {type: string}}",
+).Replace(applyCRD)
+
 // shape is one spec field and three values: a (manager A's), b
 // (conflicting with a) and c (mergeable with a when the field is granular).
 type shape struct {
@@ -185,6 +201,9 @@ type applyCase struct {
 	name   string
 	stored string
 	steps  []upstream.ApplyStep
+	// before, when set, runs first under applyCRD (upstream's result is
+	// the stored object); steps then run under upgradedCRD.
+	before []upstream.ApplyStep
 }
 
 // toJSON converts a flow-YAML object to the JSON body kubectl sends.
@@ -228,6 +247,12 @@ func applyCases() []applyCase {
 		add("update-then-apply-transfer", up("kubectl-edit", a), ap("controller", true, b), up("kubectl-edit", c))
 		add("apply-then-update", ap("alice", false, a), up("kubectl-edit", b), ap("alice", false, a))
 		add("shared-then-release", ap("alice", false, a), ap("bob", false, a), ap("alice", false, none))
+		cs = append(cs,
+			applyCase{name: sh.name + "/upgrade-two-owners", before: []upstream.ApplyStep{ap("alice", false, a), ap("bob", true, c)},
+				steps: []upstream.ApplyStep{ap("bob", false, b), ap("alice", false, a), ap("alice", false, none)}},
+			applyCase{name: sh.name + "/upgrade-update-owner", before: []upstream.ApplyStep{up("editor", a), ap("alice", false, c)},
+				steps: []upstream.ApplyStep{ap("alice", false, b), up("editor", c), ap("alice", true, b)}},
+		)
 		add("v2-manager", ap("alice", false, a), ap("bob", false, widget("v2", fieldSpec(sh, sh.b))), ap("bob", true, widget("v2", fieldSpec(sh, sh.c))))
 	}
 
@@ -309,6 +334,21 @@ func TestApplyDifferential(t *testing.T) {
 	if err != nil || !c.Valid() {
 		t.Fatalf("compile: %v %v", err, c.Errors())
 	}
+	upCompiled, err := upstream.CreateCRD(mustDecodeCRD(t, upgradedCRD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upServed, err := upstream.Serve(upCompiled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upC, err := engine.Compile([]byte(upgradedCRD))
+	if err != nil || !upC.Valid() {
+		t.Fatalf("compile upgraded: %v %v", err, upC.Errors())
+	}
+	if upgradedCRD == applyCRD {
+		t.Fatal("the upgrade changes nothing")
+	}
 	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	cases := applyCases()
 	if len(cases) < 120 {
@@ -319,6 +359,15 @@ func TestApplyDifferential(t *testing.T) {
 			var stored []byte
 			if tc.stored != "" {
 				stored = []byte(tc.stored)
+			}
+			served, c := served, c
+			if tc.before != nil {
+				first, err := served.RunApply(stored, tc.before, t0.Add(-time.Hour), apply.DefaultUID)
+				if err != nil {
+					t.Fatalf("upstream, before the upgrade: %v", err)
+				}
+				stored = first[len(first)-1].Object
+				served, c = upServed, upC
 			}
 			want, err := served.RunApply(stored, tc.steps, t0, apply.DefaultUID)
 			if err != nil {
