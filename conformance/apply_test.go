@@ -356,11 +356,11 @@ func TestApplyDifferential(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			served, c := served, c
 			var stored []byte
 			if tc.stored != "" {
 				stored = []byte(tc.stored)
 			}
-			served, c := served, c
 			if tc.before != nil {
 				first, err := served.RunApply(stored, tc.before, t0.Add(-time.Hour), apply.DefaultUID)
 				if err != nil {
@@ -369,28 +369,104 @@ func TestApplyDifferential(t *testing.T) {
 				stored = first[len(first)-1].Object
 				served, c = upServed, upC
 			}
-			want, err := served.RunApply(stored, tc.steps, t0, apply.DefaultUID)
-			if err != nil {
-				t.Fatalf("upstream: %v", err)
-			}
-			steps := make([]apply.Step, len(tc.steps))
-			for i, s := range tc.steps {
-				steps[i] = apply.Step{Manager: s.Manager, Operation: apply.Operation(s.Operation), Force: s.Force, Subresource: s.Subresource, Object: s.Object}
-			}
-			got, err := apply.Run(c, stored, steps, apply.Options{Time: t0})
-			if err != nil {
-				t.Fatalf("crdlab: %v", err)
-			}
-			for i := range want {
-				w, g := want[i], got.Steps[i]
-				if w.Conflict != g.Conflict || w.Error != g.Error || w.Code != g.Code {
-					t.Errorf("step %d:\nupstream: %d conflict=%q error=%q\ncrdlab:   %d conflict=%q error=%q", i+1, w.Code, w.Conflict, w.Error, g.Code, g.Conflict, g.Error)
-				}
-				if gb := g.ObjectJSON(); !bytes.Equal(w.Object, gb) {
-					t.Errorf("step %d object:\nupstream: %s\ncrdlab:   %s", i+1, w.Object, gb)
-				}
-			}
+			compareApply(t, served, c, stored, tc.steps, t0)
 		})
+	}
+}
+
+// compareApply runs steps from stored through upstream's field manager and
+// apply.Run and compares every step.
+func compareApply(t *testing.T, served *upstream.Served, c *engine.CRD, stored []byte, steps []upstream.ApplyStep, t0 time.Time) {
+	t.Helper()
+	want, err := served.RunApply(stored, steps, t0, apply.DefaultUID)
+	if err != nil {
+		t.Fatalf("upstream: %v", err)
+	}
+	ours := make([]apply.Step, len(steps))
+	for i, s := range steps {
+		ours[i] = apply.Step{Manager: s.Manager, Operation: apply.Operation(s.Operation), Force: s.Force, Subresource: s.Subresource, Object: s.Object}
+	}
+	got, err := apply.Run(c, stored, ours, apply.Options{Time: t0})
+	if err != nil {
+		t.Fatalf("crdlab: %v", err)
+	}
+	for i := range want {
+		w, g := want[i], got.Steps[i]
+		if w.Conflict != g.Conflict || w.Error != g.Error || w.Code != g.Code {
+			t.Errorf("step %d:\nupstream: %d conflict=%q error=%q\ncrdlab:   %d conflict=%q error=%q", i+1, w.Code, w.Conflict, w.Error, g.Code, g.Conflict, g.Error)
+		}
+		if gb := g.ObjectJSON(); !bytes.Equal(w.Object, gb) {
+			t.Errorf("step %d object:\nupstream: %s\ncrdlab:   %s", i+1, w.Object, gb)
+		}
+	}
+}
+
+const multiVersionCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  scope: Cluster
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              a: {type: string}
+              list: {type: array, items: {type: string}}
+              m: {type: object, additionalProperties: {type: string}}
+  - name: v2
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              a: {type: string}
+              b: {type: string}
+              list: {type: array, x-kubernetes-list-type: set, items: {type: string}}
+              m: {type: object, x-kubernetes-map-type: atomic, additionalProperties: {type: string}}
+`
+
+// TestApplyDifferentialVersions: managers at two versions whose schemas
+// differ (a field only in v2, a list atomic in v1 and a set in v2, a map
+// granular in v1 and atomic in v2): SMD converts the object to each
+// manager's version (strategy None) to find conflicts.
+func TestApplyDifferentialVersions(t *testing.T) {
+	compiled, err := upstream.CreateCRD(mustDecodeCRD(t, multiVersionCRD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	served, err := upstream.Serve(compiled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := engine.Compile([]byte(multiVersionCRD))
+	if err != nil || !c.Valid() {
+		t.Fatalf("compile: %v %v", err, c.Errors())
+	}
+	g := func(v, spec string) string {
+		return fmt.Sprintf(`{apiVersion: example.com/%s, kind: Gadget, metadata: {name: g}, spec: %s}`, v, spec)
+	}
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []applyCase{
+		{name: "v1-then-v2-same-fields", steps: []upstream.ApplyStep{ap("alice", false, g("v1", `{a: x, list: [p, q], m: {k: v}}`)), ap("bob", false, g("v2", `{a: yy, list: [r], m: {j: w}}`)), ap("bob", true, g("v2", `{a: yy, list: [r], m: {j: w}}`))}},
+		{name: "v2-field-unknown-to-v1-manager", steps: []upstream.ApplyStep{ap("alice", false, g("v1", `{a: x}`)), ap("bob", false, g("v2", `{b: only-v2}`))}},
+		{name: "v2-then-v1", steps: []upstream.ApplyStep{ap("bob", false, g("v2", `{list: [r, s], m: {j: w}}`)), ap("alice", false, g("v1", `{list: [r], m: {k: v}}`)), ap("alice", true, g("v1", `{list: [r], m: {k: v}}`))}},
+		{name: "update-v1-apply-v2", steps: []upstream.ApplyStep{up("editor", g("v1", `{a: x, list: [p]}`)), ap("bob", false, g("v2", `{list: [p, q]}`)), up("editor", g("v1", `{a: z, list: [p, q]}`))}},
+		{name: "v2-update-of-v1-applied", steps: []upstream.ApplyStep{ap("alice", false, g("v1", `{a: x, m: {k: v}}`)), up("editor", g("v2", `{a: x, b: new, m: {k: v, j: w}}`)), ap("alice", false, g("v1", `{a: x}`))}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { compareApply(t, served, c, nil, tc.steps, t0) })
 	}
 }
 
