@@ -14,7 +14,7 @@ import (
 
 	"github.com/crdlab/crdlab/apply"
 	"github.com/crdlab/crdlab/engine"
-	"github.com/crdlab/crdlab/internal/catalog"
+	"github.com/crdlab/crdlab/internal/cli/catalog"
 )
 
 // This file is `crdlab apply`: server-side apply offline (package apply).

@@ -37,8 +37,8 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/catalog"
-	"github.com/crdlab/crdlab/internal/report"
+	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/report"
 	"github.com/crdlab/crdlab/wire"
 )
 
