@@ -1,6 +1,7 @@
 package apply_test
 
 import (
+	"encoding/json"
 	"os"
 	"reflect"
 	"testing"
@@ -34,6 +35,22 @@ func TestUpgradeAtomicListToMap(t *testing.T) {
 	before.wantOwners(1, ".spec.ports", "alice (Apply)")
 	before.wantConflict(2, `Apply failed with 1 conflict: conflict with "alice": .spec.ports`)
 	stored := before.rep.Steps[1].ObjectJSON()
+	// examples/apply/upgrade/stored.json, which docs/apply.md passes to
+	// --stored, is this object.
+	file, err := os.ReadFile(dir + "stored.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b interface{}
+	if err := json.Unmarshal(file, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(stored, &b); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("%sstored.json is not the object before.yaml stores:\n%s", dir, stored)
+	}
 	if got := string(before.rep.Steps[1].ManagedFields[0].FieldsV1); got != `{"f:spec":{"f:image":{},"f:ports":{}}}` {
 		t.Errorf("alice's fields before the upgrade: %s", got)
 	}
