@@ -77,8 +77,8 @@ func (e *StatusError) Error() string { return e.Message }
 
 // Conflict is one field conflict: the StatusCause upstream reports.
 type Conflict struct {
-	// Manager is "conflict with ..." as in the cause's message.
-	Manager string `json:"message"`
+	// Message is the cause's message: "conflict with \"mgr\" using g/v1".
+	Message string `json:"message"`
 	// Field is the field path (".spec.x").
 	Field string `json:"field"`
 }
@@ -595,7 +595,7 @@ func typedGroupVersion(tv *typed.TypedValue) (string, bool) {
 func conflictError(conflicts merge.Conflicts) *StatusError {
 	e := &StatusError{Code: 409}
 	for _, c := range conflicts {
-		e.Conflicts = append(e.Conflicts, Conflict{Manager: "conflict with " + printManager(c.Manager), Field: c.Path.String()})
+		e.Conflicts = append(e.Conflicts, Conflict{Message: "conflict with " + printManager(c.Manager), Field: c.Path.String()})
 	}
 	e.Message = conflictMessage(conflicts)
 	return e

@@ -40,7 +40,7 @@ func TestConflictMessagesSingularPluralAndGrouped(t *testing.T) {
 	if three.Message != want {
 		t.Errorf("got %q, want %q", three.Message, want)
 	}
-	if len(three.Conflicts) != 3 || three.Conflicts[0].Manager != `conflict with "bob" with subresource "status" using g/v1` || three.Conflicts[0].Field != ".spec.x" {
+	if len(three.Conflicts) != 3 || three.Conflicts[0].Message != `conflict with "bob" with subresource "status" using g/v1` || three.Conflicts[0].Field != ".spec.x" {
 		t.Errorf("causes %+v", three.Conflicts)
 	}
 }
