@@ -18,11 +18,13 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/ssa"
 )
 
@@ -311,6 +313,9 @@ func (r *runner) step(s Step) (*StepResult, error) {
 	default:
 		return nil, fmt.Errorf("subresource %q: want \"\" or \"status\"", s.Subresource)
 	}
+	if res := r.validateOptions(s); res != nil {
+		return res, nil
+	}
 	var obj map[string]interface{}
 	if err := yaml.Unmarshal(s.Object, &obj); err != nil {
 		if s.Operation == Apply {
@@ -342,6 +347,39 @@ func (r *runner) step(s Step) (*StepResult, error) {
 	}
 	return r.update(fm, version, s, obj)
 }
+
+// validateOptions is the handlers' ValidatePatchOptions,
+// ValidateUpdateOptions and ValidateCreateOptions for what a step sets: the
+// field manager (required for an apply, at most 128 bytes, printable).
+func (r *runner) validateOptions(s Step) *StepResult {
+	kind := "UpdateOptions"
+	switch {
+	case s.Operation == Apply:
+		kind = "PatchOptions"
+	case r.cur == nil:
+		kind = "CreateOptions"
+	}
+	path := field.NewPath("fieldManager")
+	var errs field.ErrorList
+	if s.Operation == Apply && s.Manager == "" {
+		errs = append(errs, field.Required(path, "is required for apply patch"))
+	}
+	if len(s.Manager) > maxFieldManagerLength {
+		errs = append(errs, field.TooLong(path, "", maxFieldManagerLength))
+	}
+	for i, c := range s.Manager {
+		if !unicode.IsPrint(c) {
+			errs = append(errs, field.Invalid(path, s.Manager, fmt.Sprintf("invalid character %#U (at position %d)", c, i)))
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fail(422, fmt.Sprintf("%s.meta.k8s.io %q is invalid: %v", kind, "", errs.ToAggregate()))
+}
+
+// maxFieldManagerLength is validation.FieldManagerMaxLength.
+const maxFieldManagerLength = 128
 
 func objName(obj map[string]interface{}) string {
 	md, _ := obj["metadata"].(map[string]interface{})

@@ -11,6 +11,8 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/conversion"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -171,6 +173,23 @@ func (s *Served) applyStep(tc managedfields.TypeConverter, cur *unstructured.Uns
 			return ApplyStepResult{Code: 404, Error: fmt.Sprintf("%s.%s not found", crd.Spec.Names.Plural, crd.Spec.Group)}, nil, nil
 		}
 		return ApplyStepResult{}, nil, nil
+	}
+	// the handlers' options validation (patch.go, update.go, create.go).
+	var optErrs field.ErrorList
+	optKind := "UpdateOptions"
+	switch {
+	case st.Operation == "Apply":
+		optKind = "PatchOptions"
+		optErrs = metav1validation.ValidatePatchOptions(&metav1.PatchOptions{FieldManager: st.Manager}, k8stypes.ApplyYAMLPatchType)
+	case cur == nil:
+		optKind = "CreateOptions"
+		optErrs = metav1validation.ValidateCreateOptions(&metav1.CreateOptions{FieldManager: st.Manager})
+	default:
+		optErrs = metav1validation.ValidateUpdateOptions(&metav1.UpdateOptions{FieldManager: st.Manager})
+	}
+	if len(optErrs) > 0 {
+		err := apierrors.NewInvalid(schema.GroupKind{Group: metav1.GroupName, Kind: optKind}, "", optErrs)
+		return ApplyStepResult{Code: 422, Error: err.Error()}, nil, nil
 	}
 	var probe map[string]interface{}
 	if err := yaml.Unmarshal(st.Object, &probe); err != nil {
