@@ -28,7 +28,7 @@ check-help: ## fail when a .PHONY target has no help line (make help)
 		grep -qE "^$$t:.*## " $(MAKEFILE_LIST) || echo "$$t"; done); \
 	if [ -n "$$missing" ]; then echo "targets without a '## ' line for make help:" $$missing; exit 1; fi
 
-setup: ## Go modules of every module, npm ci (bindings/js, playground), Debian packages (chromium) if missing
+setup: ## Go modules of every module, npm ci (bindings/js, playground), Debian packages (chromium, neovim) if missing
 	@for m in $(MODULES) $(TOOLMODS); do \
 		if [ -f $$m/go.mod ]; then echo "go mod download ($$m)"; (cd $$m && $(GO) mod download) || exit 1; fi; \
 	done
@@ -39,10 +39,15 @@ setup: ## Go modules of every module, npm ci (bindings/js, playground), Debian p
 			echo "installing Debian's chromium for the browser tests"; \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 		else echo "note: the browser tests need Chromium at $(CHROMIUM) (Debian: apt-get install chromium)"; fi; }
+	@command -v nvim >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "installing Debian's neovim for the crdlab lsp end-to-end test"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null; \
+		else echo "note: the crdlab lsp end-to-end test needs nvim (Debian: apt-get install neovim)"; fi; }
 
 build: ## build bin/crdlab
 	@mkdir -p bin
-	$(GO) build -trimpath -ldflags "-X github.com/crdlab/crdlab/engine.Version=$(VERSION)" -o bin/crdlab ./cmd/crdlab
+	$(GO) build -trimpath -buildvcs=auto -ldflags "-X github.com/crdlab/crdlab/engine.Version=$(VERSION)" -o bin/crdlab ./cmd/crdlab
 
 # The repository's hygiene, for every Go module (the main one, conformance/,
 # benchmarks/, and benchmarks/tools/, which pins benchstat): go.mod and
@@ -66,7 +71,7 @@ check: check-help ## go mod tidy -diff, gofmt, go vet of every module; make help
 # `make wasm`), then the JS bindings in Node and in headless Chromium, and the
 # playground end to end.
 test: setup check wasm wasm-budget wasm-deadcode wasm-deps-check ## the README's test command: setup, check, the wasm module, go test, JS tests in Node and Chromium
-	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./...
+	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test -timeout 30m ./...
 	cd playground && $(NPM) test
 	cd bindings/js && $(NPM) test && CHROMIUM=$(CHROMIUM) $(NPM) run test:browser && CHROMIUM=$(CHROMIUM) $(NPM) run test:playground
 
@@ -83,8 +88,15 @@ conformance: ## the differential suite against upstream (conformance/, its own m
 race: ## the main module's tests under the race detector (-short; bindings/wasm left out)
 	$(GO) test -race -short -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/bindings/wasm$$')
 
-clean: ## remove bin/ and build/
-	rm -rf bin build
+clean: ## remove bin/, build/ and the VS Code extension's build
+	rm -rf bin build editors/vscode/dist editors/vscode/crdlab.vsix
+
+# The VS Code extension (editors/vscode): bundled with esbuild, packed
+# offline by @vscode/vsce (no dependencies in the package: the bundle
+# holds vscode-languageclient), then its manifest and the archive checked.
+.PHONY: vsix
+vsix: ## the VS Code extension: npm ci, typecheck, bundle, editors/vscode/crdlab.vsix, its tests
+	cd editors/vscode && $(NPM) ci --no-audit --no-fund && $(NPM) run package && $(NPM) test
 
 include bench.mk
 include wasm.mk

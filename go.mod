@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/google/cel-go v0.29.2
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/sourcegraph/jsonrpc2 v0.2.3
 	github.com/spf13/pflag v1.0.10
 	github.com/tetratelabs/wazero v1.12.0
 	go.yaml.in/yaml/v2 v2.4.4

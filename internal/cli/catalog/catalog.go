@@ -348,6 +348,11 @@ type Options struct {
 	// entry is emitted: a large run does not hold every document until
 	// its end. The documents given are then spent.
 	Release bool
+	// Admit, when set, runs on each entry right after its validation (in
+	// the worker, before it is counted and emitted): validating admission
+	// policies change the entry's status, errors and warnings there. It
+	// must be safe for concurrent use.
+	Admit func(d *Document, r *Result)
 }
 
 // Result is one entry of a run as Stream gives it: the run entry, whose
@@ -467,6 +472,9 @@ func (c *Catalog) stream(n int, gen func(i int) (*Document, error), opts Options
 					}
 					if it.err == nil {
 						it.r = c.entry(j.d, opts)
+						if opts.Admit != nil && it.r != nil {
+							opts.Admit(j.d, it.r)
+						}
 					}
 				}
 				slots[j.i%window] <- it
