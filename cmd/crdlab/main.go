@@ -9,6 +9,7 @@
 //	crdlab schema [--crd FILE|DIR]... [-R] [-o DIR] CRD|DIR...
 //	crdlab upgrade [-R] [-o text|json|yaml] OLD_CRD NEW_CRD [STORED_OBJECT|DIR...]
 //	crdlab test [--crd FILE|DIR]... [--run REGEX] [-o text|json] [--junit FILE] PATH...
+//	crdlab apply --crd CRD [--stored OBJECT] [--manager NAME [--force] [--subresource status]] [-o text|json|yaml] OBJECT|STEPS
 //	crdlab help [COMMAND]
 //	crdlab version
 //
@@ -52,8 +53,7 @@ const (
 var commands = map[string]*command{}
 
 func init() {
-	for _, c := range []*command{validateCommand, lintCommand, costCommand, testCommand, benchCommand, schemaCommand, upgradeCommand, conversionReviewCommand, lspCommand} {
-		commands[c.name] = c
+	for _, c := range []*command{validateCommand, lintCommand, costCommand, testCommand, benchCommand, schemaCommand, upgradeCommand, conversionReviewCommand, lspCommand, applyCommand} {		commands[c.name] = c
 	}
 }
 
