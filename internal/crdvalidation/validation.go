@@ -26,6 +26,7 @@ package crdvalidation
 import (
 	"fmt"
 	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"net/url"
 	"strings"
 	"unicode"
@@ -65,6 +66,10 @@ type Options struct {
 	// checks (shared with the serving validators the same way); nil
 	// compiles every pattern.
 	Patterns *openapi.Patterns
+	// Release is the Kubernetes release whose checks run (the zero
+	// Release: the newest). The CEL rules compile in CompileCache's
+	// release.
+	Release kubeversion.Release
 }
 
 type options struct {
@@ -139,7 +144,7 @@ func validateCustomResourceDefinition(c *crd.CustomResourceDefinition, o *option
 	if len(errs) > 0 {
 		return errs, nil
 	}
-	return errs, warningsOnCreate(&in.Spec)
+	return errs, warningsOnCreate(&in.Spec, o.Release)
 }
 
 func validateStoredVersions(stored []string, versions []internalVersion, fldPath *field.Path) field.ErrorList {
@@ -841,8 +846,9 @@ func schemaHas(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool) boo
 }
 
 // warningsOnCreate is upstream's WarningsOnCreate: unrecognized formats,
-// then the non-scalar set list warnings (sorted, deduplicated).
-func warningsOnCreate(spec *internalSpec) []string {
+// then the non-scalar set list warnings (sorted, deduplicated; from
+// Kubernetes 1.37).
+func warningsOnCreate(spec *internalSpec, rel kubeversion.Release) []string {
 	var warnings []string
 	var schemas []*crd.JSONSchemaProps
 	if spec.Validation != nil && spec.Validation.OpenAPIV3Schema != nil {
@@ -862,6 +868,9 @@ func warningsOnCreate(spec *internalSpec) []string {
 			}
 			return false
 		})
+	}
+	if !rel.Has(kubeversion.ListTypeSetNonScalarWarning) {
+		return warnings
 	}
 	set := map[string]bool{}
 	for _, s := range schemas {

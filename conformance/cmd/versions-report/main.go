@@ -29,8 +29,9 @@ func main() {
 	out := flag.String("o", "", "write the report to this file (default stdout)")
 	casesDir := flag.String("cases", "testdata/cases", "the case directory")
 	versionsDir := flag.String("versions", "versions", "the oracle modules' directory")
+	only := flag.String("only", "", "comma-separated releases to run (default all), e.g. 1.37,1.36")
 	flag.Parse()
-	if err := run(*out, *casesDir, *versionsDir); err != nil {
+	if err := run(*out, *casesDir, *versionsDir, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "versions-report:", err)
 		os.Exit(1)
 	}
@@ -49,7 +50,7 @@ type result struct {
 	err  string
 }
 
-func run(out, casesDir, versionsDir string) error {
+func run(out, casesDir, versionsDir, only string) error {
 	cases, err := conformance.LoadCases(casesDir)
 	if err != nil {
 		return err
@@ -57,6 +58,19 @@ func run(out, casesDir, versionsDir string) error {
 	versions, err := conformance.OracleVersions(versionsDir)
 	if err != nil {
 		return err
+	}
+	if only != "" {
+		keep := map[string]bool{}
+		for _, n := range strings.Split(only, ",") {
+			keep[strings.TrimSpace(n)] = true
+		}
+		var sel []conformance.OracleVersion
+		for _, v := range versions {
+			if keep[v.Name()] {
+				sel = append(sel, v)
+			}
+		}
+		versions = sel
 	}
 	if len(versions) < 2 {
 		return fmt.Errorf("%s: fewer than two oracle modules", versionsDir)
