@@ -107,6 +107,7 @@ type outputFlags struct {
 	jobs      int
 	empty     bool
 	crdFV     string
+	kube      kubeVersionFlag
 }
 
 func (o *outputFlags) declare(fs *flag.FlagSet) {
@@ -116,6 +117,7 @@ func (o *outputFlags) declare(fs *flag.FlagSet) {
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "objects validated at once (default: the number of CPUs)")
 	fs.StringVar(&o.crdFV, "crd-field-validation", "Strict", "the CRD create's fieldValidation: Strict, Warn or Ignore (unknown and duplicate fields of the CRDs; any case)")
 	fs.BoolVar(&o.empty, "allow-empty", false, "finding nothing to validate is not an error (for hooks given any changed file)")
+	o.kube.declare(fs)
 	o.engineFlags.declare(fs)
 }
 
@@ -125,6 +127,9 @@ func (o *outputFlags) check() error {
 		return err
 	}
 	if err = o.engineFlags.check(); err != nil {
+		return err
+	}
+	if err = o.kube.check(o.engineFlags.wasm()); err != nil {
 		return err
 	}
 	if o.crdFV, err = enum("crd-field-validation", o.crdFV, "Strict", "Warn", "Ignore"); err != nil {
@@ -254,7 +259,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if f.oldCRD != "" {
 		// The --crd CRD is an update of the one in the cluster: its
 		// verdict is the update's (engine.CompileCRDUpdate).
-		compiled, _, code := compileUpdateFiles(update, f.crds[0], f.oldCRD, f.storedVersions, stdin, stderr)
+		compiled, _, code := compileUpdateFiles(update, f.crds[0], f.oldCRD, f.storedVersions, f.kube.version, stdin, stderr)
 		if compiled == nil {
 			return code
 		}
@@ -542,6 +547,7 @@ func writeEmpty(f outputFlags, stdout, stderr io.Writer) int {
 func newCatalog(f *outputFlags, stderr io.Writer) (*catalog.Catalog, int) {
 	cat := catalog.New()
 	cat.CRDFieldValidation = engine.FieldValidation(f.crdFV)
+	cat.KubeVersion = f.kube.version
 	if f.engine == "wasm" {
 		compiler, err := wasmCompiler(f.module, f.crdFV)
 		if err != nil {

@@ -47,7 +47,7 @@ func decodeOneCRD(reader *catalog.Reader, name, role string, stderr io.Writer) (
 }
 
 // compileUpdateFiles compiles newFile as an update of oldFile.
-func compileUpdateFiles(update crdUpdateFunc, newFile, oldFile, storedVersions string, stdin io.Reader, stderr io.Writer) (catalog.Compiled, *crd.CustomResourceDefinition, int) {
+func compileUpdateFiles(update crdUpdateFunc, newFile, oldFile, storedVersions, kubeVersion string, stdin io.Reader, stderr io.Writer) (catalog.Compiled, *crd.CustomResourceDefinition, int) {
 	reader := &catalog.Reader{Stdin: stdin} // stdin once: the callers check it
 	oldRaw, oldDef, code := decodeOneCRD(reader, oldFile, "old CRD", stderr)
 	if oldDef == nil {
@@ -57,7 +57,7 @@ func compileUpdateFiles(update crdUpdateFunc, newFile, oldFile, storedVersions s
 	if newDef == nil {
 		return nil, nil, code
 	}
-	compiled, err := update(newRaw, oldRaw, newDef, oldDef, engine.UpdateOptions{StoredVersions: storedVersionsFlag(storedVersions)})
+	compiled, err := update(newRaw, oldRaw, newDef, oldDef, engine.UpdateOptions{StoredVersions: storedVersionsFlag(storedVersions), KubeVersion: kubeVersion})
 	if err != nil {
 		return nil, nil, reportInputError(stderr, err)
 	}
@@ -78,7 +78,7 @@ func runLintUpdate(c *command, lf *lintFlags, args []string, stdin io.Reader, st
 	if err != nil {
 		return engineError(c, stderr, err)
 	}
-	compiled, def, code := compileUpdateFiles(update, args[0], lf.old, lf.storedVersions, stdin, stderr)
+	compiled, def, code := compileUpdateFiles(update, args[0], lf.old, lf.storedVersions, lf.kube.version, stdin, stderr)
 	if compiled == nil {
 		return code
 	}

@@ -75,6 +75,13 @@ const (
 	// includes) in the base environment (new expressions from 1.38, stored
 	// ones from 1.37). k8s.io/apiserver v0.37 pkg/cel/environment/base.go.
 	ListsLibraryV1
+	// MetadataNameSizeCap: the CEL type of a resource root's (and an
+	// embedded resource's) metadata.name and generateName has maxLength 253
+	// and 252 (or the schema's, if shorter) for cost estimation; before,
+	// they are unbounded strings (sized by the request limit).
+	// apiextensions-apiserver v0.37 pkg/apiserver/schema/cel/model/
+	// schemas.go cappedLengthStringType.
+	MetadataNameSizeCap
 	numChanges
 )
 
@@ -83,6 +90,7 @@ var since = [numChanges]int{
 	OwnerReferenceRequired:      37,
 	ListTypeSetNonScalarWarning: 37,
 	ListsLibraryV1:              37,
+	MetadataNameSizeCap:         37,
 }
 
 // Has reports whether release r has change c.

@@ -30,8 +30,9 @@ func main() {
 	casesDir := flag.String("cases", "testdata/cases", "the case directory")
 	versionsDir := flag.String("versions", "versions", "the oracle modules' directory")
 	only := flag.String("only", "", "comma-separated releases to run (default all), e.g. 1.37,1.36")
+	prefix := flag.String("case", "", "only the cases whose ID starts with this")
 	flag.Parse()
-	if err := run(*out, *casesDir, *versionsDir, *only); err != nil {
+	if err := run(*out, *casesDir, *versionsDir, *only, *prefix); err != nil {
 		fmt.Fprintln(os.Stderr, "versions-report:", err)
 		os.Exit(1)
 	}
@@ -50,10 +51,16 @@ type result struct {
 	err  string
 }
 
-func run(out, casesDir, versionsDir, only string) error {
-	cases, err := conformance.LoadCases(casesDir)
+func run(out, casesDir, versionsDir, only, prefix string) error {
+	all, err := conformance.LoadCases(casesDir)
 	if err != nil {
 		return err
+	}
+	var cases []conformance.LoadedCase
+	for _, c := range all {
+		if strings.HasPrefix(c.ID, prefix) {
+			cases = append(cases, c)
+		}
 	}
 	versions, err := conformance.OracleVersions(versionsDir)
 	if err != nil {
