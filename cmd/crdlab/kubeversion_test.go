@@ -56,7 +56,7 @@ func TestKubeVersionFlagSelectsTheRelease(t *testing.T) {
 		{"1.36: Invalid value at the list's path", []string{"validate", "--kube-version", "1.36", "--crd", crdFile, objFile}, 1,
 			`metadata.ownerReferences.uid: Invalid value: "": must not be empty`, ""},
 		{"unsupported release is a usage error naming the supported ones", []string{"validate", "--kube-version", "1.29", "--crd", crdFile, objFile}, 2,
-			"", `unsupported Kubernetes version "1.29" (supported: 1.36, 1.37)`},
+			"", `unsupported Kubernetes version "1.29" (supported: 1.35, 1.36, 1.37)`},
 		{"malformed release", []string{"lint", "--kube-version", "latest", crdFile}, 2,
 			"", `invalid Kubernetes version "latest"`},
 		{"several releases are not implemented yet", []string{"lint", "--kube-version", "1.36-1.37", crdFile}, 2,

@@ -744,7 +744,7 @@ func validateValidation(v *internalValidation, statusEnabled bool, flags specFla
 			structuralInitErrs = append(structuralInitErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if verrs := schema.ValidateStructuralWithOptions(schemaPath, ss, schema.ValidationOptions{}); len(verrs) > 0 {
 			allErrs = append(allErrs, verrs...)
-		} else if derrs, err := defaults.ValidateDefaultsWithOptions(schemaPath, ss, true, flags.requirePrunedDefaults, defaults.ValidateOptions{CompileCache: o.CompileCache, Patterns: o.Patterns}); err != nil {
+		} else if derrs, err := defaults.ValidateDefaultsWithOptions(schemaPath, ss, true, flags.requirePrunedDefaults, defaults.ValidateOptions{CompileCache: o.CompileCache, Patterns: o.Patterns, Release: o.Release}); err != nil {
 			allErrs = append(allErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if len(derrs) > 0 {
 			allErrs = append(allErrs, derrs...)
@@ -862,7 +862,7 @@ func warningsOnCreate(spec *internalSpec, rel kubeversion.Release) []string {
 	for _, s := range schemas {
 		schemaHas(s, func(n *crd.JSONSchemaProps) bool {
 			if len(n.Format) > 0 {
-				for _, f := range openapi.GetUnrecognizedFormats(&crd.JSONSchemaProps{Format: n.Format, Type: n.Type}) {
+				for _, f := range openapi.GetUnrecognizedFormatsAt(&crd.JSONSchemaProps{Format: n.Format, Type: n.Type}, rel) {
 					warnings = append(warnings, fmt.Sprintf("unrecognized format %q", f))
 				}
 			}

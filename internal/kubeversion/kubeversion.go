@@ -82,6 +82,15 @@ const (
 	// apiextensions-apiserver v0.37 pkg/apiserver/schema/cel/model/
 	// schemas.go cappedLengthStringType.
 	MetadataNameSizeCap
+	// NumericFormats: integer formats int32/int64 and number formats
+	// float/double are kept and enforced (range checks, "Checked value
+	// must be of type integer (default format)"), a format on any other
+	// non-string type is unrecognized (warned); before, only string formats
+	// are kept (on any type), only nodes of type string are warned about,
+	// and kube-openapi's number validator gets no type or format.
+	// apiextensions-apiserver v0.36 pkg/apiserver/validation/formats.go,
+	// kube-openapi pkg/validation/validate/schema.go (2026-03).
+	NumericFormats
 	numChanges
 )
 
@@ -91,6 +100,7 @@ var since = [numChanges]int{
 	ListTypeSetNonScalarWarning: 37,
 	ListsLibraryV1:              37,
 	MetadataNameSizeCap:         37,
+	NumericFormats:              36,
 }
 
 // Has reports whether release r has change c.
@@ -100,7 +110,7 @@ func (r Release) Has(c Change) bool {
 
 // supported are the releases whose differential suite is green
 // (conformance: `make conformance-versions`), newest first.
-var supported = []int{37, 36}
+var supported = []int{37, 36, 35}
 
 // Supported returns the releases --kube-version accepts, newest first.
 func Supported() []Release {
