@@ -5,6 +5,8 @@
 #   make check        go mod tidy -diff, gofmt -l and go vet of every Go module (main, conformance, benchmarks)
 #   make test         setup, check, the wasm module (and its size budget), go test of the main module, JS tests (Node, Chromium)
 #   make conformance  the differential suite against upstream (conformance/, own module)
+#   make conformance-versions  the cases at every supported Kubernetes release against that release's oracle (conformance/versions)
+#   make versions-report       docs/versions.md: every case through every release's oracle, the outcomes that differ from the newest
 #   make race         the main module's tests under the race detector (-short; bindings/go left out)
 #   make fuzz         bounded fuzzing, FUZZTIME (default 20s) per fuzz target, every one found by go test -list (bench.mk)
 #   make bench        crdlab vs upstream benchmarks with benchstat (bench.mk)
@@ -21,7 +23,7 @@ MODULES  := . $(wildcard conformance benchmarks)
 # modules that only pin tools (tool directives, no packages)
 TOOLMODS := $(wildcard benchmarks/tools benchmarks/tools/kubectl-validate)
 
-.PHONY: race setup build check test conformance clean
+.PHONY: race setup build check test conformance conformance-versions versions-report clean
 
 setup:
 	@for m in $(MODULES) $(TOOLMODS); do \
@@ -67,6 +69,19 @@ test: setup check wasm wasm-budget wasm-deadcode
 
 conformance:
 	cd conformance && $(GO) test -count=1 -timeout 30m ./...
+
+# Every case at every Kubernetes release crdlab supports besides the default
+# (engine.SupportedKubeVersions), against that release's own
+# k8s.io/apiextensions-apiserver (conformance/versions/v1.NN, built with its
+# dependencies; the releases run in parallel, one oracle process each).
+conformance-versions:
+	cd conformance && $(GO) test -count=1 -timeout 60m -run 'TestVersionCases' -kube-versions .
+
+# docs/versions.md: which cases give another outcome at which release than
+# at the newest, upstream against upstream (all oracle modules, supported or
+# not); the reasons come from conformance/versions/reasons.yaml.
+versions-report:
+	cd conformance && $(GO) run ./cmd/versions-report -o ../docs/versions.md
 
 # The main module's tests under the race detector, -short (the corpus-wide
 # differential tests of package jsonschema take 7 minutes under -race

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"flag"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,8 @@ import (
 	"github.com/crdlab/crdlab/engine"
 )
 
+var kubeVersions = flag.Bool("kube-versions", false, "run TestVersionCases: the cases at every supported Kubernetes release against its oracle (make conformance-versions)")
+
 // TestVersionCases runs every case through the oracle of every Kubernetes
 // release crdlab supports besides the default one (conformance/versions,
 // built with that release's modules) and through crdlab at that release
@@ -17,8 +20,8 @@ import (
 // does. Subtests are named <release>/<file>/<case>. The oracles of the
 // releases not yet supported are not run here (see `make versions-report`).
 func TestVersionCases(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds one oracle per release (minutes on a cold build cache)")
+	if !*kubeVersions {
+		t.Skip("builds one oracle per release (minutes on a cold build cache): run with -kube-versions (make conformance-versions)")
 	}
 	cases, err := LoadCases("testdata/cases")
 	if err != nil {
