@@ -1,18 +1,11 @@
 # crdlab — offline kube-apiserver 1.37 CRD and custom resource validation.
 #
-#   make setup        Go modules (main, conformance, benchmarks), npm ci, Debian chromium if missing
-#   make build        build bin/crdlab
-#   make check        go mod tidy -diff, gofmt -l and go vet of every Go module (main, conformance, benchmarks)
-#   make test         setup, check, the wasm module (and its size budget), go test of the main module, JS tests (Node, Chromium)
-#   make conformance  the differential suite against upstream (conformance/, own module)
-#   make conformance-versions  the cases at every supported Kubernetes release against that release's oracle (conformance/versions)
-#   make versions-report       docs/versions.md: every case through every release's oracle, the outcomes that differ from the newest
-#   make race         the main module's tests under the race detector (-short; bindings/go left out)
-#   make fuzz         bounded fuzzing, FUZZTIME (default 20s) per fuzz target, every one found by go test -list (bench.mk)
-#   make bench        crdlab vs upstream benchmarks with benchstat (bench.mk)
-#   make cel-costs    benchmarks/cel-costs.md and its SVG plots: CEL cost units vs wall time over the corpus (bench.mk)
-#   make envtest-bench crdlab test vs a real kube-apiserver v1.37.2 + etcd built from source (bench.mk)
-#   make wasm ...     the WebAssembly module, bindings and playground (wasm.mk)
+# `make` alone prints `make help`: every target of this Makefile, bench.mk
+# and wasm.mk with one line (the `## ` text after the target's name; `make
+# check` fails on a .PHONY target without one). Debian packages are
+# installed by `make setup` only, which `make test` runs first.
+
+.DEFAULT_GOAL := help
 
 GO       ?= go
 GOFMT    ?= $(shell $(GO) env GOROOT)/bin/gofmt
@@ -23,9 +16,19 @@ MODULES  := . $(wildcard conformance benchmarks)
 # modules that only pin tools (tool directives, no packages)
 TOOLMODS := $(wildcard benchmarks/tools benchmarks/tools/kubectl-validate)
 
-.PHONY: race setup build check test conformance conformance-versions versions-report clean
+.PHONY: help race setup build check check-help test conformance conformance-versions versions-report clean
 
-setup:
+help: ## list every target with one line (the default goal)
+	@awk -F':.*## ' '/^[a-zA-Z0-9_.-]+:.*## /{printf "  make %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+# Every .PHONY target of the Makefile and the files it includes has its
+# `## ` line, so `make help` lists it.
+check-help: ## fail when a .PHONY target has no help line (make help)
+	@missing=$$(for t in $$(sed -n 's/^\.PHONY://p' $(MAKEFILE_LIST)); do \
+		grep -qE "^$$t:.*## " $(MAKEFILE_LIST) || echo "$$t"; done); \
+	if [ -n "$$missing" ]; then echo "targets without a '## ' line for make help:" $$missing; exit 1; fi
+
+setup: ## Go modules of every module, npm ci (bindings/js, playground), Debian packages (chromium) if missing
 	@for m in $(MODULES) $(TOOLMODS); do \
 		if [ -f $$m/go.mod ]; then echo "go mod download ($$m)"; (cd $$m && $(GO) mod download) || exit 1; fi; \
 	done
@@ -37,15 +40,15 @@ setup:
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 		else echo "note: the browser tests need Chromium at $(CHROMIUM) (Debian: apt-get install chromium)"; fi; }
 
-build:
+build: ## build bin/crdlab
 	@mkdir -p bin
-	$(GO) build -trimpath -ldflags "-X github.com/crdlab/crdlab/engine.Version=$(VERSION)" -o bin/crdlab ./cmd/crdlab
+	$(GO) build -trimpath -buildvcs=auto -ldflags "-X github.com/crdlab/crdlab/engine.Version=$(VERSION)" -o bin/crdlab ./cmd/crdlab
 
 # The repository's hygiene, for every Go module (the main one, conformance/,
 # benchmarks/, and benchmarks/tools/, which pins benchstat): go.mod and
 # go.sum are tidy, every tracked .go file is gofmt'ed, go vet ./... is clean.
 # All checks run; the target fails if any did.
-check:
+check: check-help ## go mod tidy -diff, gofmt, go vet of every module; make help lists every target
 	@fail=0; \
 	for m in $(MODULES) $(TOOLMODS); do \
 		echo "go mod tidy -diff ($$m)"; (cd $$m && $(GO) mod tidy -diff) || fail=1; \
@@ -62,51 +65,51 @@ check:
 # bindings' parity and hostile-input tests run against the module built by
 # `make wasm`), then the JS bindings in Node and in headless Chromium, and the
 # playground end to end.
-test: setup check wasm wasm-budget wasm-deadcode
-	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./...
+test: setup check wasm wasm-budget wasm-deadcode wasm-deps-check ## the README's test command: setup, check, the wasm module, go test, JS tests in Node and Chromium
+	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test -timeout 30m ./...
 	cd playground && $(NPM) test
 	cd bindings/js && $(NPM) test && CHROMIUM=$(CHROMIUM) $(NPM) run test:browser && CHROMIUM=$(CHROMIUM) $(NPM) run test:playground
 
-conformance:
+conformance: ## the differential suite against upstream (conformance/, its own module)
 	cd conformance && $(GO) test -count=1 -timeout 30m ./...
 
 # Every case at every Kubernetes release crdlab supports besides the default
 # (engine.SupportedKubeVersions), against that release's own
 # k8s.io/apiextensions-apiserver (conformance/versions/v1.NN, built with its
 # dependencies; the releases run in parallel, one oracle process each).
-conformance-versions:
+conformance-versions: ## every case at every supported Kubernetes release against that release's oracle (conformance/versions)
 	cd conformance && $(GO) test -count=1 -timeout 60m -run 'TestVersionCases' -kube-versions .
 
 # docs/versions.md: which cases give another outcome at which release than
 # at the newest, upstream against upstream (all oracle modules, supported or
 # not); the reasons come from conformance/versions/reasons.yaml.
-versions-report:
+versions-report: ## docs/versions.md: every case through every release's oracle, the outcomes that differ from the newest
 	cd conformance && $(GO) run ./cmd/versions-report -o ../docs/versions.md
 
 # The main module's tests under the race detector, -short (the corpus-wide
 # differential tests of package jsonschema take 7 minutes under -race
-# without it). bindings/go is left out: under -race wazero compiles the 24
+# without it). bindings/wasm is left out: under -race wazero compiles the 24
 # MB module for minutes per Runtime, and its tests make dozens; its
 # concurrency (the instance pool, 10,000 cancelled calls) runs in `make
 # test` without the detector. engine's TestConcurrentValidate validates
 # from 64 goroutines at once here.
-race:
-	$(GO) test -race -short -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/bindings/go$$')
+race: ## the main module's tests under the race detector (-short; bindings/wasm left out)
+	$(GO) test -race -short -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/bindings/wasm$$')
 
-clean:
+clean: ## remove bin/ and build/
 	rm -rf bin build
 
 include bench.mk
 include wasm.mk
 
-# The hostile corpus (internal/hostile): every input through the Go API, the
-# CLI, the WebAssembly module in wazero (bindings/go) and in Node
+# The hostile corpus (internal/testsupport/hostile): every input through the Go API, the
+# CLI, the WebAssembly module in wazero (bindings/wasm) and in Node
 # (bindings/js), each in its own process under a 30 s (CPU) / 2 GiB ceiling; fails
-# on a crash, a hang or an unexpected outcome; writes docs/hostile.md.
+# on a crash, a hang or an unexpected outcome; writes docs/reports/hostile.md.
 NODE ?= node
 .PHONY: hostile
-hostile: wasm-module
+hostile: wasm-module ## the hostile corpus through every surface, writes docs/reports/hostile.md
 	@mkdir -p bin
 	$(GO) build -o bin/crdlab ./cmd/crdlab
-	$(GO) build -o bin/hostile ./internal/hostile/cmd/hostile
-	bin/hostile -crdlab bin/crdlab -wasm $(WASM_OUT) -node $(NODE) -o docs/hostile.md
+	$(GO) build -o bin/hostile ./internal/testsupport/hostile/cmd/hostile
+	bin/hostile -crdlab bin/crdlab -wasm $(WASM_OUT) -node $(NODE) -o docs/reports/hostile.md

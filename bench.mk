@@ -1,7 +1,7 @@
 # bench.mk — benchmarks (crdlab vs upstream) and fuzzing; included from the Makefile.
 #
 #   make bench       benchmarks/ side by side (crdlab vs upstream), then benchstat
-#   make cel-costs   benchmarks/cel-costs.md: CEL cost units vs wall time over the corpus
+#   make cel-costs   docs/reports/cel-costs.md: CEL cost units vs wall time over the corpus
 #   make fuzz        every fuzz target of the main module for FUZZTIME each
 #   make bench-repo  the 50,000-object repository comparison: crdlab validate
 #                    vs kubeconform vs kubectl-validate on the same files
@@ -54,7 +54,7 @@ REPO_COUNT  ?= 3
 # openapi2jsonschema.py writes them) and skips built-in kinds, as crdlab
 # does; kubectl-validate validates the built-in kinds too (its embedded
 # schemas).
-bench-repo:
+bench-repo: ## the 50,000-object repository: crdlab vs kubeconform vs kubectl-validate
 	@mkdir -p build
 	$(GO) build -o build/crdlab ./cmd/crdlab
 	$(GO) -C benchmarks/tools build -o $(abspath build/kubeconform) github.com/yannh/kubeconform/cmd/kubeconform
@@ -66,7 +66,7 @@ bench-repo:
 		'kubectl-validate=$(abspath build/kubectl-validate) --local-crds $(abspath $(REPO_DIR))/crds $(abspath $(REPO_DIR))/manifests | tail -3'
 
 
-bench:
+bench: ## benchmarks/ side by side with upstream, then benchstat
 	@mkdir -p $(dir $(BENCHOUT))
 	cd benchmarks && $(GO) test -run '^$$' -bench '$(BENCHFILTER)' -benchmem -count $(BENCHCOUNT) -benchtime $(BENCHTIME) -timeout 60m . > $(abspath $(BENCHOUT)); \
 		status=$$?; cat $(abspath $(BENCHOUT)); exit $$status
@@ -75,7 +75,7 @@ bench:
 	@echo "Markdown table (benchmarks/README.md format): $(BENCHOUT:.txt=.md)"
 
 FUZZLOG ?= $(abspath build/fuzz.log)
-fuzz:
+fuzz: ## every fuzz target of the main module for FUZZTIME (default 20s) each
 	@mkdir -p build; set -e; targets="$(FUZZ_TARGETS)"; \
 	[ -n "$$targets" ] || { echo "no fuzz targets found (does go test -list '^Fuzz' build?)"; exit 1; }; \
 	for t in $$targets; do \
@@ -90,7 +90,7 @@ fuzz:
 		done; \
 	done; rm -f $(FUZZLOG)
 
-wasm-anchor:
+wasm-anchor: ## build/upstream-anchor.wasm (upstream's schema packages) and its sizes
 	@mkdir -p $(dir $(ANCHOR_OUT))
 	cd benchmarks && GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(abspath $(ANCHOR_OUT)) ./cmd/upstreamwasm
 	$(NODE) bindings/js/bench/size.js $(ANCHOR_OUT)
@@ -98,13 +98,13 @@ wasm-anchor:
 # make cel-costs: does the CEL cost model predict time? Every rule of the
 # corpus (scripts/corpus.sh) on generated objects with lists at 1, 10, 100
 # and maxItems items, timed with package cost's Benchmark (as crdlab bench);
-# writes benchmarks/cel-costs.md, cel-costs.csv and the two SVG plots
+# writes docs/reports/cel-costs.md, cel-costs.csv and the two SVG plots
 # (benchmarks/cmd/celcosts). CELCOSTS_FLAGS tunes it (e.g. -duration 10ms).
 CELCOSTS_FLAGS ?= -duration 5ms -samples 5
 
 .PHONY: cel-costs
-cel-costs:
-	cd benchmarks && $(GO) run ./cmd/celcosts -out . $(CELCOSTS_FLAGS)
+cel-costs: ## docs/reports/cel-costs.md: CEL cost units vs wall time over the corpus
+	cd benchmarks && $(GO) run ./cmd/celcosts -out ../docs/reports $(CELCOSTS_FLAGS)
 
 # make envtest-bench: what envtest would do, without setup-envtest's
 # downloads. benchmarks/apiserver is its own module: it requires
@@ -125,11 +125,11 @@ ENVTEST_LDFLAGS ?= -X k8s.io/component-base/version.gitVersion=v1.37.2 \
 	-X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=37
 
 .PHONY: envtest-build envtest-bench
-envtest-build:
+envtest-build: ## build kube-apiserver v1.37.2 and etcd from source into ENVTEST_BIN
 	@mkdir -p $(ENVTEST_BIN)
 	$(GO) -C benchmarks/apiserver build -ldflags '$(ENVTEST_LDFLAGS)' -o $(abspath $(ENVTEST_BIN))/ ./cmd/etcd k8s.io/kubernetes/cmd/kube-apiserver
 
-envtest-bench: envtest-build
+envtest-bench: envtest-build ## the crdtest suite against a real kube-apiserver, side by side with crdlab
 	$(GO) -C benchmarks/apiserver run . -bin $(abspath $(ENVTEST_BIN)) $(ENVTEST_FLAGS) -o $(abspath build/envtest-bench.txt)
 	$(GO) -C benchmarks/apiserver run . -write-limits-suite $(abspath build/limits-suite)
 	$(GO) -C benchmarks/apiserver run . -bin $(abspath $(ENVTEST_BIN)) -compare -o $(abspath build/envtest-compare.txt) $(abspath $(ENVTEST_SUITES)) $(abspath build/limits-suite)

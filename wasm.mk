@@ -63,15 +63,21 @@ WASM_FLAGS  ?= -trimpath -ldflags='-s -w -X github.com/crdlab/crdlab/engine.Vers
 # (+40 KB: package conversion, the API server's checks of a webhook's
 # answer; built with -l it saves 3 KB, not worth the slower checks).
 WASM_MAX_BROTLI ?= 3550000
-WASM_SRCS   := $(shell find engine internal cost jsonschema wasm wire upgrade crdtest -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
+# What the module's build reads: the Go and embedded files of every package
+# of this module that `go list -deps` finds linked into it for wasip1/wasm,
+# go.mod and go.sum (no hand list: an edit in any linked package, conversion/
+# included, rebuilds it; wasm-deps-check proves it). Expanded only when
+# $(WASM_OUT) is considered (secondary expansion), so `make help` runs no go list.
+WASM_SRCS    = $(shell GOOS=wasip1 GOARCH=wasm $(GO) list -deps -f '{{if and .Module .Module.Main}}{{$$d := .Dir}}{{range .GoFiles}}{{$$d}}/{{.}} {{end}}{{range .EmbedFiles}}{{$$d}}/{{.}} {{end}}{{end}}' ./wasm/wasip1) go.mod go.sum
 
-.PHONY: wasm wasm-module wasm-playground wasm-test wasm-test-go wasm-test-js wasm-size wasm-deadcode wasm-budget wasm-bench wasm-clean
+.PHONY: wasm-deps-check wasm wasm-module wasm-playground wasm-test wasm-test-go wasm-test-js wasm-size wasm-deadcode wasm-budget wasm-bench wasm-clean
 
-wasm: wasm-module wasm-playground
+wasm: wasm-module wasm-playground ## build/crdlab.wasm, bindings/js/crdlab.wasm and build/playground
 
-wasm-module: $(WASM_OUT) bindings/js/crdlab.wasm
+wasm-module: $(WASM_OUT) bindings/js/crdlab.wasm ## build/crdlab.wasm and its copy in bindings/js
 
-$(WASM_OUT): $(WASM_SRCS) wasm.mk
+.SECONDEXPANSION:
+$(WASM_OUT): $$(WASM_SRCS) wasm.mk
 	@mkdir -p $(dir $@)
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $@ ./wasm/wasip1
 
@@ -81,20 +87,20 @@ bindings/js/crdlab.wasm: $(WASM_OUT)
 # The playground is a static site: playground/build.mjs bundles its sources,
 # CodeMirror and bindings/js with esbuild (playground/package.json, installed
 # by `make setup`) next to the page, its service worker and the module.
-wasm-playground: $(WASM_OUT)
+wasm-playground: $(WASM_OUT) ## the playground static site in build/playground
 	@test -d playground/node_modules || (cd playground && $(NPM) ci --no-audit --no-fund)
 	cd playground && $(NODE) build.mjs --out $(abspath $(WASM_PLAY)) --wasm $(abspath $(WASM_OUT))
 
-wasm-test: wasm-test-go wasm-test-js
+wasm-test: wasm-test-go wasm-test-js ## the Go bindings tests and the JS tests (Node, Chromium)
 
-wasm-test-go: $(WASM_OUT)
-	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./wasm/... ./bindings/go/...
+wasm-test-go: $(WASM_OUT) ## the Go bindings tests (parity, hostile inputs) against build/crdlab.wasm
+	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./wasm/... ./bindings/wasm/...
 
-wasm-test-js: wasm
+wasm-test-js: wasm ## the JS bindings in Node and Chromium, the playground end to end
 	cd playground && $(NPM) test
 	cd bindings/js && $(NPM) ci --no-audit --no-fund && $(NPM) test && $(NPM) run test:browser && $(NPM) run test:playground
 
-wasm-size: $(WASM_OUT)
+wasm-size: $(WASM_OUT) ## module size raw / gzip / brotli and the biggest packages
 	$(NODE) bindings/js/bench/size.js $(WASM_OUT)
 	GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -buildmode=c-shared $(WASM_GCFLAGS) -o build/crdlab.syms.wasm ./wasm/wasip1
 	$(GO) run ./wasm/internal/symsize build/crdlab.syms.wasm
@@ -105,19 +111,30 @@ wasm-size: $(WASM_OUT)
 # 1.26 keeps reflect's Methods iterators, whose closures call Method(i)).
 # `go build -ldflags=-dumpdep` prints "from -> to" edges: walk them back
 # from the marked symbol to find who reaches it.
-wasm-deadcode:
+wasm-deadcode: ## fail when the linker keeps every exported method
 	@mkdir -p build
 	@GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -buildmode=c-shared $(WASM_GCFLAGS) -ldflags=-dumpdep -o /dev/null ./wasm/wasip1 2>build/crdlab.deps.txt || { cat build/crdlab.deps.txt; exit 1; }
 	@if grep '<ReflectMethod>' build/crdlab.deps.txt; then \
 		echo "wasm-deadcode: reflect method lookup reachable (see build/crdlab.deps.txt)"; exit 1; \
 	else echo "wasm-deadcode: ok, exported methods are pruned"; fi
 
-wasm-budget: $(WASM_OUT)
+# With the module up to date, `make -n -W FILE` (as if FILE had just been
+# edited) must rebuild it for one file of every package it links, and must
+# not for a file it does not link (cmd/crdlab/main.go).
+wasm-deps-check: $(WASM_OUT) ## check that an edit to any file the module links rebuilds it (make -n -W)
+	@$(MAKE) -s -q $(WASM_OUT) || { echo "wasm-deps-check: $(WASM_OUT) is not up to date"; exit 1; }
+	@n=0; for f in $$(GOOS=wasip1 GOARCH=wasm $(GO) list -deps -f '{{if and .Module .Module.Main}}{{.Dir}}/{{index .GoFiles 0}}{{end}}' ./wasm/wasip1); do \
+		$(MAKE) -n -W $$f $(WASM_OUT) | grep -q 'GOOS=wasip1' || { echo "wasm-deps-check: editing $$f does not rebuild $(WASM_OUT)"; exit 1; }; n=$$((n+1)); \
+	done; \
+	if $(MAKE) -n -W cmd/crdlab/main.go $(WASM_OUT) | grep -q 'GOOS=wasip1'; then echo "wasm-deps-check: cmd/crdlab/main.go rebuilds $(WASM_OUT)"; exit 1; fi; \
+	echo "wasm-deps-check: an edit in any of the $$n linked packages rebuilds $(WASM_OUT)"
+
+wasm-budget: $(WASM_OUT) ## fail when the module is over WASM_MAX_BROTLI bytes brotli
 	$(NODE) bindings/js/bench/size.js $(WASM_OUT) --max-brotli $(WASM_MAX_BROTLI)
 
-wasm-bench: wasm
-	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./bindings/go/ -run '^$$' -bench . -benchmem -count 1
+wasm-bench: wasm ## native vs wazero vs Node benchmarks
+	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./bindings/wasm/ -run '^$$' -bench . -benchmem -count 1
 	cd bindings/js && $(NODE) bench/bench.js
 
-wasm-clean:
+wasm-clean: ## remove the module, its copies and the playground build
 	rm -rf $(WASM_OUT) build/crdlab.syms.wasm build/crdlab.deps.txt $(WASM_PLAY) bindings/js/crdlab.wasm

@@ -16,12 +16,12 @@ import (
 	"strings"
 
 	"github.com/crdlab/crdlab/conformance/upstream"
-	"github.com/crdlab/crdlab/internal/casefile"
+	"github.com/crdlab/crdlab/internal/testsupport/casefile"
 	"github.com/crdlab/crdlab/wire"
 )
 
 // CaseFile, Case and Expect are the case-file format, read by
-// internal/casefile (the one loader, shared with bindings/go and jsonschema).
+// internal/testsupport/casefile (the one loader, shared with bindings/wasm and jsonschema).
 type (
 	CaseFile = casefile.File
 	Case     = casefile.Case

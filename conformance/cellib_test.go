@@ -16,7 +16,7 @@ import (
 	"k8s.io/apiserver/pkg/cel/environment"
 	k8slibrary "k8s.io/apiserver/pkg/cel/library"
 
-	"github.com/crdlab/crdlab/internal/cel/celrender"
+	"github.com/crdlab/crdlab/internal/testsupport/celrender"
 )
 
 // celLibGoldenRow is a row of internal/cel/library/testdata/costs.golden.

@@ -12,7 +12,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/crdlab/crdlab/internal/corpus"
+	"github.com/crdlab/crdlab/internal/testsupport/corpus"
 	"github.com/crdlab/crdlab/internal/yamldoc"
 )
 
@@ -26,7 +26,7 @@ const DefaultFetchScript = corpus.Script
 // CorpusDirs returns the corpus directories: $CRDLAB_CORPUS (separated by
 // the OS path list separator) or the output of the fetch script
 // ($CRDLAB_CORPUS_FETCH, default the repository's DefaultFetchScript). See
-// internal/corpus.
+// internal/testsupport/corpus.
 func CorpusDirs() ([]string, error) {
 	return corpus.Dirs(corpus.Options{})
 }

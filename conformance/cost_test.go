@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 	"maps"
 	"math"
 	"os"
@@ -36,7 +37,7 @@ import (
 
 	"github.com/crdlab/crdlab/conformance/upstream"
 	"github.com/crdlab/crdlab/cost"
-	"github.com/crdlab/crdlab/internal/corpus"
+	"github.com/crdlab/crdlab/internal/testsupport/corpus"
 	"github.com/crdlab/crdlab/internal/yamldoc"
 )
 
@@ -175,8 +176,8 @@ func corpusCostCases(t *testing.T) []costCase {
 			out = append(out, costCase{name: fmt.Sprintf("%s/%s#%d", prefix, filepath.Base(file), i), data: doc})
 		}
 	}
-	// module finds a corpus module (scripts/corpus.sh run offline, see
-	// internal/corpus) unless the environment names its directory.
+	// module finds a corpus module (scripts/corpus.sh, see internal/testsupport/corpus)
+	// unless the environment names its directory.
 	var dirs []string
 	var dirsErr error
 	module := func(env, contains string) string {
@@ -184,7 +185,7 @@ func corpusCostCases(t *testing.T) []costCase {
 			return d
 		}
 		if dirs == nil && dirsErr == nil {
-			dirs, dirsErr = corpus.Dirs(corpus.Options{Offline: true})
+			dirs, dirsErr = corpus.Dirs(corpus.Options{})
 		}
 		for _, d := range dirs {
 			if strings.Contains(filepath.ToSlash(d), contains) {
@@ -205,6 +206,9 @@ func corpusCostCases(t *testing.T) []costCase {
 	}
 	if istio := module("CRDLAB_CORPUS_ISTIO", "istio.io/istio@"); istio != "" {
 		add("istio", filepath.Join(istio, "manifests/charts/base/files/crd-all.gen.yaml"))
+	}
+	if dirsErr != nil && testenv.InCI() {
+		t.Fatalf("corpus unavailable in CI, where it must be fetched: %v", dirsErr)
 	}
 	if len(out) == 0 {
 		t.Logf("corpus not found (run bash ../scripts/corpus.sh; %v): only the docs examples are compared", dirsErr)

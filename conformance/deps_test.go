@@ -60,7 +60,7 @@ func goListModules(t *testing.T, dir string) map[string]listedModule {
 // builtModules returns the modules that provide a package to some build of
 // the main module in root: its packages and their tests, for the host, for
 // the WebAssembly module (wasip1/wasm) and for a non-Linux host (files with
-// linux build constraints exist in bindings/go).
+// linux build constraints exist in bindings/wasm).
 func builtModules(t *testing.T, root string) map[string]bool {
 	t.Helper()
 	used := map[string]bool{}

@@ -10,9 +10,9 @@ import (
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/cel"
-	"github.com/crdlab/crdlab/internal/defaults"
+	"github.com/crdlab/crdlab/internal/defaulting"
 	"github.com/crdlab/crdlab/internal/openapi"
-	"github.com/crdlab/crdlab/internal/prune"
+	"github.com/crdlab/crdlab/internal/pruning"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -269,7 +269,7 @@ func phases(opts BenchOptions, compiled *engine.CRD, version string, data []byte
 	out = append(out, PhaseBench{PhaseDecode, measure(opts, nil, func(int) { decode() })})
 	if ss != nil && raw != nil && !stopped() {
 		pruneSchema := ss.DeepCopy()
-		if err := defaults.PruneDefaults(pruneSchema); err != nil {
+		if err := defaulting.PruneDefaults(pruneSchema); err != nil {
 			pruneSchema = ss
 		}
 		var copies []interface{}
@@ -280,11 +280,11 @@ func phases(opts BenchOptions, compiled *engine.CRD, version string, data []byte
 			}
 		}
 		out = append(out, PhaseBench{PhasePrune, measure(opts, prep, func(i int) {
-			prune.PruneWithOptions(copies[i], pruneSchema, true, prune.Options{})
-			defaults.PruneNonNullableNullsWithoutDefaults(copies[i], pruneSchema)
+			pruning.PruneWithOptions(copies[i], pruneSchema, true, pruning.Options{})
+			defaulting.PruneNonNullableNullsWithoutDefaults(copies[i], pruneSchema)
 		})})
 		out = append(out, PhaseBench{PhaseDefault, measure(opts, prep, func(i int) {
-			defaults.Default(copies[i], pruneSchema)
+			defaulting.Default(copies[i], pruneSchema)
 		})})
 		copies = nil
 	}

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/crdlab/crdlab/internal/tsdecl"
+	"github.com/crdlab/crdlab/internal/testsupport/tsdecl"
 )
 
 // TestJSTypesAreBench: the benchmark interfaces of index.d.ts (BenchReport,

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/crdlab/crdlab/internal/tsdecl"
+	"github.com/crdlab/crdlab/internal/testsupport/tsdecl"
 )
 
 // TestJSTypesAreCost: the cost interfaces of the JavaScript bindings'

@@ -1,6 +1,7 @@
 package crdtest
 
 import (
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,16 +9,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crdlab/crdlab/internal/corpus"
+	"github.com/crdlab/crdlab/internal/testsupport/corpus"
 )
 
 // corpusCRDFiles returns the CRD files of the real-world corpus (the
-// repository's scripts/corpus.sh, run offline; see internal/corpus), or
+// repository's scripts/corpus.sh, run offline; see internal/testsupport/corpus), or
 // skips.
 func corpusCRDFiles(t *testing.T) []string {
-	dirs, err := corpus.Dirs(corpus.Options{Offline: true})
+	dirs, err := corpus.Dirs(corpus.Options{})
 	if err != nil {
-		t.Skipf("corpus not available: %v", err)
+		testenv.Unavailable(t, "corpus not available: %v", err)
 	}
 	crdKind := regexp.MustCompile(`(?m)^kind: CustomResourceDefinition\s*$`)
 	var files []string

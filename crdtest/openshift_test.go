@@ -2,6 +2,7 @@ package crdtest
 
 import (
 	"encoding/json"
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 	"os"
 	"os/exec"
 	"regexp"
@@ -24,12 +25,12 @@ func openShiftDir(t testing.TB) string {
 	out, err := exec.Command("go", "mod", "download", "-json", openShiftAPI).Output()
 	var info struct{ Dir, Error string }
 	if err != nil || json.Unmarshal(out, &info) != nil || info.Dir == "" {
-		t.Skipf("cannot fetch %s through the Go module proxy (offline?): %v %s; set CRDLAB_OPENSHIFT_API to its directory", openShiftAPI, err, info.Error)
+		testenv.Unavailable(t, "cannot fetch %s through the Go module proxy (offline?): %v %s; set CRDLAB_OPENSHIFT_API to its directory", openShiftAPI, err, info.Error)
 	}
 	return info.Dir
 }
 
-// explained classifies the disagreements listed in docs/openshift-suites.md.
+// explained classifies the disagreements listed in docs/reports/openshift-suites.md.
 var explained = []struct {
 	name string
 	re   *regexp.Regexp
@@ -75,6 +76,6 @@ func TestOpenShiftSuites(t *testing.T) {
 		t.Logf("  %5d  %s", counts[e.name], e.name)
 	}
 	if passed < 4500 {
-		t.Errorf("only %d cases pass; docs/openshift-suites.md records 4554", passed)
+		t.Errorf("only %d cases pass; docs/reports/openshift-suites.md records 4554", passed)
 	}
 }

@@ -27,7 +27,7 @@
 // serializer.go (runtime/serializer/json) does; store.go is the generic
 // registry store with rest.BeforeCreate/BeforeUpdate; strategy.go,
 // status_strategy.go and validator.go are pkg/registry/customresource's;
-// warnings.go is the warning recorder of a response; bounds.go holds the
+// warnings.go is the warning recorder of a response; context.go holds the
 // request body limit and the context variants (CompileContext,
 // ValidateContext).
 //

@@ -15,10 +15,10 @@ import (
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
-	"github.com/crdlab/crdlab/internal/defaults"
+	"github.com/crdlab/crdlab/internal/defaulting"
 	"github.com/crdlab/crdlab/internal/jsonstrict"
 	"github.com/crdlab/crdlab/internal/objectmeta"
-	"github.com/crdlab/crdlab/internal/prune"
+	"github.com/crdlab/crdlab/internal/pruning"
 	"github.com/crdlab/crdlab/internal/schema"
 	"github.com/crdlab/crdlab/internal/unstructured"
 )
@@ -128,7 +128,7 @@ func (v *Validator) decodeRequest(in *jsonBody, fv FieldValidation, res *Result)
 		}
 	}
 	if content.Group == v.shared.group && content.Kind == v.shared.kind {
-		defaults.Default(obj, v.shared.structural[content.Version])
+		defaulting.Default(obj, v.shared.structural[content.Version])
 	}
 	if content.groupVersion() != scope.groupVersion() || content.Group != scope.Group {
 		return fail(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", content.groupVersion(), scope.groupVersion()))
@@ -212,12 +212,12 @@ func (v *Validator) coerce(obj map[string]interface{}, stored bool) ([]string, e
 	if group == v.shared.group && kind == v.shared.kind {
 		s := v.shared.structural[version]
 		if !v.shared.preserveUnknownFields {
-			paths := prune.Prune(obj, s, true)
+			paths := pruning.Prune(obj, s, true)
 			if !stored {
 				unknown = append(unknown, paths...)
 			}
 			if s != nil {
-				defaults.PruneNonNullableNullsWithoutDefaults(obj, s)
+				defaulting.PruneNonNullableNullsWithoutDefaults(obj, s)
 			}
 		}
 		ferr, paths := objectmeta.CoerceWithOptions(nil, obj, s, false, objectmeta.CoerceOptions{

@@ -10,7 +10,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/cel"
-	"github.com/crdlab/crdlab/internal/defaults"
+	"github.com/crdlab/crdlab/internal/defaulting"
 	"github.com/crdlab/crdlab/internal/openapi"
 	"github.com/crdlab/crdlab/internal/schema"
 )
@@ -63,7 +63,7 @@ func (c *CRD) build(cache *cel.CompileCache, patterns *openapi.Patterns) (err er
 		}
 		if !spec.PreserveUnknownFields {
 			s = s.DeepCopy()
-			if err := defaults.PruneDefaults(s); err != nil {
+			if err := defaulting.PruneDefaults(s); err != nil {
 				return fmt.Errorf("the server could not properly serve the CR schema: failed to prune defaults: %v", err)
 			}
 		}

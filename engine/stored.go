@@ -16,8 +16,8 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/crdlab/crdlab/internal/defaults"
-	"github.com/crdlab/crdlab/internal/prune"
+	"github.com/crdlab/crdlab/internal/defaulting"
+	"github.com/crdlab/crdlab/internal/pruning"
 )
 
 // StoredRead is a stored object as the API server reads it at one version.
@@ -94,7 +94,7 @@ func (c *CRD) readStored(stored []byte, v *Validator, track bool) (out *StoredRe
 	sh := v.shared
 	ours := content.Group == sh.group && content.Kind == sh.kind
 	if track && ours && !sh.preserveUnknownFields {
-		out.Pruned = append(out.Pruned, prune.Prune(deepCopyJSON(obj), sh.structural[content.Version], true)...)
+		out.Pruned = append(out.Pruned, pruning.Prune(deepCopyJSON(obj), sh.structural[content.Version], true)...)
 	}
 	// The decoder: pruning and metadata repair at the stored version.
 	if _, err := v.coerce(obj, true); err != nil {
@@ -106,7 +106,7 @@ func (c *CRD) readStored(stored []byte, v *Validator, track bool) (out *StoredRe
 		if track {
 			before = deepCopyJSON(obj)
 		}
-		defaults.Default(obj, sh.structural[content.Version])
+		defaulting.Default(obj, sh.structural[content.Version])
 		if track {
 			out.Defaulted = changedPaths(before, obj, "")
 		}
@@ -124,7 +124,7 @@ func (c *CRD) readStored(stored []byte, v *Validator, track bool) (out *StoredRe
 	if content.Version != version {
 		obj["apiVersion"] = sh.group + "/" + version
 		if track && ours && !sh.preserveUnknownFields {
-			out.Pruned = append(out.Pruned, prune.Prune(deepCopyJSON(obj), sh.structural[version], true)...)
+			out.Pruned = append(out.Pruned, pruning.Prune(deepCopyJSON(obj), sh.structural[version], true)...)
 		}
 		if _, err := v.coerce(obj, false); err != nil {
 			out.Error = err.Error()

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/casefile"
-	"github.com/crdlab/crdlab/internal/corpus"
+	"github.com/crdlab/crdlab/internal/testsupport/casefile"
+	"github.com/crdlab/crdlab/internal/testsupport/corpus"
 	"sigs.k8s.io/yaml"
 )
 
@@ -36,7 +36,7 @@ type objInput struct {
 const casesDir = "../conformance/testdata/cases"
 
 // conformanceInputs returns the CRDs of the conformance cases (read by the
-// conformance suite's loader, internal/casefile) with the objects of their
+// conformance suite's loader, internal/testsupport/casefile) with the objects of their
 // create requests (updates, status updates, raw bodies and requests to
 // another version than the object's are left out: JSON Schema sees one
 // object, as written).
@@ -75,7 +75,7 @@ func conformanceInputs(t *testing.T) []*crdInput {
 
 // corpusDirs is the conformance suite's corpus: $CRDLAB_CORPUS (a path
 // list) or the directories printed by the repository's scripts/corpus.sh
-// (or $CRDLAB_CORPUS_FETCH); see internal/corpus.
+// (or $CRDLAB_CORPUS_FETCH); see internal/testsupport/corpus.
 func corpusDirs() ([]string, error) {
 	return corpus.Dirs(corpus.Options{})
 }

@@ -14,11 +14,11 @@
 # CRD files: grep -rl "^kind: CustomResourceDefinition" DIR --include=*.yaml.
 # Gateway API also ships example objects under examples/.
 #
-# Users: conformance (TestCorpus), benchmarks/, bindings/go
+# Users: conformance (TestCorpus), benchmarks/, bindings/wasm
 # (TestParityCorpus), bindings/js/bench/bench.js. In their environment,
 # CRDLAB_CORPUS_FETCH names another script to run instead of this one, and
 # CRDLAB_CORPUS gives conformance the directories (':'-separated) without
-# running any script (bindings/go: CRDLAB_CORPUS=all checks every CRD).
+# running any script (bindings/wasm: CRDLAB_CORPUS=all checks every CRD).
 # The versions are pinned: changing one changes what the tests compare.
 set -euo pipefail
 

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crdlab/crdlab/internal/tsdecl"
+	"github.com/crdlab/crdlab/internal/testsupport/tsdecl"
 )
 
 // jsDir holds the JavaScript bindings, whose op names, error codes and

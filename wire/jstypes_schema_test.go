@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/crdlab/crdlab/internal/tsdecl"
+	"github.com/crdlab/crdlab/internal/testsupport/tsdecl"
 )
 
 // TestJSTypesAreWireSchema: index.d.ts declares the "schema" result types

@@ -65,7 +65,7 @@ const (
 type ErrorCode string
 
 // The error codes. The module answers with the first seven; Trap and Load
-// are set by hosts (bindings/go, bindings/js), never by the module.
+// are set by hosts (bindings/wasm, bindings/js), never by the module.
 const (
 	// CodeBadRequest: a malformed request, an unknown op, a request over
 	// the size limit.
@@ -84,7 +84,7 @@ const (
 	// naming the rule instead); the instance stays usable.
 	CodeTimeout ErrorCode = "Timeout"
 	// CodeResponseTooLarge: the result would render to more than the
-	// module's response limit (wasm/abi.MaxResponseBytes, 64 MiB).
+	// module's response limit (wasm/internal/abi.MaxResponseBytes, 64 MiB).
 	CodeResponseTooLarge ErrorCode = "ResponseTooLarge"
 	// CodeTrap (hosts only): the instance died or a call was interrupted;
 	// the host replaced the instance.
@@ -143,7 +143,7 @@ type ObjectReport struct {
 	// Result is the final object (pruned, coerced, defaulted), or nil (null)
 	// when the request failed while decoding. The engine stores the decoded
 	// object; a host decoding the module's bytes may keep them as a
-	// json.RawMessage (bindings/go does).
+	// json.RawMessage (bindings/wasm does).
 	Result interface{} `json:"result"`
 	// OldResult is, for an update, the stored object as the API server
 	// reads it back from storage (pruned, coerced and defaulted by the

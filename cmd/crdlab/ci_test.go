@@ -3,27 +3,34 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 )
 
 // The CI recipes (action.yml, .pre-commit-hooks.yaml) run as written: their
 // shell steps and hook entries are executed here, offline.
 
-const testVersion = "v0.0.0-20260101000000-000000000000"
-
 // localProxy writes a file:// Go module proxy serving this checkout (its
-// tracked files, nested modules left out) as github.com/crdlab/crdlab at
-// testVersion, so that the action's `go install …@version` runs without
-// the network; dependencies come from the module cache.
-func localProxy(t *testing.T) string {
+// tracked and untracked-but-not-ignored files, nested modules left out) as
+// github.com/crdlab/crdlab, so that the action's `go install …@version`
+// runs without the network. It returns the proxy directory and the version,
+// a pseudo-version whose revision is a hash of the served files: a change
+// to the checkout is a new version, so no module cache can answer for it
+// with another build.
+func localProxy(t *testing.T) (dir, version string) {
 	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -31,7 +38,7 @@ func localProxy(t *testing.T) string {
 	}
 	out, err := exec.Command("git", "-C", root, "ls-files", "-co", "--exclude-standard").Output()
 	if err != nil {
-		t.Skipf("git ls-files: %v", err)
+		testenv.Unavailable(t, "git ls-files in %s: %v", root, err)
 	}
 	nested := []string{}
 	files := strings.Split(strings.TrimSpace(string(out)), "\n")
@@ -40,12 +47,9 @@ func localProxy(t *testing.T) string {
 			nested = append(nested, filepath.Dir(f)+"/")
 		}
 	}
-	dir := t.TempDir()
-	v := filepath.Join(dir, "github.com", "crdlab", "crdlab", "@v")
-	os.MkdirAll(v, 0o755)
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	prefix := "github.com/crdlab/crdlab@" + testVersion + "/"
+	sort.Strings(files)
+	served := map[string][]byte{}
+	h := sha256.New()
 files:
 	for _, f := range files {
 		for _, n := range nested {
@@ -60,17 +64,127 @@ files:
 		if err != nil {
 			continue // deleted in the work tree
 		}
-		w, _ := zw.Create(prefix + f)
-		w.Write(data)
+		served[f] = data
+		fmt.Fprintf(h, "%s %d\n", f, len(data))
+		h.Write(data)
 	}
-	zw.Close()
-	mod, _ := os.ReadFile(filepath.Join(root, "go.mod"))
-	os.WriteFile(filepath.Join(v, testVersion+".zip"), buf.Bytes(), 0o644)
-	os.WriteFile(filepath.Join(v, testVersion+".mod"), mod, 0o644)
-	info, _ := json.Marshal(map[string]string{"Version": testVersion, "Time": "2026-01-01T00:00:00Z"})
-	os.WriteFile(filepath.Join(v, testVersion+".info"), info, 0o644)
-	os.WriteFile(filepath.Join(v, "list"), []byte(testVersion+"\n"), 0o644)
-	return dir
+	version = "v0.0.0-20260101000000-" + hex.EncodeToString(h.Sum(nil))[:12]
+	dir = t.TempDir()
+	writeModuleVersion(t, dir, version, served)
+	return dir, version
+}
+
+// writeModuleVersion lays out github.com/crdlab/crdlab at version with the
+// given files in the GOPROXY protocol's file layout under dir.
+func writeModuleVersion(t *testing.T, dir, version string, files map[string][]byte) {
+	t.Helper()
+	v := filepath.Join(dir, "github.com", "crdlab", "crdlab", "@v")
+	if err := os.MkdirAll(v, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, 0, len(files))
+	for f := range files {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	prefix := "github.com/crdlab/crdlab@" + version + "/"
+	for _, f := range names {
+		w, err := zw.Create(prefix + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(files[f])
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := json.Marshal(map[string]string{"Version": version, "Time": "2026-01-01T00:00:00Z"})
+	for name, data := range map[string][]byte{
+		version + ".zip":  buf.Bytes(),
+		version + ".mod":  files["go.mod"],
+		version + ".info": info,
+		"list":            []byte(version + "\n"),
+	} {
+		if err := os.WriteFile(filepath.Join(v, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// goInstallEnv is the environment of a `go install github.com/crdlab/crdlab/…@version`
+// from proxy: a module cache and GOPATH of the test's own (so that nothing
+// the machine's module cache holds under github.com/crdlab/crdlab, at any
+// version, is used), dependencies from proxy's fallbacks — machineCache's
+// downloads, then the machine's GOPROXY — checked against the served go.sum.
+func goInstallEnv(t *testing.T, proxy, machineCache string) []string {
+	t.Helper()
+	goproxy, _ := exec.Command("go", "env", "GOPROXY").Output()
+	proxies := []string{"file://" + proxy, "file://" + filepath.Join(machineCache, "cache", "download")}
+	for _, p := range strings.Split(strings.TrimSpace(string(goproxy)), ",") {
+		if p != "" && p != "off" && p != "direct" {
+			proxies = append(proxies, p)
+		}
+	}
+	return append(os.Environ(),
+		"GOPATH="+t.TempDir(), "GOMODCACHE="+t.TempDir(), "GOBIN=",
+		"GOFLAGS=-mod=mod -modcacherw", "GOWORK=off",
+		"GOPROXY="+strings.Join(proxies, ","),
+		"GONOSUMDB=*", "GOSUMDB=off", "GOTOOLCHAIN=local")
+}
+
+// machineModCache is the machine's module cache (go env GOMODCACHE).
+func machineModCache(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatalf("go env GOMODCACHE: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestGoInstallIgnoresStaleModuleCache seeds a module cache with a wrong
+// build of github.com/crdlab/crdlab — the served version and another one,
+// both as downloads and extracted, as a machine that ran an older checkout
+// would hold them — and installs through the action's proxy chain with that
+// cache as the machine's: the installed crdlab is the checkout's.
+func TestGoInstallIgnoresStaleModuleCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds crdlab through a local module proxy")
+	}
+	proxy, version := localProxy(t)
+	stale := t.TempDir()
+	wrong := map[string][]byte{
+		"go.mod":             []byte("module github.com/crdlab/crdlab\n\ngo 1.26\n"),
+		"cmd/crdlab/main.go": []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"STALE BUILD\") }\n"),
+	}
+	for _, v := range []string{version, "v0.0.0-20260101000000-000000000000"} {
+		writeModuleVersion(t, filepath.Join(stale, "cache", "download"), v, wrong)
+		for f, data := range wrong {
+			p := filepath.Join(stale, "github.com", "crdlab", "crdlab@"+v, f)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.WriteFile(p, data, 0o644)
+		}
+	}
+	env := goInstallEnv(t, proxy, stale)
+	// Dependencies are not in the stale cache: the machine's serves them.
+	for i, e := range env {
+		if strings.HasPrefix(e, "GOPROXY=") {
+			env[i] = e + ",file://" + filepath.Join(machineModCache(t), "cache", "download")
+		}
+	}
+	gobin := t.TempDir()
+	cmd := exec.Command("go", "install", "github.com/crdlab/crdlab/cmd/crdlab@"+version)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(env, "GOBIN="+gobin)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go install: %v\n%s", err, out)
+	}
+	out, _ := exec.Command(filepath.Join(gobin, "crdlab"), "validate", "--crd", "../../examples/crontab-crd.yaml", "../../examples/invalid.yaml").CombinedOutput()
+	if strings.Contains(string(out), "STALE") || !strings.Contains(string(out), "spec.replicas: Invalid value: 15") {
+		t.Errorf("installed crdlab is not the checkout's:\n%s", out)
+	}
 }
 
 // TestActionSteps runs the shell steps of action.yml as the runner does
@@ -104,7 +218,7 @@ func TestActionSteps(t *testing.T) {
 	if action.Runs.Using != "composite" {
 		t.Fatalf("runs.using %q", action.Runs.Using)
 	}
-	proxy := localProxy(t)
+	proxy, version := localProxy(t)
 	work := t.TempDir()
 	os.MkdirAll(filepath.Join(work, "crds"), 0o755)
 	os.MkdirAll(filepath.Join(work, "deploy", "prod"), 0o755)
@@ -120,7 +234,7 @@ func TestActionSteps(t *testing.T) {
 	for k, v := range action.Inputs {
 		inputs[k] = v.Default
 	}
-	inputs["version"] = testVersion
+	inputs["version"] = version
 	inputs["crds"] = "crds"
 	inputs["paths"] = "deploy"
 	inputs["setup-go"] = "false"
@@ -128,16 +242,9 @@ func TestActionSteps(t *testing.T) {
 	subst := func(s string) string {
 		return expr.ReplaceAllStringFunc(s, func(m string) string { return inputs[expr.FindStringSubmatch(m)[1]] })
 	}
-	gopath := t.TempDir()
 	githubPath := filepath.Join(t.TempDir(), "github_path")
 	os.WriteFile(githubPath, nil, 0o644)
-	modcache, _ := exec.Command("go", "env", "GOMODCACHE").Output()
-	env := append(os.Environ(),
-		"GOPATH="+gopath, "GOBIN=", "GOFLAGS=-mod=mod",
-		"GOMODCACHE="+strings.TrimSpace(string(modcache)),
-		"GOPROXY=file://"+proxy+",file://"+strings.TrimSpace(string(modcache))+"/cache/download",
-		"GONOSUMDB=*", "GONOSUMCHECK=1", "GOSUMDB=off", "GOTOOLCHAIN=local",
-		"GITHUB_PATH="+githubPath)
+	env := append(goInstallEnv(t, proxy, machineModCache(t)), "GITHUB_PATH="+githubPath)
 	path := os.Getenv("PATH")
 	var last []byte
 	var lastErr error
@@ -176,7 +283,7 @@ func TestActionSteps(t *testing.T) {
 	}
 	out := string(last)
 	for _, want := range []string{
-		"::error file=deploy/prod/bad.yaml,line=3,title=CronTab my-invalid-cron-object is invalid::spec.replicas: Invalid value: 15",
+		"::error file=deploy/prod/bad.yaml,line=10,col=3,title=CronTab my-invalid-cron-object is invalid::spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10",
 		"::notice title=crdlab::Summary: 3 resources found in 3 files - Valid: 1, Invalid: 1, Errors: 0, Skipped: 1",
 	} {
 		if !strings.Contains(out, want) {

@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdlab/crdlab/conversion"
-	"github.com/crdlab/crdlab/internal/catalog"
+	"github.com/crdlab/crdlab/internal/cli/catalog"
 )
 
 // This file is `crdlab conversion-review`: a conversion webhook's recorded

@@ -6,7 +6,7 @@ package main
 //
 // Each piece of work is a function type with a native implementation
 // (nativeX) and a wasm constructor (wasmX) calling the module's op through
-// bindings/go; TestEngineWasmMatchesNative runs each both ways.
+// bindings/wasm; TestEngineWasmMatchesNative runs each both ways.
 
 import (
 	"context"
@@ -18,12 +18,12 @@ import (
 
 	flag "github.com/spf13/pflag"
 
-	wasm "github.com/crdlab/crdlab/bindings/go"
+	"github.com/crdlab/crdlab/bindings/wasm"
 	"github.com/crdlab/crdlab/conversion"
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/catalog"
+	"github.com/crdlab/crdlab/internal/cli/catalog"
 	"github.com/crdlab/crdlab/jsonschema"
 	"github.com/crdlab/crdlab/upgrade"
 	"github.com/crdlab/crdlab/wire"
@@ -35,7 +35,7 @@ type engineFlags struct {
 }
 
 func (e *engineFlags) declare(fs *flag.FlagSet) {
-	fs.StringVar(&e.engine, "engine", "native", "native, or wasm: run through the WebAssembly module (bindings/go, wazero)")
+	fs.StringVar(&e.engine, "engine", "native", "native, or wasm: run through the WebAssembly module (bindings/wasm, wazero)")
 	fs.StringVar(&e.module, "wasm-module", "", "the module `FILE` for --engine wasm (default: $CRDLAB_WASM, else crdlab.wasm next to the binary, else build/crdlab.wasm)")
 }
 

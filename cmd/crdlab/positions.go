@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/crdlab/crdlab/internal/catalog"
+	"github.com/crdlab/crdlab/internal/cli/catalog"
 
 	"github.com/crdlab/crdlab/wire"
 )

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,8 +13,8 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/catalog"
-	"github.com/crdlab/crdlab/internal/corpus"
+	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/testsupport/corpus"
 	"sigs.k8s.io/yaml"
 )
 
@@ -119,19 +120,19 @@ func buildKubeconform(t *testing.T) string {
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Skipf("kubeconform %s unavailable (%s): %v\n%s", kubeconformVersion, strings.Join(s, " "), err, out)
+			testenv.Unavailable(t, "kubeconform %s unavailable (%s): %v\n%s", kubeconformVersion, strings.Join(s, " "), err, out)
 		}
 	}
 	return bin
 }
 
 // gatewayAPIDir finds Gateway API in the corpus (the repository's
-// scripts/corpus.sh, see internal/corpus), or skips.
+// scripts/corpus.sh, see internal/testsupport/corpus), or skips.
 func gatewayAPIDir(t *testing.T) string {
 	t.Helper()
 	dir, err := corpus.Module(corpus.Options{}, "sigs.k8s.io/gateway-api@")
 	if err != nil {
-		t.Skipf("corpus unavailable: %v", err)
+		testenv.Unavailable(t, "corpus unavailable: %v", err)
 	}
 	return dir
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/catalog"
+	"github.com/crdlab/crdlab/internal/cli/catalog"
 	"github.com/crdlab/crdlab/upgrade"
 	"github.com/crdlab/crdlab/wire"
 )

@@ -9,16 +9,16 @@ import (
 	"strings"
 	"sync"
 
-	wasm "github.com/crdlab/crdlab/bindings/go"
+	"github.com/crdlab/crdlab/bindings/wasm"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/catalog"
+	"github.com/crdlab/crdlab/internal/cli/catalog"
 	"github.com/crdlab/crdlab/wire"
 )
 
 // The WebAssembly engine (--engine wasm): the module run in wazero through
-// bindings/go. Its reports are byte-identical to the native ones (the parity
-// test of bindings/go checks it), so every output format is the same.
+// bindings/wasm. Its reports are byte-identical to the native ones (the parity
+// test of bindings/wasm checks it), so every output format is the same.
 
 var (
 	wasmMu      sync.Mutex

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,7 +20,7 @@ import (
 func TestEngineWasmMatchesNative(t *testing.T) {
 	module := os.Getenv("CRDLAB_WASM")
 	if module == "" {
-		t.Skip("CRDLAB_WASM is not set: build the module with `make wasm` (make test does)")
+		testenv.Unavailable(t, "CRDLAB_WASM is not set: build the module with `make wasm` (make test does)")
 	}
 	for _, args := range [][]string{
 		{"validate", "--crd", "../../examples/crontab-crd.yaml", "../../examples/"},
@@ -89,7 +90,7 @@ func TestEngineWasmModuleNotFound(t *testing.T) {
 func TestBenchEngineWasm(t *testing.T) {
 	module := os.Getenv("CRDLAB_WASM")
 	if module == "" {
-		t.Skip("CRDLAB_WASM is not set: build the module with `make wasm` (make test does)")
+		testenv.Unavailable(t, "CRDLAB_WASM is not set: build the module with `make wasm` (make test does)")
 	}
 	type rule struct {
 		Object, Rule, Evaluations int
@@ -120,7 +121,7 @@ func TestBenchEngineWasm(t *testing.T) {
 func TestTestEngineWasm(t *testing.T) {
 	module := os.Getenv("CRDLAB_WASM")
 	if module == "" {
-		t.Skip("CRDLAB_WASM is not set: build the module with `make wasm` (make test does)")
+		testenv.Unavailable(t, "CRDLAB_WASM is not set: build the module with `make wasm` (make test does)")
 	}
 	module, _ = filepath.Abs(module)
 	t.Chdir("../..")

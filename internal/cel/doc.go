@@ -38,7 +38,7 @@
 // validation nor defaulting. internal/crdvalidation compiles the rules of
 // each schema node through it (its cel.go is upstream's
 // cel_validation.go, CompileRules) and resolves selectable-field and rule
-// fieldPaths with ValidFieldPath; internal/defaults checks default values
+// fieldPaths with ValidFieldPath; internal/defaulting checks default values
 // against the rules with NewValidatorWithCache.
 //
 // Limits are upstream's, declared in internal/limits: PerCallLimit

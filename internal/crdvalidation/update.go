@@ -13,7 +13,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
-	"github.com/crdlab/crdlab/internal/defaults"
+	"github.com/crdlab/crdlab/internal/defaulting"
 	"github.com/crdlab/crdlab/internal/names"
 	"github.com/crdlab/crdlab/internal/objectmeta"
 	"github.com/crdlab/crdlab/internal/schema"
@@ -359,7 +359,7 @@ func schemaHasUnprunedDefaults(s *crd.JSONSchemaProps) bool {
 		return false
 	}
 	pruned := ss.DeepCopy()
-	if err := defaults.PruneDefaults(pruned); err != nil {
+	if err := defaulting.PruneDefaults(pruned); err != nil {
 		return false
 	}
 	return !reflect.DeepEqual(ss, pruned)

@@ -20,7 +20,7 @@
 // oldSelf correlatability, messageExpression types) are upstream's
 // cel_validation.go and call internal/cel directly (cel.go); fieldPath and
 // selectable-field paths are resolved by cel.ValidFieldPath, and defaults
-// are checked (CEL rules included) by internal/defaults.
+// are checked (CEL rules included) by internal/defaulting.
 package crdvalidation
 
 import (
@@ -35,7 +35,7 @@ import (
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/cel"
-	"github.com/crdlab/crdlab/internal/defaults"
+	"github.com/crdlab/crdlab/internal/defaulting"
 	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/openapi"
 	"github.com/crdlab/crdlab/internal/schema"
@@ -744,7 +744,7 @@ func validateValidation(v *internalValidation, statusEnabled bool, flags specFla
 			structuralInitErrs = append(structuralInitErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if verrs := schema.ValidateStructuralWithOptions(schemaPath, ss, schema.ValidationOptions{}); len(verrs) > 0 {
 			allErrs = append(allErrs, verrs...)
-		} else if derrs, err := defaults.ValidateDefaultsWithOptions(schemaPath, ss, true, flags.requirePrunedDefaults, defaults.ValidateOptions{CompileCache: o.CompileCache, Patterns: o.Patterns, Release: o.Release}); err != nil {
+		} else if derrs, err := defaulting.ValidateDefaultsWithOptions(schemaPath, ss, true, flags.requirePrunedDefaults, defaulting.ValidateOptions{CompileCache: o.CompileCache, Patterns: o.Patterns, Release: o.Release}); err != nil {
 			allErrs = append(allErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if len(derrs) > 0 {
 			allErrs = append(allErrs, derrs...)

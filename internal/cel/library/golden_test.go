@@ -11,7 +11,7 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
 
-	"github.com/crdlab/crdlab/internal/cel/celrender"
+	"github.com/crdlab/crdlab/internal/testsupport/celrender"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/costs.golden")

@@ -1,0 +1,233 @@
+package wasm_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/crdlab/crdlab/bindings/wasm"
+)
+
+const crontabCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.stable.example.com
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: crontabs, singular: crontab, kind: CronTab}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer, minimum: 1, maximum: 10, default: 1}
+`
+
+// The module under test: TestMain sets $CRDLAB_WASM when it builds it.
+func modulePathForExample() string { return os.Getenv("CRDLAB_WASM") }
+
+// New loads the module (here from $CRDLAB_WASM; Options.Module takes bytes,
+// e.g. from go:embed) and keeps compiled code in a cache directory so that
+// the next process starts warm.
+func ExampleNew() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{
+		ModulePath: modulePathForExample(),
+		CacheDir:   filepath.Join(os.TempDir(), "crdlab-example-cache"),
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	abi, _, err := r.Version(ctx)
+	fmt.Println(abi, err)
+	// Output: 1 <nil>
+}
+
+// Compile once, validate many: the report is the native engine's.
+func ExampleCRD_Validate() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample(), CacheDir: filepath.Join(os.TempDir(), "crdlab-example-cache")})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	crd, err := r.Compile(ctx, []byte(crontabCRD))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("CRD errors:", len(crd.Errors()), "served:", crd.ServedVersions())
+	rep, err := crd.Validate(ctx, []byte("apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: a}\nspec: {replicas: 15}\n"), wasm.ValidateOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, e := range rep.Object.Errors {
+		fmt.Println(e.Message)
+	}
+	rep, _ = crd.Validate(ctx, []byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a"},"spec":{}}`), wasm.ValidateOptions{})
+	fmt.Println(rep.Object.Valid(), string(rep.Object.Result.(json.RawMessage)))
+	// Output:
+	// CRD errors: 0 served: [v1]
+	// spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10
+	// true {"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"generation":1,"name":"a","namespace":"default"},"spec":{"replicas":1}}
+}
+
+// Lint checks a CRD alone, as `crdlab lint` does.
+func ExampleRuntime_Lint() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample(), CacheDir: filepath.Join(os.TempDir(), "crdlab-example-cache")})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	rep, err := r.Lint(ctx, []byte(strings.Replace(crontabCRD, "scope: Namespaced", "scope: Galactic", 1)))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, e := range rep.Errors {
+		fmt.Println(e.Message)
+	}
+	// Output:
+	// spec.scope: Unsupported value: "Galactic": supported values: "Cluster", "Namespaced"
+}
+
+// With CompileOptions.OldCRD the CRD compiles as an update of the one in
+// the cluster: its errors are the API server's verdict on the update.
+func ExampleRuntime_CompileWithOptions_update() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	cluster := strings.Replace(crontabCRD, "scope: Namespaced", "scope: Cluster", 1)
+	c, err := r.CompileWithOptions(ctx, []byte(crontabCRD), wasm.CompileOptions{OldCRD: []byte(cluster)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, e := range c.Errors() {
+		fmt.Println(e.Message)
+	}
+	// Output: spec.scope: Invalid value: "Namespaced": field is immutable
+}
+
+// Upgrade reports what applying a new CRD does to the stored objects: here
+// a tighter maximum makes a stored object fail a fresh create, while
+// writing it back unchanged is still allowed (ratcheting).
+func ExampleRuntime_Upgrade() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	tighter := strings.Replace(crontabCRD, "maximum: 10", "maximum: 5", 1)
+	stored := []byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"a","namespace":"default"},"spec":{"replicas":8}}`)
+	rep, err := r.Upgrade(ctx, []byte(crontabCRD), []byte(tighter), []wasm.UpgradeObject{{Source: "a.json", Data: stored}}, wasm.UpgradeOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	read := rep.Objects[0].Reads[0]
+	fmt.Println("update accepted:", len(rep.CRDUpdate.Errors) == 0)
+	fmt.Println("no-op update allowed:", read.NoOpUpdate.Allowed, "create allowed:", read.Create.Allowed)
+	for _, c := range rep.Changes {
+		fmt.Println(c.Severity, c.Kind, c.Path)
+	}
+	// Output:
+	// update accepted: true
+	// no-op update allowed: true create allowed: false
+	// breaking BoundTightened spec.replicas
+}
+
+// Test runs test suites held in memory, as `crdlab test -o json`.
+func ExampleRuntime_Test() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	suite := `name: CronTab
+crd: crontab.yaml
+tests:
+  onCreate:
+  - name: Defaults replicas
+    initial: |
+      apiVersion: stable.example.com/v1
+      kind: CronTab
+      spec: {}
+    expected: |
+      apiVersion: stable.example.com/v1
+      kind: CronTab
+      spec: {replicas: 1}
+  - name: Rejects 11 replicas
+    initial: |
+      apiVersion: stable.example.com/v1
+      kind: CronTab
+      spec: {replicas: 11}
+    expectedError: "should be less than or equal to 10"
+`
+	rep, err := r.Test(ctx, map[string][]byte{"crontab.yaml": []byte(crontabCRD), "crontab.testsuite.yaml": []byte(suite)}, wasm.TestOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range rep.Results {
+		fmt.Println(c.Passed, c.Name)
+	}
+	// Output:
+	// true CronTab/onCreate/Defaults replicas
+	// true CronTab/onCreate/Rejects 11 replicas
+}
+
+// ConversionReview checks a conversion webhook's recorded answer as the
+// API server does: `crdlab conversion-review -o json`.
+func ExampleRuntime_ConversionReview() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	dir := filepath.Join("..", "..", "examples", "conversion")
+	crd, _ := os.ReadFile(filepath.Join(dir, "crd.yaml"))
+	review, _ := os.ReadFile(filepath.Join(dir, "request.json"))
+	for _, answer := range []string{"response.json", "response-wrong-version.json"} {
+		response, _ := os.ReadFile(filepath.Join(dir, answer))
+		rep, err := r.ConversionReview(ctx, crd, review, response, wasm.ConversionReviewOptions{})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		if rep.Accepted {
+			fmt.Println(answer, "accepted; pruned:", rep.Objects[0].Pruned)
+		} else {
+			fmt.Println(answer, "rejected:", rep.Error)
+		}
+	}
+	// Output:
+	// response.json accepted; pruned: [spec.cron]
+	// response-wrong-version.json rejected: conversion webhook for stable.example.com/v1beta1, Kind=CronTab returned invalid object at index 0: invalid groupVersion (expected stable.example.com/v1, received stable.example.com/v1beta1)
+}

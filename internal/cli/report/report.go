@@ -1,0 +1,278 @@
+// Package report writes the report of a run over files and directories of
+// manifests (wire.RunReport, built by package internal/cli/catalog) in the
+// formats CI systems read: text (kubectl's wording), json (one document),
+// jsonl (one entry per line), junit (JUnit XML), tap (Test Anything
+// Protocol 13), github (GitHub Actions workflow commands) and yaml.
+//
+// Every format names each entry's file and line; errors carry the line of
+// their document (per-field positions will come from the engine).
+package report
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/wire"
+)
+
+// Formats are the output formats, the values of -o.
+var Formats = []string{"text", "json", "jsonl", "junit", "tap", "github", "yaml"}
+
+// Options tune the writers.
+type Options struct {
+	// Summary appends the counts (text, jsonl, tap, github; json, yaml and
+	// junit always carry them).
+	Summary bool
+	// Update words successes as kubectl does for an update ("configured").
+	Update bool
+}
+
+// Write writes rep in format. Text writes failures and warnings to stderr
+// (as kubectl does); every other format writes everything to stdout.
+func Write(format string, rep *wire.RunReport, stdout, stderr io.Writer, opts Options) error {
+	w, err := NewWriter(format, stdout, stderr, opts)
+	if err != nil {
+		return err
+	}
+	return writeAll(w, rep)
+}
+
+// writeAll writes a whole report through w.
+func writeAll(w Writer, rep *wire.RunReport) error {
+	if err := w.Begin(len(rep.Results)); err != nil {
+		return err
+	}
+	for i := range rep.Results {
+		if err := w.Entry(&catalog.Result{RunEntry: rep.Results[i]}); err != nil {
+			return err
+		}
+	}
+	return w.End(rep.Summary)
+}
+
+// location is "file:line" or "file:line:col".
+func location(file string, line, col int) string {
+	s := fmt.Sprintf("%s:%d", file, line)
+	if col > 0 {
+		s += fmt.Sprintf(":%d", col)
+	}
+	return s
+}
+
+// what is "Kind ns/name" (or "Kind name").
+func what(e *wire.RunEntry) string {
+	name := e.Name
+	if e.Namespace != "" {
+		name = e.Namespace + "/" + name
+	}
+	kind := e.Kind
+	if kind == "" {
+		kind = "object"
+	}
+	if name == "" {
+		return kind
+	}
+	return kind + " " + name
+}
+
+// where is the entry's "file:line", with the List item when it is one.
+func where(e *wire.RunEntry) string {
+	s := location(e.File, e.Line, 0)
+	if e.Item != nil {
+		s += fmt.Sprintf(" (items[%d])", *e.Item)
+	}
+	return s
+}
+
+// messages returns the entry's failure messages: its decoding error, its
+// field errors, or its reason.
+func messages(e *catalog.Result) []string {
+	if e.DecodeError != "" {
+		return []string{e.DecodeError}
+	}
+	if len(e.Errors) > 0 {
+		out := make([]string, len(e.Errors))
+		for i := range e.Errors {
+			out[i] = e.Message(i)
+		}
+		return out
+	}
+	if e.Reason != "" {
+		return []string{e.Reason}
+	}
+	return nil
+}
+
+// Text writes kubectl's lines: "<kind>.<group>/<name> created (server dry
+// run)" on stdout for a success, "Warning: ..." and "<file>:<line>: The
+// <Kind> "<name>" is invalid: ..." on stderr for the rest; skipped entries
+// on stdout with their reason.
+func Text(stdout, stderr io.Writer, rep *wire.RunReport, opts Options) error {
+	return writeAll(&textWriter{stdout: stdout, stderr: stderr, opts: opts}, rep)
+}
+
+type textWriter struct {
+	stdout, stderr io.Writer
+	opts           Options
+}
+
+func (t *textWriter) Begin(int) error { return nil }
+
+func (t *textWriter) Entry(e *catalog.Result) error {
+	stdout, stderr := t.stdout, t.stderr
+	verb, errVerb := "created", "creating"
+	if t.opts.Update {
+		verb, errVerb = "configured", "updating"
+	}
+	for i, w := range e.Warnings {
+		fmt.Fprintf(stderr, "Warning: %s%s\n", at(e.File, e.WarningPositions, i), w)
+	}
+	switch {
+	case e.Status == wire.StatusValid && e.Unchanged:
+		fmt.Fprintf(stdout, "%s unchanged (server dry run)\n", resourceName(&e.RunEntry))
+	case e.Status == wire.StatusValid:
+		fmt.Fprintf(stdout, "%s %s (server dry run)\n", resourceName(&e.RunEntry), verb)
+	case e.Status == wire.StatusSkipped:
+		fmt.Fprintf(stdout, "%s: skipped %s: %s\n", where(&e.RunEntry), what(&e.RunEntry), e.Reason)
+	case e.DecodeError != "":
+		file := e.File
+		if p := e.DecodeErrorPosition; p != nil {
+			file = location(e.File, p.Line, p.Column)
+		}
+		fmt.Fprintf(stderr, "%s: Error from server (%s): error when %s %q: %s\n", where(&e.RunEntry), decodeReason(e.DecodeError), errVerb, file, e.DecodeError)
+		for _, p := range e.FieldErrorPositions {
+			fmt.Fprintf(stderr, "  %s\n", p)
+		}
+	case e.Status == wire.StatusInvalid:
+		// One error at a time, each message rendered as it is written: the
+		// whole message of many errors with large values can be far larger
+		// than any one of them.
+		w := bufio.NewWriterSize(stderr, 64<<10)
+		fmt.Fprintf(w, "%s: ", where(&e.RunEntry))
+		writeInvalid(w, e)
+		return w.Flush()
+	default:
+		fmt.Fprintf(stderr, "%s: error: %s: %s\n", where(&e.RunEntry), what(&e.RunEntry), e.Reason)
+	}
+	return nil
+}
+
+func (t *textWriter) End(s wire.RunSummary) error {
+	if t.opts.Summary {
+		_, err := fmt.Fprintln(t.stdout, SummaryLine(s))
+		return err
+	}
+	return nil
+}
+
+// SummaryLine is kubeconform's summary wording.
+func SummaryLine(s wire.RunSummary) string {
+	return fmt.Sprintf("Summary: %d resource%s found in %d file%s - Valid: %d, Invalid: %d, Errors: %d, Skipped: %d",
+		s.Total, plural(s.Total), s.Files, plural(s.Files), s.Valid, s.Invalid, s.Errors, s.Skipped)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// resourceName is kubectl's "<kind>.<group>/<name>" ("<kind>/<name>" for
+// the core group).
+func resourceName(e *wire.RunEntry) string {
+	group, _, ok := strings.Cut(e.APIVersion, "/")
+	if !ok {
+		group = ""
+	}
+	r := strings.ToLower(e.Kind)
+	if group != "" {
+		r += "." + group
+	}
+	return r + "/" + e.Name
+}
+
+// JSON writes the report as one indented JSON document.
+func JSON(w io.Writer, rep *wire.RunReport) error {
+	if rep.Results == nil {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", b)
+		return err
+	}
+	return writeAll(&jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}, rep)
+}
+
+// JSONL writes one entry per line, then {"summary": ...} with Summary.
+func JSONL(w io.Writer, rep *wire.RunReport, opts Options) error {
+	return writeAll(&jsonlWriter{w: bufio.NewWriterSize(w, 64<<10), opts: opts}, rep)
+}
+
+// YAML writes the report as one YAML document (the JSON document's
+// fields).
+func YAML(w io.Writer, rep *wire.RunReport) error {
+	if rep.Results == nil {
+		b, err := yaml.Marshal(rep)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	return writeAll(&yamlWriter{w: bufio.NewWriterSize(w, 64<<10)}, rep)
+}
+
+// at is "file:line:col: " for the i-th position of ps, or "".
+func at(file string, ps []*wire.Position, i int) string {
+	if i >= len(ps) || ps[i] == nil {
+		return ""
+	}
+	return location(file, ps[i].Line, ps[i].Column) + ": "
+}
+
+// decodeReason is the status reason kubectl prints for a request that
+// failed before validation: RequestEntityTooLarge for a body over the
+// limit (a 413), else BadRequest.
+func decodeReason(msg string) string {
+	if strings.HasPrefix(msg, "Request entity too large: ") {
+		return "RequestEntityTooLarge"
+	}
+	return "BadRequest"
+}
+
+// writeInvalid writes engine.InvalidMessageOf for the entry's errors, each
+// preceded by the file:line:col of its field when known, rendering one
+// message at a time.
+func writeInvalid(w io.Writer, e *catalog.Result) {
+	msg := func(i int) string {
+		err := e.Errors[i]
+		if err.Line != e.Line || err.Column > 0 {
+			return location(e.File, err.Line, err.Column) + ": " + e.Message(i)
+		}
+		return e.Message(i)
+	}
+	if len(e.Errors) <= 1 {
+		msgs := []string{}
+		if len(e.Errors) == 1 {
+			msgs = append(msgs, msg(0))
+		}
+		io.WriteString(w, engine.InvalidMessageOf(e.Kind, e.Name, msgs))
+		return
+	}
+	// engine.InvalidMessageOf's form for several errors.
+	fmt.Fprintf(w, "The %s %q is invalid: \n", e.Kind, e.Name)
+	for i := range e.Errors {
+		io.WriteString(w, "* ")
+		io.WriteString(w, msg(i))
+		io.WriteString(w, "\n")
+	}
+}

@@ -1,0 +1,245 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/wire"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// run validates testdata/repo: a valid CRD and an invalid one, valid,
+// invalid (field errors, CEL, a strict decoding error) and skipped objects,
+// an object of the invalid CRD, a deprecation warning, a List item.
+func run(t *testing.T) *wire.RunReport {
+	t.Helper()
+	cat, docs, err := (&catalog.Reader{}).Load(nil, []string{"testdata/repo"}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat.Run(docs, catalog.Options{})
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	p := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(p, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from %s (go test -update):\n%s", name, p, got)
+	}
+}
+
+func TestFormats(t *testing.T) {
+	rep := run(t)
+	if s := rep.Summary; s != (wire.RunSummary{Files: 3, Total: 8, Valid: 3, Invalid: 3, Skipped: 1, Errors: 1}) && !*update {
+		t.Errorf("summary %+v", s)
+	}
+	for _, format := range Formats {
+		for _, summary := range []bool{false, true} {
+			name := format
+			if summary {
+				name += "-summary"
+			}
+			t.Run(name, func(t *testing.T) {
+				var stdout, stderr bytes.Buffer
+				if err := Write(strings.ToUpper(format), rep, &stdout, &stderr, Options{Summary: summary}); err != nil {
+					t.Fatal(err)
+				}
+				out := stdout.Bytes()
+				if format == "text" {
+					out = append(append(out, "--- stderr\n"...), stderr.Bytes()...)
+				} else if stderr.Len() > 0 {
+					t.Errorf("stderr: %s", stderr.Bytes())
+				}
+				golden(t, name, out)
+			})
+		}
+	}
+	if err := Write("xml", rep, nil, nil, Options{}); err == nil {
+		t.Error("unknown format accepted")
+	}
+}
+
+// TestEscaping: GitHub workflow commands and TAP descriptions survive
+// newlines, colons, commas and hashes in names and messages.
+func TestEscaping(t *testing.T) {
+	rep := &wire.RunReport{Results: []wire.RunEntry{{
+		File: "dir,a:b.yaml", Line: 3, Kind: "K", Name: "n#1", Status: wire.StatusInvalid,
+		Errors: []wire.LocatedError{{ErrorReport: wire.ErrorReport{Message: "50% wrong\nsecond line"}, Line: 4, Column: 2}},
+	}}}
+	var b bytes.Buffer
+	GitHub(&b, rep, Options{})
+	if want := "::error file=dir%2Ca%3Ab.yaml,line=4,col=2,title=K n#1 is invalid::50%25 wrong%0Asecond line\n"; b.String() != want {
+		t.Errorf("github:\n got %q\nwant %q", b.String(), want)
+	}
+	b.Reset()
+	TAP(&b, rep, Options{})
+	if !strings.Contains(b.String(), `not ok 1 - dir,a:b.yaml:3 K n\#1`) || !strings.Contains(b.String(), `  - "50% wrong\nsecond line"`) {
+		t.Errorf("tap:\n%s", b.String())
+	}
+	b.Reset()
+	var e bytes.Buffer
+	Text(&b, &e, rep, Options{})
+	if want := "dir,a:b.yaml:3: The K \"n#1\" is invalid: dir,a:b.yaml:4:2: 50% wrong\nsecond line\n"; e.String() != want {
+		t.Errorf("text:\n got %q\nwant %q", e.String(), want)
+	}
+}
+
+// stream writes docs through catalog.Stream and NewWriter, as the CLI
+// does: the errors' messages are rendered only while written.
+func stream(t *testing.T, cat *catalog.Catalog, docs []catalog.Document, format string, opts Options) (stdout, stderr []byte) {
+	t.Helper()
+	var o, e bytes.Buffer
+	w, err := NewWriter(format, &o, &e, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Begin(len(docs)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := cat.Stream(docs, catalog.Options{Jobs: 3}, func(_ int, r *catalog.Result) error { return w.Entry(r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.End(s); err != nil {
+		t.Fatal(err)
+	}
+	return o.Bytes(), e.Bytes()
+}
+
+// TestStreamGoldens: the streaming writers, given the catalogue's entries
+// as they are validated (messages unrendered), write the goldens.
+func TestStreamGoldens(t *testing.T) {
+	if *update {
+		t.Skip("-update")
+	}
+	cat, docs, err := (&catalog.Reader{}).Load(nil, []string{"testdata/repo"}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range Formats {
+		for _, summary := range []bool{false, true} {
+			name := format
+			if summary {
+				name += "-summary"
+			}
+			t.Run(name, func(t *testing.T) {
+				out, errOut := stream(t, cat, docs, format, Options{Summary: summary})
+				if format == "text" {
+					out = append(append(out, "--- stderr\n"...), errOut...)
+				}
+				golden(t, name, out)
+			})
+		}
+	}
+}
+
+// TestStreamLargeErrors: an object with many errors whose messages are
+// long (an enum's supported values, YAML folding them by column) and hold
+// newlines and markup streams to the bytes of the whole report's
+// marshalling (Write over Run's rendered entries), in every format.
+func TestStreamLargeErrors(t *testing.T) {
+	dir := t.TempDir()
+	var enum strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&enum, "                  - \"value <%d> & a long, long text: with \\\"quotes\\\" and\\nnewlines\"\n", i)
+	}
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: things.example.com
+spec:
+  group: example.com
+  names: {kind: Thing, listKind: ThingList, plural: things, singular: thing}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: "false"
+              message: "a <message> & more"
+            properties:
+              l:
+                type: array
+                items:
+                  type: string
+                  enum:
+` + enum.String()
+	obj := "apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: t}\nspec:\n  l: [a, b, c, d, e]\n---\napiVersion: example.com/v1\nkind: Thing\nmetadata: {name: ok}\nspec: {}\n"
+	if err := os.WriteFile(filepath.Join(dir, "crd.yaml"), []byte(crd), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "objects.yaml"), []byte(obj), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cat, docs, err := (&catalog.Reader{}).Load([]string{filepath.Join(dir, "crd.yaml")}, []string{filepath.Join(dir, "objects.yaml")}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := cat.Run(docs, catalog.Options{})
+	if len(rep.Results) != 2 || len(rep.Results[0].Errors) != 6 || !strings.Contains(rep.Results[0].Errors[0].Message, "value <39>") {
+		t.Fatalf("unexpected run: %+v", rep.Results)
+	}
+	for _, format := range Formats {
+		t.Run(format, func(t *testing.T) {
+			var wantOut, wantErr bytes.Buffer
+			if err := Write(format, rep, &wantOut, &wantErr, Options{Summary: true}); err != nil {
+				t.Fatal(err)
+			}
+			if format == "json" || format == "yaml" {
+				// The whole document, marshalled at once.
+				var b []byte
+				if format == "json" {
+					b, _ = json.MarshalIndent(rep, "", "  ")
+					b = append(b, '\n')
+				} else {
+					b, _ = yaml.Marshal(rep)
+				}
+				if !bytes.Equal(wantOut.Bytes(), b) {
+					t.Errorf("Write differs from marshalling the report:\n%s\n----\n%s", wantOut.Bytes(), b)
+				}
+			}
+			if format == "jsonl" {
+				var b bytes.Buffer
+				enc := json.NewEncoder(&b)
+				for i := range rep.Results {
+					enc.Encode(&rep.Results[i])
+				}
+				enc.Encode(map[string]interface{}{"summary": rep.Summary})
+				if !bytes.Equal(wantOut.Bytes(), b.Bytes()) {
+					t.Errorf("Write differs from json.Encoder:\n%s\n----\n%s", wantOut.Bytes(), b.Bytes())
+				}
+			}
+			out, errOut := stream(t, cat, docs, format, Options{Summary: true})
+			if !bytes.Equal(out, wantOut.Bytes()) || !bytes.Equal(errOut, wantErr.Bytes()) {
+				t.Errorf("stream differs:\n%s%s\n----\n%s%s", out, errOut, wantOut.Bytes(), wantErr.Bytes())
+			}
+		})
+	}
+}
