@@ -174,7 +174,10 @@ object's validation is bounded by --timeout.`,
   crdlab validate --crd crontab-crd.yaml --old stored.yaml new.yaml
 
   # From stdin
-  kustomize build overlays/prod | crdlab validate --crd crds/ -`,
+  kustomize build overlays/prod | crdlab validate --crd crds/ -
+
+  # As a Kubernetes 1.36 API server validates them
+  crdlab validate --kube-version 1.36 --crd crds/ -R manifests/`,
 	flags: func(fs *flag.FlagSet) { declareValidate(fs, &validateFlags{}) },
 	run:   runValidate,
 }
@@ -458,7 +461,10 @@ versions. Other documents in the inputs are ignored.`,
   crdlab lint -R -o github config/
 
   # The update of the CRD in the cluster to a new revision
-  crdlab lint --old deployed.yaml config/crd/widgets.yaml`,
+  crdlab lint --old deployed.yaml config/crd/widgets.yaml
+
+  # As a Kubernetes 1.35 API server judges them
+  crdlab lint --kube-version 1.35 config/crd/`,
 	flags: func(fs *flag.FlagSet) { declareLint(fs, &lintFlags{}) },
 	run:   runLint,
 }
