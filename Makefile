@@ -16,7 +16,7 @@ MODULES  := . $(wildcard conformance benchmarks)
 # modules that only pin tools (tool directives, no packages)
 TOOLMODS := $(wildcard benchmarks/tools benchmarks/tools/kubectl-validate)
 
-.PHONY: help race setup build check check-help test conformance clean
+.PHONY: help race setup build check check-help test conformance conformance-versions versions-report clean
 
 help: ## list every target with one line (the default goal)
 	@awk -F':.*## ' '/^[a-zA-Z0-9_.-]+:.*## /{printf "  make %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -77,6 +77,19 @@ test: setup check wasm wasm-budget wasm-deadcode wasm-deps-check ## the README's
 
 conformance: ## the differential suite against upstream (conformance/, its own module)
 	cd conformance && $(GO) test -count=1 -timeout 30m ./...
+
+# Every case at every Kubernetes release crdlab supports besides the default
+# (engine.SupportedKubeVersions), against that release's own
+# k8s.io/apiextensions-apiserver (conformance/versions/v1.NN, built with its
+# dependencies; the releases run in parallel, one oracle process each).
+conformance-versions: ## every case at every supported Kubernetes release against that release's oracle (conformance/versions)
+	cd conformance && $(GO) test -count=1 -timeout 60m -run 'TestVersionCases' -kube-versions .
+
+# docs/reports/versions.md: which cases give another outcome at which release than
+# at the newest, upstream against upstream (all oracle modules, supported or
+# not); the reasons come from conformance/versions/reasons.yaml.
+versions-report: ## docs/reports/versions.md: every case through every release's oracle, the outcomes that differ from the newest
+	cd conformance && $(GO) run ./cmd/versions-report -o ../docs/reports/versions.md
 
 # The main module's tests under the race detector, -short (the corpus-wide
 # differential tests of package jsonschema take 7 minutes under -race

@@ -109,6 +109,7 @@ type outputFlags struct {
 	jobs      int
 	empty     bool
 	crdFV     string
+	kube      kubeVersionFlag
 }
 
 func (o *outputFlags) declare(fs *flag.FlagSet) {
@@ -118,6 +119,7 @@ func (o *outputFlags) declare(fs *flag.FlagSet) {
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "objects validated at once (default: the number of CPUs)")
 	fs.StringVar(&o.crdFV, "crd-field-validation", "Strict", "the CRD create's fieldValidation: Strict, Warn or Ignore (unknown and duplicate fields of the CRDs; any case)")
 	fs.BoolVar(&o.empty, "allow-empty", false, "finding nothing to validate is not an error (for hooks given any changed file)")
+	o.kube.declare(fs)
 	o.engineFlags.declare(fs)
 }
 
@@ -127,6 +129,9 @@ func (o *outputFlags) check() error {
 		return err
 	}
 	if err = o.engineFlags.check(); err != nil {
+		return err
+	}
+	if err = o.kube.check(o.engineFlags.wasm()); err != nil {
 		return err
 	}
 	if o.crdFV, err = enum("crd-field-validation", o.crdFV, "Strict", "Warn", "Ignore"); err != nil {
@@ -188,7 +193,10 @@ dryRun and options from an AdmissionReview, --operation, --user and
   kustomize build overlays/prod | crdlab validate --crd crds/ -
 
   # With the cluster's admission policies, as a non-admin user
-  crdlab validate --crd crds/ --policy policies/ --user jane --group devs manifests/`,
+  crdlab validate --crd crds/ --policy policies/ --user jane --group devs manifests/
+
+  # As a Kubernetes 1.36 API server validates them
+  crdlab validate --kube-version 1.36 --crd crds/ -R manifests/`,
 	flags: func(fs *flag.FlagSet) { declareValidate(fs, &validateFlags{}) },
 	run:   runValidate,
 }
@@ -275,7 +283,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if f.oldCRD != "" {
 		// The --crd CRD is an update of the one in the cluster: its
 		// verdict is the update's (engine.CompileCRDUpdate).
-		compiled, _, code := compileUpdateFiles(update, f.crds[0], f.oldCRD, f.storedVersions, stdin, stderr)
+		compiled, _, code := compileUpdateFiles(update, f.crds[0], f.oldCRD, f.storedVersions, f.kube.version, stdin, stderr)
 		if compiled == nil {
 			return code
 		}
@@ -497,7 +505,10 @@ versions. Other documents in the inputs are ignored.`,
   crdlab lint --old deployed.yaml config/crd/widgets.yaml
 
   # ... with the cluster's validating admission policies on CRDs
-  crdlab lint --old deployed.yaml --policy gateway.networking.k8s.io_vap_safeupgrades.yaml gateways.yaml`,
+  crdlab lint --old deployed.yaml --policy gateway.networking.k8s.io_vap_safeupgrades.yaml gateways.yaml
+
+  # As a Kubernetes 1.35 API server judges them
+  crdlab lint --kube-version 1.35 config/crd/`,
 	flags: func(fs *flag.FlagSet) { declareLint(fs, &lintFlags{}) },
 	run:   runLint,
 }
@@ -591,6 +602,7 @@ func writeEmpty(f outputFlags, stdout, stderr io.Writer) int {
 func newCatalog(f *outputFlags, stderr io.Writer) (*catalog.Catalog, int) {
 	cat := catalog.New()
 	cat.CRDFieldValidation = engine.FieldValidation(f.crdFV)
+	cat.KubeVersion = f.kube.version
 	if f.engine == "wasm" {
 		compiler, err := wasmCompiler(f.module, f.crdFV)
 		if err != nil {

@@ -47,14 +47,14 @@ func decodeOneCRD(reader *catalog.Reader, name, role string, stderr io.Writer) (
 }
 
 // compileUpdateFiles compiles newFile as an update of oldFile.
-func compileUpdateFiles(update crdUpdateFunc, newFile, oldFile, storedVersions string, stdin io.Reader, stderr io.Writer) (catalog.Compiled, *crd.CustomResourceDefinition, int) {
-	c, def, _, _, code := compileUpdateFilesRaw(update, newFile, oldFile, storedVersions, stdin, stderr)
+func compileUpdateFiles(update crdUpdateFunc, newFile, oldFile, storedVersions, kubeVersion string, stdin io.Reader, stderr io.Writer) (catalog.Compiled, *crd.CustomResourceDefinition, int) {
+	c, def, _, _, code := compileUpdateFilesRaw(update, newFile, oldFile, storedVersions, kubeVersion, stdin, stderr)
 	return c, def, code
 }
 
 // compileUpdateFilesRaw is compileUpdateFiles, also returning the files'
 // bytes (new, old).
-func compileUpdateFilesRaw(update crdUpdateFunc, newFile, oldFile, storedVersions string, stdin io.Reader, stderr io.Writer) (catalog.Compiled, *crd.CustomResourceDefinition, []byte, []byte, int) {
+func compileUpdateFilesRaw(update crdUpdateFunc, newFile, oldFile, storedVersions, kubeVersion string, stdin io.Reader, stderr io.Writer) (catalog.Compiled, *crd.CustomResourceDefinition, []byte, []byte, int) {
 	reader := &catalog.Reader{Stdin: stdin} // stdin once: the callers check it
 	oldRaw, oldDef, code := decodeOneCRD(reader, oldFile, "old CRD", stderr)
 	if oldDef == nil {
@@ -64,7 +64,7 @@ func compileUpdateFilesRaw(update crdUpdateFunc, newFile, oldFile, storedVersion
 	if newDef == nil {
 		return nil, nil, nil, nil, code
 	}
-	compiled, err := update(newRaw, oldRaw, newDef, oldDef, engine.UpdateOptions{StoredVersions: storedVersionsFlag(storedVersions)})
+	compiled, err := update(newRaw, oldRaw, newDef, oldDef, engine.UpdateOptions{StoredVersions: storedVersionsFlag(storedVersions), KubeVersion: kubeVersion})
 	if err != nil {
 		return nil, nil, nil, nil, reportInputError(stderr, err)
 	}
@@ -85,7 +85,7 @@ func runLintUpdate(c *command, lf *lintFlags, args []string, stdin io.Reader, st
 	if err != nil {
 		return engineError(c, stderr, err)
 	}
-	compiled, def, newRaw, oldRaw, code := compileUpdateFilesRaw(update, args[0], lf.old, lf.storedVersions, stdin, stderr)
+	compiled, def, newRaw, oldRaw, code := compileUpdateFilesRaw(update, args[0], lf.old, lf.storedVersions, lf.kube.version, stdin, stderr)
 	if compiled == nil {
 		return code
 	}

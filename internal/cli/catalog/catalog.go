@@ -139,6 +139,9 @@ type Catalog struct {
 	// (Strict when empty): unknown and duplicate fields of a CRD are the
 	// API server's 400 (its report's DecodeError) or warnings.
 	CRDFieldValidation engine.FieldValidation
+	// KubeVersion is the Kubernetes release Native reproduces
+	// (engine.CompileOptions.KubeVersion; "" is the default).
+	KubeVersion string
 
 	byName map[string]*Entry
 	byGK   map[groupKind]*Entry
@@ -169,7 +172,7 @@ func (c *Catalog) Add(d Document) (*Entry, error) {
 		// The engine decodes the CRD as the API server does (unknown and
 		// duplicate fields per CRDFieldValidation); other decoding errors
 		// are located input errors.
-		compiled, err := engine.CompileWithOptions(d.Raw, engine.CompileOptions{FieldValidation: c.CRDFieldValidation, Filename: d.File})
+		compiled, err := engine.CompileWithOptions(d.Raw, engine.CompileOptions{FieldValidation: c.CRDFieldValidation, Filename: d.File, KubeVersion: c.KubeVersion})
 		if err != nil {
 			if _, derr := DecodeCRD(d); derr != nil {
 				return nil, derr
@@ -234,7 +237,7 @@ func (c *Catalog) Lint(defs []Document, jobs int) (*wire.RunReport, error) {
 	errs := make([]error, len(defs))
 	parallel(len(defs), jobs, func(i int) {
 		one := New()
-		one.Compiler, one.CRDFieldValidation = c.Compiler, c.CRDFieldValidation
+		one.Compiler, one.CRDFieldValidation, one.KubeVersion = c.Compiler, c.CRDFieldValidation, c.KubeVersion
 		_, errs[i] = one.Add(defs[i])
 		compiled[i] = one
 	})
