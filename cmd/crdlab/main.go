@@ -53,7 +53,8 @@ const (
 var commands = map[string]*command{}
 
 func init() {
-	for _, c := range []*command{validateCommand, lintCommand, costCommand, testCommand, benchCommand, schemaCommand, upgradeCommand, conversionReviewCommand, lspCommand, applyCommand} {		commands[c.name] = c
+	for _, c := range []*command{validateCommand, lintCommand, costCommand, testCommand, benchCommand, schemaCommand, upgradeCommand, conversionReviewCommand, lspCommand, applyCommand} {
+		commands[c.name] = c
 	}
 }
 
