@@ -16,7 +16,7 @@ MODULES  := . $(wildcard conformance benchmarks tools)
 # modules that only pin tools (tool directives, no packages)
 TOOLMODS := $(wildcard benchmarks/tools benchmarks/tools/kubectl-validate)
 
-.PHONY: help race setup build check check-help deadcode test conformance clean
+.PHONY: help race setup build check check-help deadcode test conformance conformance-versions versions-report clean
 
 help: ## list every target with one line (the default goal)
 	@awk -F':.*## ' '/^[a-zA-Z0-9_.-]+:.*## /{printf "  make %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -28,7 +28,7 @@ check-help: ## fail when a .PHONY target has no help line (make help)
 		grep -qE "^$$t:.*## " $(MAKEFILE_LIST) || echo "$$t"; done); \
 	if [ -n "$$missing" ]; then echo "targets without a '## ' line for make help:" $$missing; exit 1; fi
 
-setup: ## Go modules of every module, npm ci (bindings/js, playground), Debian packages (chromium) if missing
+setup: ## Go modules of every module, npm ci (bindings/js, playground), Debian packages (chromium, neovim) if missing
 	@for m in $(MODULES) $(TOOLMODS); do \
 		if [ -f $$m/go.mod ]; then echo "go mod download ($$m)"; (cd $$m && $(GO) mod download) || exit 1; fi; \
 	done
@@ -39,10 +39,15 @@ setup: ## Go modules of every module, npm ci (bindings/js, playground), Debian p
 			echo "installing Debian's chromium for the browser tests"; \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 		else echo "note: the browser tests need Chromium at $(CHROMIUM) (Debian: apt-get install chromium)"; fi; }
+	@command -v nvim >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "installing Debian's neovim for the crdlab lsp end-to-end test"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null; \
+		else echo "note: the crdlab lsp end-to-end test needs nvim (Debian: apt-get install neovim)"; fi; }
 
 build: ## build bin/crdlab
 	@mkdir -p bin
-	$(GO) build -trimpath -ldflags "-X github.com/crdlab/crdlab/engine.Version=$(VERSION)" -o bin/crdlab ./cmd/crdlab
+	$(GO) build -trimpath -buildvcs=auto -ldflags "-X github.com/crdlab/crdlab/engine.Version=$(VERSION)" -o bin/crdlab ./cmd/crdlab
 
 # The repository's hygiene, for every Go module (the main one, conformance/,
 # benchmarks/, tools/, and benchmarks/tools/, which pins benchstat): go.mod
@@ -81,13 +86,26 @@ deadcode: ## fail on code nothing uses (tools/deadcheck: deadcode over the comma
 # `make wasm`), then the JS bindings in Node and in headless Chromium, and the
 # playground end to end.
 test: setup check wasm wasm-budget wasm-deadcode wasm-deps-check ## the README's test command: setup, check, the wasm module, go test, JS tests in Node and Chromium
-	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./...
+	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test -timeout 30m ./...
 	$(GO) -C tools test ./...
 	cd playground && $(NPM) test
 	cd bindings/js && $(NPM) test && CHROMIUM=$(CHROMIUM) $(NPM) run test:browser && CHROMIUM=$(CHROMIUM) $(NPM) run test:playground
 
 conformance: ## the differential suite against upstream (conformance/, its own module)
 	cd conformance && $(GO) test -count=1 -timeout 30m ./...
+
+# Every case at every Kubernetes release crdlab supports besides the default
+# (engine.SupportedKubeVersions), against that release's own
+# k8s.io/apiextensions-apiserver (conformance/versions/v1.NN, built with its
+# dependencies; the releases run in parallel, one oracle process each).
+conformance-versions: ## every case at every supported Kubernetes release against that release's oracle (conformance/versions)
+	cd conformance && $(GO) test -count=1 -timeout 60m -run 'TestVersionCases' -kube-versions .
+
+# docs/reports/versions.md: which cases give another outcome at which release than
+# at the newest, upstream against upstream (all oracle modules, supported or
+# not); the reasons come from conformance/versions/reasons.yaml.
+versions-report: ## docs/reports/versions.md: every case through every release's oracle, the outcomes that differ from the newest
+	cd conformance && $(GO) run ./cmd/versions-report -o ../docs/reports/versions.md
 
 # The main module's tests under the race detector, -short (the corpus-wide
 # differential tests of package jsonschema take 7 minutes under -race
@@ -99,8 +117,15 @@ conformance: ## the differential suite against upstream (conformance/, its own m
 race: ## the main module's tests under the race detector (-short; bindings/wasm left out)
 	$(GO) test -race -short -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/bindings/wasm$$')
 
-clean: ## remove bin/ and build/
-	rm -rf bin build
+clean: ## remove bin/, build/ and the VS Code extension's build
+	rm -rf bin build editors/vscode/dist editors/vscode/crdlab.vsix
+
+# The VS Code extension (editors/vscode): bundled with esbuild, packed
+# offline by @vscode/vsce (no dependencies in the package: the bundle
+# holds vscode-languageclient), then its manifest and the archive checked.
+.PHONY: vsix
+vsix: ## the VS Code extension: npm ci, typecheck, bundle, editors/vscode/crdlab.vsix, its tests
+	cd editors/vscode && $(NPM) ci --no-audit --no-fund && $(NPM) run package && $(NPM) test
 
 include bench.mk
 include wasm.mk

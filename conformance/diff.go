@@ -32,7 +32,11 @@ func RunUpstream(req upstream.Request) Outcome {
 }
 
 // RunCrdlab runs crdlab's engine on the same request.
-func RunCrdlab(req upstream.Request) (out Outcome) {
+func RunCrdlab(req upstream.Request) Outcome { return RunCrdlabAt(req, "") }
+
+// RunCrdlabAt runs crdlab's engine as Kubernetes release kubeVersion
+// ("1.36"; "" is the default release).
+func RunCrdlabAt(req upstream.Request, kubeVersion string) (out Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = Outcome{Err: fmt.Errorf("crdlab panicked: %v", r)}
@@ -41,9 +45,9 @@ func RunCrdlab(req upstream.Request) (out Outcome) {
 	var c *engine.CRD
 	var err error
 	if req.OldCRD != nil {
-		c, err = engine.CompileUpdate(req.CRD, req.OldCRD, engine.UpdateOptions{StoredVersions: req.StoredVersions})
+		c, err = engine.CompileUpdate(req.CRD, req.OldCRD, engine.UpdateOptions{StoredVersions: req.StoredVersions, KubeVersion: kubeVersion})
 	} else {
-		c, err = engine.CompileWithOptions(req.CRD, engine.CompileOptions{FieldValidation: engine.FieldValidation(req.CRDFieldValidation)})
+		c, err = engine.CompileWithOptions(req.CRD, engine.CompileOptions{FieldValidation: engine.FieldValidation(req.CRDFieldValidation), KubeVersion: kubeVersion})
 	}
 	if err != nil {
 		return Outcome{Err: err}

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
@@ -18,6 +20,9 @@ type UpdateOptions struct {
 	// file's status.storedVersions is used, and when that is empty too, the
 	// old CRD's storage version alone (what a create records).
 	StoredVersions []string
+	// KubeVersion is the Kubernetes release whose API server is reproduced
+	// (see CompileOptions.KubeVersion).
+	KubeVersion string
 }
 
 // CompileUpdate decodes a new and an old CustomResourceDefinition (YAML or
@@ -31,6 +36,9 @@ type UpdateOptions struct {
 //
 // The old CRD is taken as stored in a cluster (see CompileCRDUpdate).
 func CompileUpdate(newCRD, oldCRD []byte, opts UpdateOptions) (*CRD, error) {
+	if _, err := kubeversion.Parse(opts.KubeVersion); err != nil {
+		return nil, err
+	}
 	nd, err := decodeOne(newCRD, "new CRD")
 	if err != nil {
 		return nil, err
@@ -79,8 +87,12 @@ func CompileCRDUpdate(newCRD, oldCRD *crd.CustomResourceDefinition, opts UpdateO
 	if nd.Metadata.ResourceVersion == "" {
 		nd.Metadata.ResourceVersion = old.Metadata.ResourceVersion
 	}
-	out := &CRD{def: newCRD}
-	cache := cel.NewCompileCache()
+	rel, err := kubeversion.Parse(opts.KubeVersion)
+	if err != nil {
+		return &CRD{def: newCRD, warnings: []string{}, errs: field.ErrorList{field.InternalError(nil, err)}}
+	}
+	out := &CRD{def: newCRD, release: rel}
+	cache := cel.NewCompileCacheAt(context.Background(), rel)
 	patterns := openapi.NewPatterns()
 	func() {
 		defer func() {
@@ -88,7 +100,7 @@ func CompileCRDUpdate(newCRD, oldCRD *crd.CustomResourceDefinition, opts UpdateO
 				out.errs = append(out.errs, field.InternalError(nil, fmt.Errorf("crdlab: CRD update validation panicked: %v", r)))
 			}
 		}()
-		out.errs, out.warnings = crdvalidation.ValidateCustomResourceDefinitionUpdate(&nd, old, crdvalidation.Options{CompileCache: cache, Patterns: patterns})
+		out.errs, out.warnings = crdvalidation.ValidateCustomResourceDefinitionUpdate(&nd, old, crdvalidation.Options{CompileCache: cache, Patterns: patterns, Release: rel})
 	}()
 	out.warnings = recordWarnings(out.warnings)
 	if len(out.errs) > 0 {

@@ -39,6 +39,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/crd"
@@ -80,6 +81,7 @@ type CRD struct {
 
 	decodeError string            // the API server's message when it rejects the CRD while decoding
 	fieldErrors []*crd.FieldError // unknown and duplicate fields (Strict and Warn)
+	release     kubeversion.Release
 }
 
 // Compile decodes one CustomResourceDefinition (YAML or JSON) and compiles
@@ -100,6 +102,10 @@ type CompileOptions struct {
 	FieldValidation FieldValidation
 	// Filename names the input in positions (crd.DecodeError, FieldErrors).
 	Filename string
+	// KubeVersion is the Kubernetes release whose API server is reproduced,
+	// "1.<minor>" ("" is DefaultKubeVersion); see SupportedKubeVersions.
+	// The compiled CRD validates objects as that release does.
+	KubeVersion string
 }
 
 // CompileWithOptions decodes one CustomResourceDefinition (YAML or JSON) and
@@ -122,11 +128,15 @@ func compileWithOptions(ctx context.Context, crdYAMLorJSON []byte, opts CompileO
 	if err != nil {
 		return nil, err
 	}
+	rel, err := kubeversion.Parse(opts.KubeVersion)
+	if err != nil {
+		return nil, err
+	}
 	doc, err := crd.DecodeOneDocument(crdYAMLorJSON, opts.Filename)
 	if err != nil {
 		return nil, err
 	}
-	c := compileDocument(ctx, doc, fv)
+	c := compileDocument(ctx, doc, fv, rel)
 	c.src = crdYAMLorJSON
 	return c, nil
 }
@@ -145,20 +155,21 @@ func checkFieldValidation(fv FieldValidation) (FieldValidation, error) {
 // (handlers/create.go): with Strict, strict decoding errors fail the
 // request (transformDecodeError); with Warn they become the response's
 // first warnings (addStrictDecodingWarnings); with Ignore they are dropped.
-func compileDocument(ctx context.Context, doc crd.Document, fv FieldValidation) *CRD {
+func compileDocument(ctx context.Context, doc crd.Document, fv FieldValidation, rel kubeversion.Release) *CRD {
 	if len(doc.FieldErrors) == 0 || fv == Ignore {
-		return compileCRD(ctx, doc.CRD, nil)
+		return compileCRD(ctx, doc.CRD, nil, rel)
 	}
 	msgs := make([]string, len(doc.FieldErrors))
 	for i, e := range doc.FieldErrors {
 		msgs[i] = e.Error()
 	}
 	if fv == Warn {
-		out := compileCRD(ctx, doc.CRD, msgs)
+		out := compileCRD(ctx, doc.CRD, msgs, rel)
 		out.fieldErrors = doc.FieldErrors
 		return out
 	}
 	return &CRD{
+		release:     rel,
 		def:         doc.CRD,
 		warnings:    []string{},
 		fieldErrors: doc.FieldErrors,
@@ -170,19 +181,19 @@ func compileDocument(ctx context.Context, doc crd.Document, fv FieldValidation) 
 // CompileCRD compiles an already decoded CustomResourceDefinition (with the
 // v1 defaults applied, as crd.Decode does).
 func CompileCRD(c *crd.CustomResourceDefinition) *CRD {
-	return compileCRD(context.Background(), c, nil)
+	return compileCRD(context.Background(), c, nil, kubeversion.Release{})
 }
 
 // compileCRD compiles c; decodeWarnings are the request's warnings from
 // decoding, recorded before the CRD's own. Once ctx ends, the rules are no
 // longer compiled and the CRD is left incomplete: the caller returns ctx's
 // error instead.
-func compileCRD(ctx context.Context, c *crd.CustomResourceDefinition, decodeWarnings []string) *CRD {
-	out := &CRD{def: c}
+func compileCRD(ctx context.Context, c *crd.CustomResourceDefinition, decodeWarnings []string, rel kubeversion.Release) *CRD {
+	out := &CRD{def: c, release: rel}
 	// Share rule and pattern compilations between the CRD checks, the
 	// default-value checks and the serving validators (results are
 	// identical); the caches are dropped with this compile.
-	cache := cel.NewCompileCacheContext(ctx)
+	cache := cel.NewCompileCacheAt(ctx, rel)
 	patterns := openapi.NewPatterns()
 	func() {
 		defer func() {
@@ -190,7 +201,7 @@ func compileCRD(ctx context.Context, c *crd.CustomResourceDefinition, decodeWarn
 				out.errs = append(out.errs, field.InternalError(nil, fmt.Errorf("crdlab: CRD validation panicked: %v", r)))
 			}
 		}()
-		out.errs, out.warnings = crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{CompileCache: cache, Patterns: patterns})
+		out.errs, out.warnings = crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{CompileCache: cache, Patterns: patterns, Release: rel})
 	}()
 	out.warnings = recordWarnings(append(decodeWarnings, out.warnings...))
 	if len(out.errs) > 0 || cache.Err() != nil {

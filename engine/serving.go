@@ -89,12 +89,12 @@ func (c *CRD) build(cache *cel.CompileCache, patterns *openapi.Patterns) (err er
 		}
 		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
 			props := v.Schema.OpenAPIV3Schema
-			if val.schemaValidator, err = openapi.NewSchemaValidator(props, patterns); err != nil {
+			if val.schemaValidator, err = openapi.NewSchemaValidatorAt(props, patterns, c.release); err != nil {
 				return err
 			}
 			if v.Subresources != nil && v.Subresources.Status != nil && props.Properties != nil {
 				if st, ok := props.Properties["status"]; ok {
-					if val.statusValidator, err = openapi.NewSchemaValidator(&st, patterns); err != nil {
+					if val.statusValidator, err = openapi.NewSchemaValidatorAt(&st, patterns, c.release); err != nil {
 						return err
 					}
 				}

@@ -8,6 +8,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/objectmeta"
@@ -40,7 +41,7 @@ func (v *Validator) create(obj map[string]interface{}, res *Result) {
 		if len(merrs) > 0 {
 			errs = merrs
 		} else {
-			errs = objectmeta.ValidateRegistryCreate(m, v.shared.namespaced)
+			errs = objectmeta.ValidateRegistryCreateAt(v.crd.release, m, v.shared.namespaced)
 		}
 	}
 	if len(errs) > 0 {
@@ -53,7 +54,7 @@ func (v *Validator) create(obj map[string]interface{}, res *Result) {
 // update mirrors rest.BeforeUpdate with customResourceStrategy.
 func (v *Validator) update(obj, old map[string]interface{}, res *Result) {
 	v.beforeUpdate(obj, old, false)
-	errs := validateCommonFields(obj, old, v.shared.namespaced)
+	errs := validateCommonFields(v.crd.release, obj, old, v.shared.namespaced)
 	errs = append(errs, v.strategyValidateUpdate(obj, old, res)...)
 	if len(errs) > 0 {
 		res.Errors = errs
@@ -66,7 +67,7 @@ func (v *Validator) update(obj, old map[string]interface{}, res *Result) {
 // object that would be stored (the old object with the new status).
 func (v *Validator) statusUpdate(obj, old map[string]interface{}, res *Result) map[string]interface{} {
 	obj = v.beforeUpdate(obj, old, true)
-	errs := validateCommonFields(obj, old, v.shared.namespaced)
+	errs := validateCommonFields(v.crd.release, obj, old, v.shared.namespaced)
 	errs = append(errs, v.statusValidateUpdate(obj, old, res)...)
 	if len(errs) > 0 {
 		res.Errors = errs
@@ -126,7 +127,7 @@ func (v *Validator) beforeUpdate(obj, old map[string]interface{}, status bool) m
 // validateCommonFields mirrors rest's validateCommonFields:
 // ValidateObjectMetaAccessor (path-segment names) then
 // ValidateObjectMetaAccessorUpdate.
-func validateCommonFields(obj, old map[string]interface{}, namespaced bool) field.ErrorList {
+func validateCommonFields(rel kubeversion.Release, obj, old map[string]interface{}, namespaced bool) field.ErrorList {
 	m, errs := objectmeta.FromCustomResource(obj)
 	if len(errs) > 0 {
 		return errs
@@ -135,5 +136,5 @@ func validateCommonFields(obj, old map[string]interface{}, namespaced bool) fiel
 	if len(errs) > 0 {
 		return errs
 	}
-	return objectmeta.ValidateRegistryUpdate(m, o, namespaced)
+	return objectmeta.ValidateRegistryUpdateAt(rel, m, o, namespaced)
 }

@@ -56,7 +56,7 @@ func withoutMetadata(m map[string]interface{}) map[string]interface{} {
 func (v *Validator) strategyValidate(obj map[string]interface{}, res *Result) field.ErrorList {
 	var errs field.ErrorList
 	errs = append(errs, v.validatorValidate(obj, nil)...)
-	errs = append(errs, objectmeta.Validate(nil, obj, v.structural, false)...)
+	errs = append(errs, objectmeta.ValidateAt(v.crd.release, nil, obj, v.structural, false)...)
 	errs = append(errs, listtype.ValidateListSetsAndMaps(nil, v.structural, obj)...)
 	errs = append(errs, v.validateCEL(errs, obj, nil, res)...)
 	return errs
@@ -66,7 +66,7 @@ func (v *Validator) strategyValidate(obj map[string]interface{}, res *Result) fi
 func (v *Validator) strategyValidateUpdate(obj, old map[string]interface{}, res *Result) field.ErrorList {
 	var errs field.ErrorList
 	errs = append(errs, v.validatorValidate(obj, old)...)
-	errs = append(errs, objectmeta.Validate(nil, obj, v.structural, false)...)
+	errs = append(errs, objectmeta.ValidateAt(v.crd.release, nil, obj, v.structural, false)...)
 	errs = append(errs, listtype.ValidateListSetsAndMapsUpdate(nil, v.structural, obj, old)...)
 	errs = append(errs, v.validateCEL(errs, obj, old, res)...)
 	return errs

@@ -27,7 +27,7 @@ func (v *Validator) validatorValidate(obj, old map[string]interface{}) field.Err
 			errs = append(errs, v.schemaValidator.Validate(nil, obj)...)
 		}
 	} else {
-		errs = append(errs, validateObjectMetaUpdateDeclaratively(obj, old)...)
+		errs = append(errs, v.validateObjectMetaUpdateDeclaratively(obj, old)...)
 		if v.schemaValidator != nil {
 			errs = append(errs, v.schemaValidator.ValidateUpdate(nil, obj, old)...)
 		}
@@ -43,7 +43,7 @@ func (v *Validator) validatorValidateStatusUpdate(obj, old map[string]interface{
 	if errs := v.validateTypeMeta(obj); len(errs) > 0 {
 		return errs
 	}
-	errs := validateObjectMetaUpdateDeclaratively(obj, old)
+	errs := v.validateObjectMetaUpdateDeclaratively(obj, old)
 	if status, ok := obj["status"]; ok && v.statusValidator != nil {
 		errs = append(errs, v.statusValidator.ValidateUpdate(field.NewPath("status"), status, old["status"])...)
 	}
@@ -73,12 +73,12 @@ func (v *Validator) validateObjectMetaDeclaratively(obj map[string]interface{}) 
 	if len(errs) > 0 {
 		return errs
 	}
-	return objectmeta.ValidateCustomResourceCreate(m, v.shared.namespaced)
+	return objectmeta.ValidateCustomResourceCreateAt(v.crd.release, m, v.shared.namespaced)
 }
 
 // validateObjectMetaUpdateDeclaratively mirrors the validator's function of
 // the same name (ValidateObjectMetaUpdate).
-func validateObjectMetaUpdateDeclaratively(obj, old map[string]interface{}) field.ErrorList {
+func (v *Validator) validateObjectMetaUpdateDeclaratively(obj, old map[string]interface{}) field.ErrorList {
 	m, errs := objectmeta.FromCustomResource(obj)
 	if len(errs) > 0 {
 		return errs
@@ -87,7 +87,7 @@ func validateObjectMetaUpdateDeclaratively(obj, old map[string]interface{}) fiel
 	if len(errs) > 0 {
 		return errs
 	}
-	return objectmeta.ValidateCustomResourceUpdate(m, o)
+	return objectmeta.ValidateCustomResourceUpdateAt(v.crd.release, m, o)
 }
 
 // validateScaleSpec mirrors customResourceValidator.ValidateScaleSpec.

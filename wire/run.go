@@ -72,6 +72,33 @@ type RunEntry struct {
 	// Unchanged is set for a valid update whose stored object is the old
 	// one (kubectl: "unchanged").
 	Unchanged bool `json:"unchanged,omitempty"`
+	// Admission is the outcome of validating admission policies
+	// (--policy), for an object that passed validation.
+	Admission *AdmissionOutcome `json:"admission,omitempty"`
+}
+
+// AdmissionOutcome is what kube-apiserver's ValidatingAdmissionPolicy
+// plugin decided on an entry's request.
+type AdmissionOutcome struct {
+	// Allowed is false when a policy denied the request.
+	Allowed bool `json:"allowed"`
+	// Policy and Binding name the denying policy and binding (Binding is
+	// empty when the policy itself could not be configured).
+	Policy  string `json:"policy,omitempty"`
+	Binding string `json:"binding,omitempty"`
+	// Message is the API server's status message; Reason and Code its
+	// status reason and HTTP code.
+	Message string `json:"message,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	Code    int    `json:"code,omitempty"`
+	// Warnings are the Warn actions' warnings (also in the entry's Warnings).
+	Warnings []string `json:"warnings,omitempty"`
+	// AuditAnnotations are the audit annotations of the request.
+	AuditAnnotations map[string]string `json:"auditAnnotations,omitempty"`
+	// Evaluated lists the "policy/binding" pairs that applied.
+	Evaluated []string `json:"evaluated,omitempty"`
+	// Notes are crdlab's remarks on what it does not model.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // LocatedError is a field error with its position in the input.

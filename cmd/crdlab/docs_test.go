@@ -449,7 +449,7 @@ func TestDocsGoInstallLatest(t *testing.T) {
 	if !bytes.Contains(readme, []byte(install)) {
 		t.Fatalf("README.md no longer says %q: update this test with it", install)
 	}
-	proxy, _ := localProxy(t)
+	proxy, version := localProxy(t)
 	gobin := t.TempDir()
 	cmd := exec.Command("bash", "-c", install)
 	cmd.Dir = t.TempDir()
@@ -460,6 +460,11 @@ func TestDocsGoInstallLatest(t *testing.T) {
 	out, err := exec.Command(filepath.Join(gobin, "crdlab"), "validate", "--crd", "../../examples/crontab-crd.yaml", "../../examples/valid.yaml").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "crontab.stable.example.com/my-new-cron-object created (server dry run)") {
 		t.Errorf("the installed crdlab: %v\n%s", err, out)
+	}
+	// @latest is the checkout's version, and crdlab version says so.
+	out, err = exec.Command(filepath.Join(gobin, "crdlab"), "version").CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "crdlab "+version+" (Kubernetes 1.37") {
+		t.Errorf("crdlab version: %v\n%s\nwant crdlab %s first", err, out, version)
 	}
 }
 

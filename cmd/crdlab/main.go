@@ -9,6 +9,7 @@
 //	crdlab schema [--crd FILE|DIR]... [-R] [-o DIR] CRD|DIR...
 //	crdlab upgrade [-R] [-o text|json|yaml] OLD_CRD NEW_CRD [STORED_OBJECT|DIR...]
 //	crdlab test [--crd FILE|DIR]... [--run REGEX] [-o text|json] [--junit FILE] PATH...
+//	crdlab apply --crd CRD [--stored OBJECT] [--manager NAME [--force] [--subresource status]] [-o text|json|yaml] OBJECT|STEPS
 //	crdlab help [COMMAND]
 //	crdlab version
 //
@@ -25,6 +26,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/crdlab/crdlab/admission"
 	"io"
 	"os"
 	"reflect"
@@ -36,6 +38,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	iadm "github.com/crdlab/crdlab/internal/admission"
 	"github.com/crdlab/crdlab/internal/cli/catalog"
 	"github.com/crdlab/crdlab/internal/cli/report"
 	"github.com/crdlab/crdlab/wire"
@@ -50,7 +53,7 @@ const (
 var commands = map[string]*command{}
 
 func init() {
-	for _, c := range []*command{validateCommand, lintCommand, costCommand, testCommand, benchCommand, schemaCommand, upgradeCommand, conversionReviewCommand} {
+	for _, c := range []*command{validateCommand, lintCommand, costCommand, testCommand, benchCommand, schemaCommand, upgradeCommand, conversionReviewCommand, lspCommand, applyCommand} {
 		commands[c.name] = c
 	}
 }
@@ -67,7 +70,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "version", "--version":
-		fmt.Fprintf(stdout, "crdlab %s (Kubernetes 1.37, k8s.io/apiextensions-apiserver v0.37.2)\n", engine.Version)
+		printVersion(stdout)
 		return exitValid
 	case "help", "-h", "--help":
 		if len(args) > 1 && args[0] == "help" {
@@ -107,6 +110,7 @@ type outputFlags struct {
 	jobs      int
 	empty     bool
 	crdFV     string
+	kube      kubeVersionFlag
 }
 
 func (o *outputFlags) declare(fs *flag.FlagSet) {
@@ -116,6 +120,7 @@ func (o *outputFlags) declare(fs *flag.FlagSet) {
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "objects validated at once (default: the number of CPUs)")
 	fs.StringVar(&o.crdFV, "crd-field-validation", "Strict", "the CRD create's fieldValidation: Strict, Warn or Ignore (unknown and duplicate fields of the CRDs; any case)")
 	fs.BoolVar(&o.empty, "allow-empty", false, "finding nothing to validate is not an error (for hooks given any changed file)")
+	o.kube.declare(fs)
 	o.engineFlags.declare(fs)
 }
 
@@ -125,6 +130,9 @@ func (o *outputFlags) check() error {
 		return err
 	}
 	if err = o.engineFlags.check(); err != nil {
+		return err
+	}
+	if err = o.kube.check(o.engineFlags.wasm()); err != nil {
 		return err
 	}
 	if o.crdFV, err = enum("crd-field-validation", o.crdFV, "Strict", "Warn", "Ignore"); err != nil {
@@ -143,7 +151,8 @@ var validateCommand = &command{
 	name:    "validate",
 	summary: "Validate objects against their CRDs as kube-apiserver would",
 	usage: `crdlab validate [--crd FILE|DIR]... [-R] [-o FORMAT] [--summary] [--missing-crds skip|error] PATH...
-crdlab validate --crd FILE --old FILE [--subresource status] OBJECT`,
+crdlab validate --crd FILE --old FILE [--subresource status] OBJECT
+crdlab validate [--policy FILE|DIR]... [--request FILE] [--operation OP] [--user NAME] [--group G]... PATH...`,
 	doc: `Validate objects as kube-apiserver 1.37 would on a server-side dry run
 (kubectl apply --dry-run=server): decoding, pruning, defaulting, OpenAPI
 schema and CEL validation, the same errors and warnings.
@@ -158,7 +167,20 @@ file:line:col of the field it names.
 
 A CRD or object document over 3 MiB is rejected as the API server rejects
 the request body ("Request entity too large: limit is 3145728"); each
-object's validation is bounded by --timeout.`,
+object's validation is bounded by --timeout.
+
+Validating admission policies (ValidatingAdmissionPolicy and
+ValidatingAdmissionPolicyBinding, admissionregistration.k8s.io/v1) given
+with --policy or found among the inputs then run on each object that
+passes validation, as the API server's admission chain would: a denial
+makes the object invalid with the API server's message, Warn actions add
+warnings, and -o json entries carry the outcome ("admission": policy,
+binding, message, warnings, audit annotations). Params and Namespaces are
+looked up among the --policy files and the inputs. The request is a CREATE
+(an UPDATE with --old) by kubernetes-admin (groups system:masters,
+system:authenticated); --request takes operation, subResource, userInfo,
+dryRun and options from an AdmissionReview, --operation, --user and
+--group override them. See docs/admission.md.`,
 	example: `  # A GitOps repository: CRDs in one directory, manifests of every kind in another
   crdlab validate --crd crds/ -R manifests/
 
@@ -169,7 +191,13 @@ object's validation is bounded by --timeout.`,
   crdlab validate --crd crontab-crd.yaml --old stored.yaml new.yaml
 
   # From stdin
-  kustomize build overlays/prod | crdlab validate --crd crds/ -`,
+  kustomize build overlays/prod | crdlab validate --crd crds/ -
+
+  # With the cluster's admission policies, as a non-admin user
+  crdlab validate --crd crds/ --policy policies/ --user jane --group devs manifests/
+
+  # As a Kubernetes 1.36 API server validates them
+  crdlab validate --kube-version 1.36 --crd crds/ -R manifests/`,
 	flags: func(fs *flag.FlagSet) { declareValidate(fs, &validateFlags{}) },
 	run:   runValidate,
 }
@@ -185,6 +213,7 @@ type validateFlags struct {
 	fieldValidation string
 	missing         string
 	timeout         time.Duration
+	admissionFlags
 }
 
 func declareValidate(fs *flag.FlagSet, f *validateFlags) {
@@ -197,6 +226,7 @@ func declareValidate(fs *flag.FlagSet, f *validateFlags) {
 	fs.StringVar(&f.fieldValidation, "field-validation", "Strict", "Strict, Warn or Ignore (unknown and duplicate fields; any case)")
 	fs.StringVar(&f.missing, "missing-crds", "skip", "skip or error: what objects whose kind has no CRD do to the run")
 	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "the time limit of each object's validation (0: none); an object past it is an error")
+	f.admissionFlags.declare(fs)
 	f.outputFlags.declare(fs)
 }
 
@@ -232,7 +262,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if fs.NArg() == 0 {
 		return usageError(c, stderr, "no objects given (files, directories or -)")
 	}
-	if code := stdinOnce(c, stderr, f.crds, fs.Args(), []string{f.old, f.oldCRD}); code >= 0 {
+	if code := stdinOnce(c, stderr, f.crds, fs.Args(), []string{f.old, f.oldCRD, f.request}, f.policies); code >= 0 {
 		return code
 	}
 	if f.storedVersions != "" && f.oldCRD == "" {
@@ -254,7 +284,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if f.oldCRD != "" {
 		// The --crd CRD is an update of the one in the cluster: its
 		// verdict is the update's (engine.CompileCRDUpdate).
-		compiled, _, code := compileUpdateFiles(update, f.crds[0], f.oldCRD, f.storedVersions, stdin, stderr)
+		compiled, _, code := compileUpdateFiles(update, f.crds[0], f.oldCRD, f.storedVersions, f.kube.version, stdin, stderr)
 		if compiled == nil {
 			return code
 		}
@@ -291,6 +321,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	// may be CRDs or kind: List parsed): the catalogue needs every CRD
 	// first. The objects are read again, parsed once and validated as
 	// the run goes (catalog.Inputs).
+	reader.Mark = []byte(iadm.KindPolicy)
 	in, err := reader.Scan(fs.Args(), "objects")
 	if err != nil {
 		return reportInputError(stderr, err)
@@ -336,6 +367,25 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 			return code
 		}
 		return reportInputError(stderr, err)
+	}
+	// Validating admission policies (--policy, or among the inputs) run
+	// on every object that passes validation.
+	policies, err := loadAdmission(&f.admissionFlags, catalog.Reader{Recursive: f.recursive, Stdin: stdin}, fs.Args(), in.Marked(), cat, old != nil)
+	if err != nil {
+		if _, ok := err.(*catalog.InputError); ok {
+			return reportInputError(stderr, err)
+		}
+		if _, ok := err.(*admission.DecodeError); ok {
+			return reportInputError(stderr, err)
+		}
+		return usageError(c, stderr, "%v", err)
+	}
+	if policies != nil {
+		policies.keepResults = opts.Results
+		opts.Results = true
+		opts.Admit = policies.apply
+	} else if len(f.policies) > 0 || f.request != "" {
+		return usageError(c, stderr, "no ValidatingAdmissionPolicy or binding found in --policy %s", strings.Join(f.policies, ", "))
 	}
 	// A --crd CRD that is invalid is reported first: its objects fail
 	// because of it.
@@ -445,7 +495,7 @@ var lintCommand = &command{
 	name:    "lint",
 	summary: "Validate CustomResourceDefinitions as kube-apiserver would",
 	usage: `crdlab lint [-R] [-o FORMAT] [--summary] CRD...
-crdlab lint --old OLD_CRD [--stored-versions V,...] [-o text|json] NEW_CRD`,
+crdlab lint --old OLD_CRD [--stored-versions V,...] [--policy FILE|DIR]... [-o text|json] NEW_CRD`,
 	doc: `Validate CustomResourceDefinitions as kube-apiserver 1.37 would on
 create: structural schema, CEL rules and their costs, defaults, names and
 versions. Other documents in the inputs are ignored.`,
@@ -453,7 +503,13 @@ versions. Other documents in the inputs are ignored.`,
   crdlab lint -R -o github config/
 
   # The update of the CRD in the cluster to a new revision
-  crdlab lint --old deployed.yaml config/crd/widgets.yaml`,
+  crdlab lint --old deployed.yaml config/crd/widgets.yaml
+
+  # ... with the cluster's validating admission policies on CRDs
+  crdlab lint --old deployed.yaml --policy gateway.networking.k8s.io_vap_safeupgrades.yaml gateways.yaml
+
+  # As a Kubernetes 1.35 API server judges them
+  crdlab lint --kube-version 1.35 config/crd/`,
 	flags: func(fs *flag.FlagSet) { declareLint(fs, &lintFlags{}) },
 	run:   runLint,
 }
@@ -461,12 +517,14 @@ versions. Other documents in the inputs are ignored.`,
 type lintFlags struct {
 	outputFlags
 	old, storedVersions string
+	admission           admissionFlags
 }
 
 func declareLint(fs *flag.FlagSet, f *lintFlags) {
 	f.outputFlags.declare(fs)
 	fs.StringVar(&f.old, "old", "", "the CRD in the cluster `FILE`: lint the update of it to the one CRD given")
 	fs.StringVar(&f.storedVersions, "stored-versions", "", "with --old: its status.storedVersions, comma-separated (default: the file's, else its storage version)")
+	f.admission.declareForUpdate(fs)
 }
 
 func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -482,6 +540,9 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	}
 	if lf.storedVersions != "" && lf.old == "" {
 		return usageError(c, stderr, "--stored-versions needs --old")
+	}
+	if (len(lf.admission.policies) > 0 || lf.admission.request != "") && lf.old == "" {
+		return usageError(c, stderr, "--policy and --request need --old (the policies apply to the CRD update)")
 	}
 	if lf.old != "" {
 		if f.output != "text" && f.output != "json" && f.output != "yaml" {
@@ -545,6 +606,7 @@ func writeEmpty(f outputFlags, stdout, stderr io.Writer) int {
 func newCatalog(f *outputFlags, stderr io.Writer) (*catalog.Catalog, int) {
 	cat := catalog.New()
 	cat.CRDFieldValidation = engine.FieldValidation(f.crdFV)
+	cat.KubeVersion = f.kube.version
 	if f.engine == "wasm" {
 		compiler, err := wasmCompiler(f.module, f.crdFV)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -128,9 +129,13 @@ items:
     name: third
 `
 
-func TestVersionCommand(t *testing.T) {
+func TestVersionCommandPrintsVersionCommitGoAndKubernetes(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"version"}, nil, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "crdlab dev") {
-		t.Fatalf("code=%d stdout=%q", code, stdout.String())
+	if code := run([]string{"version"}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("code=%d stderr=%q", code, stderr.String())
+	}
+	want := regexp.MustCompile(`^crdlab dev \(Kubernetes 1\.37, k8s\.io/apiextensions-apiserver v0\.37\.2\)\ncommit: \S+( \(modified\))?\ngo: go1\.\S+ \S+/\S+\n$`)
+	if !want.MatchString(stdout.String()) {
+		t.Errorf("crdlab version:\n%s\nwant to match %s", stdout.String(), want)
 	}
 }

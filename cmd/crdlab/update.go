@@ -47,21 +47,28 @@ func decodeOneCRD(reader *catalog.Reader, name, role string, stderr io.Writer) (
 }
 
 // compileUpdateFiles compiles newFile as an update of oldFile.
-func compileUpdateFiles(update crdUpdateFunc, newFile, oldFile, storedVersions string, stdin io.Reader, stderr io.Writer) (catalog.Compiled, *crd.CustomResourceDefinition, int) {
+func compileUpdateFiles(update crdUpdateFunc, newFile, oldFile, storedVersions, kubeVersion string, stdin io.Reader, stderr io.Writer) (catalog.Compiled, *crd.CustomResourceDefinition, int) {
+	c, def, _, _, code := compileUpdateFilesRaw(update, newFile, oldFile, storedVersions, kubeVersion, stdin, stderr)
+	return c, def, code
+}
+
+// compileUpdateFilesRaw is compileUpdateFiles, also returning the files'
+// bytes (new, old).
+func compileUpdateFilesRaw(update crdUpdateFunc, newFile, oldFile, storedVersions, kubeVersion string, stdin io.Reader, stderr io.Writer) (catalog.Compiled, *crd.CustomResourceDefinition, []byte, []byte, int) {
 	reader := &catalog.Reader{Stdin: stdin} // stdin once: the callers check it
 	oldRaw, oldDef, code := decodeOneCRD(reader, oldFile, "old CRD", stderr)
 	if oldDef == nil {
-		return nil, nil, code
+		return nil, nil, nil, nil, code
 	}
 	newRaw, newDef, code := decodeOneCRD(reader, newFile, "new CRD", stderr)
 	if newDef == nil {
-		return nil, nil, code
+		return nil, nil, nil, nil, code
 	}
-	compiled, err := update(newRaw, oldRaw, newDef, oldDef, engine.UpdateOptions{StoredVersions: storedVersionsFlag(storedVersions)})
+	compiled, err := update(newRaw, oldRaw, newDef, oldDef, engine.UpdateOptions{StoredVersions: storedVersionsFlag(storedVersions), KubeVersion: kubeVersion})
 	if err != nil {
-		return nil, nil, reportInputError(stderr, err)
+		return nil, nil, nil, nil, reportInputError(stderr, err)
 	}
-	return compiled, newDef, exitValid
+	return compiled, newDef, newRaw, oldRaw, exitValid
 }
 
 // runLintUpdate is `crdlab lint --old OLD NEW`: the API server's verdict on
@@ -78,7 +85,7 @@ func runLintUpdate(c *command, lf *lintFlags, args []string, stdin io.Reader, st
 	if err != nil {
 		return engineError(c, stderr, err)
 	}
-	compiled, def, code := compileUpdateFiles(update, args[0], lf.old, lf.storedVersions, stdin, stderr)
+	compiled, def, newRaw, oldRaw, code := compileUpdateFilesRaw(update, args[0], lf.old, lf.storedVersions, lf.kube.version, stdin, stderr)
 	if compiled == nil {
 		return code
 	}
@@ -87,8 +94,20 @@ func runLintUpdate(c *command, lf *lintFlags, args []string, stdin io.Reader, st
 	if len(rep.Errors) > 0 {
 		status = exitInvalid
 	}
+	// Validating admission runs on the update the schema checks accept.
+	var adm *wire.AdmissionOutcome
+	if len(rep.Errors) == 0 {
+		var err error
+		adm, err = crdUpdateAdmission(&lf.admission, catalog.Reader{Recursive: lf.recursive}, newRaw, oldRaw)
+		if err != nil {
+			return reportInputError(stderr, err)
+		}
+		if adm != nil && !adm.Allowed {
+			status = exitInvalid
+		}
+	}
 	if lf.output != "text" {
-		if err := writeStructured(lf.output, stdout, wire.LintResult{CRD: rep}); err != nil {
+		if err := writeStructured(lf.output, stdout, lintUpdateResult{LintResult: wire.LintResult{CRD: rep}, Admission: adm}); err != nil {
 			return reportInputError(stderr, err)
 		}
 		return status
@@ -101,6 +120,18 @@ func runLintUpdate(c *command, lf *lintFlags, args []string, stdin io.Reader, st
 		fmt.Fprint(stderr, engine.InvalidMessageOf(crd.Kind, name, messages(rep.Errors)))
 		return status
 	}
+	writeAdmissionText(stderr, args[0], adm)
+	if adm != nil && !adm.Allowed {
+		return status
+	}
 	fmt.Fprintf(stdout, "customresourcedefinition.apiextensions.k8s.io/%s configured (server dry run)\n", name)
 	return status
+}
+
+// lintUpdateResult is what lint --old -o json prints: the CRD report and,
+// with --policy, the admission outcome of the update (the CLI's; the ABI's
+// lint result has no admission).
+type lintUpdateResult struct {
+	wire.LintResult
+	Admission *wire.AdmissionOutcome `json:"admission,omitempty"`
 }

@@ -17,16 +17,20 @@ import (
 var upgradeCommand = &command{
 	name:    "upgrade",
 	summary: "Check that a CRD upgrade keeps the stored objects valid",
-	usage:   `crdlab upgrade [--stored-versions V,...] [--fail-on-breaking] [-R] [-o text|json|yaml] OLD_CRD NEW_CRD [STORED_OBJECT|DIR...]`,
+	usage:   `crdlab upgrade [--stored-versions V,...] [--fail-on-breaking] [--policy FILE|DIR]... [-R] [-o text|json|yaml] OLD_CRD NEW_CRD [STORED_OBJECT|DIR...]`,
 	doc: `Report what applying NEW_CRD over OLD_CRD (as stored in the cluster) does:
 the API server's verdict on the CRD update; for each stored object (read at
 the version of its apiVersion), what the updated API server does when it
 reads it (decode errors, fields pruned, defaults applied) and writes it back
 unchanged (ratcheting applies) or creates it afresh, at the stored version
 and at the new storage version; and a compatibility diff of the schemas for
-clients (a diff, not the API server's verdict).`,
+clients (a diff, not the API server's verdict). With --policy, the
+validating admission policies given (e.g. Gateway API's safe-upgrades
+policy) run on the CRD update as the API server's admission chain would; a
+denial makes the upgrade unsafe.`,
 	example: `  crdlab upgrade deployed.yaml config/crd/widgets.yaml samples/
   crdlab upgrade --fail-on-breaking deployed.yaml new.yaml
+  crdlab upgrade --policy gateway.networking.k8s.io_vap_safeupgrades.yaml old/gateways.yaml new/gateways.yaml
 
   # The CRD in the cluster, its stored objects, and the new revision
   kubectl get crd widgets.example.com -o yaml > deployed.yaml
@@ -44,6 +48,7 @@ type upgradeFlags struct {
 	engineFlags
 	output, storedVersions    string
 	failOnBreaking, recursive bool
+	admission                 admissionFlags
 }
 
 func declareUpgrade(fs *flag.FlagSet, f *upgradeFlags) {
@@ -51,6 +56,7 @@ func declareUpgrade(fs *flag.FlagSet, f *upgradeFlags) {
 	fs.StringVar(&f.storedVersions, "stored-versions", "", "the old CRD's status.storedVersions (comma-separated); default: its file's status, else its storage version")
 	fs.BoolVar(&f.failOnBreaking, "fail-on-breaking", false, "a breaking schema change makes the upgrade unsafe")
 	fs.BoolVarP(&f.recursive, "recursive", "R", false, "read directories of stored objects recursively (as kubectl -R)")
+	f.admission.declareForUpdate(fs)
 	f.engineFlags.declare(fs)
 }
 
@@ -108,31 +114,56 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if err != nil {
 		return reportInputError(stderr, err)
 	}
+	var adm *wire.AdmissionOutcome
+	if len(rep.CRDUpdate.Errors) == 0 {
+		if adm, err = crdUpdateAdmission(&f.admission, catalog.Reader{Recursive: f.recursive}, newRaw, oldRaw); err != nil {
+			return reportInputError(stderr, err)
+		}
+		if adm != nil && !adm.Allowed {
+			rep.Safe = false
+		}
+	}
 	status := exitValid
 	if !rep.Safe {
 		status = exitInvalid
 	}
 	if f.output != "text" {
-		if err := writeStructured(f.output, stdout, rep); err != nil {
+		if err := writeStructured(f.output, stdout, upgradeResult{UpgradeReport: rep, Admission: adm}); err != nil {
 			return reportInputError(stderr, err)
 		}
 		return status
 	}
-	writeUpgradeText(stdout, newDef.Metadata.Name, rep)
+	writeUpgradeText(stdout, newDef.Metadata.Name, rep, adm)
 	return status
 }
 
+// upgradeResult is what upgrade -o json prints: the report and, with
+// --policy, the admission outcome of the CRD update (the CLI's; the ABI's
+// upgrade report has no admission).
+type upgradeResult struct {
+	*wire.UpgradeReport
+	Admission *wire.AdmissionOutcome `json:"admission,omitempty"`
+}
+
 // writeUpgradeText renders the report for people.
-func writeUpgradeText(w io.Writer, name string, rep *wire.UpgradeReport) {
+func writeUpgradeText(w io.Writer, name string, rep *wire.UpgradeReport, adm *wire.AdmissionOutcome) {
 	fmt.Fprintf(w, "CRD update of %s: ", name)
 	if len(rep.CRDUpdate.Errors) > 0 {
 		fmt.Fprintln(w, "REJECTED by the API server")
 		fmt.Fprint(w, indent(engine.InvalidMessageOf(crd.Kind, name, messages(rep.CRDUpdate.Errors)), "  "))
+	} else if a := adm; a != nil && !a.Allowed {
+		fmt.Fprintln(w, "DENIED by a validating admission policy")
+		fmt.Fprintf(w, "  %s\n", a.Message)
 	} else {
 		fmt.Fprintln(w, "accepted by the API server")
 	}
 	for _, warn := range rep.CRDUpdate.Warnings {
 		fmt.Fprintf(w, "  Warning: %s\n", warn)
+	}
+	if a := adm; a != nil {
+		for _, warn := range a.Warnings {
+			fmt.Fprintf(w, "  Warning: %s\n", warn)
+		}
 	}
 	fmt.Fprintf(w, "Storage version: %s -> %s (stored versions: %s)\n", rep.OldStorageVersion, rep.NewStorageVersion, strings.Join(rep.StoredVersions, ", "))
 	if len(rep.Objects) > 0 {

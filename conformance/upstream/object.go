@@ -532,7 +532,7 @@ func (s *server) request(req Request) (rep *wire.ObjectReport, err error) {
 			objectMeta.SetName(base + GeneratedNameSuffix)
 		}
 		vs.strategy.PrepareForCreate(ctx, u)
-		errs = rest.ValidateCreate(ctx, u, vs.strategy)
+		errs = validateCreate(ctx, u, vs.strategy)
 		if len(errs) == 0 {
 			warnings = append(warnings, vs.strategy.WarningsOnCreate(ctx, u)...)
 		}
@@ -566,7 +566,7 @@ func (s *server) request(req Request) (rep *wire.ObjectReport, err error) {
 		if old.GetDeletionGracePeriodSeconds() != nil && objectMeta.GetDeletionGracePeriodSeconds() == nil {
 			objectMeta.SetDeletionGracePeriodSeconds(old.GetDeletionGracePeriodSeconds())
 		}
-		errs = rest.ValidateUpdate(ctx, u, old, strategy)
+		errs = validateUpdate(ctx, u, old, strategy)
 		if len(errs) == 0 {
 			warnings = append(warnings, strategy.WarningsOnUpdate(ctx, u, old)...)
 		}

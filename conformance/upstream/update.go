@@ -8,7 +8,6 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/apiserver/pkg/registry/rest"
 )
 
 // AsStored completes an old CRD as the API server stores an accepted CRD,
@@ -94,7 +93,7 @@ func UpdateCRD(newV1, oldV1 *apiextensionsv1.CustomResourceDefinition, storedVer
 	if old.DeletionGracePeriodSeconds != nil && obj.DeletionGracePeriodSeconds == nil {
 		obj.DeletionGracePeriodSeconds = old.DeletionGracePeriodSeconds
 	}
-	errs := rest.ValidateUpdate(ctx, obj, old, strategy)
+	errs := validateUpdate(ctx, obj, old, strategy)
 	var warnings []string
 	if len(errs) == 0 {
 		warnings = strategy.WarningsOnUpdate(ctx, obj, old)

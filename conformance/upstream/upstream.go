@@ -187,7 +187,7 @@ func CreateCRD(v1crd *apiextensionsv1.CustomResourceDefinition) (c *CompiledCRD,
 	// and the store fills them (FillObjectMetaSystemFields) before BeforeCreate.
 	rest.WipeObjectMetaSystemFields(&internal.ObjectMeta)
 	strategy.PrepareForCreate(ctx, internal)
-	errs := rest.ValidateCreate(ctx, internal, strategy)
+	errs := validateCreate(ctx, internal, strategy)
 	var warnings []string
 	if len(errs) == 0 {
 		warnings = strategy.WarningsOnCreate(ctx, internal)

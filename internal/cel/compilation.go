@@ -12,6 +12,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
@@ -78,12 +79,32 @@ type baseEnvEntry struct {
 
 var baseEnvs [2]baseEnvEntry
 
+// olderBaseEnvs holds the base environments of releases before the newest,
+// by baseEnvKey, built once each.
+var olderBaseEnvs sync.Map
+
+type baseEnvKey struct {
+	kind    EnvKind
+	release kubeversion.Release
+}
+
 // BaseEnv returns the shared base CEL environment of the given kind
 // (upstream's MustBaseEnvSet(DefaultCompatibilityVersion())), built once.
 func BaseEnv(kind EnvKind) (*cel.Env, error) {
+	return BaseEnvAt(kind, kubeversion.Release{})
+}
+
+// BaseEnvAt is BaseEnv as Kubernetes release rel builds it: new
+// expressions at compatibility version rel-1, stored expressions with
+// every library rel knows.
+func BaseEnvAt(kind EnvKind, rel kubeversion.Release) (*cel.Env, error) {
 	e := &baseEnvs[kind]
+	if !rel.IsNewest() {
+		v, _ := olderBaseEnvs.LoadOrStore(baseEnvKey{kind, rel}, &baseEnvEntry{})
+		e = v.(*baseEnvEntry)
+	}
 	e.once.Do(func() {
-		e.env, e.err = cel.NewEnv(baseEnvOptions(kind)...)
+		e.env, e.err = cel.NewEnv(baseEnvOptions(kind, rel)...)
 	})
 	return e.env, e.err
 }
@@ -102,8 +123,8 @@ type ruleEnvs struct {
 	optionalOldSelf func() (*cel.Env, error)
 }
 
-func prepareEnvs(declType *DeclType, kind EnvKind) (*ruleEnvs, error) {
-	base, err := BaseEnv(kind)
+func prepareEnvs(declType *DeclType, kind EnvKind, rel kubeversion.Release) (*ruleEnvs, error) {
+	base, err := BaseEnvAt(kind, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +197,7 @@ func (c *CompileCache) CompileWithLoader(s *schema.Structural, declType *DeclTyp
 		rk, mk := load(rule.Rule, false), load(rule.MessageExpression, true)
 		for _, k := range []EnvKind{rk, mk} {
 			if envs[k] == nil {
-				e, err := prepareEnvs(declType, k)
+				e, err := prepareEnvs(declType, k, kubeversion.Release{})
 				if err != nil {
 					return nil, err
 				}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -62,6 +63,9 @@ type CompileCache struct {
 	rules   map[ruleCacheKey]CompilationResult
 	envs    map[envCacheKey]*ruleEnvs
 	h       hash.Hash
+	// release is the Kubernetes release whose environments compile the
+	// rules (the zero Release: the newest).
+	release kubeversion.Release
 }
 
 // NewCompileCache returns an empty cache.
@@ -80,6 +84,23 @@ func NewCompileCacheContext(ctx context.Context) *CompileCache {
 		c.ctx = ctx
 	}
 	return c
+}
+
+// NewCompileCacheAt is NewCompileCacheContext compiling as Kubernetes
+// release rel does (its CEL environments).
+func NewCompileCacheAt(ctx context.Context, rel kubeversion.Release) *CompileCache {
+	c := NewCompileCacheContext(ctx)
+	c.release = rel
+	return c
+}
+
+// Release is the Kubernetes release the cache compiles for (the zero
+// Release for a nil cache).
+func (c *CompileCache) Release() kubeversion.Release {
+	if c == nil {
+		return kubeversion.Release{}
+	}
+	return c.release
 }
 
 // Err is the error of the cache's context once it has ended, else nil.
@@ -140,7 +161,7 @@ func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCall
 	}
 	for k, e := range envs {
 		if e == nil {
-			if envs[k], err = prepareEnvs(declType, k); err != nil {
+			if envs[k], err = prepareEnvs(declType, k, c.release); err != nil {
 				return nil, err
 			}
 		}

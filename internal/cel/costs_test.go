@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/limits"
 )
 
@@ -55,7 +56,7 @@ func costRow(t *testing.T, expr string) string {
 	if res[0].Error != nil {
 		return fmt.Sprintf("%s\terror=%s", expr, strings.ReplaceAll(res[0].Error.Detail, "\n", "\\n"))
 	}
-	envs, err := prepareEnvs(dt, StoredExpressions)
+	envs, err := prepareEnvs(dt, StoredExpressions, kubeversion.Release{})
 	if err != nil {
 		t.Fatal(err)
 	}

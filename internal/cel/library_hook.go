@@ -4,6 +4,7 @@ import (
 	"github.com/google/cel-go/cel"
 
 	"github.com/crdlab/crdlab/internal/cel/library"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 )
 
 // This file is the single point where the Kubernetes CEL libraries
@@ -21,11 +22,19 @@ const (
 	NewExpressions
 )
 
-func baseEnvOptions(kind EnvKind) []cel.EnvOption {
-	if kind == NewExpressions {
-		return library.EnvOptions()
+func baseEnvOptions(kind EnvKind, rel kubeversion.Release) []cel.EnvOption {
+	if rel.IsNewest() {
+		if kind == NewExpressions {
+			return library.EnvOptions()
+		}
+		return library.StoredEnvOptions()
 	}
-	return library.StoredEnvOptions()
+	// Kubernetes 1.N compiles new expressions at compatibility version
+	// 1.N-1 and stored ones with every library the 1.N binary declares.
+	if kind == NewExpressions {
+		return library.EnvOptionsAt(uint(rel.Minor() - 1))
+	}
+	return library.EnvOptionsAt(uint(rel.Minor()))
 }
 
 func baseProgramOptions() []cel.ProgramOption { return library.ProgramOptions() }

@@ -3,6 +3,7 @@ package cel
 import (
 	"github.com/google/cel-go/cel"
 
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
@@ -16,6 +17,12 @@ const nameMaxLength = int64(253)
 // adds the implicit apiVersion, kind and metadata.name/generateName. It
 // returns nil when the schema has no CEL representation.
 func SchemaDeclType(s *schema.Structural, isResourceRoot bool) *DeclType {
+	return SchemaDeclTypeAt(s, isResourceRoot, kubeversion.Release{})
+}
+
+// SchemaDeclTypeAt is SchemaDeclType as Kubernetes release rel derives it
+// (before 1.37 metadata.name and generateName are not capped).
+func SchemaDeclTypeAt(s *schema.Structural, isResourceRoot bool, rel kubeversion.Release) *DeclType {
 	if s == nil {
 		return nil
 	}
@@ -30,7 +37,7 @@ func SchemaDeclType(s *schema.Structural, isResourceRoot bool) *DeclType {
 		return dyn
 	}
 	if isResourceRoot {
-		s = WithTypeAndObjectMeta(s)
+		s = withTypeAndObjectMeta(s, rel)
 		vv = s.ValueValidation
 	}
 	switch s.Type {
@@ -38,7 +45,7 @@ func SchemaDeclType(s *schema.Structural, isResourceRoot bool) *DeclType {
 		if s.Items == nil {
 			return nil
 		}
-		itemsType := SchemaDeclType(s.Items, s.Items.XEmbeddedResource)
+		itemsType := SchemaDeclTypeAt(s.Items, s.Items.XEmbeddedResource, rel)
 		if itemsType == nil {
 			return nil
 		}
@@ -52,7 +59,7 @@ func SchemaDeclType(s *schema.Structural, isResourceRoot bool) *DeclType {
 	case "object":
 		if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
 			ap := s.AdditionalProperties.Structural
-			propsType := SchemaDeclType(ap, ap.XEmbeddedResource)
+			propsType := SchemaDeclTypeAt(ap, ap.XEmbeddedResource, rel)
 			if propsType == nil {
 				return nil
 			}
@@ -74,7 +81,7 @@ func SchemaDeclType(s *schema.Structural, isResourceRoot bool) *DeclType {
 		minSize := int64(2)
 		for name := range s.Properties {
 			prop := s.Properties[name]
-			ft := SchemaDeclType(&prop, prop.XEmbeddedResource)
+			ft := SchemaDeclTypeAt(&prop, prop.XEmbeddedResource, rel)
 			if ft == nil {
 				continue
 			}
@@ -172,6 +179,10 @@ func estimateMaxStringLengthPerRequest(s *schema.Structural) int64 {
 // generateName (252), unless s already declares all of them as upstream's
 // model.WithTypeAndObjectMeta checks.
 func WithTypeAndObjectMeta(s *schema.Structural) *schema.Structural {
+	return withTypeAndObjectMeta(s, kubeversion.Release{})
+}
+
+func withTypeAndObjectMeta(s *schema.Structural, rel kubeversion.Release) *schema.Structural {
 	if s.Properties != nil &&
 		s.Properties["kind"].Type == "string" &&
 		s.Properties["apiVersion"].Type == "string" &&
@@ -196,6 +207,14 @@ func WithTypeAndObjectMeta(s *schema.Structural) *schema.Structural {
 	props["kind"] = str
 	props["apiVersion"] = str
 	meta := s.Properties["metadata"].Properties
+	if !rel.Has(kubeversion.MetadataNameSizeCap) {
+		props["metadata"] = schema.Structural{
+			Generic:    schema.Generic{Type: "object"},
+			Properties: map[string]schema.Structural{"name": str, "generateName": str},
+		}
+		out.Properties = props
+		return out
+	}
 	props["metadata"] = schema.Structural{
 		Generic: schema.Generic{Type: "object"},
 		Properties: map[string]schema.Structural{

@@ -59,7 +59,7 @@ func NewValidatorWithCache(s *schema.Structural, isResourceRoot bool, perCallLim
 	if !hasXValidations(s) {
 		return nil
 	}
-	return cache.newValidator(s, s, isResourceRoot, SchemaDeclType(s, isResourceRoot), perCallLimit)
+	return cache.newValidator(s, s, isResourceRoot, SchemaDeclTypeAt(s, isResourceRoot, cache.Release()), perCallLimit)
 }
 
 func (cache *CompileCache) newValidator(validationSchema, nodeSchema *schema.Structural, isResourceRoot bool, declType *DeclType, perCallLimit uint64) *Validator {
@@ -96,7 +96,7 @@ func (cache *CompileCache) newValidator(validationSchema, nodeSchema *schema.Str
 				}
 				ft = f.Type
 			} else {
-				ft = SchemaDeclType(&np, np.XEmbeddedResource)
+				ft = SchemaDeclTypeAt(&np, np.XEmbeddedResource, cache.Release())
 				if ft == nil {
 					continue
 				}

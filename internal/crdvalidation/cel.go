@@ -2,6 +2,7 @@ package crdvalidation
 
 import (
 	"fmt"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"math"
 	"sort"
 
@@ -121,7 +122,7 @@ type CELRuleResult struct {
 // errors, messageExpression errors, oldSelf on uncorrelatable paths and
 // optionalOldSelf without oldSelf.
 func CompileRules(node CELNode, cache *cel.CompileCache) ([]CELRuleResult, error) {
-	ti, err := nodeTypeInfo(node)
+	ti, err := nodeTypeInfo(node, cache.Release())
 	if err != nil {
 		return nil, fmt.Errorf("internal error: failed to construct type information for x-kubernetes-validations rules: %s", err)
 	}
@@ -167,12 +168,12 @@ type typeInfo struct {
 	declType *cel.DeclType
 }
 
-func convertTypeInfo(s *crd.JSONSchemaProps, isRoot bool) (*typeInfo, error) {
+func convertTypeInfo(s *crd.JSONSchemaProps, isRoot bool, rel kubeversion.Release) (*typeInfo, error) {
 	st, err := schema.NewStructural(s)
 	if err != nil {
 		return nil, err
 	}
-	dt := cel.SchemaDeclType(st, isRoot)
+	dt := cel.SchemaDeclTypeAt(st, isRoot, rel)
 	if dt == nil {
 		return nil, fmt.Errorf("unable to convert structural schema to CEL declarations")
 	}
@@ -228,7 +229,7 @@ func ChildSchema(s *crd.JSONSchemaProps, step CELStep) *crd.JSONSchemaProps {
 // nodeTypeInfo derives the type of the node at the end of steps: from the
 // topmost ancestor within validation rule scope down along the steps, falling
 // back to converting a node on its own where the parent's type has no entry.
-func nodeTypeInfo(node CELNode) (*typeInfo, error) {
+func nodeTypeInfo(node CELNode, rel kubeversion.Release) (*typeInfo, error) {
 	nodes := []*crd.JSONSchemaProps{node.Root}
 	for i, st := range node.Steps {
 		if i == len(node.Steps)-1 && node.Schema != nil {
@@ -264,7 +265,7 @@ func nodeTypeInfo(node CELNode) (*typeInfo, error) {
 			return nil, nil
 		}
 		var err error
-		ti, err = convertTypeInfo(nodes[i], i == 0 || nodes[i].XEmbeddedResource)
+		ti, err = convertTypeInfo(nodes[i], i == 0 || nodes[i].XEmbeddedResource, rel)
 		if err != nil {
 			return nil, err
 		}

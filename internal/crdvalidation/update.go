@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"net/url"
 	"reflect"
 	"sort"
@@ -105,7 +106,7 @@ func validateCustomResourceDefinitionUpdate(newCRD, oldCRD *crd.CustomResourceDe
 	if len(errs) > 0 {
 		return errs, nil
 	}
-	return errs, warningsOnUpdate(&in.Spec, &old.Spec)
+	return errs, warningsOnUpdate(&in.Spec, &old.Spec, o.Release)
 }
 
 // IsEstablished reports whether c's status has the condition Established
@@ -466,7 +467,7 @@ func findTooManySelectableFieldsAllowed(spec, oldSpec *internalSpec) map[string]
 // warningsOnUpdate is the strategy's WarningsOnUpdate: the unrecognized
 // formats of the new CRD that the old one does not have, then its set-list
 // warnings that the old one does not have.
-func warningsOnUpdate(spec, oldSpec *internalSpec) []string {
+func warningsOnUpdate(spec, oldSpec *internalSpec, rel kubeversion.Release) []string {
 	oldFormats := map[string]bool{}
 	for _, f := range unrecognizedFormats(oldSpec) {
 		oldFormats[f] = true
@@ -478,6 +479,9 @@ func warningsOnUpdate(spec, oldSpec *internalSpec) []string {
 		}
 	}
 	seen := map[string]bool{}
+	if !rel.Has(kubeversion.ListTypeSetNonScalarWarning) {
+		return warnings
+	}
 	for _, w := range setListWarnings(oldSpec) {
 		seen[w] = true
 	}
@@ -493,7 +497,7 @@ func warningsOnUpdate(spec, oldSpec *internalSpec) []string {
 // warningsOnCreate's order, with repetitions.
 func unrecognizedFormats(spec *internalSpec) []string {
 	var out []string
-	for _, w := range warningsOnCreate(&internalSpec{Validation: spec.Validation, Versions: spec.Versions}) {
+	for _, w := range warningsOnCreate(&internalSpec{Validation: spec.Validation, Versions: spec.Versions}, kubeversion.Release{}) {
 		var f string
 		if _, err := fmt.Sscanf(w, "unrecognized format %q", &f); err == nil {
 			out = append(out, f)
@@ -505,7 +509,7 @@ func unrecognizedFormats(spec *internalSpec) []string {
 // setListWarnings is upstream's getNonScalarListTypeSetWarnings (sorted).
 func setListWarnings(spec *internalSpec) []string {
 	var out []string
-	for _, w := range warningsOnCreate(&internalSpec{Validation: spec.Validation, Versions: spec.Versions}) {
+	for _, w := range warningsOnCreate(&internalSpec{Validation: spec.Validation, Versions: spec.Versions}, kubeversion.Release{}) {
 		if strings.HasPrefix(w, "x-kubernetes-list-type: set") {
 			out = append(out, w)
 		}

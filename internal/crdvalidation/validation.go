@@ -26,6 +26,7 @@ package crdvalidation
 import (
 	"fmt"
 	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"net/url"
 	"strings"
 	"unicode"
@@ -65,6 +66,10 @@ type Options struct {
 	// checks (shared with the serving validators the same way); nil
 	// compiles every pattern.
 	Patterns *openapi.Patterns
+	// Release is the Kubernetes release whose checks run (the zero
+	// Release: the newest). The CEL rules compile in CompileCache's
+	// release.
+	Release kubeversion.Release
 }
 
 type options struct {
@@ -139,7 +144,7 @@ func validateCustomResourceDefinition(c *crd.CustomResourceDefinition, o *option
 	if len(errs) > 0 {
 		return errs, nil
 	}
-	return errs, warningsOnCreate(&in.Spec)
+	return errs, warningsOnCreate(&in.Spec, o.Release)
 }
 
 func validateStoredVersions(stored []string, versions []internalVersion, fldPath *field.Path) field.ErrorList {
@@ -739,7 +744,7 @@ func validateValidation(v *internalValidation, statusEnabled bool, flags specFla
 			structuralInitErrs = append(structuralInitErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if verrs := schema.ValidateStructuralWithOptions(schemaPath, ss, schema.ValidationOptions{}); len(verrs) > 0 {
 			allErrs = append(allErrs, verrs...)
-		} else if derrs, err := defaulting.ValidateDefaults(schemaPath, ss, true, flags.requirePrunedDefaults, defaulting.ValidateOptions{CompileCache: o.CompileCache, Patterns: o.Patterns}); err != nil {
+		} else if derrs, err := defaulting.ValidateDefaults(schemaPath, ss, true, flags.requirePrunedDefaults, defaulting.ValidateOptions{CompileCache: o.CompileCache, Patterns: o.Patterns, Release: o.Release}); err != nil {
 			allErrs = append(allErrs, field.Invalid(schemaPath, "", err.Error()))
 		} else if len(derrs) > 0 {
 			allErrs = append(allErrs, derrs...)
@@ -841,8 +846,9 @@ func schemaHas(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool) boo
 }
 
 // warningsOnCreate is upstream's WarningsOnCreate: unrecognized formats,
-// then the non-scalar set list warnings (sorted, deduplicated).
-func warningsOnCreate(spec *internalSpec) []string {
+// then the non-scalar set list warnings (sorted, deduplicated; from
+// Kubernetes 1.37).
+func warningsOnCreate(spec *internalSpec, rel kubeversion.Release) []string {
 	var warnings []string
 	var schemas []*crd.JSONSchemaProps
 	if spec.Validation != nil && spec.Validation.OpenAPIV3Schema != nil {
@@ -856,12 +862,15 @@ func warningsOnCreate(spec *internalSpec) []string {
 	for _, s := range schemas {
 		schemaHas(s, func(n *crd.JSONSchemaProps) bool {
 			if len(n.Format) > 0 {
-				for _, f := range openapi.GetUnrecognizedFormats(&crd.JSONSchemaProps{Format: n.Format, Type: n.Type}) {
+				for _, f := range openapi.GetUnrecognizedFormatsAt(&crd.JSONSchemaProps{Format: n.Format, Type: n.Type}, rel) {
 					warnings = append(warnings, fmt.Sprintf("unrecognized format %q", f))
 				}
 			}
 			return false
 		})
+	}
+	if !rel.Has(kubeversion.ListTypeSetNonScalarWarning) {
+		return warnings
 	}
 	set := map[string]bool{}
 	for _, s := range schemas {

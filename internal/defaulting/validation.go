@@ -3,6 +3,7 @@ package defaulting
 import (
 	"fmt"
 	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"reflect"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -57,6 +58,9 @@ type ValidateOptions struct {
 	// CostBudget is the total CEL cost budget; 0 means
 	// limits.RuntimeCELCostBudget.
 	CostBudget int64
+	// Release is the Kubernetes release whose validation runs (the zero
+	// Release: the newest); the CEL rules compile in CompileCache's.
+	Release kubeversion.Release
 }
 
 // ValidateDefaults checks, at CRD creation or update, that every default
@@ -87,9 +91,11 @@ func ValidateDefaults(pth *field.Path, s *schema.Structural, isResourceRoot, req
 	v := defaultValidator{
 		requirePruned: requirePrunedDefaults,
 		coerce:        objectmeta.Coerce,
-		validateMeta:  objectmeta.Validate,
+		validateMeta: func(pth *field.Path, obj interface{}, s *schema.Structural, isResourceRoot bool) field.ErrorList {
+			return objectmeta.ValidateAt(opts.Release, pth, obj, s, isResourceRoot)
+		},
 		validateOpenAPI: func(pth *field.Path, s *schema.Structural, obj interface{}) field.ErrorList {
-			return openapi.NewValidatorFromStructural(s, opts.Patterns).Validate(pth, obj)
+			return openapi.NewValidatorFromStructuralAt(s, opts.Patterns, opts.Release).Validate(pth, obj)
 		},
 		cel: celValidator(opts.CompileCache),
 	}

@@ -3,6 +3,7 @@ package objectmeta
 import (
 	"fmt"
 	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"strings"
 	"unicode"
 
@@ -36,6 +37,12 @@ const (
 // and embedded resources here and, through internal/crdvalidation, the
 // CustomResourceDefinition's own metadata.
 func ValidateObjectMeta(meta *ObjectMeta, requiresNamespace bool, nameFn names.ValidateNameFunc, fldPath *field.Path) field.ErrorList {
+	return ValidateObjectMetaAt(kubeversion.Release{}, meta, requiresNamespace, nameFn, fldPath)
+}
+
+// ValidateObjectMetaAt is ValidateObjectMeta as Kubernetes release rel
+// validates.
+func ValidateObjectMetaAt(rel kubeversion.Release, meta *ObjectMeta, requiresNamespace bool, nameFn names.ValidateNameFunc, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if len(meta.GenerateName) != 0 {
 		for _, msg := range nameFn(meta.GenerateName, true) {
@@ -49,10 +56,10 @@ func ValidateObjectMeta(meta *ObjectMeta, requiresNamespace bool, nameFn names.V
 			allErrs = append(allErrs, field.Invalid(fldPath.Child("name"), meta.Name, msg))
 		}
 	}
-	return append(allErrs, validateObjectMetaCommon(meta, requiresNamespace, fldPath)...)
+	return append(allErrs, validateObjectMetaCommon(rel, meta, requiresNamespace, fldPath)...)
 }
 
-func validateObjectMetaCommon(meta *ObjectMeta, isNamespaced bool, fldPath *field.Path) field.ErrorList {
+func validateObjectMetaCommon(rel kubeversion.Release, meta *ObjectMeta, isNamespaced bool, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if isNamespaced {
 		if len(meta.Namespace) == 0 {
@@ -68,7 +75,7 @@ func validateObjectMetaCommon(meta *ObjectMeta, isNamespaced bool, fldPath *fiel
 	allErrs = append(allErrs, ValidateNonnegativeField(meta.Generation, fldPath.Child("generation"))...)
 	allErrs = append(allErrs, ValidateLabels(meta.Labels, fldPath.Child("labels"))...)
 	allErrs = append(allErrs, ValidateAnnotations(meta.Annotations, fldPath.Child("annotations"))...)
-	allErrs = append(allErrs, ValidateOwnerReferences(meta.OwnerReferences, fldPath.Child("ownerReferences"))...)
+	allErrs = append(allErrs, ValidateOwnerReferencesAt(rel, meta.OwnerReferences, fldPath.Child("ownerReferences"))...)
 	allErrs = append(allErrs, ValidateFinalizers(meta.Finalizers, fldPath.Child("finalizers"))...)
 	allErrs = append(allErrs, ValidateManagedFields(meta.ManagedFields, fldPath.Child("managedFields"))...)
 	return allErrs
@@ -146,13 +153,54 @@ func validateOwnerReference(ref OwnerReference, fldPath *field.Path) field.Error
 	return allErrs
 }
 
+// validateOwnerReferenceBefore137 is validateOwnerReference of
+// k8s.io/apimachinery before v0.37 (pkg/api/validation/objectmeta.go):
+// every reference is checked at the path of the list (no index), a
+// missing kind, name or uid is `Invalid value: "": must not be empty`,
+// and the group and version come from schema.FromAPIVersionAndKind (an
+// unparsable apiVersion gives neither: "version must not be empty").
+func validateOwnerReferenceBefore137(ref OwnerReference, fldPath *field.Path) field.ErrorList {
+	allErrs := field.ErrorList{}
+	group, version, err := ParseGroupVersion(ref.APIVersion)
+	if err != nil {
+		group, version = "", ""
+	}
+	if len(version) == 0 {
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("apiVersion"), ref.APIVersion, "version must not be empty"))
+	}
+	if len(ref.Kind) == 0 {
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("kind"), ref.Kind, "must not be empty"))
+	}
+	if len(ref.Name) == 0 {
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("name"), ref.Name, "must not be empty"))
+	}
+	if len(ref.UID) == 0 {
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("uid"), string(ref.UID), "must not be empty"))
+	}
+	if group == "" && version == "v1" && ref.Kind == "Event" {
+		gvk := group + "/" + version + ", Kind=" + ref.Kind
+		allErrs = append(allErrs, field.Invalid(fldPath, ref, fmt.Sprintf("%s is disallowed from being an owner", gvk)))
+	}
+	return allErrs
+}
+
 // ValidateOwnerReferences validates each owner reference and that at most
 // one is the controller.
 func ValidateOwnerReferences(refs []OwnerReference, fldPath *field.Path) field.ErrorList {
+	return ValidateOwnerReferencesAt(kubeversion.Release{}, refs, fldPath)
+}
+
+// ValidateOwnerReferencesAt is ValidateOwnerReferences as Kubernetes
+// release rel validates (before 1.37: validateOwnerReferenceBefore137).
+func ValidateOwnerReferencesAt(rel kubeversion.Release, refs []OwnerReference, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
 	firstController := ""
 	for i, ref := range refs {
-		allErrs = append(allErrs, validateOwnerReference(ref, fldPath.Index(i))...)
+		if rel.Has(kubeversion.OwnerReferenceRequired) {
+			allErrs = append(allErrs, validateOwnerReference(ref, fldPath.Index(i))...)
+		} else {
+			allErrs = append(allErrs, validateOwnerReferenceBefore137(ref, fldPath)...)
+		}
 		if ref.Controller != nil && *ref.Controller {
 			cur := ref.Kind + "/" + ref.Name
 			if firstController != "" {
@@ -277,6 +325,12 @@ func int64PtrsEqual(a, b *int64) bool {
 // decremented, name, namespace, uid and the deletion fields immutable,
 // then labels, annotations, owner references and managed fields.
 func ValidateObjectMetaUpdate(newMeta, oldMeta *ObjectMeta, fldPath *field.Path) field.ErrorList {
+	return ValidateObjectMetaUpdateAt(kubeversion.Release{}, newMeta, oldMeta, fldPath)
+}
+
+// ValidateObjectMetaUpdateAt is ValidateObjectMetaUpdate as Kubernetes
+// release rel validates.
+func ValidateObjectMetaUpdateAt(rel kubeversion.Release, newMeta, oldMeta *ObjectMeta, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if oldMeta.DeletionTimestamp != nil {
 		allErrs = append(allErrs, ValidateNoNewFinalizers(newMeta.Finalizers, oldMeta.Finalizers, fldPath.Child("finalizers"))...)
@@ -296,7 +350,7 @@ func ValidateObjectMetaUpdate(newMeta, oldMeta *ObjectMeta, fldPath *field.Path)
 	allErrs = append(allErrs, immutable(int64PtrsEqual(newMeta.DeletionGracePeriodSeconds, oldMeta.DeletionGracePeriodSeconds), newMeta.DeletionGracePeriodSeconds, fldPath.Child("deletionGracePeriodSeconds"))...)
 	allErrs = append(allErrs, ValidateLabels(newMeta.Labels, fldPath.Child("labels"))...)
 	allErrs = append(allErrs, ValidateAnnotations(newMeta.Annotations, fldPath.Child("annotations"))...)
-	allErrs = append(allErrs, ValidateOwnerReferences(newMeta.OwnerReferences, fldPath.Child("ownerReferences"))...)
+	allErrs = append(allErrs, ValidateOwnerReferencesAt(rel, newMeta.OwnerReferences, fldPath.Child("ownerReferences"))...)
 	allErrs = append(allErrs, ValidateManagedFields(newMeta.ManagedFields, fldPath.Child("managedFields"))...)
 	return allErrs
 }

@@ -3,6 +3,7 @@ package objectmeta
 import (
 	"fmt"
 	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -35,13 +36,23 @@ func FromCustomResource(obj map[string]interface{}) (*ObjectMeta, field.ErrorLis
 // ValidateCustomResourceCreate is the metadata validation of the custom
 // resource strategy on create: names must be DNS subdomains.
 func ValidateCustomResourceCreate(meta *ObjectMeta, namespaced bool) field.ErrorList {
-	return ValidateObjectMeta(meta, namespaced, names.NameIsDNSSubdomain, metadataPath)
+	return ValidateCustomResourceCreateAt(kubeversion.Release{}, meta, namespaced)
+}
+
+// ValidateCustomResourceCreateAt is ValidateCustomResourceCreate at release rel.
+func ValidateCustomResourceCreateAt(rel kubeversion.Release, meta *ObjectMeta, namespaced bool) field.ErrorList {
+	return ValidateObjectMetaAt(rel, meta, namespaced, names.NameIsDNSSubdomain, metadataPath)
 }
 
 // ValidateCustomResourceUpdate is the metadata validation of the custom
 // resource strategy on update.
 func ValidateCustomResourceUpdate(meta, old *ObjectMeta) field.ErrorList {
-	return ValidateObjectMetaUpdate(meta, old, metadataPath)
+	return ValidateCustomResourceUpdateAt(kubeversion.Release{}, meta, old)
+}
+
+// ValidateCustomResourceUpdateAt is ValidateCustomResourceUpdate at release rel.
+func ValidateCustomResourceUpdateAt(rel kubeversion.Release, meta, old *ObjectMeta) field.ErrorList {
+	return ValidateObjectMetaUpdateAt(rel, meta, old, metadataPath)
 }
 
 // ValidateRegistryCreate is the common metadata validation the generic
@@ -49,16 +60,26 @@ func ValidateCustomResourceUpdate(meta, old *ObjectMeta) field.ErrorList {
 // and only when the strategy reported no error at all: names must be
 // path segments.
 func ValidateRegistryCreate(meta *ObjectMeta, namespaced bool) field.ErrorList {
-	return ValidateObjectMeta(meta, namespaced, names.ValidatePathSegmentName, metadataPath)
+	return ValidateRegistryCreateAt(kubeversion.Release{}, meta, namespaced)
+}
+
+// ValidateRegistryCreateAt is ValidateRegistryCreate at release rel.
+func ValidateRegistryCreateAt(rel kubeversion.Release, meta *ObjectMeta, namespaced bool) field.ErrorList {
+	return ValidateObjectMetaAt(rel, meta, namespaced, names.ValidatePathSegmentName, metadataPath)
 }
 
 // ValidateRegistryUpdate is the common metadata validation the generic
 // registry (rest.ValidateUpdate) runs before the strategy's ValidateUpdate;
 // its errors come first in the list.
 func ValidateRegistryUpdate(meta, old *ObjectMeta, namespaced bool) field.ErrorList {
+	return ValidateRegistryUpdateAt(kubeversion.Release{}, meta, old, namespaced)
+}
+
+// ValidateRegistryUpdateAt is ValidateRegistryUpdate at release rel.
+func ValidateRegistryUpdateAt(rel kubeversion.Release, meta, old *ObjectMeta, namespaced bool) field.ErrorList {
 	allErrs := field.ErrorList{}
-	allErrs = append(allErrs, ValidateObjectMeta(meta, namespaced, names.ValidatePathSegmentName, metadataPath)...)
-	allErrs = append(allErrs, ValidateObjectMetaUpdate(meta, old, metadataPath)...)
+	allErrs = append(allErrs, ValidateObjectMetaAt(rel, meta, namespaced, names.ValidatePathSegmentName, metadataPath)...)
+	allErrs = append(allErrs, ValidateObjectMetaUpdateAt(rel, meta, old, metadataPath)...)
 	return allErrs
 }
 

@@ -3,6 +3,7 @@ package objectmeta
 import (
 	"fmt"
 	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -27,10 +28,25 @@ func Validate(pth *field.Path, obj interface{}, s *schema.Structural, isResource
 			s = &clone
 		}
 	}
-	return validate(pth, obj, s)
+	return validate(pth, obj, s, kubeversion.Release{})
 }
 
-func validate(pth *field.Path, x interface{}, s *schema.Structural) field.ErrorList {
+// ValidateAt is Validate as Kubernetes release rel validates.
+func ValidateAt(rel kubeversion.Release, pth *field.Path, obj interface{}, s *schema.Structural, isResourceRoot bool) field.ErrorList {
+	if isResourceRoot {
+		if s == nil {
+			s = &schema.Structural{}
+		}
+		if !s.XEmbeddedResource {
+			clone := *s
+			clone.XEmbeddedResource = true
+			s = &clone
+		}
+	}
+	return validate(pth, obj, s, rel)
+}
+
+func validate(pth *field.Path, x interface{}, s *schema.Structural, rel kubeversion.Release) field.ErrorList {
 	if s == nil {
 		return nil
 	}
@@ -38,7 +54,7 @@ func validate(pth *field.Path, x interface{}, s *schema.Structural) field.ErrorL
 	switch x := x.(type) {
 	case map[string]interface{}:
 		if s.XEmbeddedResource {
-			allErrs = append(allErrs, validateEmbeddedResource(pth, x)...)
+			allErrs = append(allErrs, validateEmbeddedResource(pth, x, rel)...)
 		}
 		if !childReachesEmbedded(x, s) {
 			// Nothing below to validate: the sorted walk is skipped.
@@ -47,14 +63,14 @@ func validate(pth *field.Path, x interface{}, s *schema.Structural) field.ErrorL
 		for _, k := range keys.Sorted(x) {
 			v := x[k]
 			if prop, ok := s.Properties[k]; ok {
-				allErrs = append(allErrs, validate(pth.Child(k), v, &prop)...)
+				allErrs = append(allErrs, validate(pth.Child(k), v, &prop, rel)...)
 			} else if s.AdditionalProperties != nil {
-				allErrs = append(allErrs, validate(pth.Key(k), v, s.AdditionalProperties.Structural)...)
+				allErrs = append(allErrs, validate(pth.Key(k), v, s.AdditionalProperties.Structural, rel)...)
 			}
 		}
 	case []interface{}:
 		for i, v := range x {
-			allErrs = append(allErrs, validate(pth.Index(i), v, s.Items)...)
+			allErrs = append(allErrs, validate(pth.Index(i), v, s.Items, rel)...)
 		}
 	}
 	return allErrs
@@ -122,7 +138,7 @@ func ParseGroupVersion(gv string) (group, version string, err error) {
 	}
 }
 
-func validateEmbeddedResource(pth *field.Path, x map[string]interface{}) field.ErrorList {
+func validateEmbeddedResource(pth *field.Path, x map[string]interface{}, rel kubeversion.Release) field.ErrorList {
 	var allErrs field.ErrorList
 	if _, found := x["apiVersion"]; !found {
 		allErrs = append(allErrs, field.Required(pth.Child("apiVersion"), ""))
@@ -169,7 +185,7 @@ func validateEmbeddedResource(pth *field.Path, x map[string]interface{}) field.E
 			if len(meta.Name) == 0 {
 				meta.Name = "fakename" // upstream sets one to avoid the required error
 			}
-			allErrs = append(allErrs, ValidateObjectMeta(meta, len(meta.Namespace) > 0, names.ValidatePathSegmentName, pth.Child("metadata"))...)
+			allErrs = append(allErrs, ValidateObjectMetaAt(rel, meta, len(meta.Namespace) > 0, names.ValidatePathSegmentName, pth.Child("metadata"))...)
 		}
 	}
 	return allErrs

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"regexp"
 	"sort"
 	"strings"
@@ -118,10 +119,17 @@ type dependency struct {
 // (StripUnsupportedFormatsPostProcessorForVersion), x-kubernetes-int-or-string
 // becomes type [integer, string]. A nil schema validates everything.
 func NewSchemaValidator(s *crd.JSONSchemaProps, patterns *Patterns) (*Validator, error) {
+	return NewSchemaValidatorAt(s, patterns, kubeversion.Release{})
+}
+
+// NewSchemaValidatorAt is NewSchemaValidator as Kubernetes release rel
+// compiles it (before 1.36: only string formats are kept, and numbers are
+// not range-checked against their type and format).
+func NewSchemaValidatorAt(s *crd.JSONSchemaProps, patterns *Patterns, rel kubeversion.Release) (*Validator, error) {
 	if s == nil {
 		return &Validator{root: &node{}}, nil
 	}
-	n, err := (&compiler{patterns}).fromProps(s, "")
+	n, err := (&compiler{patterns: patterns, release: rel}).fromProps(s, "")
 	if err != nil {
 		return nil, err
 	}
@@ -132,10 +140,16 @@ func NewSchemaValidator(s *crd.JSONSchemaProps, patterns *Patterns) (*Validator,
 // defaulting validation does (s.ToKubeOpenAPI() then validate.NewSchemaValidator):
 // formats are kept as written, int-or-string nodes carry no type.
 func NewValidatorFromStructural(s *schema.Structural, patterns *Patterns) *Validator {
+	return NewValidatorFromStructuralAt(s, patterns, kubeversion.Release{})
+}
+
+// NewValidatorFromStructuralAt is NewValidatorFromStructural as Kubernetes
+// release rel compiles it.
+func NewValidatorFromStructuralAt(s *schema.Structural, patterns *Patterns, rel kubeversion.Release) *Validator {
 	if s == nil {
 		return &Validator{root: &node{}}
 	}
-	return &Validator{root: (&compiler{patterns}).fromStructural(s)}
+	return &Validator{root: (&compiler{patterns: patterns, release: rel}).fromStructural(s)}
 }
 
 func (cp *compiler) fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
@@ -224,7 +238,7 @@ func (cp *compiler) fromProps(in *crd.JSONSchemaProps, path string) (*node, erro
 		return nil, err
 	}
 	// the post-process step runs on the converted node, after its children
-	n.format = stripUnsupportedFormat(n.types, n.format)
+	n.format = stripUnsupportedFormat(n.types, n.format, cp.release)
 	n.structType = in.Type
 	if in.XListType != nil {
 		n.listType = *in.XListType
@@ -334,7 +348,9 @@ func (cp *compiler) fromNested(v *schema.NestedValueValidation) *node {
 func (n *node) finish(cp *compiler) {
 	n.typesJoin = strings.Join(n.types, ",")
 	n.fmtCheck = strfmt.Lookup(n.format)
-	if len(n.types) == 1 {
+	// Before 1.36 kube-openapi's number validator is given neither type nor
+	// format: every number passes its range check.
+	if len(n.types) == 1 && cp.release.Has(kubeversion.NumericFormats) {
 		switch n.types[0] {
 		case integerType:
 			n.numType = integerType
@@ -397,6 +413,7 @@ func (n *node) hasType(t string) bool {
 // nodes.
 type compiler struct {
 	patterns *Patterns // nil: every pattern is compiled
+	release  kubeversion.Release
 }
 
 // Patterns memoizes compiled schema patterns. A CRD's patterns are compiled

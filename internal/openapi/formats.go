@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/strfmt"
@@ -9,7 +10,11 @@ import (
 
 // formatSupported reports whether format is kept for a node whose single
 // type is schemaType ("" when the node has no or several types).
-func formatSupported(schemaType, format string) bool {
+func formatSupported(schemaType, format string, rel kubeversion.Release) bool {
+	if !rel.Has(kubeversion.NumericFormats) {
+		// before 1.36 only string formats exist, whatever the type
+		return strfmt.SupportedStringFormat(format)
+	}
 	switch schemaType {
 	case "", stringType:
 		return strfmt.SupportedStringFormat(format)
@@ -23,7 +28,7 @@ func formatSupported(schemaType, format string) bool {
 }
 
 // stripUnsupportedFormat mirrors StripUnsupportedFormatsPostProcessorForVersion.
-func stripUnsupportedFormat(types []string, format string) string {
+func stripUnsupportedFormat(types []string, format string, rel kubeversion.Release) string {
 	if format == "" {
 		return ""
 	}
@@ -31,7 +36,7 @@ func stripUnsupportedFormat(types []string, format string) string {
 	if len(types) == 1 {
 		schemaType = types[0]
 	}
-	if !formatSupported(schemaType, format) {
+	if !formatSupported(schemaType, format, rel) {
 		return ""
 	}
 	return format
@@ -42,11 +47,22 @@ func stripUnsupportedFormat(types []string, format string) string {
 // CRD strategy finds them (SchemaHas traversal; map entries in sorted key
 // order). The CRD strategy warns `unrecognized format "<f>"` for each.
 func GetUnrecognizedFormats(s *crd.JSONSchemaProps) []string {
+	return GetUnrecognizedFormatsAt(s, kubeversion.Release{})
+}
+
+// GetUnrecognizedFormatsAt is GetUnrecognizedFormats at Kubernetes release
+// rel: before 1.36 only the formats of nodes of type string are warned
+// about.
+func GetUnrecognizedFormatsAt(s *crd.JSONSchemaProps, rel kubeversion.Release) []string {
 	var out []string
 	walkProps(s, func(p *crd.JSONSchemaProps) {
-		if p.Format != "" && !formatSupported(p.Type, p.Format) {
-			out = append(out, p.Format)
+		if p.Format == "" || formatSupported(p.Type, p.Format, rel) {
+			return
 		}
+		if !rel.Has(kubeversion.NumericFormats) && p.Type != "string" {
+			return
+		}
+		out = append(out, p.Format)
 	})
 	return out
 }

@@ -31,6 +31,9 @@ type Position struct {
 	Line, Column int
 }
 
+// Known reports whether p is a position.
+func (p Position) Known() bool { return p.Line > 0 }
+
 // Tree is one parsed document. It is not safe for concurrent use.
 type Tree struct {
 	root *yaml.Node                    // the document's content node, aliases not resolved

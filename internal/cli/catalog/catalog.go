@@ -139,6 +139,9 @@ type Catalog struct {
 	// (Strict when empty): unknown and duplicate fields of a CRD are the
 	// API server's 400 (its report's DecodeError) or warnings.
 	CRDFieldValidation engine.FieldValidation
+	// KubeVersion is the Kubernetes release Native reproduces
+	// (engine.CompileOptions.KubeVersion; "" is the default).
+	KubeVersion string
 
 	byName map[string]*Entry
 	byGK   map[groupKind]*Entry
@@ -169,7 +172,7 @@ func (c *Catalog) Add(d Document) (*Entry, error) {
 		// The engine decodes the CRD as the API server does (unknown and
 		// duplicate fields per CRDFieldValidation); other decoding errors
 		// are located input errors.
-		compiled, err := engine.CompileWithOptions(d.Raw, engine.CompileOptions{FieldValidation: c.CRDFieldValidation, Filename: d.File})
+		compiled, err := engine.CompileWithOptions(d.Raw, engine.CompileOptions{FieldValidation: c.CRDFieldValidation, Filename: d.File, KubeVersion: c.KubeVersion})
 		if err != nil {
 			if _, derr := DecodeCRD(d); derr != nil {
 				return nil, derr
@@ -234,7 +237,7 @@ func (c *Catalog) Lint(defs []Document, jobs int) (*wire.RunReport, error) {
 	errs := make([]error, len(defs))
 	parallel(len(defs), jobs, func(i int) {
 		one := New()
-		one.Compiler, one.CRDFieldValidation = c.Compiler, c.CRDFieldValidation
+		one.Compiler, one.CRDFieldValidation, one.KubeVersion = c.Compiler, c.CRDFieldValidation, c.KubeVersion
 		_, errs[i] = one.Add(defs[i])
 		compiled[i] = one
 	})
@@ -341,6 +344,11 @@ type Options struct {
 	// Timeout bounds each object's validation (0: no limit); an object
 	// whose validation passes it is an error entry naming the limit.
 	Timeout time.Duration
+	// Admit, when set, runs on each entry right after its validation (in
+	// the worker, before it is counted and emitted): validating admission
+	// policies change the entry's status, errors and warnings there. It
+	// must be safe for concurrent use.
+	Admit func(d *Document, r *Result)
 }
 
 // Result is one entry of a run as StreamInputs gives it: the run entry, whose
@@ -437,6 +445,9 @@ func (c *Catalog) stream(n int, gen func(i int) (*Document, error), opts Options
 					}
 					if it.err == nil {
 						it.r = c.entry(j.d, opts)
+						if opts.Admit != nil && it.r != nil {
+							opts.Admit(j.d, it.r)
+						}
 					}
 				}
 				slots[j.i%window] <- it

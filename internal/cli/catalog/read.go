@@ -141,6 +141,10 @@ type Reader struct {
 	// an error.
 	Stdin     io.Reader
 	stdinUsed string
+	// Mark, when set, makes Scan note whether any input file holds these
+	// bytes (Inputs.Marked), so that a caller can tell whether a second
+	// read for some kind of document is needed without reading again.
+	Mark []byte
 }
 
 // Extensions are the file name extensions read from directories (given

@@ -34,6 +34,7 @@ type Inputs struct {
 	n      int
 	crds   []Document
 	stdin  []byte // stdin's bytes, when read
+	marked bool   // some file holds Reader.Mark
 }
 
 type scannedFile struct {
@@ -55,6 +56,9 @@ type slot struct {
 
 // Len is the number of documents, kind: List items counted one by one.
 func (in *Inputs) Len() int { return in.n }
+
+// Marked reports whether some input file holds the scanning Reader's Mark.
+func (in *Inputs) Marked() bool { return in.marked }
 
 // CRDs returns the CustomResourceDefinitions among the inputs, in order.
 func (in *Inputs) CRDs() []Document { return in.crds }
@@ -84,6 +88,9 @@ func (in *Inputs) scan(r *Reader) error {
 			data, err := r.ReadFile(f, in.role)
 			if err != nil {
 				return err
+			}
+			if len(r.Mark) > 0 && !in.marked && bytes.Contains(data, r.Mark) {
+				in.marked = true
 			}
 			sf := scannedFile{name: f}
 			if f == "-" {

@@ -292,3 +292,36 @@ func TestMayBeCRDOrList(t *testing.T) {
 		}
 	}
 }
+
+// TestScanMarksFilesHoldingTheMark: Scan notes whether any input file
+// holds Reader.Mark (validate asks for ValidatingAdmissionPolicy, so a run
+// without policies reads no file twice), and notes nothing without a Mark.
+func TestScanMarksFilesHoldingTheMark(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		mark   string
+		extra  string
+		marked bool
+	}{
+		{name: "no mark", extra: "kind: ValidatingAdmissionPolicy\n"},
+		{name: "mark absent", mark: "ValidatingAdmissionPolicy"},
+		{name: "mark present", mark: "ValidatingAdmissionPolicy", extra: "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\n", marked: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := filepath.Join(t.TempDir(), "in")
+			os.MkdirAll(d, 0o755)
+			os.WriteFile(filepath.Join(d, "a.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"), 0o644)
+			if tt.extra != "" {
+				os.WriteFile(filepath.Join(d, "b.yaml"), []byte(tt.extra), 0o644)
+			}
+			r := Reader{Mark: []byte(tt.mark)}
+			in, err := r.Scan([]string{d}, "objects")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in.Marked() != tt.marked {
+				t.Errorf("Marked() = %v, want %v", in.Marked(), tt.marked)
+			}
+		})
+	}
+}

@@ -136,6 +136,10 @@ func (t *textWriter) Entry(e *catalog.Result) error {
 		fmt.Fprintf(stdout, "%s %s (server dry run)\n", resourceName(&e.RunEntry), verb)
 	case e.Status == wire.StatusSkipped:
 		fmt.Fprintf(stdout, "%s: skipped %s: %s\n", where(&e.RunEntry), what(&e.RunEntry), e.Reason)
+	case e.Status == wire.StatusInvalid && e.Admission != nil && !e.Admission.Allowed && len(e.Errors) == 1:
+		// Denied by a validating admission policy: kubectl prints the
+		// status message with its reason.
+		fmt.Fprintf(stderr, "%s: Error from server (%s): error when %s %q: %s\n", where(&e.RunEntry), e.Admission.Reason, errVerb, e.File, e.Admission.Message)
 	case e.DecodeError != "":
 		file := e.File
 		if p := e.DecodeErrorPosition; p != nil {

@@ -1,0 +1,446 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	flag "github.com/spf13/pflag"
+	"sigs.k8s.io/yaml"
+
+	"github.com/crdlab/crdlab/admission"
+	iadm "github.com/crdlab/crdlab/internal/admission"
+	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/yamldoc"
+	"github.com/crdlab/crdlab/wire"
+)
+
+// Validating admission policies on validate: --policy, --request,
+// --operation, --user, --group.
+
+type admissionFlags struct {
+	policies  []string
+	request   string
+	operation string
+	user      string
+	groups    []string
+}
+
+func (a *admissionFlags) declare(fs *flag.FlagSet) {
+	fs.StringArrayVar(&a.policies, "policy", nil, "ValidatingAdmissionPolicies, bindings, params and Namespaces `FILE` or directory (repeatable); policies among the inputs apply too")
+	fs.StringVar(&a.request, "request", "", "an admission.k8s.io/v1 AdmissionReview `FILE`: its request's operation, subResource, userInfo, dryRun and options apply to every object")
+	fs.StringVar(&a.operation, "operation", "", "the admission operation: CREATE, UPDATE or DELETE (default: CREATE, UPDATE with --old)")
+	fs.StringVar(&a.user, "user", "", "the requesting user's name (default: kubernetes-admin)")
+	fs.StringArrayVar(&a.groups, "group", nil, "a group of the requesting user (repeatable; default: system:masters and system:authenticated)")
+}
+
+// defaultUser is the requesting user when neither --request nor --user
+// names one: a cluster administrator, as kubectl's admin kubeconfig of
+// kind and kubeadm clusters.
+var defaultUser = admission.UserInfo{Username: "kubernetes-admin", Groups: []string{"system:masters", "system:authenticated"}}
+
+// admissionReview is the part of an AdmissionReview crdlab reads: the
+// other fields of its request are accepted and ignored (they are the
+// object's).
+type admissionReview struct {
+	APIVersion string           `json:"apiVersion"`
+	Kind       string           `json:"kind"`
+	Request    *reviewRequest   `json:"request"`
+	Response   *json.RawMessage `json:"response,omitempty"`
+}
+
+type reviewRequest struct {
+	UID                string                 `json:"uid,omitempty"`
+	Kind               json.RawMessage        `json:"kind,omitempty"`
+	Resource           json.RawMessage        `json:"resource,omitempty"`
+	SubResource        string                 `json:"subResource,omitempty"`
+	RequestKind        json.RawMessage        `json:"requestKind,omitempty"`
+	RequestResource    json.RawMessage        `json:"requestResource,omitempty"`
+	RequestSubResource string                 `json:"requestSubResource,omitempty"`
+	Name               string                 `json:"name,omitempty"`
+	Namespace          string                 `json:"namespace,omitempty"`
+	Operation          string                 `json:"operation,omitempty"`
+	UserInfo           *admission.UserInfo    `json:"userInfo,omitempty"`
+	Object             json.RawMessage        `json:"object,omitempty"`
+	OldObject          json.RawMessage        `json:"oldObject,omitempty"`
+	DryRun             *bool                  `json:"dryRun,omitempty"`
+	Options            map[string]interface{} `json:"options,omitempty"`
+}
+
+// policyRun is validate's admission step.
+type policyRun struct {
+	adm         *admission.Admitter
+	tmpl        admission.Request
+	nameNS      bool // the request names the name and namespace
+	cat         *catalog.Catalog
+	keepResults bool
+}
+
+// loadAdmission reads the policies (--policy and the inputs) and the
+// request; it returns nil when there is no policy.
+func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, mentioned bool, cat *catalog.Catalog, update bool) (*policyRun, error) {
+	in := &admission.Inputs{}
+	if len(f.policies) > 0 {
+		docs, err := reader.Read(f.policies, "policies (--policy)")
+		if err != nil {
+			return nil, err
+		}
+		if err := decodePolicyDocs(in, docs, true); err != nil {
+			return nil, err
+		}
+	}
+	// The inputs are read again for policies, params and Namespaces only
+	// when a policy is given or one of the input files names the kind
+	// (mentioned: noted by the scan that read them first, so a run
+	// without policies reads nothing twice).
+	found := mentioned || len(in.Policies) > 0 || len(in.Bindings) > 0
+	var args []string
+	for _, a := range inputs {
+		if a != "-" { // stdin is read once, by the validation
+			args = append(args, a)
+		}
+	}
+	if !found {
+		return nil, nil
+	}
+	docs, err := reader.Read(args, "objects")
+	if err != nil {
+		return nil, err
+	}
+	if err := decodePolicyDocs(in, docs, false); err != nil {
+		return nil, err
+	}
+	if len(in.Policies) == 0 && len(in.Bindings) == 0 {
+		return nil, nil
+	}
+	p := &policyRun{cat: cat, tmpl: admission.Request{Operation: "CREATE", UserInfo: defaultUser}}
+	if update {
+		p.tmpl.Operation = "UPDATE"
+	}
+	if f.request != "" {
+		if err := p.readRequest(reader, f.request); err != nil {
+			return nil, err
+		}
+	}
+	if f.operation != "" {
+		op := strings.ToUpper(f.operation)
+		if op != "CREATE" && op != "UPDATE" && op != "DELETE" {
+			return nil, fmt.Errorf("--operation must be CREATE, UPDATE or DELETE, not %q", f.operation)
+		}
+		p.tmpl.Operation = op
+	}
+	if f.user != "" {
+		p.tmpl.UserInfo = admission.UserInfo{Username: f.user}
+		if f.groups == nil {
+			p.tmpl.UserInfo.Groups = []string{"system:authenticated"}
+		}
+	}
+	if f.groups != nil {
+		p.tmpl.UserInfo.Groups = f.groups
+	}
+	if p.tmpl.Operation == "UPDATE" && !update {
+		return nil, fmt.Errorf("an UPDATE needs the stored object: give --old FILE")
+	}
+	p.adm, err = admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Objects: in.Objects, Resources: catalogResources{cat}})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func decodePolicyDocs(in *admission.Inputs, docs []catalog.Document, all bool) error {
+	for _, d := range docs {
+		if d.IsCRD() {
+			continue
+		}
+		if admission.IsPolicyKind(d.APIVersion, d.Kind) {
+			body, file, line := d.Raw, d.File, d.RawLine
+			if d.Item >= 0 || body == nil {
+				body, file, line = d.Data, d.Where(), 0
+			}
+			got, err := iadm.DecodeDocument(body, file, line)
+			if err != nil {
+				return err
+			}
+			in.Add(got)
+			continue
+		}
+		obj, err := admission.DecodeObject(d.Data)
+		if err != nil {
+			if all {
+				return &catalog.InputError{File: d.File, Line: d.Line, Err: err}
+			}
+			continue
+		}
+		in.Objects = append(in.Objects, obj)
+	}
+	return nil
+}
+
+func (p *policyRun) readRequest(reader catalog.Reader, file string) error {
+	data, err := reader.ReadFile(file, "AdmissionReview (--request)")
+	if err != nil {
+		return err
+	}
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return &catalog.InputError{File: file, Err: err}
+	}
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.DisallowUnknownFields()
+	var rv admissionReview
+	if err := dec.Decode(&rv); err != nil {
+		return &catalog.InputError{File: file, Err: fmt.Errorf("not an AdmissionReview: %v", err)}
+	}
+	if rv.Kind != "AdmissionReview" || !strings.HasPrefix(rv.APIVersion, "admission.k8s.io/") || rv.Request == nil {
+		return &catalog.InputError{File: file, Err: fmt.Errorf("expected an admission.k8s.io/v1 AdmissionReview with a request")}
+	}
+	r := rv.Request
+	if r.Operation != "" {
+		p.tmpl.Operation = strings.ToUpper(r.Operation)
+	}
+	p.tmpl.SubResource = r.SubResource
+	if r.UserInfo != nil {
+		p.tmpl.UserInfo = *r.UserInfo
+	}
+	if r.DryRun != nil {
+		p.tmpl.DryRun = *r.DryRun
+	}
+	p.tmpl.Options = r.Options
+	if r.Name != "" || r.Namespace != "" {
+		p.nameNS = true
+		p.tmpl.Name, p.tmpl.Namespace = r.Name, r.Namespace
+	}
+	return nil
+}
+
+// catalogResources answers the admission package's resource questions from
+// the CRDs of the run.
+type catalogResources struct{ cat *catalog.Catalog }
+
+func (c catalogResources) Equivalents(r admission.GVR, sub string) []admission.Equivalent {
+	for _, e := range c.cat.Entries() {
+		def := e.Def
+		if def == nil || def.Spec.Group != r.Group || def.Spec.Names.Plural != r.Resource {
+			continue
+		}
+		var out []admission.Equivalent
+		for _, v := range def.Spec.Versions {
+			if v.Served {
+				out = append(out, admission.Equivalent{
+					Resource: admission.GVR{Group: r.Group, Version: v.Name, Resource: r.Resource},
+					Kind:     admission.GVK{Group: r.Group, Version: v.Name, Kind: def.Spec.Names.Kind},
+				})
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// clusterScopedKinds are the built-in cluster-scoped kinds a paramKind may name.
+var clusterScopedKinds = map[string]bool{"Namespace": true, "Node": true, "ClusterRole": true, "ClusterRoleBinding": true,
+	"CustomResourceDefinition": true, "StorageClass": true, "PersistentVolume": true, "PriorityClass": true, "IngressClass": true}
+
+func (c catalogResources) ParamScope(apiVersion, kind string) bool {
+	if e, _ := c.cat.Lookup(apiVersion, kind); e != nil && e.Def != nil {
+		return e.Def.Spec.Scope != "Cluster"
+	}
+	return !clusterScopedKinds[kind]
+}
+
+// apply runs validating admission on a valid entry: a denial makes it
+// invalid, with the API server's message as its error.
+func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
+	defer func() {
+		if !p.keepResults {
+			r.Result, r.OldResult = nil, nil
+		}
+	}()
+	if r.Status != wire.StatusValid || admission.IsPolicyKind(r.APIVersion, r.Kind) {
+		return
+	}
+	req := p.tmpl
+	group, version, ok := strings.Cut(r.APIVersion, "/")
+	if !ok {
+		group, version = "", r.APIVersion
+	}
+	req.Kind = admission.GVK{Group: group, Version: version, Kind: r.Kind}
+	var obj, old map[string]interface{}
+	var err error
+	namespaced := false
+	if d.IsCRD() {
+		req.Resource = admission.GVR{Group: group, Version: version, Resource: "customresourcedefinitions"}
+		obj, err = admission.DecodeObject(d.Data)
+	} else {
+		e, _ := p.cat.Lookup(r.APIVersion, r.Kind)
+		if e == nil || e.Def == nil {
+			return
+		}
+		req.Resource = admission.GVR{Group: group, Version: version, Resource: e.Def.Spec.Names.Plural}
+		namespaced = e.Def.Spec.Scope != "Cluster"
+		obj, err = reencode(r.Result)
+		if err == nil && r.OldResult != nil {
+			old, err = reencode(r.OldResult)
+		}
+	}
+	if err != nil || obj == nil {
+		return
+	}
+	if !p.nameNS {
+		req.Name = r.Name
+		req.Namespace = r.Namespace
+		if req.Namespace == "" && namespaced {
+			req.Namespace = "default"
+		}
+	}
+	switch req.Operation {
+	case "DELETE":
+		req.Object, req.OldObject = nil, obj
+	case "UPDATE":
+		req.Object, req.OldObject = obj, old
+	default:
+		req.Object = obj
+	}
+	dec := p.adm.Validate(&req)
+	out := &wire.AdmissionOutcome{Allowed: dec.Denied == nil, Warnings: dec.Warnings, AuditAnnotations: dec.AuditAnnotations,
+		Evaluated: dec.Evaluated, Notes: dec.Notes}
+	for _, w := range dec.Warnings {
+		r.Warnings = append(r.Warnings, w)
+		if r.WarningPositions != nil {
+			r.WarningPositions = append(r.WarningPositions, nil)
+		}
+	}
+	if dec.Denied != nil {
+		out.Policy, out.Binding, out.Message, out.Reason, out.Code = dec.Denied.Policy, dec.Denied.Binding, dec.Denied.Message, dec.Denied.Reason, dec.Denied.Code
+		r.Status = wire.StatusInvalid
+		r.Errors = append(r.Errors, wire.LocatedError{ErrorReport: wire.ErrorReport{Type: "AdmissionDenied", Detail: dec.Denied.Cause, Message: dec.Denied.Message}, Line: r.Line})
+	}
+	r.Admission = out
+}
+
+func reencode(v interface{}) (map[string]interface{}, error) {
+	if v == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return admission.DecodeObject(b)
+}
+
+// declareForUpdate declares the flags of the CRD-update commands (lint
+// --old, upgrade): the request is the CRD's UPDATE.
+func (a *admissionFlags) declareForUpdate(fs *flag.FlagSet) {
+	fs.StringArrayVar(&a.policies, "policy", nil, "ValidatingAdmissionPolicies and bindings `FILE` or directory (repeatable): applied to the CRD update")
+	fs.StringVar(&a.request, "request", "", "an admission.k8s.io/v1 AdmissionReview `FILE`: its request's userInfo, dryRun and options")
+	fs.StringVar(&a.user, "user", "", "the requesting user's name (default: kubernetes-admin)")
+	fs.StringArrayVar(&a.groups, "group", nil, "a group of the requesting user (repeatable; default: system:masters and system:authenticated)")
+}
+
+// noResources knows no CRD: the request is a CRD's own.
+type noResources struct{}
+
+func (noResources) Equivalents(r admission.GVR, _ string) []admission.Equivalent { return nil }
+func (noResources) ParamScope(_, kind string) bool                               { return !clusterScopedKinds[kind] }
+
+// crdUpdateAdmission runs the --policy policies on the update of the CRD
+// oldRaw to newRaw (an UPDATE of customresourcedefinitions); nil when no
+// --policy is given.
+func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw []byte) (*wire.AdmissionOutcome, error) {
+	if len(f.policies) == 0 {
+		if f.request != "" || f.user != "" || f.groups != nil {
+			return nil, fmt.Errorf("--request, --user and --group need --policy")
+		}
+		return nil, nil
+	}
+	docs, err := reader.Read(f.policies, "policies (--policy)")
+	if err != nil {
+		return nil, err
+	}
+	in := &admission.Inputs{}
+	if err := decodePolicyDocs(in, docs, true); err != nil {
+		return nil, err
+	}
+	if len(in.Policies) == 0 && len(in.Bindings) == 0 {
+		return nil, fmt.Errorf("no ValidatingAdmissionPolicy or binding found in --policy %s", strings.Join(f.policies, ", "))
+	}
+	p := &policyRun{tmpl: admission.Request{UserInfo: defaultUser}}
+	if f.request != "" {
+		if err := p.readRequest(reader, f.request); err != nil {
+			return nil, err
+		}
+	}
+	if f.user != "" {
+		p.tmpl.UserInfo = admission.UserInfo{Username: f.user}
+		if f.groups == nil {
+			p.tmpl.UserInfo.Groups = []string{"system:authenticated"}
+		}
+	}
+	if f.groups != nil {
+		p.tmpl.UserInfo.Groups = f.groups
+	}
+	adm, err := admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Objects: in.Objects, Resources: noResources{}})
+	if err != nil {
+		return nil, err
+	}
+	obj, err := yamlObject(newRaw)
+	if err != nil {
+		return nil, err
+	}
+	old, err := yamlObject(oldRaw)
+	if err != nil {
+		return nil, err
+	}
+	req := p.tmpl
+	req.Operation = "UPDATE"
+	req.Kind = admission.GVK{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}
+	req.Resource = admission.GVR{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+	req.Object, req.OldObject = obj, old
+	if md, ok := obj["metadata"].(map[string]interface{}); ok {
+		req.Name, _ = md["name"].(string)
+	}
+	req.Namespace = ""
+	dec := adm.Validate(&req)
+	out := &wire.AdmissionOutcome{Allowed: dec.Denied == nil, Warnings: dec.Warnings, AuditAnnotations: dec.AuditAnnotations,
+		Evaluated: dec.Evaluated, Notes: dec.Notes}
+	if d := dec.Denied; d != nil {
+		out.Policy, out.Binding, out.Message, out.Reason, out.Code = d.Policy, d.Binding, d.Message, d.Reason, d.Code
+	}
+	return out, nil
+}
+
+// yamlObject decodes the one YAML or JSON document of a CRD file.
+func yamlObject(data []byte) (map[string]interface{}, error) {
+	docs, err := yamldoc.Split(data)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range docs {
+		if !yamldoc.Empty(d.Data) {
+			data = d.Data
+			break
+		}
+	}
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	return admission.DecodeObject(js)
+}
+
+// writeAdmissionText prints a CRD update's admission outcome as kubectl
+// replace would: warnings, then the denial.
+func writeAdmissionText(stderr interface{ Write([]byte) (int, error) }, file string, a *wire.AdmissionOutcome) {
+	if a == nil {
+		return
+	}
+	for _, w := range a.Warnings {
+		fmt.Fprintf(stderr, "Warning: %s\n", w)
+	}
+	if !a.Allowed {
+		fmt.Fprintf(stderr, "Error from server (%s): error when replacing %q: %s\n", a.Reason, file, a.Message)
+	}
+}

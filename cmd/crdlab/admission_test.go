@@ -1,0 +1,270 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/crdlab/crdlab/wire"
+)
+
+const admissionCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: crontabs.stable.example.com}
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: crontabs, singular: crontab, kind: CronTab}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer, default: 1}
+`
+
+const admissionPolicy = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: max-replicas}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [stable.example.com], apiVersions: ["*"], operations: ["*"], resources: [crontabs]}
+  validations:
+  - expression: "object == null || object.spec.replicas <= 5"
+    messageExpression: "'at most 5 replicas, not ' + string(object.spec.replicas)"
+  - expression: "request.userInfo.username != 'jane'"
+    message: jane may not
+  - expression: "request.operation != 'DELETE'"
+    messageExpression: "'no deleting ' + oldObject.metadata.name"
+  auditAnnotations:
+  - key: replicas
+    valueExpression: "object == null ? '' : string(object.spec.replicas)"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: max-replicas-binding}
+spec:
+  policyName: max-replicas
+  validationActions: [Deny]
+`
+
+const admissionObjects = `apiVersion: stable.example.com/v1
+kind: CronTab
+metadata: {name: ok, namespace: prod}
+spec: {replicas: 3}
+---
+apiVersion: stable.example.com/v1
+kind: CronTab
+metadata: {name: big, namespace: prod}
+spec: {replicas: 9}
+---
+apiVersion: stable.example.com/v1
+kind: CronTab
+metadata: {name: defaulted, namespace: prod}
+spec: {}
+`
+
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestValidatePolicyDeniesWithTheAPIServersMessage(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "policy.yaml": admissionPolicy, "objs.yaml": admissionObjects})
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, "policy.yaml"), filepath.Join(dir, "objs.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitInvalid {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	objs := filepath.Join(dir, "objs.yaml")
+	wantErr := objs + `:6: Error from server (Invalid): error when creating "` + objs + `": crontabs.stable.example.com "big" is forbidden: ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: at most 5 replicas, not 9` + "\n"
+	if stderr.String() != wantErr {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), wantErr)
+	}
+	wantOut := "crontab.stable.example.com/ok created (server dry run)\ncrontab.stable.example.com/defaulted created (server dry run)\n"
+	if stdout.String() != wantOut {
+		t.Errorf("stdout:\n%s\nwant:\n%s", stdout.String(), wantOut)
+	}
+}
+
+func TestValidatePoliciesAmongTheInputsAndJSONOutcome(t *testing.T) {
+	// The policy is one of the inputs; the user comes from --user.
+	dir := writeFiles(t, map[string]string{"all.yaml": admissionCRD + "---\n" + admissionPolicy + "---\n" + admissionObjects})
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--user", "jane", "-o", "json", filepath.Join(dir, "all.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitInvalid {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	var rep wire.RunReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range rep.Results {
+		if e.Kind != "CronTab" {
+			continue
+		}
+		if e.Admission == nil {
+			t.Fatalf("%s: no admission outcome", e.Name)
+		}
+		got = append(got, e.Name+" "+e.Admission.Binding+" "+e.Admission.Message+" "+e.Admission.AuditAnnotations["max-replicas/replicas"])
+		if e.Result == nil {
+			t.Errorf("%s: -o json lost the stored object", e.Name)
+		}
+	}
+	want := []string{
+		`ok max-replicas-binding crontabs.stable.example.com "ok" is forbidden: ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: jane may not 3`,
+		`big max-replicas-binding crontabs.stable.example.com "big" is forbidden: ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: at most 5 replicas, not 9 9`,
+		`defaulted max-replicas-binding crontabs.stable.example.com "defaulted" is forbidden: ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: jane may not 1`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestValidatePolicyRequestFileSetsTheOperation(t *testing.T) {
+	review := `apiVersion: admission.k8s.io/v1
+kind: AdmissionReview
+request:
+  uid: 705ab4f5-6393-11e8-b7cc-42010a800002
+  operation: DELETE
+  userInfo: {username: admin, groups: [system:masters]}
+  dryRun: true
+`
+	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "policy.yaml": admissionPolicy, "review.yaml": review,
+		"ok.yaml": strings.Split(admissionObjects, "---\n")[0]})
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, "policy.yaml"),
+		"--request", filepath.Join(dir, "review.yaml"), "-o", "json", filepath.Join(dir, "ok.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitInvalid {
+		t.Fatalf("exit %d, stderr:\n%s\nstdout:\n%s", code, stderr.String(), stdout.String())
+	}
+	if !strings.Contains(stdout.String(), `denied request: no deleting ok`) {
+		t.Errorf("stdout:\n%s", stdout.String())
+	}
+}
+
+func TestValidatePolicyDecodeErrorsAreLocated(t *testing.T) {
+	bad := strings.Replace(admissionPolicy, "  validations:\n", "  validation:\n", 1)
+	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "policy.yaml": bad, "objs.yaml": admissionObjects})
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, "policy.yaml"), filepath.Join(dir, "objs.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	want := "crdlab: " + filepath.Join(dir, "policy.yaml") + `:8:3: unknown field "spec.validation"` + "\n"
+	if code != exitUsage || stderr.String() != want {
+		t.Errorf("exit %d, stderr %q, want %q", code, stderr.String(), want)
+	}
+}
+
+func TestValidatePolicyFlagWithoutPolicyIsAUsageError(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "objs.yaml": admissionObjects, "empty.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n"})
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, "empty.yaml"), filepath.Join(dir, "objs.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitUsage || !strings.Contains(stderr.String(), "no ValidatingAdmissionPolicy or binding found") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// Gateway API's safe-upgrades policy on the CRD update, in lint --old and
+// upgrade: experimental-channel CRDs over standard ones and a v1.4 bundle
+// over v1.6 are denied as the cluster denies them; v1.6.3 over v1.6.1
+// passes.
+func TestGatewaySafeUpgradesPolicyOnCRDUpdates(t *testing.T) {
+	crds := filepath.Join(gatewayAPIDir(t), "config", "crd")
+	policy := filepath.Join(crds, "standard", "gateway.networking.k8s.io_vap_safeupgrades.yaml")
+	standard := filepath.Join(crds, "standard", "gateway.networking.k8s.io_gateways.yaml")
+	experimental := filepath.Join(crds, "experimental", "gateway.networking.k8s.io_gateways.yaml")
+	data, err := os.ReadFile(standard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := writeFiles(t, map[string]string{
+		"v1.4.1.yaml": strings.Replace(string(data), "bundle-version: v1.6.3", "bundle-version: v1.4.1", 1),
+		"v1.6.1.yaml": strings.Replace(string(data), "bundle-version: v1.6.3", "bundle-version: v1.6.1", 1),
+	})
+	const experimentalDenied = `denied request: Installing experimental CRDs on top of standard channel CRDs is prohibited by default.`
+	const oldDenied = `denied request: Installing CRDs with version before v1.5.0 is prohibited by default.`
+	for _, tc := range []struct {
+		name, old, new, want string
+	}{
+		{"experimental over standard", standard, experimental, experimentalDenied},
+		{"v1.4 over v1.6", standard, filepath.Join(tmp, "v1.4.1.yaml"), oldDenied},
+		{"v1.6.3 over v1.6.1", filepath.Join(tmp, "v1.6.1.yaml"), standard, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantCode := exitValid
+			if tc.want != "" {
+				wantCode = exitInvalid
+			}
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"lint", "--old", tc.old, "--policy", policy, tc.new}, strings.NewReader(""), &stdout, &stderr)
+			if code != wantCode || (tc.want != "" && !strings.Contains(stderr.String(), tc.want)) ||
+				(tc.want == "" && !strings.Contains(stdout.String(), "configured (server dry run)")) {
+				t.Errorf("lint --old: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+			}
+			stdout.Reset()
+			stderr.Reset()
+			code = run([]string{"upgrade", "-o", "json", "--policy", policy, tc.old, tc.new}, strings.NewReader(""), &stdout, &stderr)
+			var rep struct {
+				wire.UpgradeReport
+				Admission *wire.AdmissionOutcome `json:"admission"`
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+				t.Fatalf("upgrade: exit %d, %v\n%s", code, err, stderr.String())
+			}
+			if code != wantCode || rep.Admission == nil || rep.Admission.Allowed != (tc.want == "") || !strings.Contains(rep.Admission.Message, tc.want) || rep.Safe != (tc.want == "") {
+				t.Errorf("upgrade: exit %d, admission %+v", code, rep.Admission)
+			}
+		})
+	}
+}
+
+func TestValidatePolicyOnAnUpdateSeesTheOldObject(t *testing.T) {
+	policy := `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: no-scale-up}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [stable.example.com], apiVersions: ["*"], operations: [UPDATE], resources: [crontabs]}
+  validations:
+  - expression: "object.spec.replicas <= oldObject.spec.replicas"
+    messageExpression: "'no scaling up from ' + string(oldObject.spec.replicas) + ' to ' + string(object.spec.replicas)"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: no-scale-up}
+spec: {policyName: no-scale-up, validationActions: [Deny]}
+`
+	obj := func(n int) string {
+		return "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: ok, namespace: prod}\nspec: {replicas: " + strconv.Itoa(n) + "}\n"
+	}
+	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "policy.yaml": policy, "two.yaml": obj(2), "four.yaml": obj(4)})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"validate", "--crd", p("crd.yaml"), "--policy", p("policy.yaml"), "--old", p("two.yaml"), p("four.yaml")}, strings.NewReader(""), &stdout, &stderr); code != exitInvalid ||
+		!strings.Contains(stderr.String(), `error when updating "`+p("four.yaml")+`": crontabs.stable.example.com "ok" is forbidden: ValidatingAdmissionPolicy 'no-scale-up' with binding 'no-scale-up' denied request: no scaling up from 2 to 4`) {
+		t.Errorf("scale up: exit %d, stderr:\n%s", code, stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"validate", "--crd", p("crd.yaml"), "--policy", p("policy.yaml"), "--old", p("four.yaml"), p("two.yaml")}, strings.NewReader(""), &stdout, &stderr); code != exitValid {
+		t.Errorf("scale down: exit %d, stderr:\n%s", code, stderr.String())
+	}
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/crdlab/crdlab/engine"
+)
+
+// buildVersion is what `crdlab version` reports: the version stamped at
+// link time (engine.Version, set by make build and releases), else the
+// module version the go command recorded (`go install …@v1.2.3`), the
+// commit and whether the tree was modified (recorded by go build in a git
+// checkout), and the Go toolchain.
+type buildVersion struct {
+	Version, Commit, Go string
+	Modified            bool
+}
+
+func readBuildVersion() buildVersion {
+	v := buildVersion{Version: engine.Version, Commit: "unknown", Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return v
+	}
+	if v.Version == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v.Version = bi.Main.Version
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v.Commit = s.Value
+		case "vcs.modified":
+			v.Modified = s.Value == "true"
+		}
+	}
+	return v
+}
+
+func printVersion(w io.Writer) {
+	v := readBuildVersion()
+	fmt.Fprintf(w, "crdlab %s (Kubernetes 1.37, k8s.io/apiextensions-apiserver v0.37.2)\n", v.Version)
+	commit := v.Commit
+	if v.Modified {
+		commit += " (modified)"
+	}
+	fmt.Fprintf(w, "commit: %s\ngo: %s\n", commit, v.Go)
+}

@@ -1,0 +1,3 @@
+module github.com/crdlab/crdlab
+
+go 1.22

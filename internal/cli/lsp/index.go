@@ -1,0 +1,143 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/internal/yamldoc"
+)
+
+// Bounds of the workspace scan.
+const (
+	maxScanFiles    = 20000
+	maxScanEntries  = 200000  // directories and files looked at
+	maxScanFileSize = 3 << 20 // the API server's request body limit
+)
+
+// crdIndex holds the CRDs of the workspace folders and of the configured
+// paths, by group and kind. It is built lazily: on the first lookup (the
+// first custom resource checked), not at start.
+type crdIndex struct {
+	mu    sync.Mutex
+	roots []string // scanned recursively, skipping hidden directories
+	extra []string // files or directories
+	built bool
+	crds  map[crdKey]*engine.CRD
+}
+
+func newCRDIndex() *crdIndex { return &crdIndex{} }
+
+func (x *crdIndex) configure(roots, extra []string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.roots, x.extra = roots, extra
+	x.built, x.crds = false, nil
+}
+
+// lookup returns the CRD of k, building the index first if build is set
+// (the checks, off the server's loop; requests do not wait for a scan).
+// A build that ctx interrupts is not kept.
+// invalidate makes the next lookup scan again (a CRD file was saved or
+// changed on disk).
+func (x *crdIndex) invalidate() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.built, x.crds = false, nil
+}
+
+func (x *crdIndex) lookup(ctx context.Context, k crdKey, build bool) *engine.CRD {
+	if !build {
+		if !x.mu.TryLock() {
+			return nil
+		}
+	} else {
+		x.mu.Lock()
+	}
+	defer x.mu.Unlock()
+	if !x.built && build {
+		x.build(ctx)
+	}
+	return x.crds[k]
+}
+
+func (x *crdIndex) build(ctx context.Context) {
+	x.crds = map[crdKey]*engine.CRD{}
+	defer func() { x.built = ctx.Err() == nil }()
+	files, entries := 0, 0
+	visit := func(path string) {
+		if files >= maxScanFiles {
+			return
+		}
+		files++
+		x.addFile(path)
+	}
+	walk := func(root string, skipHidden bool) {
+		_ = filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if entries++; entries > maxScanEntries || ctx.Err() != nil {
+				return filepath.SkipAll
+			}
+			name := e.Name()
+			if e.IsDir() {
+				if path != root && (skipHidden && strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor") ||
+					path == "/proc" || path == "/sys" || path == "/dev" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if files >= maxScanFiles {
+				return filepath.SkipAll
+			}
+			switch strings.ToLower(filepath.Ext(name)) {
+			case ".yaml", ".yml", ".json":
+				visit(path)
+			}
+			return nil
+		})
+	}
+	// configured paths first: the workspace's own CRDs win
+	for _, p := range x.extra {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			walk(p, false)
+		} else if err == nil {
+			visit(p)
+		}
+	}
+	for _, r := range x.roots {
+		walk(r, true)
+	}
+}
+
+// addFile compiles the CRDs of one file.
+func (x *crdIndex) addFile(path string) {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() > maxScanFileSize {
+		return
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || !bytes.Contains(data, []byte("CustomResourceDefinition")) {
+		return
+	}
+	docs, err := yamldoc.Split(data)
+	if err != nil {
+		return
+	}
+	for _, d := range docs {
+		if !bytes.Contains(d.Data, []byte("CustomResourceDefinition")) {
+			continue
+		}
+		c, err := engine.Compile(d.Data)
+		if err != nil || c.DecodeError() != "" {
+			continue
+		}
+		x.crds[keyOf(c)] = c
+	}
+}

@@ -1,0 +1,220 @@
+// Package kubeversion is the single table of the behaviour that differs
+// between the Kubernetes releases crdlab reproduces.
+//
+// A Release is a minor version of Kubernetes (1.31 … 1.37). Each behaviour
+// change is one Change, a row of the changes table naming the upstream
+// change and the release it arrived in; code asks
+// `rel.Has(kubeversion.X)` at the one place the behaviour lives. The zero
+// Release is the newest release (Newest): it has every change, so the
+// default costs one comparison and no allocation.
+//
+// Adding a release (see ARCHITECTURE.md "Kubernetes releases") is a data
+// change: bump Newest, append the release's Changes, and add its oracle
+// module under conformance/versions. A release is Supported (accepted by
+// --kube-version) only once its differential suite is green.
+package kubeversion
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Release is a Kubernetes minor release 1.<minor>; the zero value is Newest.
+type Release struct{ minor uint8 }
+
+const (
+	// Newest is the release crdlab reproduces by default.
+	Newest = 37
+	// Oldest is the oldest release with a differential oracle
+	// (conformance/versions).
+	Oldest = 31
+)
+
+// Of returns the release 1.<minor>; minor is not checked (see Parse).
+func Of(minor int) Release {
+	if minor == Newest {
+		return Release{}
+	}
+	return Release{minor: uint8(minor)}
+}
+
+// Minor returns the minor version (37 for the zero Release).
+func (r Release) Minor() int {
+	if r.minor == 0 {
+		return Newest
+	}
+	return int(r.minor)
+}
+
+// String is "1.<minor>".
+func (r Release) String() string { return fmt.Sprintf("1.%d", r.Minor()) }
+
+// IsNewest reports whether r is the newest release.
+func (r Release) IsNewest() bool { return r.minor == 0 || r.minor == Newest }
+
+// Change is one behaviour change of Kubernetes, in effect from its Release.
+type Change int
+
+// The changes, newest release first. Each names its upstream source.
+const (
+	// OwnerReferenceRequired: ObjectMeta owner references are validated
+	// per index ("metadata.ownerReferences[0].uid") and a missing
+	// apiVersion, kind, name or uid is "Required value"; before, the path
+	// has no index and each is `Invalid value: "": must not be empty`
+	// ("version must not be empty" for an apiVersion without version).
+	// k8s.io/apimachinery v0.37 pkg/api/validation/objectmeta.go
+	// validateOwnerReference (declarative ObjectMeta validation).
+	OwnerReferenceRequired Change = iota
+	// ListTypeSetNonScalarWarning: CRD create and update warn about
+	// x-kubernetes-list-type: set with object or array items.
+	// apiextensions-apiserver v0.37 registry/customresourcedefinition/
+	// strategy.go getNonScalarListTypeSetWarnings.
+	ListTypeSetNonScalarWarning
+	// ListsLibraryV1: the Kubernetes CEL lists library version 1 (adds
+	// includes) in the base environment (new expressions from 1.38, stored
+	// ones from 1.37). k8s.io/apiserver v0.37 pkg/cel/environment/base.go.
+	ListsLibraryV1
+	// MetadataNameSizeCap: the CEL type of a resource root's (and an
+	// embedded resource's) metadata.name and generateName has maxLength 253
+	// and 252 (or the schema's, if shorter) for cost estimation; before,
+	// they are unbounded strings (sized by the request limit).
+	// apiextensions-apiserver v0.37 pkg/apiserver/schema/cel/model/
+	// schemas.go cappedLengthStringType.
+	MetadataNameSizeCap
+	// NumericFormats: integer formats int32/int64 and number formats
+	// float/double are kept and enforced (range checks, "Checked value
+	// must be of type integer (default format)"), a format on any other
+	// non-string type is unrecognized (warned); before, only string formats
+	// are kept (on any type), only nodes of type string are warned about,
+	// and kube-openapi's number validator gets no type or format.
+	// apiextensions-apiserver v0.36 pkg/apiserver/validation/formats.go,
+	// kube-openapi pkg/validation/validate/schema.go (2026-03).
+	NumericFormats
+	numChanges
+)
+
+// since is the release each change arrived in.
+var since = [numChanges]int{
+	OwnerReferenceRequired:      37,
+	ListTypeSetNonScalarWarning: 37,
+	ListsLibraryV1:              37,
+	MetadataNameSizeCap:         37,
+	NumericFormats:              36,
+}
+
+// Has reports whether release r has change c.
+func (r Release) Has(c Change) bool {
+	return r.minor == 0 || int(r.minor) >= since[c]
+}
+
+// supported are the releases whose differential suite is green
+// (conformance: `make conformance-versions`), newest first.
+var supported = []int{37, 36, 35}
+
+// Supported returns the releases --kube-version accepts, newest first.
+func Supported() []Release {
+	out := make([]Release, len(supported))
+	for i, m := range supported {
+		out[i] = Of(m)
+	}
+	return out
+}
+
+// SupportedList is the supported releases for messages: "1.36, 1.37".
+func SupportedList() string {
+	names := make([]string, len(supported))
+	for i := range supported {
+		names[i] = Of(supported[len(supported)-1-i]).String()
+	}
+	return strings.Join(names, ", ")
+}
+
+func isSupported(minor int) bool {
+	for _, m := range supported {
+		if m == minor {
+			return true
+		}
+	}
+	return false
+}
+
+// Parse reads a release: "1.36" or "v1.36" ("" is the newest). An
+// unsupported or malformed release is an error naming the supported ones.
+func Parse(s string) (Release, error) {
+	if s == "" {
+		return Release{}, nil
+	}
+	minor, ok := parseMinor(s)
+	if !ok {
+		return Release{}, fmt.Errorf("invalid Kubernetes version %q (want 1.<minor>, one of %s)", s, SupportedList())
+	}
+	if !isSupported(minor) {
+		return Release{}, fmt.Errorf("unsupported Kubernetes version %q (supported: %s)", s, SupportedList())
+	}
+	return Of(minor), nil
+}
+
+func parseMinor(s string) (int, bool) {
+	s = strings.TrimPrefix(s, "v")
+	rest, ok := strings.CutPrefix(s, "1.")
+	if !ok || rest == "" {
+		return 0, false
+	}
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	m, err := strconv.Atoi(rest)
+	if err != nil || m > 255 {
+		return 0, false
+	}
+	return m, true
+}
+
+// ParseSet reads a selection of releases: one release, a range "1.35-1.37",
+// a comma-separated list of either, or "supported" (every supported
+// release). The result is newest first, without repeats.
+func ParseSet(s string) ([]Release, error) {
+	if strings.TrimSpace(s) == "supported" {
+		return Supported(), nil
+	}
+	seen := map[int]bool{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
+		if !isRange {
+			r, err := Parse(part)
+			if err != nil {
+				return nil, err
+			}
+			seen[r.Minor()] = true
+			continue
+		}
+		a, err := Parse(strings.TrimSpace(lo))
+		if err != nil {
+			return nil, err
+		}
+		b, err := Parse(strings.TrimSpace(hi))
+		if err != nil {
+			return nil, err
+		}
+		if a.Minor() > b.Minor() {
+			return nil, fmt.Errorf("invalid Kubernetes version range %q (the older release comes first)", part)
+		}
+		for m := a.Minor(); m <= b.Minor(); m++ {
+			if !isSupported(m) {
+				return nil, fmt.Errorf("Kubernetes version range %q includes unsupported 1.%d (supported: %s)", part, m, SupportedList())
+			}
+			seen[m] = true
+		}
+	}
+	var out []Release
+	for m := Newest; m >= 0; m-- {
+		if seen[m] {
+			out = append(out, Of(m))
+		}
+	}
+	return out, nil
+}
