@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/crdlab/crdlab/internal/unstructured"
 	"reflect"
 	"sort"
 	"strconv"
@@ -180,27 +181,7 @@ func decodeJSON(data []byte) (interface{}, error) {
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
-	return convertNumbers(v), nil
-}
-
-func convertNumbers(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		for k, x := range t {
-			t[k] = convertNumbers(x)
-		}
-	case []interface{}:
-		for i, x := range t {
-			t[i] = convertNumbers(x)
-		}
-	case json.Number:
-		if i, err := strconv.ParseInt(string(t), 10, 64); err == nil {
-			return i
-		}
-		f, _ := strconv.ParseFloat(string(t), 64)
-		return f
-	}
-	return v
+	return unstructured.ConvertNumbers(v), nil
 }
 
 // DecodeObject decodes one JSON object into the unstructured form params,

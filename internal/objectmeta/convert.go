@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/unstructured"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -235,27 +236,7 @@ func decodeRaw(raw []byte) interface{} {
 	if err := dec.Decode(&v); err != nil {
 		return nil
 	}
-	return numbers(v)
-}
-
-func numbers(v interface{}) interface{} {
-	switch t := v.(type) {
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i
-		}
-		f, _ := t.Float64()
-		return f
-	case map[string]interface{}:
-		for k, x := range t {
-			t[k] = numbers(x)
-		}
-	case []interface{}:
-		for i, x := range t {
-			t[i] = numbers(x)
-		}
-	}
-	return v
+	return unstructured.ConvertNumbers(v)
 }
 
 // ObjectMetaOptions says how GetObjectMetaWithOptions decodes.

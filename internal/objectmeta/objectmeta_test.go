@@ -2,6 +2,7 @@ package objectmeta
 
 import (
 	"encoding/json"
+	"github.com/crdlab/crdlab/internal/unstructured"
 	"reflect"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func obj(t *testing.T, js string) map[string]interface{} {
 	if err := dec.Decode(&v); err != nil {
 		t.Fatal(err)
 	}
-	return numbers(v).(map[string]interface{})
+	return unstructured.ConvertNumbers(v).(map[string]interface{})
 }
 
 func mustSchema(t *testing.T, js string) *schema.Structural {

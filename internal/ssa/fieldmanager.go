@@ -264,7 +264,7 @@ func (f *FieldManager) infoApply(live, patch map[string]interface{}, managed *Ma
 	}
 	stripFields(managed.Fields, id)
 	if obj != nil {
-		t := Time{f.Now().UTC()}
+		t := Time{Time: f.Now().UTC()}
 		managed.Times[id] = &t
 	} else {
 		obj = deepCopy(live).(map[string]interface{})
@@ -376,7 +376,7 @@ func (f *FieldManager) capUpdate(live, newObj map[string]interface{}, managed *M
 		} else {
 			managed.Fields[id] = vs
 		}
-		t := Time{f.Now().UTC()}
+		t := Time{Time: f.Now().UTC()}
 		managed.Times[id] = &t
 	}
 	if err := f.capUpdateManagers(managed); err != nil {
@@ -406,7 +406,7 @@ func (f *FieldManager) capUpdateManagers(managed *Managed) error {
 		return nil
 	}
 	sort.Slice(updaters, func(i, j int) bool {
-		is, js := managed.Times[updaters[i]].unix(), managed.Times[updaters[j]].unix()
+		is, js := unixOf(managed.Times[updaters[i]]), unixOf(managed.Times[updaters[j]])
 		if is != js {
 			return is < js
 		}

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/crdlab/crdlab/internal/objectmeta"
+	"github.com/crdlab/crdlab/internal/unstructured"
 	"sort"
-	"time"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
@@ -29,36 +30,12 @@ type Entry struct {
 	Subresource string          `json:"subresource,omitempty"`
 }
 
-// Time is metav1.Time: RFC 3339 in UTC with seconds.
-type Time struct{ time.Time }
+// Time is metav1.Time: RFC 3339 in UTC with seconds, null when zero
+// (internal/objectmeta's, which ObjectMeta's time stamps use too).
+type Time = objectmeta.Time
 
-// MarshalJSON renders the time as metav1.Time does.
-func (t Time) MarshalJSON() ([]byte, error) {
-	if t.IsZero() {
-		return []byte("null"), nil
-	}
-	return json.Marshal(t.UTC().Format(time.RFC3339))
-}
-
-// UnmarshalJSON reads the time as metav1.Time does.
-func (t *Time) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		t.Time = time.Time{}
-		return nil
-	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	pt, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return err
-	}
-	t.Time = pt.Local()
-	return nil
-}
-
-func (t *Time) unix() int64 {
+// unixOf is t's Unix time, 0 for a nil time (an entry without one).
+func unixOf(t *Time) int64 {
 	if t == nil {
 		return 0
 	}
@@ -168,7 +145,7 @@ func EncodeManagedFields(m *Managed) ([]Entry, error) {
 		if p.Operation != q.Operation {
 			return p.Operation < q.Operation
 		}
-		if ps, qs := p.Time.unix(), q.Time.unix(); ps != qs {
+		if ps, qs := unixOf(p.Time), unixOf(q.Time); ps != qs {
 			return ps < qs
 		}
 		if p.Manager != q.Manager {
@@ -226,28 +203,6 @@ func SetEntries(obj map[string]interface{}, entries []Entry) error {
 	if err := d.Decode(&v); err != nil {
 		return err
 	}
-	md["managedFields"] = numbersToGo(v)
+	md["managedFields"] = unstructured.ConvertNumbers(v)
 	return nil
-}
-
-// numbersToGo turns json.Number into int64 or float64 (FieldsV1 holds no
-// numbers; the entries have none either, this only keeps values typed).
-func numbersToGo(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		for k, x := range t {
-			t[k] = numbersToGo(x)
-		}
-	case []interface{}:
-		for i, x := range t {
-			t[i] = numbersToGo(x)
-		}
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i
-		}
-		f, _ := t.Float64()
-		return f
-	}
-	return v
 }

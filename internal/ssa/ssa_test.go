@@ -11,7 +11,7 @@ import (
 )
 
 func TestManagerIdentifierIsUpstreamsJSON(t *testing.T) {
-	ts := &Time{time.Unix(5, 0)}
+	ts := &Time{Time: time.Unix(5, 0)}
 	for _, tc := range []struct {
 		e    Entry
 		want string
@@ -50,7 +50,7 @@ func TestEncodeOrdersByOperationTimeManager(t *testing.T) {
 	add := func(e Entry, ts int64) {
 		id, _ := BuildManagerIdentifier(&e)
 		m.Fields[id] = fieldpath.NewVersionedSet(fieldpath.NewSet(fieldpath.MakePathOrDie("spec", e.Manager)), fieldpath.APIVersion(e.APIVersion), e.Operation == "Apply")
-		m.Times[id] = &Time{time.Unix(ts, 0)}
+		m.Times[id] = &Time{Time: time.Unix(ts, 0)}
 	}
 	add(Entry{Manager: "z", Operation: "Update", APIVersion: "g/v1"}, 10)
 	add(Entry{Manager: "a", Operation: "Update", APIVersion: "g/v1"}, 20)
@@ -89,7 +89,7 @@ func TestDecodeManagedFieldsErrors(t *testing.T) {
 }
 
 func TestTimeRendersAsMetav1Time(t *testing.T) {
-	b, err := json.Marshal(&Entry{Manager: "m", Time: &Time{time.Date(2026, 1, 2, 3, 4, 5, 999, time.FixedZone("x", 3600))}})
+	b, err := json.Marshal(&Entry{Manager: "m", Time: &Time{Time: time.Date(2026, 1, 2, 3, 4, 5, 999, time.FixedZone("x", 3600))}})
 	if err != nil || string(b) != `{"manager":"m","time":"2026-01-02T02:04:05Z"}` {
 		t.Errorf("%s %v", b, err)
 	}

@@ -4,6 +4,7 @@
 package unstructured
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -94,4 +95,29 @@ func SetGeneration(obj map[string]interface{}, g int64) {
 		return
 	}
 	SetNestedField(obj, g, "metadata", "generation")
+}
+
+// ConvertNumbers replaces, in place, every json.Number of a value decoded
+// with json.Decoder.UseNumber by an int64 when it is an integer that fits,
+// else by a float64: the numbers of upstream's unstructured JSON decoding
+// (k8s.io/apimachinery/pkg/util/json's convertMapNumbers and
+// convertSliceNumbers). It returns the converted value.
+func ConvertNumbers(v interface{}) interface{} {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		for k, x := range t {
+			t[k] = ConvertNumbers(x)
+		}
+	case []interface{}:
+		for i, x := range t {
+			t[i] = ConvertNumbers(x)
+		}
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i
+		}
+		f, _ := t.Float64()
+		return f
+	}
+	return v
 }

@@ -1,7 +1,9 @@
 package unstructured
 
 import (
+	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -44,5 +46,22 @@ func TestSetGenerationZeroRemoves(t *testing.T) {
 	SetGeneration(obj, 0)
 	if _, found, _ := NestedFieldNoCopy(obj, "metadata", "generation"); found {
 		t.Fatalf("got %#v", obj)
+	}
+}
+
+func TestConvertNumbersAsUnstructuredJSON(t *testing.T) {
+	dec := json.NewDecoder(strings.NewReader(`{"i": 3, "big": 9223372036854775808, "f": 1.5, "e": 1e3, "l": [1, {"n": -2}], "s": "4"}`))
+	dec.UseNumber()
+	var v interface{}
+	if err := dec.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	got := ConvertNumbers(v)
+	want := map[string]interface{}{
+		"i": int64(3), "big": float64(9223372036854775808), "f": 1.5, "e": float64(1000),
+		"l": []interface{}{int64(1), map[string]interface{}{"n": int64(-2)}}, "s": "4",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ConvertNumbers = %#v, want %#v", got, want)
 	}
 }
