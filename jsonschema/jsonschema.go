@@ -401,6 +401,12 @@ func (c *converter) node(s *crd.JSONSchemaProps, path string, ctx nodeCtx) (map[
 	if s.Format != "" {
 		out["x-kubernetes-format"] = s.Format
 		if formatChecked(s) {
+			if s.Type == "" {
+				// an untyped node with a format the API server knows
+				// rejects every value that is not a string (a type error
+				// naming the format, whatever the format checks)
+				out["allOf"] = c.combine(out["allOf"], []interface{}{map[string]interface{}{"type": []interface{}{"string", "null"}}})
+			}
 			if fc, ok := formatConstraint(s.Format); ok {
 				if fc != nil {
 					out["allOf"] = c.combine(out["allOf"], []interface{}{fc})
@@ -846,8 +852,15 @@ func (c *converter) objectMeta(prev interface{}, path string) map[string]interfa
 		"finalizers":                 map[string]interface{}{"type": []interface{}{"array", "null"}, "items": str()},
 		"creationTimestamp":          map[string]interface{}{"type": []interface{}{"string", "null"}},
 		"deletionTimestamp":          map[string]interface{}{"type": []interface{}{"string", "null"}},
-		"ownerReferences":            map[string]interface{}{"type": []interface{}{"array", "null"}},
-		"managedFields":              map[string]interface{}{"type": []interface{}{"array", "null"}},
+		"ownerReferences": map[string]interface{}{"type": []interface{}{"array", "null"}, "items": map[string]interface{}{
+			"type": []interface{}{"object", "null"},
+			"properties": map[string]interface{}{
+				"apiVersion": str(), "kind": str(), "name": str(), "uid": str(),
+				"controller":         map[string]interface{}{"type": []interface{}{"boolean", "null"}},
+				"blockOwnerDeletion": map[string]interface{}{"type": []interface{}{"boolean", "null"}},
+			},
+		}},
+		"managedFields": map[string]interface{}{"type": []interface{}{"array", "null"}},
 	}
 	out := map[string]interface{}{"type": "object", "properties": props}
 	if m, ok := prev.(map[string]interface{}); ok {
