@@ -18,7 +18,7 @@ func example(t *testing.T, name string) []byte {
 
 // TestExamples pins the verdicts on the recorded answers of
 // examples/conversion (the differential suite compares the checks with
-// upstream's converter; this pins the files the README walks through).
+// upstream's converter; this pins the files docs/updates.md walks through).
 func TestExamples(t *testing.T) {
 	crd, request := example(t, "crd.yaml"), example(t, "request.json")
 	tests := []struct {

@@ -48,7 +48,10 @@ EOM
 # does not carry; the oracle builds none of them.
 # tags: the build tags of the shared oracle code's adapters for this
 # release's API (see ../../upstream/validate_pre137.go).
-tags=""
-[ "$minor" -lt 37 ] && tags="kube_pre137"
+# versions_oracle leaves out the parts of conformance/upstream that only the
+# main conformance module runs (admission and server-side apply oracles):
+# their imports are not in a release module's requirements.
+tags="versions_oracle"
+[ "$minor" -lt 37 ] && tags="kube_pre137,versions_oracle"
 echo "$tags" > "$dir/tags"
 cd "$dir" && go mod tidy -e
