@@ -18,10 +18,7 @@ import (
 // requires identical output and exit status. It needs the module that
 // `make wasm` builds (make test sets CRDLAB_WASM).
 func TestEngineWasmMatchesNative(t *testing.T) {
-	module := os.Getenv("CRDLAB_WASM")
-	if module == "" {
-		testenv.Unavailable(t, "CRDLAB_WASM is not set: build the module with `make wasm` (make test does)")
-	}
+	module := wasmModuleForTest(t)
 	for _, args := range [][]string{
 		{"validate", "--crd", "../../examples/crontab-crd.yaml", "../../examples/"},
 		{"validate", "-o", "json", "--crd", "../../examples/crontab-crd.yaml", "../../examples/"},
@@ -88,10 +85,7 @@ func TestEngineWasmModuleNotFound(t *testing.T) {
 // on the same objects as native, with the same cost units; only the
 // timings (the module's own) differ.
 func TestBenchEngineWasm(t *testing.T) {
-	module := os.Getenv("CRDLAB_WASM")
-	if module == "" {
-		testenv.Unavailable(t, "CRDLAB_WASM is not set: build the module with `make wasm` (make test does)")
-	}
+	module := wasmModuleForTest(t)
 	type rule struct {
 		Object, Rule, Evaluations int
 		Expression                string
@@ -119,10 +113,7 @@ func TestBenchEngineWasm(t *testing.T) {
 // the module and reports the same cases, verdicts and messages as native
 // (the times aside); a path outside the current directory is refused.
 func TestTestEngineWasm(t *testing.T) {
-	module := os.Getenv("CRDLAB_WASM")
-	if module == "" {
-		testenv.Unavailable(t, "CRDLAB_WASM is not set: build the module with `make wasm` (make test does)")
-	}
+	module := wasmModuleForTest(t)
 	module, _ = filepath.Abs(module)
 	t.Chdir("../..")
 	report := func(args ...string) (wire.TestReport, int) {
@@ -150,4 +141,21 @@ func TestTestEngineWasm(t *testing.T) {
 	if code := run([]string{"test", "--engine", "wasm", "--wasm-module", module, "../elsewhere"}, nil, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "below the current directory") {
 		t.Errorf("a path outside: exit %d, %s", code, stderr.String())
 	}
+}
+
+// wasmModuleForTest is the module the --engine wasm tests run ($CRDLAB_WASM,
+// which make test sets). Under -short (make race) they are skipped: the
+// race detector makes wazero compile the 24 MB module for minutes, as for
+// bindings/wasm, which make race leaves out. Without the module a
+// developer's run skips and CI fails.
+func wasmModuleForTest(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: runs the 24 MB module in wazero (make test runs it)")
+	}
+	module := os.Getenv("CRDLAB_WASM")
+	if module == "" {
+		testenv.Unavailable(t, "CRDLAB_WASM is not set: build the module with `make wasm` (make test does)")
+	}
+	return module
 }
