@@ -320,13 +320,11 @@ func applyCases() []applyCase {
 	return cs
 }
 
-// TestApplyDifferential runs every case through upstream's field manager
-// (k8s.io/apimachinery's managedfields with the CRD's type converter, as
-// kube-apiserver 1.37 builds it) and through apply.Run, and compares each
-// step's stored object (with managedFields, FieldsV1 byte for byte),
-// conflict text and error.
-func TestApplyDifferential(t *testing.T) {
-	compiled, err := upstream.CreateCRD(mustDecodeCRD(t, applyCRD))
+// applyServed compiles crdYAML on both sides: upstream's created and served
+// CRD (the field manager's type converter comes from it) and crdlab's.
+func applyServed(t *testing.T, crdYAML string) (*upstream.Served, *engine.CRD) {
+	t.Helper()
+	compiled, err := upstream.CreateCRD(mustDecodeCRD(t, crdYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,22 +332,21 @@ func TestApplyDifferential(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := engine.Compile([]byte(applyCRD))
+	c, err := engine.Compile([]byte(crdYAML))
 	if err != nil || !c.Valid() {
 		t.Fatalf("compile: %v %v", err, c.Errors())
 	}
-	upCompiled, err := upstream.CreateCRD(mustDecodeCRD(t, upgradedCRD))
-	if err != nil {
-		t.Fatal(err)
-	}
-	upServed, err := upstream.Serve(upCompiled)
-	if err != nil {
-		t.Fatal(err)
-	}
-	upC, err := engine.Compile([]byte(upgradedCRD))
-	if err != nil || !upC.Valid() {
-		t.Fatalf("compile upgraded: %v %v", err, upC.Errors())
-	}
+	return served, c
+}
+
+// TestApplyDifferential runs every case through upstream's field manager
+// (k8s.io/apimachinery's managedfields with the CRD's type converter, as
+// kube-apiserver 1.37 builds it) and through apply.Run, and compares each
+// step's stored object (with managedFields, FieldsV1 byte for byte),
+// conflict text and error.
+func TestApplyDifferential(t *testing.T) {
+	served, c := applyServed(t, applyCRD)
+	upServed, upC := applyServed(t, upgradedCRD)
 	if upgradedCRD == applyCRD {
 		t.Fatal("the upgrade changes nothing")
 	}
@@ -447,18 +444,7 @@ spec:
 // granular in v1 and atomic in v2): SMD converts the object to each
 // manager's version (strategy None) to find conflicts.
 func TestApplyDifferentialVersions(t *testing.T) {
-	compiled, err := upstream.CreateCRD(mustDecodeCRD(t, multiVersionCRD))
-	if err != nil {
-		t.Fatal(err)
-	}
-	served, err := upstream.Serve(compiled)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := engine.Compile([]byte(multiVersionCRD))
-	if err != nil || !c.Valid() {
-		t.Fatalf("compile: %v %v", err, c.Errors())
-	}
+	served, c := applyServed(t, multiVersionCRD)
 	g := func(v, spec string) string {
 		return fmt.Sprintf(`{apiVersion: example.com/%s, kind: Gadget, metadata: {name: g}, spec: %s}`, v, spec)
 	}
