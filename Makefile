@@ -28,7 +28,7 @@ check-help: ## fail when a .PHONY target has no help line (make help)
 		grep -qE "^$$t:.*## " $(MAKEFILE_LIST) || echo "$$t"; done); \
 	if [ -n "$$missing" ]; then echo "targets without a '## ' line for make help:" $$missing; exit 1; fi
 
-setup: ## Go modules of every module, npm ci (bindings/js, playground), Debian packages (chromium, neovim) if missing
+setup: ## Go modules of every module, npm ci (bindings/js, playground), Debian packages (chromium, neovim, podman, runc) if missing
 	@for m in $(MODULES) $(TOOLMODS); do \
 		if [ -f $$m/go.mod ]; then echo "go mod download ($$m)"; (cd $$m && $(GO) mod download) || exit 1; fi; \
 	done
@@ -39,6 +39,11 @@ setup: ## Go modules of every module, npm ci (bindings/js, playground), Debian p
 			echo "installing Debian's chromium for the browser tests"; \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 		else echo "note: the browser tests need Chromium at $(CHROMIUM) (Debian: apt-get install chromium)"; fi; }
+	@command -v podman >/dev/null 2>&1 && command -v runc >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "installing Debian's podman and runc for make release-check"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends podman runc >/dev/null; \
+		else echo "note: make release-check runs the image with podman and runc (Debian: apt-get install podman runc)"; fi; }
 	@command -v nvim >/dev/null 2>&1 || { \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 			echo "installing Debian's neovim for the crdlab lsp end-to-end test"; \
@@ -129,6 +134,7 @@ vsix: ## the VS Code extension: npm ci, typecheck, bundle, editors/vscode/crdlab
 
 include bench.mk
 include wasm.mk
+include release.mk
 
 # The hostile corpus (internal/testsupport/hostile): every input through the Go API, the
 # CLI, the WebAssembly module in wazero (bindings/wasm) and in Node

@@ -14,6 +14,11 @@ import (
 // module version the go command recorded (`go install …@v1.2.3`), the
 // commit and whether the tree was modified (recorded by go build in a git
 // checkout), and the Go toolchain.
+// commit is the revision stamped at link time by release builds
+// (-X main.commit=…, .goreleaser.yaml), for builds without the go command's
+// VCS stamping (GoReleaser's, or GOFLAGS=-buildvcs=false).
+var commit string
+
 type buildVersion struct {
 	Version, Commit, Go string
 	Modified            bool
@@ -21,6 +26,9 @@ type buildVersion struct {
 
 func readBuildVersion() buildVersion {
 	v := buildVersion{Version: engine.Version, Commit: "unknown", Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
+	if commit != "" {
+		v.Commit = commit
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return v
