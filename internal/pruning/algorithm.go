@@ -1,4 +1,4 @@
-// Package prune removes the fields of a custom resource that its structural
+// Package pruning removes the fields of a custom resource that its structural
 // schema does not specify, mirroring kube-apiserver's
 // k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning (v0.37.2):
 //
