@@ -1,4 +1,4 @@
-// Package defaults applies and checks the defaults of a structural schema,
+// Package defaulting applies and checks the defaults of a structural schema,
 // mirroring kube-apiserver's
 // k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting (v0.37.2):
 //
