@@ -63,6 +63,16 @@ const (
 	OpConversionReview Op = "conversionReview"
 )
 
+// The op of CEL completion (wire/complete.go).
+const (
+	// OpComplete proposes what may follow "<receiver>." at the cursor of a
+	// CEL expression (a CompleteRequest); its result is a CompleteResult. It
+	// is the completion of the playground's CEL rules and of `crdlab lsp`
+	// (one implementation: internal/celcomplete). Added in ABI version 1
+	// without a version change: hosts that do not use it are unaffected.
+	OpComplete Op = "complete"
+)
+
 // ErrorCode is the "code" of an error response.
 type ErrorCode string
 
@@ -197,8 +207,8 @@ type Position struct {
 // of the members of every op's request type (Ops names the request type of
 // each op: VersionRequest, CompileRequest, ValidateRequest, CostRequest,
 // FreeRequest, UpgradeRequest, TestRequest, SchemaRequest, BenchRequest,
-// ConversionReviewRequest; a test keeps each one's members within this
-// union).
+// ConversionReviewRequest, CompleteRequest; a test keeps each one's
+// members within this union).
 type Request struct {
 	Op     Op     `json:"op"`
 	CRD    string `json:"crd,omitempty"`
@@ -258,6 +268,12 @@ type Request struct {
 	ReviewResponse string `json:"reviewResponse,omitempty"`
 	List           bool   `json:"list,omitempty"`
 	ListAPIVersion string `json:"listAPIVersion,omitempty"`
+	// SchemaNode, Root, Expression and Cursor are the members of a
+	// CompleteRequest.
+	SchemaNode json.RawMessage `json:"schemaNode,omitempty"`
+	Root       bool            `json:"root,omitempty"`
+	Expression string          `json:"expression,omitempty"`
+	Cursor     *int            `json:"cursor,omitempty"`
 }
 
 // VersionRequest is the request of "version".

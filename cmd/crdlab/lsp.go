@@ -14,7 +14,7 @@ import (
 var lspCommand = &command{
 	name:    "lsp",
 	summary: "Run the language server (LSP over stdio) for editors",
-	usage:   `crdlab lsp [--stdio] [--crd FILE|DIR]...`,
+	usage:   `crdlab lsp [--stdio] [--crd FILE|DIR]... [--kube-version 1.N]`,
 	doc: `Run crdlab as a Language Server Protocol server on stdin/stdout, for
 editors (VS Code, Neovim, Helix, Emacs: see docs/editors.md).
 
@@ -28,12 +28,20 @@ fields and functions after self. and oldSelf. in rule and
 messageExpression strings, and field names and enum values in custom
 resources; hovers show a field's type, constraints and description, and a
 rule's static cost; over-budget rules get the cost advisor's bounds
-(maxItems, maxLength, maxProperties) as quick fixes.
+(maxItems, maxLength, maxProperties) as quick fixes. On
+ValidatingAdmissionPolicies it reports the compile errors of every
+expression (variables, matchConditions, validations and their
+messageExpression, auditAnnotations) inside the expression's text, with
+the API server's messages.
+
+The diagnostics are those of the release --kube-version names (default
+the newest), or of the client's initializationOptions' kubeVersion.
 
 The client's initializationOptions may hold {"crdPaths": [...],
-"debounceMs": 100, "scanWorkspace": true}.`,
+"debounceMs": 100, "scanWorkspace": true, "kubeVersion": "1.36"}.`,
 	example: `  crdlab lsp
-  crdlab lsp --crd config/crd/bases/`,
+  crdlab lsp --crd config/crd/bases/
+  crdlab lsp --kube-version 1.35`,
 	exit:  `Exit status: 0 when the client exits (or closes stdin), 2 on a usage error.`,
 	flags: func(fs *flag.FlagSet) { declareLSP(fs, &lspFlags{}) },
 	run:   runLSP,
@@ -42,11 +50,13 @@ The client's initializationOptions may hold {"crdPaths": [...],
 type lspFlags struct {
 	stdio bool
 	crds  []string
+	kube  kubeVersionFlag
 }
 
 func declareLSP(fs *flag.FlagSet, f *lspFlags) {
 	fs.BoolVar(&f.stdio, "stdio", true, "talk over stdin and stdout (the only transport; accepted for clients that pass it)")
 	fs.StringArrayVar(&f.crds, "crd", nil, "a CustomResourceDefinition `FILE` or directory custom resources are validated against (repeatable)")
+	f.kube.declare(fs)
 }
 
 func runLSP(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -59,9 +69,16 @@ func runLSP(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer
 	if fs.NArg() > 0 {
 		return usageError(c, stderr, "unexpected argument %q", fs.Arg(0))
 	}
+	if err := f.kube.check(false); err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	srv, err := lsp.NewServer(f.crds...).WithVersion(readBuildVersion().Version).WithKubeVersion(f.kube.version)
+	if err != nil {
+		return usageError(c, stderr, "--kube-version: %v", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := lsp.NewServer(f.crds...).WithVersion(readBuildVersion().Version).Serve(ctx, stdio{stdin, stdout}); err != nil {
+	if err := srv.Serve(ctx, stdio{stdin, stdout}); err != nil {
 		return reportInputError(stderr, err)
 	}
 	return exitValid

@@ -76,7 +76,23 @@ type nvimResult struct {
 		Lnum, Col int
 		Message   string
 	} `json:"after_fix"`
+	PolicyDiagnostics []struct {
+		Lnum, Col, Severity int
+		Message             string
+	} `json:"policy_diagnostics"`
 }
+
+// nvimPolicy is a ValidatingAdmissionPolicy with one compile error, on
+// line 8 (0-based 7) at "nosuch".
+const nvimPolicy = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: replicas
+spec:
+  failurePolicy: Fail
+  validations:
+  - expression: "object.spec.replicas <= 5 && nosuch.ok"
+`
 
 // TestNeovimEndToEnd drives Debian's Neovim, headless, with its built-in
 // LSP client and the configuration of editors/nvim/crdlab.lua, against
@@ -103,6 +119,10 @@ func TestNeovimEndToEnd(t *testing.T) {
 	config, _ := filepath.Abs("../../editors/nvim/crdlab.lua")
 	script, _ := filepath.Abs("testdata/nvim/e2e.lua")
 	out := filepath.Join(dir, "result.json")
+	policy := filepath.Join(dir, "policy.yaml")
+	if err := os.WriteFile(policy, []byte(nvimPolicy), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	selfLine, selfChar := lineCharOf(t, text, "self.maxReplicas", len("self."))
 	costLine, costChar := lineCharOf(t, text, "self.all(x", 2)
 
@@ -114,6 +134,7 @@ func TestNeovimEndToEnd(t *testing.T) {
 		"CRDLAB_NVIM_CONFIG="+config,
 		"CRDLAB_E2E_FILE="+file,
 		"CRDLAB_E2E_OUT="+out,
+		"CRDLAB_E2E_POLICY="+policy,
 		"CRDLAB_E2E_SELF_LINE="+strconv.Itoa(selfLine), "CRDLAB_E2E_SELF_CHAR="+strconv.Itoa(selfChar),
 		"CRDLAB_E2E_COST_LINE="+strconv.Itoa(costLine), "CRDLAB_E2E_COST_CHAR="+strconv.Itoa(costChar),
 		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_DATA_HOME="+filepath.Join(dir, "data"),
@@ -201,6 +222,13 @@ func TestNeovimEndToEnd(t *testing.T) {
 		if strings.Contains(d.Message, "cost") {
 			t.Errorf("after the fix: %s", d.Message)
 		}
+	}
+	// the policy's compile error: inside the expression, at "nosuch", with
+	// the API server's message
+	pl := r.PolicyDiagnostics
+	if len(pl) != 1 || pl[0].Lnum != 7 || pl[0].Col != strings.Index(strings.Split(nvimPolicy, "\n")[7], "nosuch") || pl[0].Severity != 1 ||
+		!strings.HasPrefix(pl[0].Message, `spec.validations[0].expression: Invalid value: "object.spec.replicas <= 5 && nosuch.ok": compilation failed: ERROR: <input>:1:30: undeclared reference to 'nosuch'`) {
+		t.Errorf("policy diagnostics: %+v", pl)
 	}
 }
 

@@ -9,7 +9,8 @@
 -- attached to each YAML buffer. Options:
 --   cmd          the command (default { 'crdlab', 'lsp' })
 --   init_options the server's initializationOptions
---                ({ crdPaths = { 'config/crd' }, debounceMs = 100 })
+--                ({ crdPaths = { 'config/crd' }, debounceMs = 100,
+--                kubeVersion = '1.36' })
 --   root_dir     the workspace folder (default: the current directory)
 -- This is the configuration crdlab's Neovim end-to-end test runs
 -- (cmd/crdlab/lsp_nvim_test.go).

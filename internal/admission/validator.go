@@ -13,6 +13,7 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/interpreter"
 
+	fieldpath "github.com/crdlab/crdlab/engine/field"
 	kcel "github.com/crdlab/crdlab/internal/cel"
 )
 
@@ -62,43 +63,81 @@ var (
 
 // compilePolicy is validating/plugin.go compilePolicy.
 func compilePolicy(p *Policy) (*validator, error) {
+	return compilePolicyObserved(p, nil)
+}
+
+// compilePolicyObserved is compilePolicy calling observe, when set, with
+// each expression's field path and compilation, in compilation order.
+func compilePolicyObserved(p *Policy, observe func(path *fieldpath.Path, c compiled)) (*validator, error) {
 	pe, err := newPolicyEnvs()
 	if err != nil {
 		return nil, err
 	}
+	seen := func(*fieldpath.Path, compiled) {}
+	if observe != nil {
+		seen = observe
+	}
+	spec := fieldpath.NewPath("spec")
 	hasParams := p.Spec.ParamKind != nil
 	opts := envOpts{params: hasParams, authorizer: true}
 	msgOpts := envOpts{params: hasParams}
 	v := &validator{policy: p, failurePolicy: failurePolicy(p)}
 	// CompileAndStoreVariables: later definitions of a name replace earlier ones.
-	seen := map[string]int{}
-	for _, vr := range p.Spec.Variables {
+	byName := map[string]int{}
+	for i, vr := range p.Spec.Variables {
 		c := pe.compile(vr.Expression, opts, anyTypes)
+		seen(spec.Child("variables").Index(i).Child("expression"), c)
 		pe.addVariable(vr.Name, c.outputType)
-		if i, ok := seen[vr.Name]; ok {
-			v.variables[i].c = c
+		if j, ok := byName[vr.Name]; ok {
+			v.variables[j].c = c
 			continue
 		}
-		seen[vr.Name] = len(v.variables)
+		byName[vr.Name] = len(v.variables)
 		v.variables = append(v.variables, variable{name: vr.Name, c: c})
 	}
-	for _, m := range p.Spec.MatchConditions {
-		v.matchConditions = append(v.matchConditions, condition{compiled: pe.compile(m.Expression, opts, boolTypes), present: true})
+	for i, m := range p.Spec.MatchConditions {
+		c := pe.compile(m.Expression, opts, boolTypes)
+		seen(spec.Child("matchConditions").Index(i).Child("expression"), c)
+		v.matchConditions = append(v.matchConditions, condition{compiled: c, present: true})
 	}
 	for i, val := range p.Spec.Validations {
-		v.validations = append(v.validations, condition{compiled: pe.compile(val.Expression, opts, boolTypes), present: true, index: i})
+		c := pe.compile(val.Expression, opts, boolTypes)
+		seen(spec.Child("validations").Index(i).Child("expression"), c)
+		v.validations = append(v.validations, condition{compiled: c, present: true, index: i})
 	}
 	for i, a := range p.Spec.AuditAnnotations {
-		v.audits = append(v.audits, condition{compiled: pe.compile(a.ValueExpression, opts, auditTypes), present: true, index: i})
+		c := pe.compile(a.ValueExpression, opts, auditTypes)
+		seen(spec.Child("auditAnnotations").Index(i).Child("valueExpression"), c)
+		v.audits = append(v.audits, condition{compiled: c, present: true, index: i})
 	}
 	for i, val := range p.Spec.Validations {
 		if val.MessageExpression == "" {
 			v.messages = append(v.messages, condition{index: i})
 			continue
 		}
-		v.messages = append(v.messages, condition{compiled: pe.compile(val.MessageExpression, msgOpts, stringTypes), present: true, index: i})
+		c := pe.compile(val.MessageExpression, msgOpts, stringTypes)
+		seen(spec.Child("validations").Index(i).Child("messageExpression"), c)
+		v.messages = append(v.messages, condition{compiled: c, present: true, index: i})
 	}
 	return v, nil
+}
+
+// CompileErrors are the compilation errors of a policy's expressions
+// (variables, matchConditions, validations, auditAnnotations,
+// messageExpressions, in the order the policy plugin compiles them), each
+// an Invalid field error on the expression's path whose detail is the
+// compiler's (plugin/cel CompileCELExpression: "compilation failed:
+// ERROR: <input>:1:8: ...", "must evaluate to bool but got int"), as the
+// API server's admissionregistration validation renders a CEL error of
+// type Invalid (convertCELErrorToValidationError).
+func CompileErrors(p *Policy) (fieldpath.ErrorList, error) {
+	var out fieldpath.ErrorList
+	_, err := compilePolicyObserved(p, func(path *fieldpath.Path, c compiled) {
+		if c.err != nil {
+			out = append(out, fieldpath.Invalid(path, c.expression, c.err.Error()))
+		}
+	})
+	return out, err
 }
 
 type policyDecision struct {

@@ -4,8 +4,10 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/limits"
 )
 
 type token struct {
@@ -263,49 +265,65 @@ func chainType(toks []token, start, end int, scope []frame, self *typ) *typ {
 
 // scopeAtEnd returns the macro variables in scope at the end of toks: a
 // frame per open bracket; a macro's frame gets its variables once "(x,"
-// or "(i, v," has been read.
-func scopeAtEnd(toks []token, self *typ) []frame {
+// or "(i, v," has been read. The receiver types are computed only for the
+// frames still open at the end (in order: each one's scope is the frames
+// below it), so that a long run of closed macros costs one pass. ok is
+// false past the CEL parser's nesting limit (the expression cannot
+// compile: nothing is offered).
+func scopeAtEnd(toks []token, self *typ) (_ []frame, ok bool) {
 	var frames []frame
+	var macroAt []int // per frame: the index of its macro's "(", or -1
 	for i, tok := range toks {
 		if tok.t != 'p' {
 			continue
 		}
 		switch tok.v {
 		case "(", "[", "{":
-			f := frame{}
-			if tok.v == "(" && i >= 2 && toks[i-1].t == 'i' && macros[toks[i-1].v] && isP(toks, i-2, ".") {
-				name := toks[i-1].v
-				var recv *typ
-				if rs := chainStart(toks, i-3); rs >= 0 {
-					recv = chainType(toks, rs, i-3, frames, self)
-				}
-				if i+2 < len(toks) && toks[i+1].t == 'i' && isP(toks, i+2, ",") {
-					f.vars = map[string]*typ{}
-					two := i+4 < len(toks) && toks[i+3].t == 'i' && isP(toks, i+4, ",") && twoVarMacros[name]
-					key, val := tDyn, tDyn
-					if recv != nil && recv.kind == "map" {
-						key, val = recv.key, recv.elem
-					} else if recv != nil && recv.kind == "list" {
-						key, val = tInt, recv.elem
-					}
-					if two {
-						f.vars[toks[i+1].v] = key
-						f.vars[toks[i+3].v] = val
-					} else if recv != nil && recv.kind == "map" {
-						f.vars[toks[i+1].v] = key
-					} else {
-						f.vars[toks[i+1].v] = val
-					}
-				}
+			if len(frames) >= limits.CELMaxRecursionDepth {
+				return nil, false
 			}
-			frames = append(frames, f)
+			at := -1
+			if tok.v == "(" && i >= 2 && toks[i-1].t == 'i' && macros[toks[i-1].v] && isP(toks, i-2, ".") &&
+				i+2 < len(toks) && toks[i+1].t == 'i' && isP(toks, i+2, ",") {
+				at = i
+			}
+			frames = append(frames, frame{})
+			macroAt = append(macroAt, at)
 		case ")", "]", "}":
 			if len(frames) > 0 {
 				frames = frames[:len(frames)-1]
+				macroAt = macroAt[:len(macroAt)-1]
 			}
 		}
 	}
-	return frames
+	for k, i := range macroAt {
+		if i < 0 {
+			continue
+		}
+		name := toks[i-1].v
+		var recv *typ
+		if rs := chainStart(toks, i-3); rs >= 0 {
+			recv = chainType(toks, rs, i-3, frames[:k], self)
+		}
+		vars := map[string]*typ{}
+		two := i+4 < len(toks) && toks[i+3].t == 'i' && isP(toks, i+4, ",") && twoVarMacros[name]
+		key, val := tDyn, tDyn
+		if recv != nil && recv.kind == "map" {
+			key, val = recv.key, recv.elem
+		} else if recv != nil && recv.kind == "list" {
+			key, val = tInt, recv.elem
+		}
+		if two {
+			vars[toks[i+1].v] = key
+			vars[toks[i+3].v] = val
+		} else if recv != nil && recv.kind == "map" {
+			vars[toks[i+1].v] = key
+		} else {
+			vars[toks[i+1].v] = val
+		}
+		frames[k].vars = vars
+	}
+	return frames, true
 }
 
 var memberRE = regexp.MustCompile(`\.(\?)?([A-Za-z_]\w*)?$`)
@@ -316,6 +334,9 @@ var memberRE = regexp.MustCompile(`\.(\?)?([A-Za-z_]\w*)?$`)
 // root says the rule is on the resource's root (openAPIV3Schema), whose
 // type has apiVersion, kind and metadata.
 func Complete(schema *crd.JSONSchemaProps, before string, root bool) *Result {
+	if utf8.RuneCountInString(before) > limits.CELExpressionSizeCodePoints {
+		return nil // over the CEL parser's limit: the rule cannot compile
+	}
 	m := memberRE.FindStringSubmatchIndex(before)
 	if m == nil {
 		return nil
@@ -338,7 +359,10 @@ func Complete(schema *crd.JSONSchemaProps, before string, root bool) *Result {
 		return nil // inside an unterminated string literal
 	}
 	self := schemaType(schema, root || (schema != nil && schema.XEmbeddedResource))
-	scope := scopeAtEnd(toks, self)
+	scope, ok := scopeAtEnd(toks, self)
+	if !ok {
+		return nil
+	}
 	end := len(toks) - 1
 	start := chainStart(toks, end)
 	if start < 0 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/crdlab/crdlab/engine/crd"
@@ -180,4 +181,34 @@ func FuzzComplete(f *testing.F) {
 	f.Fuzz(func(t *testing.T, before string) {
 		Complete(&s, before, true) // never panics
 	})
+}
+
+// Past the CEL parser's limits (100,000 code points, nesting 250) the
+// expression cannot compile: nothing is offered, and long inputs stay
+// linear (a run of closed macros before the open one is walked once).
+func TestCompleteWithinTheParsersLimits(t *testing.T) {
+	_, spec := schemas(t)
+	for _, c := range []struct {
+		name   string
+		before string
+		want   []string // nil: no completion
+	}{
+		{"nesting at the limit", strings.Repeat("(", 249) + "self.items.all(x, x.", []string{"name", "ports"}},
+		{"nesting over the limit", strings.Repeat("(", 250) + "self.items.all(x, x.", nil},
+		{"over 100,000 code points", strings.Repeat(" ", 100000) + "self.", nil},
+		{"2,000 closed macros, then an open one", strings.Repeat("self.items.all(x, x.name == '') && ", 2000) + "self.items.all(y, y.", []string{"name", "ports"}},
+	} {
+		r := Complete(spec, c.before, false)
+		var got []string
+		if r != nil {
+			for _, o := range r.Options {
+				if o.Kind == Property {
+					got = append(got, o.Label)
+				}
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
 }

@@ -55,3 +55,14 @@ const (
 	// MaxRequestBodyBytes, 3 MiB).
 	MaxRequestBodyBytes = int64(3 * 1024 * 1024)
 )
+
+// CEL parser limits: github.com/google/cel-go/parser/parser.go (the
+// defaults of NewParser, which the API server's environments keep).
+const (
+	// CELExpressionSizeCodePoints is the largest expression the parser
+	// reads, in code points (expressionSizeCodePointLimit).
+	CELExpressionSizeCodePoints = 100000
+	// CELMaxRecursionDepth is the parser's nesting limit
+	// (maxRecursionDepth).
+	CELMaxRecursionDepth = 250
+)

@@ -14,7 +14,6 @@ import { yaml } from '@codemirror/lang-yaml';
 import { tags as t } from '@lezer/highlight';
 import { parse as parseYAML, stringify as toYAML } from 'yaml';
 import { locate, ruleAt, warningField } from './yamlpath.js';
-import { completeCEL } from './celcomplete.js';
 import { decodeState } from './share.js';
 import { celHighlight } from './celhighlight.js';
 import { examples, crontabCRD, crontabObject } from './examples.js';
@@ -83,13 +82,37 @@ const editorTheme = EditorView.theme({
   '.cm-scroller': { overflow: 'auto' },
 });
 
-// ---- completion in CEL rules (celcomplete.js) -----------------------------
+// ---- completion in CEL rules (the module's "complete" op) ----------------
+// The page finds the rule under the cursor (yamlpath.js: the schema node
+// that carries it and the expression before the cursor); the validation
+// worker answers with the engine's completion (internal/celcomplete, the
+// one `crdlab lsp` serves). An async source: CodeMirror keeps the editor
+// responsive and drops an answer the user has typed past.
+let completeId = 0;
+const completeWaiting = new Map(); // id -> resolve
+const CM_TYPE = { property: 'property', method: 'method', macro: 'keyword' };
 function celCompletion(ctx) {
   const at = ruleAt(ctx.state.doc.toString(), ctx.pos);
   if (!at) return null;
-  const r = completeCEL(at.schema, at.before, { root: at.root });
-  if (!r) return null;
-  return { from: ctx.pos - (at.before.length - r.from), options: r.options, validFor: /^\w*$/ };
+  const id = ++completeId;
+  perf.completeRequests = (perf.completeRequests ?? 0) + 1;
+  return new Promise((resolve) => {
+    completeWaiting.set(id, resolve);
+    validator.postMessage({ kind: 'complete', id, schemaNode: at.schema, root: at.root, expression: at.before });
+  }).then((r) => {
+    if (ctx.aborted || !r || !r.options.length) return null;
+    perf.completions = (perf.completions ?? 0) + 1;
+    return {
+      from: ctx.pos - (at.before.length - r.from),
+      options: r.options.map((o) => ({ label: o.label, type: CM_TYPE[o.kind] ?? o.kind, detail: o.detail, info: o.info || undefined })),
+      validFor: /^\w*$/,
+    };
+  });
+}
+function completionAnswer(m) {
+  const resolve = completeWaiting.get(m.id);
+  completeWaiting.delete(m.id);
+  resolve?.(m.result ?? null);
 }
 
 // ---- editors -------------------------------------------------------------
@@ -307,6 +330,7 @@ validator.onmessage = timed('validation result', (ev) => {
   const m = ev.data;
   if (m.kind === 'ready') return onReady(m, 'validate');
   if (m.kind === 'schema') return schema.show(m);
+  if (m.kind === 'complete') return completionAnswer(m);
   inflight.validate = false;
   const req = current;
   if (dirty.validate) send('validate');

@@ -3,7 +3,8 @@
 //   - the validation worker, started by index.html before the page's
 //     bundle loads (it fetches and compiles the module itself and keeps
 //     the page's first request until the engine is up): "validate", and
-//     "schema" from the CRD it compiled for validation (no second compile);
+//     "schema" from the CRD it compiled for validation (no second compile),
+//     and "complete" (CEL completion in the CRD editor's rules);
 //   - the cost worker (main.js, handed the compiled module): "cost" (the
 //     ABI's "cost" op recompiles the CRD on each call, so a big CRD's cost
 //     report never delays a validation) and "bench";
@@ -22,11 +23,16 @@
 //   {kind: 'test', id, files, paths, crds, run} → {id, kind, report | error, ms}
 //   {kind: 'schema', id, crd, oldCrd?, version, draft, strict} → {id, kind, schema | error, ms}
 //   {kind: 'bench', id, crd, object, durationMs, samples, timeoutMs} → {id, kind, bench | error, ms}
+//   {kind: 'complete', id, schemaNode, root, expression} → {id, kind, result | error}
+//     (the ABI's "complete": result {from, to, type, options}; a newer
+//     request answers the older one with result null)
 //   and {id, kind, fatal} when a request throws unexpectedly. Errors are
 //   {code, message} (a CrdlabError's code and detail).
 // One request runs at a time, and only the newest: "validate", "cost" and
 // "test" share one slot (a newer request replaces one not yet started),
-// "schema" and "bench" another, which runs only when the first is empty.
+// "schema" and "bench" another, which runs only when the first is empty;
+// "complete" has a third, which runs first (the user is waiting for it,
+// and it is cheap: no compile).
 // The page drops answers to superseded ids.
 import { load } from '../../bindings/js/src/index.js';
 import { addPositions } from './yamlpath.js';
@@ -110,6 +116,19 @@ function cost(req) {
 // ones, and run when no validation or cost request is pending: they never
 // replace one, nor are replaced by one.
 let extra = null;
+// The newest completion request (it runs before any other).
+let completion = null;
+
+// complete answers "complete": the engine's CEL completion (the ABI op).
+function complete(req) {
+  const res = { id: req.id, kind: 'complete' };
+  try {
+    res.result = engine.complete(req.schemaNode, req.expression, { root: req.root });
+  } catch (e) {
+    res.error = failure(e);
+  }
+  return res;
+}
 
 // runExtra answers "schema" (the JSON Schema export of one version, from
 // the CRD compiled for validation: no second compile) and "bench" (the
@@ -146,6 +165,13 @@ function test(req) {
 
 function run() {
   scheduled = false;
+  if (completion) {
+    const c = completion;
+    completion = null;
+    postMessage(complete(c));
+    schedule();
+    return;
+  }
   if (!pending && extra) {
     const x = extra;
     extra = null;
@@ -175,7 +201,7 @@ function run() {
 function schedule() {
   // A macrotask: messages that arrived while the engine was busy are
   // delivered first, so only the newest of them runs.
-  if ((pending || extra) && !scheduled) {
+  if ((pending || extra || completion) && !scheduled) {
     scheduled = true;
     setTimeout(run, 0);
   }
@@ -223,7 +249,10 @@ onmessage = async (ev) => {
     else schedule();
     return;
   }
-  if (m.kind === 'schema' || m.kind === 'bench') extra = m;
+  if (m.kind === 'complete') {
+    if (completion) postMessage({ id: completion.id, kind: 'complete', result: null });
+    completion = m;
+  } else if (m.kind === 'schema' || m.kind === 'bench') extra = m;
   else pending = m;
   if (engine) schedule();
 };

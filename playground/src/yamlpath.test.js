@@ -1,8 +1,8 @@
 // Unit tests of ruleAt (where the cursor is in a CRD's CEL rule): node --test.
+// The completion itself is the module's "complete" op (bindings/js tests).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ruleAt } from './yamlpath.js';
-import { completeCEL } from './celcomplete.js';
 
 const crd = `spec:
   versions:
@@ -32,16 +32,15 @@ test('the rule text up to the cursor, unquoted; root or not', () => {
   assert.equal(a.root, true);
   assert.equal(a.field, 'rule');
   assert.equal(a.before, 'self.spec.items.all(x, x.name != "a." && x.');
-  assert.deepEqual(completeCEL(a.schema, a.before, { root: a.root }).options.map((o) => o.label), ['name']);
+  assert.deepEqual(Object.keys(a.schema.properties), ['spec'], 'the schema node that carries the rule');
   assert.equal(at("'self.metadata.").before, 'self.metadata.');
-  assert.deepEqual(completeCEL(at("'self.metadata.").schema, 'self.metadata.', { root: true }).options.map((o) => o.label).sort(), ['generateName', 'name']);
   const m = at("'bad: ' + self.");
   assert.equal(m.field, 'messageExpression');
   assert.equal(m.before, "'bad: ' + self.");
   const nested = at('rule: self.items[0].');
   assert.equal(nested.root, false);
   assert.equal(nested.before, 'self.items[0].');
-  assert.deepEqual(completeCEL(nested.schema, nested.before).options.map((o) => o.label), ['name']);
+  assert.deepEqual(Object.keys(nested.schema.properties), ['items']);
 });
 
 test('outside a rule: null', () => {

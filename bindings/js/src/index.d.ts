@@ -17,6 +17,7 @@ export declare const WIRE: {
     readonly Upgrade: 'upgrade';
     readonly Test: 'test';
     readonly ConversionReview: 'conversionReview';
+    readonly Complete: 'complete';
   };
   readonly Code: {
     readonly BadRequest: 'BadRequest';
@@ -476,6 +477,37 @@ export interface ConversionReviewOptions {
   listAPIVersion?: string;
 }
 
+/** The result of "complete" (Go: wire.CompleteResult). */
+export interface CompleteResult {
+  /** where the name typed after the dot starts in the expression (UTF-16 offset) */
+  from: number;
+  /** the cursor: an option's label replaces expression[from, to) */
+  to: number;
+  /** the receiver's CEL type, e.g. "list(string)"; "" when nothing completes */
+  type: string;
+  /** the receiver's fields, then its functions and macros; empty when nothing completes */
+  options: CompletionOption[];
+}
+
+/** One proposal of "complete" (Go: wire.CompletionOption). */
+export interface CompletionOption {
+  /** the text to insert: a field as CEL spells it (x__dash__y), a function or macro name */
+  label: string;
+  /** "property", "method" or "macro" */
+  kind: string;
+  /** the field's CEL type or the function's signature */
+  detail: string;
+  /** the field's description, or its schema name when CEL spells it differently */
+  info?: string;
+}
+
+export interface CompleteOptions {
+  /** the cursor in the expression (UTF-16 offset); default its end */
+  cursor?: number;
+  /** the node is openAPIV3Schema: self has apiVersion, kind and metadata */
+  root?: boolean;
+}
+
 /** One case of a test run (Go: wire.TestCaseResult). */
 export interface TestCaseResult {
   /** "<suite>/<onCreate|onUpdate|sequence>/<case>" */
@@ -558,6 +590,12 @@ export declare class Crdlab {
    * holds both).
    */
   conversionReview(crd: string | object, review: string | object, response?: string | object, options?: ConversionReviewOptions): ConversionReport;
+  /**
+   * CEL completion in a rule: what may follow "<receiver>." at the cursor,
+   * given the schema node that carries the rule (self). The playground's
+   * and `crdlab lsp`'s completion.
+   */
+  complete(schemaNode: string | object, expression: string, options?: CompleteOptions): CompleteResult;
 }
 
 /** Loads the module: by default the crdlab.wasm shipped with this package. */

@@ -24,6 +24,7 @@ export const WIRE = Object.freeze({
     Upgrade: 'upgrade',
     Test: 'test',
     ConversionReview: 'conversionReview',
+    Complete: 'complete',
   }),
   Code: Object.freeze({
     BadRequest: 'BadRequest',
@@ -314,6 +315,24 @@ export class Crdlab {
     if (response !== undefined && response !== null && response !== '') req.reviewResponse = text(response);
     if (list) req.list = true;
     if (listAPIVersion) req.listAPIVersion = listAPIVersion;
+    return this.call(req);
+  }
+
+  /**
+   * CEL completion in a rule (x-kubernetes-validations rule or
+   * messageExpression): what may follow "<receiver>." at `cursor` in
+   * `expression` (UTF-16 offset, as JavaScript counts; default the end),
+   * given `schemaNode`, the schema object that carries the rule (self).
+   * `root`: the node is openAPIV3Schema (self has apiVersion, kind,
+   * metadata). Returns {from, to, type, options: [{label, kind, detail,
+   * info?}]}: an option's label replaces expression[from, to); options is
+   * empty where nothing completes.
+   */
+  complete(schemaNode, expression, { cursor, root } = {}) {
+    const node = typeof schemaNode === 'string' ? JSON.parse(schemaNode) : schemaNode;
+    const req = { op: Op.Complete, schemaNode: node ?? {}, expression: String(expression ?? '') };
+    if (cursor !== undefined && cursor !== null) req.cursor = cursor;
+    if (root) req.root = true;
     return this.call(req);
   }
 }

@@ -234,14 +234,25 @@ try {
     assert.notEqual(cel, str);
   });
 
-  await step('completion offers the schema fields at the rule\'s location (self., self.<field>.)', async () => {
+  await step('completion offers the schema fields at the rule\'s location (self., self.<field>.), served by the module\'s "complete" op in the worker', async () => {
     const crd = await getText(page, 'crd');
+    const served = await page.evaluate(() => window.__crdlab.completions ?? 0);
     const pos = crd.indexOf('"self.replicas') + '"self.'.length;
     await page.evaluate((p) => { const v = window.__crdlab.editors.crd; v.focus(); v.dispatch({ selection: { anchor: p } }); }, pos);
+    const t0 = Date.now();
     await page.keyboard.press('Control+Space');
     await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: 5000, state: 'attached' });
+    measure('completion after self. (Ctrl+Space -> list shown, the worker\'s "complete")', Date.now() - t0);
     const labels = await page.$$eval('.cm-tooltip-autocomplete li .cm-completionLabel', (els) => els.map((e) => e.textContent));
     assert.deepEqual([...labels].sort(), ['cronSpec', 'image', 'replicas']);
+    // The options came from the worker (the engine's internal/celcomplete):
+    // the page has no completion of its own.
+    assert.equal(await page.evaluate(() => window.__crdlab.completions), served + 1);
+    const details = await page.$$eval('.cm-tooltip-autocomplete li .cm-completionDetail', (els) => els.map((e) => e.textContent));
+    assert.ok(details.includes('int') && details.includes('string'), JSON.stringify(details));
+    const bundle = await readFile(join(root, 'main.js'), 'utf8');
+    assert.ok(!bundle.includes('exists_one(x, predicate)'), 'the page bundle carries no CEL function table (celcomplete.js is gone)');
+    await page.screenshot({ path: join(shots, 'playground-completion.png') });
     await page.keyboard.press('Escape');
     // A nested object, one level down, in the status example's... own CRD.
     const nested = `apiVersion: apiextensions.k8s.io/v1

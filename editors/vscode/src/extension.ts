@@ -25,6 +25,7 @@ function initializationOptions() {
     crdPaths: cfg.get<string[]>('crdPaths') ?? [],
     scanWorkspace: cfg.get<boolean>('scanWorkspace') ?? true,
     debounceMs: cfg.get<number>('debounceMs') ?? 100,
+    kubeVersion: cfg.get<string>('kubeVersion') ?? '',
   };
 }
 

@@ -31,7 +31,8 @@ type analysis struct {
 	lines   []string
 	docs    []*docInfo
 	diags   []Diagnostic
-	dropped int // diagnostics past maxDiagnostics
+	dropped int    // diagnostics past maxDiagnostics
+	kube    string // the Kubernetes release of the checks ("" the default)
 }
 
 // docInfo is one YAML document of a file.
@@ -156,11 +157,13 @@ func splitDocs(text string, parse bool) ([]*docInfo, error) {
 // MiB per object; a file of many objects may be larger).
 const maxDocumentBytes = 16 << 20
 
-// analyze checks one version of a document: CRDs are compiled (the API
-// server's create verdict), custom resources validated against the CRD
-// of their kind that lookup finds.
-func analyze(ctx context.Context, uri string, version int, text string, lookup func(group, kind string) *engine.CRD) *analysis {
-	a := &analysis{uri: uri, version: version, text: text, lines: strings.Split(text, "\n")}
+// analyze checks one version of a document at a Kubernetes release
+// (kubeVersion, "" the engine's default): CRDs are compiled (the API
+// server's create verdict), ValidatingAdmissionPolicies' expressions
+// compiled, custom resources validated against the CRD of their kind
+// that lookup finds (compiled for the same release).
+func analyze(ctx context.Context, uri string, version int, text, kubeVersion string, lookup func(group, kind string) *engine.CRD) *analysis {
+	a := &analysis{uri: uri, version: version, text: text, lines: strings.Split(text, "\n"), kube: kubeVersion}
 	if len(text) > maxDocumentBytes {
 		a.add(a.lineRange(1), SeverityError, fmt.Sprintf("the document is %d bytes: crdlab lsp reads documents up to %d bytes", len(text), maxDocumentBytes))
 		return a
@@ -186,6 +189,8 @@ func analyze(ctx context.Context, uri string, version int, text string, lookup f
 		case d.apiVersion == "" || d.kind == "":
 			// not a Kubernetes object (or not one yet): other YAML tools
 			// report its syntax
+		case isPolicy(d):
+			a.checkPolicy(d)
 		default:
 			group, _, _ := strings.Cut(d.apiVersion, "/")
 			if !strings.Contains(d.apiVersion, "/") {
@@ -364,7 +369,7 @@ func (a *analysis) located(d *docInfo, p engine.Position) Range {
 
 // checkCRD compiles a CRD document and reports the API server's verdict.
 func (a *analysis) checkCRD(d *docInfo) {
-	c, err := engine.Compile(d.data)
+	c, err := engine.CompileWithOptions(d.data, engine.CompileOptions{KubeVersion: a.kube})
 	if err != nil {
 		var de *crd.DecodeError
 		if errors.As(err, &de) && de.Line > 0 {

@@ -29,6 +29,17 @@ type crdIndex struct {
 	extra []string // files or directories
 	built bool
 	crds  map[crdKey]*engine.CRD
+	kube  string // the release the CRDs are compiled for ("" the default)
+}
+
+// setKubeVersion compiles the CRDs for release v from the next lookup on.
+func (x *crdIndex) setKubeVersion(v string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if v != x.kube {
+		x.kube = v
+		x.built, x.crds = false, nil
+	}
 }
 
 func newCRDIndex() *crdIndex { return &crdIndex{} }
@@ -134,7 +145,7 @@ func (x *crdIndex) addFile(path string) {
 		if !bytes.Contains(d.Data, []byte("CustomResourceDefinition")) {
 			continue
 		}
-		c, err := engine.Compile(d.Data)
+		c, err := engine.CompileWithOptions(d.Data, engine.CompileOptions{KubeVersion: x.kube})
 		if err != nil || c.DecodeError() != "" {
 			continue
 		}

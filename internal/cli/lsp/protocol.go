@@ -79,6 +79,10 @@ type Options struct {
 	// ScanWorkspace (default true) finds the CRDs of the workspace
 	// folders for custom resources.
 	ScanWorkspace *bool `json:"scanWorkspace,omitempty"`
+	// KubeVersion is the Kubernetes release whose API server gives the
+	// diagnostics ("1.36"; default: the server's --kube-version, else
+	// engine.DefaultKubeVersion).
+	KubeVersion string `json:"kubeVersion,omitempty"`
 }
 
 // Text document sync kinds.

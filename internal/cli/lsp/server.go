@@ -29,6 +29,7 @@ type Server struct {
 	opts     Options
 	folders  []string // workspace folder paths
 	crdPaths []string // given at start (crdlab lsp --crd)
+	kube     string   // given at start (crdlab lsp --kube-version); "" the default
 	version  string   // serverInfo.version
 	index    *crdIndex
 	conn     *jsonrpc2.Conn
@@ -57,6 +58,35 @@ func NewServer(crdPaths ...string) *Server {
 	s := &Server{docs: map[string]*document{}, index: newCRDIndex(), crdPaths: crdPaths, version: "dev"}
 	s.index.configure(nil, crdPaths)
 	return s
+}
+
+// WithKubeVersion sets the Kubernetes release whose API server gives the
+// diagnostics ("1.36"), unless the client's initializationOptions name
+// one (kubeVersion), and returns s; an unsupported release is an error
+// naming the supported ones.
+func (s *Server) WithKubeVersion(v string) (*Server, error) {
+	if v != "" {
+		var err error
+		if v, err = kubeVersionOf(v); err != nil {
+			return nil, err
+		}
+	}
+	s.kube = v
+	s.index.setKubeVersion(v)
+	return s, nil
+}
+
+// kubeVersionOf checks a client's kubeVersion option: one supported
+// release, in engine.ParseKubeVersions's spelling.
+func kubeVersionOf(v string) (string, error) {
+	rs, err := engine.ParseKubeVersions(v)
+	if err != nil {
+		return "", err
+	}
+	if len(rs) != 1 {
+		return "", fmt.Errorf("give one release, not %q", v)
+	}
+	return rs[0], nil
 }
 
 // WithVersion sets the version the initialize response reports (before
@@ -213,7 +243,15 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			CRDLab *Options `json:"crdlab"`
 		}
 		if json.Unmarshal(p.Settings, &wrapped) == nil && wrapped.CRDLab != nil {
-			s.setOptions(*wrapped.CRDLab)
+			o := *wrapped.CRDLab
+			if o.KubeVersion != "" {
+				v, err := kubeVersionOf(o.KubeVersion)
+				if err != nil {
+					return nil, nil // a notification: the settings stay as they were
+				}
+				o.KubeVersion = v
+			}
+			s.setOptions(o)
 		}
 		return nil, nil
 	case "textDocument/didOpen":
@@ -293,6 +331,13 @@ func (s *Server) initialize(p InitializeParams) (*InitializeResult, error) {
 		if err := json.Unmarshal(p.InitializationOptions, &opts); err != nil {
 			return nil, rpcError(jsonrpc2.CodeInvalidParams, "initializationOptions: %v", err)
 		}
+		if opts.KubeVersion != "" {
+			v, err := kubeVersionOf(opts.KubeVersion)
+			if err != nil {
+				return nil, rpcError(jsonrpc2.CodeInvalidParams, "initializationOptions: kubeVersion: %v", err)
+			}
+			opts.KubeVersion = v
+		}
 	}
 	var folders []string
 	for _, f := range p.WorkspaceFolders {
@@ -326,7 +371,15 @@ func (s *Server) initialize(p InitializeParams) (*InitializeResult, error) {
 func (s *Server) setOptions(o Options) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	before := s.kubeVersionLocked()
 	s.opts = o
+	if kv := s.kubeVersionLocked(); kv != before {
+		// another release: every open document is checked again
+		s.index.setKubeVersion(kv)
+		for _, d := range s.docs {
+			s.scheduleLocked(d, 0)
+		}
+	}
 	scan := o.ScanWorkspace == nil || *o.ScanWorkspace
 	var roots []string
 	if scan {
@@ -342,6 +395,15 @@ func (s *Server) setOptions(o Options) {
 		paths = append(paths, p)
 	}
 	s.index.configure(roots, paths)
+}
+
+// kubeVersionLocked is the release of the checks: the client's option,
+// else --kube-version, else "" (the engine's default).
+func (s *Server) kubeVersionLocked() string {
+	if s.opts.KubeVersion != "" {
+		return s.opts.KubeVersion
+	}
+	return s.kube
 }
 
 func (s *Server) debounce() time.Duration {
@@ -440,10 +502,11 @@ func (s *Server) check(d *document, gen int) {
 	ctx, cancel := context.WithCancel(context.Background())
 	d.cancel = cancel
 	uri, version, text := d.uri, d.version, d.text
+	kube := s.kubeVersionLocked()
 	s.mu.Unlock()
 	defer cancel()
 
-	a := s.analyze(ctx, uri, version, text)
+	a := s.analyze(ctx, uri, version, text, kube)
 
 	s.mu.Lock()
 	if d.gen != gen || ctx.Err() != nil || s.docs[uri] != d {
@@ -502,8 +565,8 @@ func hasCRD(a *analysis) bool {
 	return false
 }
 
-func (s *Server) analyze(ctx context.Context, uri string, version int, text string) *analysis {
-	return analyze(ctx, uri, version, text, func(group, kind string) *engine.CRD {
+func (s *Server) analyze(ctx context.Context, uri string, version int, text, kubeVersion string) *analysis {
+	return analyze(ctx, uri, version, text, kubeVersion, func(group, kind string) *engine.CRD {
 		return s.lookupCRD(ctx, group, kind, true)
 	})
 }

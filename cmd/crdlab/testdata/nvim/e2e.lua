@@ -1,7 +1,8 @@
 -- Driven by TestNeovimEndToEnd (lsp_nvim_test.go): opens a CRD with a
 -- broken rule and an over-budget rule in headless Neovim with the
 -- editors/nvim/crdlab.lua configuration, and writes what the editor saw
--- (diagnostics, completion, hover, the quick fix's effect) to a JSON file.
+-- (diagnostics, completion, hover, the quick fix's effect, a policy's
+-- diagnostics) to a JSON file.
 local env = vim.env
 local out = { steps = {} }
 local function step(s) table.insert(out.steps, s) end
@@ -80,6 +81,17 @@ local ok, err = pcall(function()
       vim.wait(60000, function() return not has('estimated rule cost exceeds budget') and has('maxReplicas') end, 50)
       out.after_fix = diags()
     end
+  end
+
+  -- a ValidatingAdmissionPolicy: its compile error inside the expression
+  if env.CRDLAB_E2E_POLICY then
+    step('policy')
+    vim.cmd('edit ' .. vim.fn.fnameescape(env.CRDLAB_E2E_POLICY))
+    local pbuf = vim.api.nvim_get_current_buf()
+    vim.wait(60000, function() return #vim.diagnostic.get(pbuf) > 0 end, 50)
+    out.policy_diagnostics = vim.tbl_map(function(d)
+      return { lnum = d.lnum, col = d.col, message = d.message, severity = d.severity }
+    end, vim.diagnostic.get(pbuf))
   end
 end)
 if not ok then out.error = tostring(err) end
