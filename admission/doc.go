@@ -52,3 +52,20 @@ func DefaultOptions(op string) map[string]interface{} { return iadm.DefaultOptio
 
 // IsPolicyKind reports whether apiVersion/kind is a policy or binding kind.
 func IsPolicyKind(apiVersion, kind string) bool { return iadm.IsPolicyKind(apiVersion, kind) }
+
+// CRDResources answers Resources from a set of CRDs: a CRD's served
+// versions are equivalent resources, its scope is its kind's; other kinds
+// are built-in.
+type CRDResources = iadm.CRDResources
+
+// ObjectRequest completes a request for one object of kind
+// apiVersion/kind stored as resource plural, after validation: kind,
+// resource, the object's name and namespace (unless keepNameNS: the
+// request names them), Object and OldObject by operation.
+func ObjectRequest(req Request, apiVersion, kind, plural string, namespaced bool, obj, old map[string]interface{}, keepNameNS bool) Request {
+	return iadm.ObjectRequest(req, apiVersion, kind, plural, namespaced, obj, old, keepNameNS)
+}
+
+// ObjectOf is an object as the engine returns it (engine.Result's Object,
+// json.Number numbers) as policies see it; nil for nil.
+func ObjectOf(v interface{}) (map[string]interface{}, error) { return iadm.ObjectOf(v) }

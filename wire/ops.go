@@ -35,6 +35,7 @@ var Ops = []OpSpec{
 	{Op: OpBench, Request: BenchRequest{}, ResultOf: "cost.BenchReport"},
 	{Op: OpConversionReview, Request: ConversionReviewRequest{}, Result: ConversionReport{}},
 	{Op: OpComplete, Request: CompleteRequest{}, Result: CompleteResult{}},
+	{Op: OpAdmit, Request: AdmitRequest{}, Result: AdmitResult{}},
 }
 
 // OpNames is the names of Ops in order, as English: "a, b or c".

@@ -71,6 +71,9 @@ const (
 	// (one implementation: internal/celcomplete). Added in ABI version 1
 	// without a version change: hosts that do not use it are unaffected.
 	OpComplete Op = "complete"
+	// OpAdmit validates an object, then runs validating admission policies
+	// on it (an AdmitRequest); its result is an AdmitResult.
+	OpAdmit Op = "admit"
 )
 
 // ErrorCode is the "code" of an error response.
@@ -207,7 +210,7 @@ type Position struct {
 // of the members of every op's request type (Ops names the request type of
 // each op: VersionRequest, CompileRequest, ValidateRequest, CostRequest,
 // FreeRequest, UpgradeRequest, TestRequest, SchemaRequest, BenchRequest,
-// ConversionReviewRequest, CompleteRequest; a test keeps each one's
+// ConversionReviewRequest, CompleteRequest, AdmitRequest; a test keeps each one's
 // members within this union).
 type Request struct {
 	Op     Op     `json:"op"`
@@ -274,6 +277,12 @@ type Request struct {
 	Root       bool            `json:"root,omitempty"`
 	Expression string          `json:"expression,omitempty"`
 	Cursor     *int            `json:"cursor,omitempty"`
+	// Policies, Operation, User and Groups are the members of an
+	// AdmitRequest.
+	Policies  string   `json:"policies,omitempty"`
+	Operation string   `json:"operation,omitempty"`
+	User      string   `json:"user,omitempty"`
+	Groups    []string `json:"groups,omitempty"`
 }
 
 // VersionRequest is the request of "version".

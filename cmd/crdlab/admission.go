@@ -142,7 +142,7 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 	if p.tmpl.Operation == "UPDATE" && !update {
 		return nil, fmt.Errorf("an UPDATE needs the stored object: give --old FILE")
 	}
-	p.adm, err = admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Objects: in.Objects, Resources: catalogResources{cat}})
+	p.adm, err = admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Objects: in.Objects, Resources: catalogResources(cat)})
 	if err != nil {
 		return nil, err
 	}
@@ -217,37 +217,14 @@ func (p *policyRun) readRequest(reader catalog.Reader, file string) error {
 
 // catalogResources answers the admission package's resource questions from
 // the CRDs of the run.
-type catalogResources struct{ cat *catalog.Catalog }
-
-func (c catalogResources) Equivalents(r admission.GVR, sub string) []admission.Equivalent {
-	for _, e := range c.cat.Entries() {
-		def := e.Def
-		if def == nil || def.Spec.Group != r.Group || def.Spec.Names.Plural != r.Resource {
-			continue
+func catalogResources(cat *catalog.Catalog) iadm.CRDResources {
+	var defs iadm.CRDResources
+	for _, e := range cat.Entries() {
+		if e.Def != nil {
+			defs = append(defs, e.Def)
 		}
-		var out []admission.Equivalent
-		for _, v := range def.Spec.Versions {
-			if v.Served {
-				out = append(out, admission.Equivalent{
-					Resource: admission.GVR{Group: r.Group, Version: v.Name, Resource: r.Resource},
-					Kind:     admission.GVK{Group: r.Group, Version: v.Name, Kind: def.Spec.Names.Kind},
-				})
-			}
-		}
-		return out
 	}
-	return nil
-}
-
-// clusterScopedKinds are the built-in cluster-scoped kinds a paramKind may name.
-var clusterScopedKinds = map[string]bool{"Namespace": true, "Node": true, "ClusterRole": true, "ClusterRoleBinding": true,
-	"CustomResourceDefinition": true, "StorageClass": true, "PersistentVolume": true, "PriorityClass": true, "IngressClass": true}
-
-func (c catalogResources) ParamScope(apiVersion, kind string) bool {
-	if e, _ := c.cat.Lookup(apiVersion, kind); e != nil && e.Def != nil {
-		return e.Def.Spec.Scope != "Cluster"
-	}
-	return !clusterScopedKinds[kind]
+	return defs
 }
 
 // apply runs validating admission on a valid entry: a denial makes it
@@ -261,47 +238,29 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 	if r.Status != wire.StatusValid || admission.IsPolicyKind(r.APIVersion, r.Kind) {
 		return
 	}
-	req := p.tmpl
-	group, version, ok := strings.Cut(r.APIVersion, "/")
-	if !ok {
-		group, version = "", r.APIVersion
-	}
-	req.Kind = admission.GVK{Group: group, Version: version, Kind: r.Kind}
 	var obj, old map[string]interface{}
 	var err error
-	namespaced := false
+	var req admission.Request
 	if d.IsCRD() {
-		req.Resource = admission.GVR{Group: group, Version: version, Resource: "customresourcedefinitions"}
 		obj, err = admission.DecodeObject(d.Data)
+		if err == nil && obj != nil {
+			req = admission.ObjectRequest(p.tmpl, r.APIVersion, r.Kind, "customresourcedefinitions", false, obj, nil, p.nameNS)
+		}
 	} else {
 		e, _ := p.cat.Lookup(r.APIVersion, r.Kind)
 		if e == nil || e.Def == nil {
 			return
 		}
-		req.Resource = admission.GVR{Group: group, Version: version, Resource: e.Def.Spec.Names.Plural}
-		namespaced = e.Def.Spec.Scope != "Cluster"
-		obj, err = reencode(r.Result)
+		obj, err = admission.ObjectOf(r.Result)
 		if err == nil && r.OldResult != nil {
-			old, err = reencode(r.OldResult)
+			old, err = admission.ObjectOf(r.OldResult)
+		}
+		if err == nil && obj != nil {
+			req = admission.ObjectRequest(p.tmpl, r.APIVersion, r.Kind, e.Def.Spec.Names.Plural, e.Def.Spec.Scope != "Cluster", obj, old, p.nameNS)
 		}
 	}
 	if err != nil || obj == nil {
 		return
-	}
-	if !p.nameNS {
-		req.Name = r.Name
-		req.Namespace = r.Namespace
-		if req.Namespace == "" && namespaced {
-			req.Namespace = "default"
-		}
-	}
-	switch req.Operation {
-	case "DELETE":
-		req.Object, req.OldObject = nil, obj
-	case "UPDATE":
-		req.Object, req.OldObject = obj, old
-	default:
-		req.Object = obj
 	}
 	dec := p.adm.Validate(&req)
 	out := &wire.AdmissionOutcome{Allowed: dec.Denied == nil, Warnings: dec.Warnings, AuditAnnotations: dec.AuditAnnotations,
@@ -320,17 +279,6 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 	r.Admission = out
 }
 
-func reencode(v interface{}) (map[string]interface{}, error) {
-	if v == nil {
-		return nil, nil
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return admission.DecodeObject(b)
-}
-
 // declareForUpdate declares the flags of the CRD-update commands (lint
 // --old, upgrade): the request is the CRD's UPDATE.
 func (a *admissionFlags) declareForUpdate(fs *flag.FlagSet) {
@@ -344,7 +292,7 @@ func (a *admissionFlags) declareForUpdate(fs *flag.FlagSet) {
 type noResources struct{}
 
 func (noResources) Equivalents(r admission.GVR, _ string) []admission.Equivalent { return nil }
-func (noResources) ParamScope(_, kind string) bool                               { return !clusterScopedKinds[kind] }
+func (noResources) ParamScope(_, kind string) bool                               { return !iadm.ClusterScopedBuiltin(kind) }
 
 // crdUpdateAdmission runs the --policy policies on the update of the CRD
 // oldRaw to newRaw (an UPDATE of customresourcedefinitions); nil when no

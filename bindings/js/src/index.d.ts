@@ -18,6 +18,7 @@ export declare const WIRE: {
     readonly Test: 'test';
     readonly ConversionReview: 'conversionReview';
     readonly Complete: 'complete';
+    readonly Admit: 'admit';
   };
   readonly Code: {
     readonly BadRequest: 'BadRequest';
@@ -551,6 +552,37 @@ export interface LoadOptions {
   env?: Record<string, string>;
 }
 
+export interface AdmitOptions extends ValidateOptions {
+  /** CREATE (default; UPDATE with old) or DELETE */
+  operation?: 'CREATE' | 'UPDATE' | 'DELETE';
+  /** the requesting user (default kubernetes-admin in system:masters) */
+  user?: string;
+  /** the user's groups (default system:authenticated with user) */
+  groups?: string[];
+}
+
+/** what kube-apiserver's ValidatingAdmissionPolicy plugin decided */
+export interface AdmissionOutcome {
+  allowed: boolean;
+  policy?: string;
+  binding?: string;
+  message?: string;
+  reason?: string;
+  code?: number;
+  warnings?: string[];
+  auditAnnotations?: Record<string, string>;
+  /** the policy/binding pairs that applied */
+  evaluated?: string[];
+  /** crdlab's remarks on what it does not model */
+  notes?: string[];
+}
+
+/** the result of admit: the object's report and, for a valid object, the admission outcome */
+export interface AdmitResult {
+  report: Report;
+  admission?: AdmissionOutcome;
+}
+
 export declare class CompiledCRD {
   readonly report: CRDReport;
   readonly errors: ErrorReport[];
@@ -560,6 +592,8 @@ export declare class CompiledCRD {
   validate(object: string | object, options?: ValidateOptions): Report;
   /** Validates every document of a multi-document YAML stream; validate() refuses a stream. */
   validateAll(stream: string, options?: ValidateOptions): DocumentReport[];
+  /** Validates one object, then runs validating admission policies (a YAML stream of policies, bindings, params, Namespaces) on it. */
+  admit(object: string | object, policies: string, options?: AdmitOptions): AdmitResult;
   /** The JSON Schema export of this CRD (crdFieldValidation is the CRD's own). */
   schema(options?: Omit<SchemaOptions, 'crdFieldValidation'>): SchemaResult;
   /** The benchmark of this CRD's CEL rules on objects. */

@@ -25,6 +25,7 @@ export const WIRE = Object.freeze({
     Test: 'test',
     ConversionReview: 'conversionReview',
     Complete: 'complete',
+    Admit: 'admit',
   }),
   Code: Object.freeze({
     BadRequest: 'BadRequest',
@@ -395,6 +396,30 @@ export class CompiledCRD {
     if (subresource) req.subresource = subresource;
     if (fieldValidation) req.fieldValidation = fieldValidation;
     return this.owner.call(withTimeout(req, timeoutMs)).documents;
+  }
+
+  /**
+   * Validates one object, then runs validating admission policies on it as
+   * `crdlab validate --policy` does: `policies` is a YAML stream of
+   * ValidatingAdmissionPolicies, bindings, params and Namespaces. Returns
+   * `{report, admission}`: `report` as validate(), `admission` the
+   * outcome (`allowed`, the denying `policy`/`binding`, `message`,
+   * `warnings`, `auditAnnotations`, `evaluated`) when the object is valid.
+   * Options: `old` (an UPDATE), `operation` (CREATE, UPDATE, DELETE),
+   * `user`, `groups`, and validate()'s.
+   */
+  admit(object, policies, { old, version, operation, user, groups, subresource, fieldValidation, timeoutMs } = {}) {
+    if (this.disposed) throw new CrdlabError(Code.Invalid, 'CRD was disposed');
+    if (this.handle === undefined) this.handle = this.owner.call(this.compileReq).handle;
+    const req = { op: Op.Admit, handle: this.handle, object: text(object), policies: text(policies) };
+    if (old !== undefined && old !== null) req.old = text(old);
+    if (version) req.version = version;
+    if (operation) req.operation = operation;
+    if (user) req.user = user;
+    if (groups) req.groups = groups;
+    if (subresource) req.subresource = subresource;
+    if (fieldValidation) req.fieldValidation = fieldValidation;
+    return this.owner.call(withTimeout(req, timeoutMs));
   }
 
   /** The JSON Schema export of this CRD: Crdlab.schema's options and result. */

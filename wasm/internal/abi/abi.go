@@ -209,6 +209,8 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 		return testReport(r)
 	case wire.OpConversionReview:
 		return conversionReport(r)
+	case wire.OpAdmit:
+		return s.admit(r)
 	case wire.OpComplete:
 		return complete(r)
 	case "":
