@@ -59,8 +59,10 @@ func TestKubeVersionFlagSelectsTheRelease(t *testing.T) {
 			"", `unsupported Kubernetes version "1.29" (supported: 1.35, 1.36, 1.37)`},
 		{"malformed release", []string{"lint", "--kube-version", "latest", crdFile}, 2,
 			"", `invalid Kubernetes version "latest"`},
-		{"several releases are not implemented yet", []string{"lint", "--kube-version", "1.36-1.37", crdFile}, 2,
-			"", "give one release"},
+		{"several releases: one verdict per release", []string{"lint", "--kube-version", "1.36-1.37", crdFile}, 0,
+			"1.36–1.37: customresourcedefinition.apiextensions.k8s.io/widgets.example.com created", ""},
+		{"a matrix with --engine wasm is refused", []string{"lint", "--engine", "wasm", "--kube-version", "1.36-1.37", crdFile}, 2,
+			"", "needs --engine native"},
 		{"lint at 1.36", []string{"lint", "--kube-version", "1.36", crdFile}, 0, "", ""},
 	}
 	for _, tt := range tests {

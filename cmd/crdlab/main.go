@@ -240,6 +240,9 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if err := f.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
+	if code, done := matrix(c, &f.kube, &f.output, matrixRuns, args, stdin, stdout, stderr); done {
+		return code
+	}
 	fv, err := enum("field-validation", f.fieldValidation, "Strict", "Warn", "Ignore")
 	if err != nil {
 		return usageError(c, stderr, "%v", err)
@@ -538,6 +541,13 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	if err := f.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
+	kind := matrixRuns
+	if lf.old != "" {
+		kind = matrixWhole
+	}
+	if code, done := matrix(c, &f.kube, &f.output, kind, args, stdin, stdout, stderr); done {
+		return code
+	}
 	if lf.storedVersions != "" && lf.old == "" {
 		return usageError(c, stderr, "--stored-versions needs --old")
 	}
@@ -607,6 +617,7 @@ func newCatalog(f *outputFlags, stderr io.Writer) (*catalog.Catalog, int) {
 	cat := catalog.New()
 	cat.CRDFieldValidation = engine.FieldValidation(f.crdFV)
 	cat.KubeVersion = f.kube.version
+	cat.Share = f.kube.share
 	if f.engine == "wasm" {
 		compiler, err := wasmCompiler(f.module, f.crdFV)
 		if err != nil {
