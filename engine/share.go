@@ -103,3 +103,14 @@ func (s *CompileShare) keepServing(def *crd.CustomResourceDefinition, sh *servin
 	s.serving[def] = sh
 	s.mu.Unlock()
 }
+
+// CompileCRDWithOptions is CompileCRD at opts.KubeVersion, through
+// opts.Share (FieldValidation and Filename concern decoding and are not
+// used). The error is only an unsupported KubeVersion.
+func CompileCRDWithOptions(c *crd.CustomResourceDefinition, opts CompileOptions) (*CRD, error) {
+	rel, err := kubeversion.Parse(opts.KubeVersion)
+	if err != nil {
+		return nil, err
+	}
+	return compileCRD(context.Background(), c, nil, rel, opts.Share), nil
+}
