@@ -65,6 +65,7 @@ func TestCLI(t *testing.T) {
 		{"usage-matrix-unsupported-in-range", []string{"validate", "--kube-version", "1.33-1.37", "--crd", "testdata/matrix-crd.yaml", "testdata/matrix-widgets.yaml"}, "", 2},
 		{"upgrade-matrix-text", []string{"upgrade", "--kube-version", "1.35-1.37", "../../examples/upgrade/old.yaml", "../../examples/upgrade/new.yaml", "testdata/matrix-upgrade-stored.yaml"}, "", 1},
 		{"conversion-matrix-json", []string{"conversion-review", "-o", "json", "--kube-version", "1.36,1.37", "--crd", "../../examples/conversion/crd.yaml", "../../examples/conversion/request.json", "../../examples/conversion/response.json"}, "", 0},
+		{"cost-matrix-text", []string{"cost", "--kube-version", "supported", "testdata/matrix-name-rule-crd.yaml"}, "", 1},
 		{"lint-update-needs-one-crd", []string{"lint", "--old", "../../examples/crd-update/old.yaml"}, "", 2},
 		{"lint-stored-versions-needs-old", []string{"lint", "--stored-versions", "v1", "../../examples/crd-update/old.yaml"}, "", 2},
 		{"validate-old-crd", []string{"validate", "--crd", "../../examples/crd-update/new-v1.yaml", "--old-crd", "../../examples/crd-update/old.yaml", "testdata/gizmo.yaml"}, "", 1},

@@ -92,7 +92,13 @@ type cacheStore struct {
 
 // NewCompileCache returns an empty cache.
 func NewCompileCache() *CompileCache {
-	c := &CompileCache{cacheStore: &cacheStore{}}
+	// One allocation for the cache and its store.
+	b := &struct {
+		CompileCache
+		store cacheStore
+	}{}
+	c := &b.CompileCache
+	c.cacheStore = &b.store
 	c.reset()
 	c.setRelease(kubeversion.Release{})
 	return c
