@@ -42,8 +42,3 @@ func (k *kubeVersionFlag) check(wasm bool) error {
 	}
 	return nil
 }
-
-// compileOptions are the engine options of the selected release.
-func (k *kubeVersionFlag) compileOptions() engine.CompileOptions {
-	return engine.CompileOptions{KubeVersion: k.version, Share: k.share}
-}
