@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -197,5 +198,43 @@ func BenchmarkCompileHTTPRouteMatrix(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestCompileShareConcurrentReleases compiles and validates at every
+// supported release at once through one share (the CLI's catalogue
+// compiles in parallel): under -race, no data race; the results are each
+// release's.
+func TestCompileShareConcurrentReleases(t *testing.T) {
+	share := NewCompileShare()
+	versions := SupportedKubeVersions()
+	errs := make(chan string, 4*len(versions))
+	done := make(chan struct{})
+	for i := 0; i < 4; i++ {
+		for _, kv := range versions {
+			go func(kv string) {
+				defer func() { done <- struct{}{} }()
+				c, err := CompileWithOptions([]byte(numericCRD), CompileOptions{KubeVersion: kv, Share: share})
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				r, err := c.Validate([]byte(shareObjects[0]), ValidateOptions{})
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				if (len(r.Errors) == 0) != (kv == "1.35") {
+					errs <- fmt.Sprintf("%s: int32 overflow errors %v", kv, r.Errors)
+				}
+			}(kv)
+		}
+	}
+	for i := 0; i < 4*len(versions); i++ {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
