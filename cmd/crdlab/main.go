@@ -197,7 +197,10 @@ dryRun and options from an AdmissionReview, --operation, --user and
   crdlab validate --crd crds/ --policy policies/ --user jane --group devs manifests/
 
   # As a Kubernetes 1.36 API server validates them
-  crdlab validate --kube-version 1.36 --crd crds/ -R manifests/`,
+  crdlab validate --kube-version 1.36 --crd crds/ -R manifests/
+
+  # As every supported release does, grouped by identical verdicts
+  crdlab validate --kube-version supported --crd crds/ -R manifests/`,
 	flags: func(fs *flag.FlagSet) { declareValidate(fs, &validateFlags{}) },
 	run:   runValidate,
 }
@@ -512,7 +515,10 @@ versions. Other documents in the inputs are ignored.`,
   crdlab lint --old deployed.yaml --policy gateway.networking.k8s.io_vap_safeupgrades.yaml gateways.yaml
 
   # As a Kubernetes 1.35 API server judges them
-  crdlab lint --kube-version 1.35 config/crd/`,
+  crdlab lint --kube-version 1.35 config/crd/
+
+  # At 1.35, 1.36 and 1.37 at once (exit 1 if any rejects)
+  crdlab lint --kube-version 1.35-1.37 config/crd/`,
 	flags: func(fs *flag.FlagSet) { declareLint(fs, &lintFlags{}) },
 	run:   runLint,
 }
