@@ -30,7 +30,9 @@ import (
 // the CEL environments that differ, the CEL types that differ) are
 // compiled for each release. Results are identical to compilations
 // without a share. A CompileShare is safe for concurrent use; it holds
-// what it shares until it is dropped, so give each run its own.
+// what it shares until it is dropped, so give each run its own. A decoded
+// CRD compiled through it (CompileCRDWithOptions, UpdateOptions.Share)
+// must not be modified afterwards: what was built from it is reused.
 type CompileShare struct {
 	cel      *cel.CompileCache
 	patterns *openapi.Patterns
