@@ -37,6 +37,13 @@ func RunCrdlab(req upstream.Request) Outcome { return RunCrdlabAt(req, "") }
 // RunCrdlabAt runs crdlab's engine as Kubernetes release kubeVersion
 // ("1.36"; "" is the default release).
 func RunCrdlabAt(req upstream.Request, kubeVersion string) (out Outcome) {
+	return RunCrdlabShared(req, kubeVersion, nil)
+}
+
+// RunCrdlabShared is RunCrdlabAt compiling through share
+// (engine.CompileOptions.Share), as a --kube-version matrix does: the
+// outcome must not depend on what other releases compiled through it.
+func RunCrdlabShared(req upstream.Request, kubeVersion string, share *engine.CompileShare) (out Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = Outcome{Err: fmt.Errorf("crdlab panicked: %v", r)}
@@ -45,9 +52,9 @@ func RunCrdlabAt(req upstream.Request, kubeVersion string) (out Outcome) {
 	var c *engine.CRD
 	var err error
 	if req.OldCRD != nil {
-		c, err = engine.CompileUpdate(req.CRD, req.OldCRD, engine.UpdateOptions{StoredVersions: req.StoredVersions, KubeVersion: kubeVersion})
+		c, err = engine.CompileUpdate(req.CRD, req.OldCRD, engine.UpdateOptions{StoredVersions: req.StoredVersions, KubeVersion: kubeVersion, Share: share})
 	} else {
-		c, err = engine.CompileWithOptions(req.CRD, engine.CompileOptions{FieldValidation: engine.FieldValidation(req.CRDFieldValidation), KubeVersion: kubeVersion})
+		c, err = engine.CompileWithOptions(req.CRD, engine.CompileOptions{FieldValidation: engine.FieldValidation(req.CRDFieldValidation), KubeVersion: kubeVersion, Share: share})
 	}
 	if err != nil {
 		return Outcome{Err: err}

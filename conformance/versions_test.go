@@ -17,7 +17,9 @@ var kubeVersions = flag.Bool("kube-versions", false, "run TestVersionCases: the 
 // release crdlab supports besides the default one (conformance/versions,
 // built with that release's modules) and through crdlab at that release
 // (engine.CompileOptions.KubeVersion), and compares them as TestCases
-// does. Subtests are named <release>/<file>/<case>. The oracles of the
+// does. crdlab compiles through one engine.CompileShare for every release
+// (first filled at the default release), as a --kube-version matrix does,
+// so that the differential covers the sharing too. Subtests are named <release>/<file>/<case>. The oracles of the
 // releases not yet supported are not run here (see `make versions-report`).
 func TestVersionCases(t *testing.T) {
 	if !*kubeVersions {
@@ -32,6 +34,10 @@ func TestVersionCases(t *testing.T) {
 		t.Fatal(err)
 	}
 	supported := engine.SupportedKubeVersions()
+	share := engine.NewCompileShare()
+	for _, c := range cases {
+		RunCrdlabShared(c.Request, engine.DefaultKubeVersion, share)
+	}
 	ran := 0
 	for _, v := range versions {
 		if v.Name() == engine.DefaultKubeVersion || !slices.Contains(supported, v.Name()) {
@@ -68,7 +74,7 @@ func TestVersionCases(t *testing.T) {
 					}
 					canon := func(o Outcome) Outcome { return CanonicalPointers(Deterministic(o)) }
 					up := canon(o.Run(c.ID, c.Request))
-					cl := canon(RunCrdlabAt(c.Request, v.Name()))
+					cl := canon(RunCrdlabShared(c.Request, v.Name(), share))
 					if d := Compare(up, cl, func() Outcome { return canon(o.Run(c.ID, c.Request)) }); d != "" {
 						t.Errorf("%s (Kubernetes %s)\n%s", c.Description, v.Name(), d)
 					}

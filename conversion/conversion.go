@@ -45,6 +45,11 @@ type Options struct {
 	// (the recorded request does not hold it); default: the first
 	// object's apiVersion.
 	ListAPIVersion string
+	// KubeVersion is the Kubernetes release whose API server is reproduced
+	// (engine.CompileOptions.KubeVersion); "" is the default. Check
+	// reports an unsupported one as a *UsageError; CheckCRD uses the
+	// release its CRD was compiled for.
+	KubeVersion string
 }
 
 // Result is the API server's verdict on a webhook's answer (the report of
@@ -90,7 +95,11 @@ func Check(crdData, request, response []byte, opts Options) (*Result, error) {
 	if len(defs) != 1 {
 		return nil, usagef("CRD: expected exactly one CustomResourceDefinition, found %d", len(defs))
 	}
-	return CheckCRD(engine.CompileCRD(defs[0]), request, response, opts)
+	compiled, err := engine.CompileCRDWithOptions(defs[0], engine.CompileOptions{KubeVersion: opts.KubeVersion})
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return CheckCRD(compiled, request, response, opts)
 }
 
 // CheckCRD is Check with a compiled CRD.

@@ -2,13 +2,16 @@ package cost
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/crdvalidation"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/wire"
 )
@@ -205,10 +208,29 @@ func AnalyzeBytes(crdData []byte, objects ...[]byte) (*Report, error) {
 
 // Analyze builds the cost report of c (decoded with the v1 defaults, as
 // crd.Decode returns it) and, for each object (YAML or JSON), the runtime
-// cost of the rules on it. c is not modified.
+// cost of the rules on it. c is not modified. It reproduces the default
+// Kubernetes release (AnalyzeWithOptions selects another).
 func Analyze(c *crd.CustomResourceDefinition, objects ...[]byte) (rep *Report, err error) {
+	return AnalyzeWithOptions(c, AnalyzeOptions{}, objects...)
+}
+
+// AnalyzeOptions tunes AnalyzeWithOptions.
+type AnalyzeOptions struct {
+	// KubeVersion is the Kubernetes release whose API server is reproduced
+	// ("1.<minor>"; "" is engine.DefaultKubeVersion): its CEL
+	// environments, CEL types (the metadata.name cap) and CRD checks give
+	// the costs and the verdict. An unsupported release is an error.
+	KubeVersion string
+}
+
+// AnalyzeWithOptions is Analyze at the release opts names.
+func AnalyzeWithOptions(c *crd.CustomResourceDefinition, opts AnalyzeOptions, objects ...[]byte) (rep *Report, err error) {
 	if c == nil {
 		return nil, fmt.Errorf("no CustomResourceDefinition")
+	}
+	rel, err := kubeversion.Parse(opts.KubeVersion)
+	if err != nil {
+		return nil, err
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -223,7 +245,11 @@ func Analyze(c *crd.CustomResourceDefinition, objects ...[]byte) (rep *Report, e
 		Rules:      []Rule{},
 		Schemas:    []SchemaTotal{},
 	}
-	errs, _ := crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{})
+	a := &analyzer{rel: rel}
+	if !rel.IsNewest() {
+		a.cache = cel.NewCompileCacheAt(context.Background(), rel)
+	}
+	errs, _ := crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{CompileCache: a.cache, Release: rel})
 	rep.Accepted = len(errs) == 0
 	for _, e := range errs {
 		er := errorReport(e)
@@ -232,7 +258,6 @@ func Analyze(c *crd.CustomResourceDefinition, objects ...[]byte) (rep *Report, e
 			rep.CostErrors = append(rep.CostErrors, er)
 		}
 	}
-	a := &analyzer{}
 	for i, s := range schemaRoots(c) {
 		a.analyzeSchema(rep, i, s)
 	}
@@ -258,7 +283,7 @@ func Analyze(c *crd.CustomResourceDefinition, objects ...[]byte) (rep *Report, e
 	a.advise(rep)
 	rep.SuggestionsTruncated = a.truncated
 	if len(objects) > 0 {
-		runtimeCosts(rep, c, objects)
+		runtimeCosts(rep, c, objects, opts.KubeVersion, a.cache)
 	}
 	return rep, nil
 }

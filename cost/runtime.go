@@ -17,9 +17,13 @@ import (
 // runtimeCosts evaluates the rules on each object as the CR validator does
 // on create (per-call limit PerCallLimit, per-object budget
 // PerObjectBudget) and fills Rule.RuntimeCost and Report.Objects.
-func runtimeCosts(rep *Report, c *crd.CustomResourceDefinition, objects [][]byte) {
+func runtimeCosts(rep *Report, c *crd.CustomResourceDefinition, objects [][]byte, kubeVersion string, cache *cel.CompileCache) {
 	roots := schemaRoots(c)
-	compiled := engine.CompileCRD(c)
+	compiled, err := engine.CompileCRDWithOptions(c, engine.CompileOptions{KubeVersion: kubeVersion})
+	if err != nil {
+		// AnalyzeWithOptions checked the release.
+		compiled = engine.CompileCRD(c)
+	}
 	validators := map[int]*cel.Validator{}
 	type key struct {
 		schema   int
@@ -72,7 +76,7 @@ func runtimeCosts(rep *Report, c *crd.CustomResourceDefinition, objects [][]byte
 		if !ok {
 			ss, err := schema.NewStructural(roots[si].schema)
 			if err == nil {
-				v = cel.NewValidator(ss, true, limits.PerCallLimit)
+				v = cel.NewValidatorWithCache(ss, true, limits.PerCallLimit, cache)
 			}
 			validators[si] = v
 		}

@@ -8,11 +8,17 @@ import (
 	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/crdvalidation"
 	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
 type analyzer struct {
+	// rel is the Kubernetes release whose CRD checks are reproduced;
+	// cache compiles the rules as rel does (nil at the newest release:
+	// every rule compiled afresh, as before releases were selectable).
+	rel   kubeversion.Release
+	cache *cel.CompileCache
 	// probes counts the re-estimations made for suggestions.
 	probes int
 	// truncated is set when the suggestion search ran out of probes.
@@ -140,7 +146,7 @@ func (a *analyzer) estimate(root *crd.JSONSchemaProps, steps []crdvalidation.CEL
 	rule := n.XValidations[i]
 	root = withNode(root, steps, func(s *crd.JSONSchemaProps) { s.XValidations = crd.ValidationRules{rule} })
 	single := nodeAt(root, steps)
-	res, err := crdvalidation.CompileRules(crdvalidation.CELNode{Root: root, Steps: steps, Schema: single}, nil)
+	res, err := crdvalidation.CompileRules(crdvalidation.CELNode{Root: root, Steps: steps, Schema: single}, a.cache)
 	if err != nil || len(res) != 1 {
 		if err == nil {
 			err = errNoNode
@@ -176,8 +182,8 @@ func (a *analyzer) analyzeSchema(rep *Report, idx int, sr schemaRoot) {
 		if len(n.schema.XValidations) == 0 {
 			return
 		}
-		res, err := crdvalidation.CompileRules(crdvalidation.CELNode{Root: sr.schema, Steps: n.steps, Schema: n.schema}, nil)
-		mins := minCosts(sr.schema, n)
+		res, err := crdvalidation.CompileRules(crdvalidation.CELNode{Root: sr.schema, Steps: n.steps, Schema: n.schema}, a.cache)
+		mins := a.minCosts(sr.schema, n)
 		vpath := n.path.Child("x-kubernetes-validations")
 		for i, xv := range n.schema.XValidations {
 			r := Rule{
@@ -243,12 +249,12 @@ func (a *analyzer) analyzeSchema(rep *Report, idx int, sr schemaRoot) {
 // minCosts compiles the rules of n with internal/cel directly, for the
 // minimum estimates that crdvalidation.CompileRules does not return. The
 // type of self is derived as CompileRules derives it.
-func minCosts(root *crd.JSONSchemaProps, n *node) []minMax {
-	st, dt := typeInfo(root, n)
+func (a *analyzer) minCosts(root *crd.JSONSchemaProps, n *node) []minMax {
+	st, dt := typeInfo(root, n, a.rel)
 	if st == nil || dt == nil {
 		return nil
 	}
-	res, err := cel.CompileWith(st, dt, limits.PerCallLimit, cel.NewExpressions)
+	res, err := a.cache.Compile(st, dt, limits.PerCallLimit, cel.NewExpressions)
 	if err != nil {
 		return nil
 	}
@@ -267,7 +273,7 @@ type minMax struct {
 // typeInfo mirrors upstream's CELSchemaContext.TypeInfo: the type of the
 // topmost ancestor with rules, accessed down along the steps, falling back
 // to converting a node on its own.
-func typeInfo(root *crd.JSONSchemaProps, n *node) (*schema.Structural, *cel.DeclType) {
+func typeInfo(root *crd.JSONSchemaProps, n *node, rel kubeversion.Release) (*schema.Structural, *cel.DeclType) {
 	nodes := []*crd.JSONSchemaProps{root}
 	for i, st := range n.steps {
 		if i == len(n.steps)-1 {
@@ -305,7 +311,7 @@ func typeInfo(root *crd.JSONSchemaProps, n *node) (*schema.Structural, *cel.Decl
 		if err != nil {
 			return nil, nil
 		}
-		st, dt = s, cel.SchemaDeclType(s, i == 0 || nodes[i].XEmbeddedResource)
+		st, dt = s, cel.SchemaDeclTypeAt(s, i == 0 || nodes[i].XEmbeddedResource, rel)
 		if dt == nil {
 			return nil, nil
 		}

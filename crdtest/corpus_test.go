@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/internal/testsupport/corpus"
 )
 
@@ -59,7 +60,7 @@ func TestCorpusStarterSuites(t *testing.T) {
 			skipped++ // a Helm template, or no CRD after all
 			continue
 		}
-		if c, _, err := compileLenient(mustJSON(docs[0].doc)); err != nil || len(c.Errors()) > 0 {
+		if c, _, err := compileLenient(mustJSON(docs[0].doc), engine.CompileOptions{}); err != nil || len(c.Errors()) > 0 {
 			skipped++ // not servable: apiextensions.k8s.io/v1beta1, a test assertion, rejected
 			continue
 		}

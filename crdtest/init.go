@@ -27,7 +27,7 @@ func StarterSuite(crdYAML []byte, crdPath string) ([]byte, error) {
 		return nil, fmt.Errorf("no CustomResourceDefinition found")
 	}
 	d := docs[0]
-	crd, _, err := compileLenient(mustJSON(d.doc))
+	crd, _, err := compileLenient(mustJSON(d.doc), engine.CompileOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,9 @@ type target struct {
 	crd     *crdDoc
 	version string // "" = keep every version
 	label   string // the CRD file's base name, shown when a suite has several targets
+	// kubeVersion is the Kubernetes release the suite runs at ("" is the
+	// default).
+	kubeVersion string
 }
 
 // loader reads and caches CRD files, their directories, feature-gate
@@ -46,6 +49,10 @@ type loader struct {
 	observe  func(Request)
 	fs       fileSystem
 	backend  Backend
+	// kubeVersion overrides the suites' (Options.KubeVersion); share is
+	// Options.Share.
+	kubeVersion string
+	share       *engine.CompileShare
 }
 
 type fileEntry struct {
@@ -287,9 +294,23 @@ func (l *loader) targets(s *SuiteFile) ([]target, error) {
 			}
 		}
 	}
+	kv := s.KubeVersion
+	if l.kubeVersion != "" {
+		kv = l.kubeVersion
+	}
+	if kv != "" {
+		rs, err := engine.ParseKubeVersions(kv)
+		if err == nil && len(rs) != 1 {
+			err = fmt.Errorf("%q: give one release (crdlab test --kube-version runs several)", kv)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("kubeVersion: %v", err)
+		}
+		kv = rs[0]
+	}
 	out := make([]target, len(docs))
 	for i, d := range docs {
-		out[i] = target{crd: d, version: version, label: filepath.Base(d.path)}
+		out[i] = target{crd: d, version: version, label: filepath.Base(d.path), kubeVersion: kv}
 	}
 	return out, nil
 }
@@ -583,7 +604,7 @@ func (l *loader) compile(t target, patches []Patch) (*engine.CRD, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := t.crd.path + "\x00" + t.crd.name + "\x00" + t.version + "\x00" + string(pj)
+	key := t.crd.path + "\x00" + t.crd.name + "\x00" + t.version + "\x00" + t.kubeVersion + "\x00" + string(pj)
 	l.mu.Lock()
 	e, ok := l.compiled[key]
 	if !ok {
@@ -596,7 +617,7 @@ func (l *loader) compile(t target, patches []Patch) (*engine.CRD, error) {
 		if data, e.err = t.crdBytes(patches); e.err != nil {
 			return
 		}
-		e.crd, data, e.err = compileLenient(data)
+		e.crd, data, e.err = compileLenient(data, engine.CompileOptions{KubeVersion: t.kubeVersion, Share: l.share})
 		if e.crd != nil {
 			l.mu.Lock()
 			l.sources[e.crd] = data
@@ -633,10 +654,10 @@ func deepCopy(v interface{}) interface{} {
 // unknown fields silently, so the API server never sees them. crdlab's
 // decoder is strict (as the API server is with a raw request), so unknown
 // fields it reports are removed and the CRD is decoded again.
-func compileLenient(data []byte) (*engine.CRD, []byte, error) {
+func compileLenient(data []byte, opts engine.CompileOptions) (*engine.CRD, []byte, error) {
 	var doc interface{}
 	for attempt := 0; ; attempt++ {
-		c, err := engine.Compile(data)
+		c, err := engine.CompileWithOptions(data, opts)
 		var de *crd.DecodeError
 		if err == nil || attempt == 1000 || !errors.As(err, &de) || !strings.HasPrefix(de.Msg, "unknown field") || de.Path == "" {
 			return c, data, err

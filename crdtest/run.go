@@ -33,6 +33,11 @@ type Options struct {
 	// Backend, when set, serves the requests instead of crdlab's engine
 	// (see Backend).
 	Backend Backend
+	// KubeVersion, when set, is the Kubernetes release every suite runs
+	// at, whatever its kubeVersion says.
+	KubeVersion string
+	// Share is engine.CompileOptions.Share (a --kube-version matrix).
+	Share *engine.CompileShare
 }
 
 // Request is one API request sent by a case, as given to Options.Observe.
@@ -141,6 +146,7 @@ func load(fsys fileSystem, opts Options, paths []string) (*plan, error) {
 	l := newLoader(fsys)
 	l.observe = opts.Observe
 	l.backend = opts.Backend
+	l.kubeVersion, l.share = opts.KubeVersion, opts.Share
 	if err := l.addExtra(opts.CRDs); err != nil {
 		return nil, err
 	}

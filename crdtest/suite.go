@@ -21,7 +21,11 @@ type SuiteFile struct {
 	CRDName      string   `yaml:"crdName" json:"crdName,omitempty"`
 	FeatureGates []string `yaml:"featureGates" json:"featureGates,omitempty"`
 	Version      string   `yaml:"version" json:"version,omitempty"`
-	Tests        struct {
+	// KubeVersion is the Kubernetes release whose API server runs the
+	// suite ("1.<minor>", crdlab's; default: engine.DefaultKubeVersion);
+	// Options.KubeVersion (crdlab test --kube-version) overrides it.
+	KubeVersion string `yaml:"kubeVersion" json:"kubeVersion,omitempty"`
+	Tests       struct {
 		OnCreate  []*OnCreate `yaml:"onCreate" json:"onCreate,omitempty"`
 		OnUpdate  []*OnUpdate `yaml:"onUpdate" json:"onUpdate,omitempty"`
 		Sequences []*Sequence `yaml:"sequences" json:"sequences,omitempty"`

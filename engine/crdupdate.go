@@ -8,9 +8,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
-	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/crdvalidation"
-	"github.com/crdlab/crdlab/internal/openapi"
 )
 
 // UpdateOptions describes the CRD already in the cluster for CompileUpdate.
@@ -23,6 +21,8 @@ type UpdateOptions struct {
 	// KubeVersion is the Kubernetes release whose API server is reproduced
 	// (see CompileOptions.KubeVersion).
 	KubeVersion string
+	// Share is CompileOptions.Share.
+	Share *CompileShare
 }
 
 // CompileUpdate decodes a new and an old CustomResourceDefinition (YAML or
@@ -92,8 +92,7 @@ func CompileCRDUpdate(newCRD, oldCRD *crd.CustomResourceDefinition, opts UpdateO
 		return &CRD{def: newCRD, warnings: []string{}, errs: field.ErrorList{field.InternalError(nil, err)}}
 	}
 	out := &CRD{def: newCRD, release: rel}
-	cache := cel.NewCompileCacheAt(context.Background(), rel)
-	patterns := openapi.NewPatterns()
+	cache, patterns := opts.Share.caches(context.Background(), rel)
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -106,7 +105,7 @@ func CompileCRDUpdate(newCRD, oldCRD *crd.CustomResourceDefinition, opts UpdateO
 	if len(out.errs) > 0 {
 		return out
 	}
-	out.buildErr = out.build(cache, patterns)
+	out.buildErr = out.build(cache, patterns, opts.Share)
 	return out
 }
 

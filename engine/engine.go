@@ -106,6 +106,10 @@ type CompileOptions struct {
 	// "1.<minor>" ("" is DefaultKubeVersion); see SupportedKubeVersions.
 	// The compiled CRD validates objects as that release does.
 	KubeVersion string
+	// Share, when set, shares the compile work that does not depend on
+	// the release with the other compilations given the same CompileShare
+	// (see CompileShare); nil shares nothing.
+	Share *CompileShare
 }
 
 // CompileWithOptions decodes one CustomResourceDefinition (YAML or JSON) and
@@ -132,11 +136,11 @@ func compileWithOptions(ctx context.Context, crdYAMLorJSON []byte, opts CompileO
 	if err != nil {
 		return nil, err
 	}
-	doc, err := crd.DecodeOneDocument(crdYAMLorJSON, opts.Filename)
+	doc, err := opts.Share.decode(crdYAMLorJSON, opts.Filename)
 	if err != nil {
 		return nil, err
 	}
-	c := compileDocument(ctx, doc, fv, rel)
+	c := compileDocument(ctx, doc, fv, rel, opts.Share)
 	c.src = crdYAMLorJSON
 	return c, nil
 }
@@ -155,16 +159,16 @@ func checkFieldValidation(fv FieldValidation) (FieldValidation, error) {
 // (handlers/create.go): with Strict, strict decoding errors fail the
 // request (transformDecodeError); with Warn they become the response's
 // first warnings (addStrictDecodingWarnings); with Ignore they are dropped.
-func compileDocument(ctx context.Context, doc crd.Document, fv FieldValidation, rel kubeversion.Release) *CRD {
+func compileDocument(ctx context.Context, doc crd.Document, fv FieldValidation, rel kubeversion.Release, share *CompileShare) *CRD {
 	if len(doc.FieldErrors) == 0 || fv == Ignore {
-		return compileCRD(ctx, doc.CRD, nil, rel)
+		return compileCRD(ctx, doc.CRD, nil, rel, share)
 	}
 	msgs := make([]string, len(doc.FieldErrors))
 	for i, e := range doc.FieldErrors {
 		msgs[i] = e.Error()
 	}
 	if fv == Warn {
-		out := compileCRD(ctx, doc.CRD, msgs, rel)
+		out := compileCRD(ctx, doc.CRD, msgs, rel, share)
 		out.fieldErrors = doc.FieldErrors
 		return out
 	}
@@ -181,20 +185,20 @@ func compileDocument(ctx context.Context, doc crd.Document, fv FieldValidation, 
 // CompileCRD compiles an already decoded CustomResourceDefinition (with the
 // v1 defaults applied, as crd.Decode does).
 func CompileCRD(c *crd.CustomResourceDefinition) *CRD {
-	return compileCRD(context.Background(), c, nil, kubeversion.Release{})
+	return compileCRD(context.Background(), c, nil, kubeversion.Release{}, nil)
 }
 
 // compileCRD compiles c; decodeWarnings are the request's warnings from
 // decoding, recorded before the CRD's own. Once ctx ends, the rules are no
 // longer compiled and the CRD is left incomplete: the caller returns ctx's
 // error instead.
-func compileCRD(ctx context.Context, c *crd.CustomResourceDefinition, decodeWarnings []string, rel kubeversion.Release) *CRD {
+func compileCRD(ctx context.Context, c *crd.CustomResourceDefinition, decodeWarnings []string, rel kubeversion.Release, share *CompileShare) *CRD {
 	out := &CRD{def: c, release: rel}
 	// Share rule and pattern compilations between the CRD checks, the
 	// default-value checks and the serving validators (results are
-	// identical); the caches are dropped with this compile.
-	cache := cel.NewCompileCacheAt(ctx, rel)
-	patterns := openapi.NewPatterns()
+	// identical); the caches are dropped with this compile, unless they
+	// are share's (other releases of the same CRDs).
+	cache, patterns := share.caches(ctx, rel)
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -207,7 +211,7 @@ func compileCRD(ctx context.Context, c *crd.CustomResourceDefinition, decodeWarn
 	if len(out.errs) > 0 || cache.Err() != nil {
 		return out
 	}
-	out.buildErr = out.build(cache, patterns)
+	out.buildErr = out.build(cache, patterns, share)
 	return out
 }
 

@@ -33,13 +33,16 @@ type scaleSpec struct {
 }
 
 // build mirrors getOrCreateServingInfoFor for every version.
-func (c *CRD) build(cache *cel.CompileCache, patterns *openapi.Patterns) (err error) {
+func (c *CRD) build(cache *cel.CompileCache, patterns *openapi.Patterns, share *CompileShare) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("crdlab: building validators panicked: %v", r)
 		}
 	}()
 	spec := &c.def.Spec
+	if shared := share.servingOf(c.def); shared != nil {
+		return c.buildValidators(cache, patterns, shared)
+	}
 	shared := &servingShared{
 		group:                 spec.Group,
 		kind:                  spec.Names.Kind,
@@ -69,6 +72,23 @@ func (c *CRD) build(cache *cel.CompileCache, patterns *openapi.Patterns) (err er
 			}
 		}
 		shared.structural[v.Name] = s
+	}
+	if err := c.buildValidators(cache, patterns, shared); err != nil {
+		return err
+	}
+	share.keepServing(c.def, shared)
+	return nil
+}
+
+// buildValidators builds the validator of every served or stored version
+// over shared (the structural schemas, which do not depend on the
+// release).
+func (c *CRD) buildValidators(cache *cel.CompileCache, patterns *openapi.Patterns, shared *servingShared) (err error) {
+	spec := &c.def.Spec
+	for _, v := range spec.Versions {
+		if v.Storage {
+			c.storage = v.Name
+		}
 	}
 	c.validators = map[string]*Validator{}
 	for _, v := range spec.Versions {

@@ -37,6 +37,13 @@ type Options struct {
 	StoredVersions []string
 	// FailOnBreaking makes a "breaking" schema change unsafe too.
 	FailOnBreaking bool
+	// KubeVersion is the Kubernetes release whose API server is reproduced
+	// (engine.CompileOptions.KubeVersion); "" is the default. An
+	// unsupported one makes the CRD update invalid (an internal error
+	// naming the supported releases).
+	KubeVersion string
+	// Share is engine.CompileOptions.Share.
+	Share *engine.CompileShare
 }
 
 // Check decodes two CustomResourceDefinitions (one each) and reports the
@@ -62,9 +69,14 @@ func Check(oldCRD, newCRD []byte, objects []Object, opts Options) (*wire.Upgrade
 
 // CheckCRDs is Check on decoded CRDs; they are not modified.
 func CheckCRDs(oldDef, newDef *crd.CustomResourceDefinition, objects []Object, opts Options) *wire.UpgradeReport {
-	stored := engine.AsStored(oldDef, engine.UpdateOptions{StoredVersions: opts.StoredVersions})
-	updated := engine.CompileCRDUpdate(newDef, oldDef, engine.UpdateOptions{StoredVersions: opts.StoredVersions})
-	old := engine.CompileCRD(oldDef)
+	uo := engine.UpdateOptions{StoredVersions: opts.StoredVersions, KubeVersion: opts.KubeVersion, Share: opts.Share}
+	stored := engine.AsStored(oldDef, uo)
+	updated := engine.CompileCRDUpdate(newDef, oldDef, uo)
+	old, err := engine.CompileCRDWithOptions(oldDef, engine.CompileOptions{KubeVersion: opts.KubeVersion, Share: opts.Share})
+	if err != nil {
+		// CompileCRDUpdate reported the same error as the update's.
+		old = engine.CompileCRD(oldDef)
+	}
 	rep := &wire.UpgradeReport{
 		Safe:              true,
 		CRDUpdate:         engine.NewReport(updated, nil).CRD,

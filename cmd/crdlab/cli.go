@@ -20,6 +20,7 @@ type command struct {
 	run     func(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	flags   func(fs *flag.FlagSet) // declares the flags, for help
 	exit    string                 // the meaning of the exit status, when not validate's
+	step    *matrixStep            // set in each release's run of a --kube-version matrix
 }
 
 // help is `crdlab help CMD` and `crdlab CMD --help`: description, flags,

@@ -55,6 +55,7 @@ type conversionReviewFlags struct {
 	objects        bool
 	list           bool
 	listAPIVersion string
+	kube           kubeVersionFlag
 }
 
 func declareConversionReview(fs *flag.FlagSet, f *conversionReviewFlags) {
@@ -63,6 +64,7 @@ func declareConversionReview(fs *flag.FlagSet, f *conversionReviewFlags) {
 	fs.BoolVar(&f.objects, "objects", false, "text: print the converted objects (YAML)")
 	fs.BoolVar(&f.list, "list", false, "the objects were converted as one list (always so for several objects)")
 	fs.StringVar(&f.listAPIVersion, "list-api-version", "", "the list's apiVersion, which list errors quote (default: the first object's)")
+	f.kube.declare(fs)
 	f.engineFlags.declare(fs)
 }
 
@@ -79,6 +81,12 @@ func runConversionReview(c *command, args []string, stdin io.Reader, stdout, std
 	}
 	if err := f.engineFlags.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
+	}
+	if err := f.kube.check(f.engineFlags.wasm()); err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	if code, done := matrix(c, &f.kube, &f.output, matrixWhole, args, stdin, stdout, stderr); done {
+		return code
 	}
 	if f.crd == "" {
 		return usageError(c, stderr, "--crd is required")
@@ -107,7 +115,7 @@ func runConversionReview(c *command, args []string, stdin io.Reader, stdout, std
 	if err != nil {
 		return engineError(c, stderr, err)
 	}
-	res, err := check(crdData, request, response, conversion.Options{List: f.list, ListAPIVersion: f.listAPIVersion})
+	res, err := check(crdData, request, response, conversion.Options{List: f.list, ListAPIVersion: f.listAPIVersion, KubeVersion: f.kube.version})
 	if err != nil {
 		// Every error of the check is an input that cannot be checked
 		// (conversion.UsageError; from the module, its DecodeError).

@@ -85,12 +85,14 @@ func (f *projectFlags) check(sorts []string) error {
 type costFlags struct {
 	projectFlags
 	output string
+	kube   kubeVersionFlag
 }
 
 var costSorts = []string{"estimate", "runtime", "share"}
 
 func declareCost(fs *flag.FlagSet, f *costFlags) {
 	fs.StringVarP(&f.output, "output", "o", "text", "output format: text, json or yaml")
+	f.kube.declare(fs)
 	f.projectFlags.declare(fs, costSorts, "the time limit of each CRD's analysis with its objects (0: none); a CRD past it is an error")
 }
 
@@ -316,8 +318,14 @@ func runCost(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	if err := f.check(costSorts); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
+	if err := f.kube.check(f.engineFlags.wasm()); err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	if code, done := matrix(c, &f.kube, &f.output, matrixWhole, args, stdin, stdout, stderr); done {
+		return code
+	}
 	defer closeEngine()
-	analyze, err := pickEngine[costFunc](f.engineFlags, nativeCost, wasmCost)
+	analyze, err := pickEngine[costFunc](f.engineFlags, nativeCostAt(f.kube.version), wasmCost)
 	if err != nil {
 		return engineError(c, stderr, err)
 	}

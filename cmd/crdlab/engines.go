@@ -101,8 +101,13 @@ func withContext[T any](ctx context.Context, f func() (T, error)) (T, error) {
 // fv: the CRD's fieldValidation) and its objects.
 type costFunc func(ctx context.Context, def *crd.CustomResourceDefinition, raw []byte, fv engine.FieldValidation, objects [][]byte) (*cost.Report, error)
 
-func nativeCost(ctx context.Context, def *crd.CustomResourceDefinition, _ []byte, _ engine.FieldValidation, objects [][]byte) (*cost.Report, error) {
-	return withContext(ctx, func() (*cost.Report, error) { return cost.Analyze(def, objects...) })
+// nativeCostAt is the native costFunc at a Kubernetes release.
+func nativeCostAt(kubeVersion string) costFunc {
+	return func(ctx context.Context, def *crd.CustomResourceDefinition, _ []byte, _ engine.FieldValidation, objects [][]byte) (*cost.Report, error) {
+		return withContext(ctx, func() (*cost.Report, error) {
+			return cost.AnalyzeWithOptions(def, cost.AnalyzeOptions{KubeVersion: kubeVersion}, objects...)
+		})
+	}
 }
 
 // wasmCost is op "cost".

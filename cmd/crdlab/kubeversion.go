@@ -10,30 +10,35 @@ import (
 )
 
 // kubeVersionFlag is --kube-version: the Kubernetes release whose API
-// server gives the verdict.
+// server gives the verdict, or several (a matrix: see matrix.go).
 type kubeVersionFlag struct {
 	version string
+	// asked is the flag as given.
+	asked string
+	// versions are the releases selected, newest first (one unless a
+	// matrix was asked for).
+	versions []string
+	// share is the compile work shared with the other releases of a
+	// matrix (nil outside one).
+	share *engine.CompileShare
 }
 
 func (k *kubeVersionFlag) declare(fs *flag.FlagSet) {
 	fs.StringVar(&k.version, "kube-version", engine.DefaultKubeVersion,
-		"the Kubernetes release whose API server is reproduced: "+strings.Join(engine.SupportedKubeVersions(), ", "))
+		"the Kubernetes release whose API server is reproduced ("+strings.Join(engine.SupportedKubeVersions(), ", ")+
+			"), or several: a range 1.35-1.37, a list 1.35,1.37, or supported (one verdict per release)")
 }
 
-// check validates the flag: one supported release (the matrix forms, a
-// range, a list or "supported", are not implemented yet), and only the
+// check validates the flag: supported releases only, and only the
 // default release with --engine wasm (the ABI has no release yet).
 func (k *kubeVersionFlag) check(wasm bool) error {
 	rs, err := engine.ParseKubeVersions(k.version)
 	if err != nil {
 		return fmt.Errorf("--kube-version: %v", err)
 	}
-	if len(rs) != 1 {
-		return fmt.Errorf("--kube-version %s: give one release (several at once is not implemented yet); supported: %s", k.version, strings.Join(engine.SupportedKubeVersions(), ", "))
-	}
-	k.version = rs[0]
-	if wasm && k.version != engine.DefaultKubeVersion {
-		return fmt.Errorf("--kube-version %s needs --engine native (the wasm engine reproduces %s only)", k.version, engine.DefaultKubeVersion)
+	k.asked, k.versions, k.version = k.version, rs, rs[0]
+	if wasm && (len(rs) > 1 || k.version != engine.DefaultKubeVersion) {
+		return fmt.Errorf("--kube-version %s needs --engine native (the wasm engine reproduces %s only)", strings.Join(rs, ","), engine.DefaultKubeVersion)
 	}
 	return nil
 }

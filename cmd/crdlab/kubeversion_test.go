@@ -42,6 +42,13 @@ func TestKubeVersionFlagSelectsTheRelease(t *testing.T) {
 	if err := os.WriteFile(objFile, []byte(kubeVersionObject), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	badSuite := t.TempDir()
+	if err := os.WriteFile(filepath.Join(badSuite, "crd.yaml"), []byte(kubeVersionCRD), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(badSuite, "bad.testsuite.yaml"), []byte("name: bad\ncrd: crd.yaml\nkubeVersion: \"1.30\"\ntests: {onCreate: [{name: x, initial: \"apiVersion: example.com/v1\\nkind: Widget\\n\"}]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name       string
 		args       []string
@@ -59,9 +66,17 @@ func TestKubeVersionFlagSelectsTheRelease(t *testing.T) {
 			"", `unsupported Kubernetes version "1.29" (supported: 1.35, 1.36, 1.37)`},
 		{"malformed release", []string{"lint", "--kube-version", "latest", crdFile}, 2,
 			"", `invalid Kubernetes version "latest"`},
-		{"several releases are not implemented yet", []string{"lint", "--kube-version", "1.36-1.37", crdFile}, 2,
-			"", "give one release"},
+		{"several releases: one verdict per release", []string{"lint", "--kube-version", "1.36-1.37", crdFile}, 0,
+			"1.36–1.37: customresourcedefinition.apiextensions.k8s.io/widgets.example.com created", ""},
+		{"a matrix with --engine wasm is refused", []string{"lint", "--engine", "wasm", "--kube-version", "1.36-1.37", crdFile}, 2,
+			"", "needs --engine native"},
 		{"lint at 1.36", []string{"lint", "--kube-version", "1.36", crdFile}, 0, "", ""},
+		{"a suite's kubeVersion is its release", []string{"test", "testdata/matrix-suite"}, 0, "PASS: 1 passed", ""},
+		{"test --kube-version overrides the suite's", []string{"test", "--kube-version", "1.37", "testdata/matrix-suite"}, 1, "Checked value must be of type integer with format int32", ""},
+		{"test matrix: releases grouped by identical results", []string{"test", "--kube-version", "1.35-1.37", "testdata/matrix-suite"}, 1,
+			"1.35: --- PASS: replicas/onCreate/a replicas count past int32 is accepted\n      PASS: 1 passed, 0 failed\n1.36–1.37: --- FAIL", ""},
+		{"test --junit takes one release", []string{"test", "--junit", "x.xml", "--kube-version", "1.35-1.37", "testdata/matrix-suite"}, 2, "", "--junit takes one release"},
+		{"a suite's unsupported kubeVersion is a load error", []string{"test", filepath.Join(badSuite, "bad.testsuite.yaml")}, 2, `kubeVersion: unsupported Kubernetes version "1.30" (supported: 1.35, 1.36, 1.37)`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -197,7 +197,10 @@ dryRun and options from an AdmissionReview, --operation, --user and
   crdlab validate --crd crds/ --policy policies/ --user jane --group devs manifests/
 
   # As a Kubernetes 1.36 API server validates them
-  crdlab validate --kube-version 1.36 --crd crds/ -R manifests/`,
+  crdlab validate --kube-version 1.36 --crd crds/ -R manifests/
+
+  # As every supported release does, grouped by identical verdicts
+  crdlab validate --kube-version supported --crd crds/ -R manifests/`,
 	flags: func(fs *flag.FlagSet) { declareValidate(fs, &validateFlags{}) },
 	run:   runValidate,
 }
@@ -239,6 +242,9 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	}
 	if err := f.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
+	}
+	if code, done := matrix(c, &f.kube, &f.output, matrixRuns, args, stdin, stdout, stderr); done {
+		return code
 	}
 	fv, err := enum("field-validation", f.fieldValidation, "Strict", "Warn", "Ignore")
 	if err != nil {
@@ -509,7 +515,10 @@ versions. Other documents in the inputs are ignored.`,
   crdlab lint --old deployed.yaml --policy gateway.networking.k8s.io_vap_safeupgrades.yaml gateways.yaml
 
   # As a Kubernetes 1.35 API server judges them
-  crdlab lint --kube-version 1.35 config/crd/`,
+  crdlab lint --kube-version 1.35 config/crd/
+
+  # At 1.35, 1.36 and 1.37 at once (exit 1 if any rejects)
+  crdlab lint --kube-version 1.35-1.37 config/crd/`,
 	flags: func(fs *flag.FlagSet) { declareLint(fs, &lintFlags{}) },
 	run:   runLint,
 }
@@ -537,6 +546,13 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	}
 	if err := f.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
+	}
+	kind := matrixRuns
+	if lf.old != "" {
+		kind = matrixWhole
+	}
+	if code, done := matrix(c, &f.kube, &f.output, kind, args, stdin, stdout, stderr); done {
+		return code
 	}
 	if lf.storedVersions != "" && lf.old == "" {
 		return usageError(c, stderr, "--stored-versions needs --old")
@@ -607,6 +623,7 @@ func newCatalog(f *outputFlags, stderr io.Writer) (*catalog.Catalog, int) {
 	cat := catalog.New()
 	cat.CRDFieldValidation = engine.FieldValidation(f.crdFV)
 	cat.KubeVersion = f.kube.version
+	cat.Share = f.kube.share
 	if f.engine == "wasm" {
 		compiler, err := wasmCompiler(f.module, f.crdFV)
 		if err != nil {

@@ -39,6 +39,7 @@ type testFlags struct {
 	crds                          []string
 	runRE, output, junit, initCRD string
 	parallel                      int
+	kube                          kubeVersionFlag
 }
 
 func declareTest(fs *flag.FlagSet, f *testFlags) {
@@ -48,6 +49,7 @@ func declareTest(fs *flag.FlagSet, f *testFlags) {
 	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `FILE`")
 	fs.IntVarP(&f.parallel, "parallel", "j", 0, "cases run at once (default: the number of CPUs)")
 	fs.StringVar(&f.initCRD, "init", "", "write a starter suite for the CRD `FILE` to stdout instead of running suites")
+	f.kube.declare(fs)
 	f.engineFlags.declare(fs)
 }
 
@@ -80,10 +82,24 @@ func runTest(c *command, args []string, stdout, stderr io.Writer) int {
 	if err := f.engineFlags.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
+	// --kube-version overrides the suites' kubeVersion only when given.
+	kubeGiven := fs.Changed("kube-version") || c.step != nil
+	if err := f.kube.check(f.engineFlags.wasm()); err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	if len(f.kube.versions) > 1 && *junit != "" {
+		return usageError(c, stderr, "--junit takes one release, not --kube-version %s", f.kube.asked)
+	}
+	if code, done := matrix(c, &f.kube, output, matrixWhole, args, nil, stdout, stderr); done {
+		return code
+	}
 	if fs.NArg() == 0 {
 		return usageError(c, stderr, "no suite files or directories given")
 	}
-	opts := crdtest.Options{CRDs: crds, Parallel: *parallel}
+	opts := crdtest.Options{CRDs: crds, Parallel: *parallel, Share: f.kube.share}
+	if kubeGiven {
+		opts.KubeVersion = f.kube.version
+	}
 	if *runRE != "" {
 		re, err := regexp.Compile(*runRE)
 		if err != nil {

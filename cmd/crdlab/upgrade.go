@@ -49,6 +49,7 @@ type upgradeFlags struct {
 	output, storedVersions    string
 	failOnBreaking, recursive bool
 	admission                 admissionFlags
+	kube                      kubeVersionFlag
 }
 
 func declareUpgrade(fs *flag.FlagSet, f *upgradeFlags) {
@@ -57,6 +58,7 @@ func declareUpgrade(fs *flag.FlagSet, f *upgradeFlags) {
 	fs.BoolVar(&f.failOnBreaking, "fail-on-breaking", false, "a breaking schema change makes the upgrade unsafe")
 	fs.BoolVarP(&f.recursive, "recursive", "R", false, "read directories of stored objects recursively (as kubectl -R)")
 	f.admission.declareForUpdate(fs)
+	f.kube.declare(fs)
 	f.engineFlags.declare(fs)
 }
 
@@ -74,6 +76,12 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	if err := f.engineFlags.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
+	}
+	if err := f.kube.check(f.engineFlags.wasm()); err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	if code, done := matrix(c, &f.kube, &f.output, matrixWhole, args, stdin, stdout, stderr); done {
+		return code
 	}
 	rest := fs.Args()
 	if len(rest) < 2 {
@@ -110,6 +118,8 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 	rep, err := check(oldRaw, newRaw, oldDef, newDef, objects, upgrade.Options{
 		StoredVersions: storedVersionsFlag(f.storedVersions),
 		FailOnBreaking: f.failOnBreaking,
+		KubeVersion:    f.kube.version,
+		Share:          f.kube.share,
 	})
 	if err != nil {
 		return reportInputError(stderr, err)

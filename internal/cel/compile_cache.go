@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/cel/library"
 	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/schema"
 )
@@ -33,6 +34,7 @@ type typeDigest [sha256.Size]byte
 type ruleCacheKey struct {
 	kind              EnvKind
 	messageKind       EnvKind
+	env, messageEnv   envID
 	perCallLimit      uint64
 	decl              typeDigest
 	rule              string
@@ -42,7 +44,19 @@ type ruleCacheKey struct {
 
 type envCacheKey struct {
 	kind EnvKind
+	env  envID
 	decl typeDigest
+}
+
+// envID names the base environment a rule compiles in: the set of
+// library options of its kind at its release (library.OptionsMask). Two
+// releases whose environments hold the same options compile every rule
+// alike, so a cache shared between releases (CompileCache.At) keys on it.
+type envID uint64
+
+// envIDAt is the envID of kind at release rel (baseEnvOptions' choice).
+func envIDAt(kind EnvKind, rel kubeversion.Release) envID {
+	return envID(library.OptionsMask(envMinor(kind, rel)))
 }
 
 // maxCachedRules bounds a cache that is kept for long: past it, the cache
@@ -57,22 +71,66 @@ const maxCachedRules = 1 << 14
 type CompileCache struct {
 	// ctx, when set, is observed between rule compilations: once it ends,
 	// compile returns its error (CompileContext).
-	ctx     context.Context
+	ctx context.Context
+	*cacheStore
+	// release is the Kubernetes release whose environments compile the
+	// rules (the zero Release: the newest); newEnv and storedEnv are its
+	// environments' envIDs.
+	release           kubeversion.Release
+	newEnv, storedEnv envID
+}
+
+// cacheStore is the memo of a CompileCache, shared by its views at other
+// releases (At).
+type cacheStore struct {
 	mu      sync.Mutex
 	digests map[*DeclType]typeDigest
 	rules   map[ruleCacheKey]CompilationResult
 	envs    map[envCacheKey]*ruleEnvs
 	h       hash.Hash
-	// release is the Kubernetes release whose environments compile the
-	// rules (the zero Release: the newest).
-	release kubeversion.Release
 }
 
 // NewCompileCache returns an empty cache.
 func NewCompileCache() *CompileCache {
-	c := &CompileCache{}
+	// One allocation for the cache and its store.
+	b := &struct {
+		CompileCache
+		store cacheStore
+	}{}
+	c := &b.CompileCache
+	c.cacheStore = &b.store
 	c.reset()
+	c.setRelease(kubeversion.Release{})
 	return c
+}
+
+func (c *CompileCache) setRelease(rel kubeversion.Release) {
+	c.release = rel
+	c.newEnv, c.storedEnv = envIDAt(NewExpressions, rel), envIDAt(StoredExpressions, rel)
+}
+
+// At returns a view of c compiling as release rel does, observing ctx,
+// that shares c's memo: a rule already compiled through any view in an
+// environment rel builds alike (same library options, same DeclType) is
+// not compiled again. It is how several releases of one CRD share their
+// compile work (engine.CompileShare). A nil c gives a nil cache.
+func (c *CompileCache) At(ctx context.Context, rel kubeversion.Release) *CompileCache {
+	if c == nil {
+		return nil
+	}
+	v := &CompileCache{cacheStore: c.cacheStore}
+	if ctx != nil && ctx.Done() != nil {
+		v.ctx = ctx
+	}
+	v.setRelease(rel)
+	return v
+}
+
+func (c *CompileCache) envOf(k EnvKind) envID {
+	if k == NewExpressions {
+		return c.newEnv
+	}
+	return c.storedEnv
 }
 
 // NewCompileCacheContext returns an empty cache whose compilations observe
@@ -90,7 +148,7 @@ func NewCompileCacheContext(ctx context.Context) *CompileCache {
 // release rel does (its CEL environments).
 func NewCompileCacheAt(ctx context.Context, rel kubeversion.Release) *CompileCache {
 	c := NewCompileCacheContext(ctx)
-	c.release = rel
+	c.setRelease(rel)
 	return c
 }
 
@@ -111,7 +169,7 @@ func (c *CompileCache) Err() error {
 	return c.ctx.Err()
 }
 
-func (c *CompileCache) reset() {
+func (c *cacheStore) reset() {
 	c.digests = map[*DeclType]typeDigest{}
 	c.rules = map[ruleCacheKey]CompilationResult{}
 	c.envs = map[envCacheKey]*ruleEnvs{}
@@ -131,9 +189,12 @@ func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCall
 	keys := make([]ruleCacheKey, len(s.XValidations))
 	var missing []int
 	for i, rule := range s.XValidations {
+		kind, messageKind := load(rule.Rule, false), load(rule.MessageExpression, true)
 		keys[i] = ruleCacheKey{
-			kind:              load(rule.Rule, false),
-			messageKind:       load(rule.MessageExpression, true),
+			kind:              kind,
+			messageKind:       messageKind,
+			env:               c.envOf(kind),
+			messageEnv:        c.envOf(messageKind),
 			perCallLimit:      perCallLimit,
 			decl:              d,
 			rule:              rule.Rule,
@@ -151,7 +212,7 @@ func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCall
 	for _, i := range missing {
 		for _, k := range []EnvKind{keys[i].kind, keys[i].messageKind} {
 			if _, ok := envs[k]; !ok {
-				envs[k] = c.envs[envCacheKey{k, d}]
+				envs[k] = c.envs[envCacheKey{k, c.envOf(k), d}]
 			}
 		}
 	}
@@ -181,7 +242,7 @@ func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCall
 	}
 	c.mu.Lock()
 	for k, e := range envs {
-		c.envs[envCacheKey{k, d}] = e
+		c.envs[envCacheKey{k, c.envOf(k), d}] = e
 	}
 	for _, i := range missing {
 		r := results[i]
@@ -207,7 +268,7 @@ func normalizedFieldPath(r CompilationResult, rule crd.ValidationRule, s *schema
 
 // digest returns the content digest of t, memoized by pointer (DeclTypes
 // are not modified once built). c.mu is held.
-func (c *CompileCache) digest(t *DeclType) typeDigest {
+func (c *cacheStore) digest(t *DeclType) typeDigest {
 	if d, ok := c.digests[t]; ok {
 		return d
 	}

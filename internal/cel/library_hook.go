@@ -23,18 +23,25 @@ const (
 )
 
 func baseEnvOptions(kind EnvKind, rel kubeversion.Release) []cel.EnvOption {
-	if rel.IsNewest() {
-		if kind == NewExpressions {
-			return library.EnvOptions()
-		}
-		return library.StoredEnvOptions()
-	}
-	// Kubernetes 1.N compiles new expressions at compatibility version
-	// 1.N-1 and stored ones with every library the 1.N binary declares.
+	return library.EnvOptionsAt(envMinor(kind, rel))
+}
+
+// envMinor is the compatibility version whose options build kind's base
+// environment at release rel: Kubernetes 1.N compiles new expressions at
+// compatibility version 1.N-1 and stored ones with every library the 1.N
+// binary declares (at the newest release: every option not removed,
+// library.StoredMinor).
+func envMinor(kind EnvKind, rel kubeversion.Release) uint {
 	if kind == NewExpressions {
-		return library.EnvOptionsAt(uint(rel.Minor() - 1))
+		if rel.IsNewest() {
+			return library.DefaultCompatibilityMinor
+		}
+		return uint(rel.Minor() - 1)
 	}
-	return library.EnvOptionsAt(uint(rel.Minor()))
+	if rel.IsNewest() {
+		return library.StoredMinor
+	}
+	return uint(rel.Minor())
 }
 
 func baseProgramOptions() []cel.ProgramOption { return library.ProgramOptions() }

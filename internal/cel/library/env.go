@@ -14,9 +14,10 @@ import (
 // version is 1.37 and its minimum compatibility version is 1.36.
 const DefaultCompatibilityMinor = 36
 
-// storedMinor stands for upstream's StoredExpressions environment, built at
-// version MaxUint.MaxUint: every option not yet removed.
-const storedMinor = ^uint(0)
+// StoredMinor stands for upstream's StoredExpressions environment, built at
+// version MaxUint.MaxUint: every option not yet removed (EnvOptionsAt of it
+// is StoredEnvOptions).
+const StoredMinor = ^uint(0)
 
 // versioned is environment.VersionedOptions (major version 1 implied).
 type versioned struct {
@@ -97,6 +98,20 @@ func optionsAt(minor uint) ([]cel.EnvOption, []cel.ProgramOption) {
 	return env, prog
 }
 
+// OptionsMask names the set of options enabled at compatibility version
+// 1.<minor>: bit i is the i-th entry of the base options table. Two
+// versions with the same mask build the same environment.
+func OptionsMask(minor uint) uint64 {
+	var m uint64
+	for i, o := range baseOptions {
+		if minor < o.introduced || (o.removed != 0 && minor >= o.removed) {
+			continue
+		}
+		m |= 1 << uint(i)
+	}
+	return m
+}
+
 // EnvOptions returns the options upstream's base environment adds (on top of
 // cel.NewEnv's standard library) for new expressions at compatibility version
 // 1.36, in upstream's order. Program options are not included: pass
@@ -117,7 +132,7 @@ func EnvOptionsAt(minor uint) []cel.EnvOption {
 // environment (every option introduced and not removed, i.e. including the
 // 1.37 lists library version 1 with includes).
 func StoredEnvOptions() []cel.EnvOption {
-	env, _ := optionsAt(storedMinor)
+	env, _ := optionsAt(StoredMinor)
 	return env
 }
 
@@ -149,6 +164,6 @@ func BaseLib() cel.EnvOption {
 
 // StoredBaseLib is BaseLib for the StoredExpressions environment.
 func StoredBaseLib() cel.EnvOption {
-	env, prog := optionsAt(storedMinor)
+	env, prog := optionsAt(StoredMinor)
 	return cel.Lib(&baseLoader{env: env, prog: prog})
 }

@@ -22,7 +22,7 @@ func (c *Catalog) AddAll(defs []Document, jobs int) error {
 	parallel(len(todo), jobs, func(k int) {
 		i := todo[k]
 		scratch := New()
-		scratch.Compiler, scratch.CRDFieldValidation, scratch.KubeVersion = c.Compiler, c.CRDFieldValidation, c.KubeVersion
+		scratch.Compiler, scratch.CRDFieldValidation, scratch.KubeVersion, scratch.Share = c.Compiler, c.CRDFieldValidation, c.KubeVersion, c.Share
 		e, err := scratch.Add(defs[i])
 		out[i] = compiled{e, err}
 	})

@@ -142,6 +142,9 @@ type Catalog struct {
 	// KubeVersion is the Kubernetes release Native reproduces
 	// (engine.CompileOptions.KubeVersion; "" is the default).
 	KubeVersion string
+	// Share is the compile work shared with the runs of the other
+	// releases of a --kube-version matrix (engine.CompileOptions.Share).
+	Share *engine.CompileShare
 
 	byName map[string]*Entry
 	byGK   map[groupKind]*Entry
@@ -172,7 +175,7 @@ func (c *Catalog) Add(d Document) (*Entry, error) {
 		// The engine decodes the CRD as the API server does (unknown and
 		// duplicate fields per CRDFieldValidation); other decoding errors
 		// are located input errors.
-		compiled, err := engine.CompileWithOptions(d.Raw, engine.CompileOptions{FieldValidation: c.CRDFieldValidation, Filename: d.File, KubeVersion: c.KubeVersion})
+		compiled, err := engine.CompileWithOptions(d.Raw, engine.CompileOptions{FieldValidation: c.CRDFieldValidation, Filename: d.File, KubeVersion: c.KubeVersion, Share: c.Share})
 		if err != nil {
 			if _, derr := DecodeCRD(d); derr != nil {
 				return nil, derr
@@ -237,7 +240,7 @@ func (c *Catalog) Lint(defs []Document, jobs int) (*wire.RunReport, error) {
 	errs := make([]error, len(defs))
 	parallel(len(defs), jobs, func(i int) {
 		one := New()
-		one.Compiler, one.CRDFieldValidation, one.KubeVersion = c.Compiler, c.CRDFieldValidation, c.KubeVersion
+		one.Compiler, one.CRDFieldValidation, one.KubeVersion, one.Share = c.Compiler, c.CRDFieldValidation, c.KubeVersion, c.Share
 		_, errs[i] = one.Add(defs[i])
 		compiled[i] = one
 	})
