@@ -86,6 +86,48 @@ func ExampleCRD_Validate() {
 	// true {"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"generation":1,"name":"a","namespace":"default"},"spec":{"replicas":1}}
 }
 
+// Admit validates an object, then runs validating admission policies on
+// it, as `crdlab validate --policy` does.
+func ExampleCRD_Admit() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample(), CacheDir: filepath.Join(os.TempDir(), "crdlab-example-cache")})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	crd, err := r.Compile(ctx, []byte(crontabCRD))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	policies := `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: few-replicas}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [stable.example.com], apiVersions: ["*"], operations: [CREATE], resources: [crontabs]}
+  validations:
+  - {expression: "object.spec.replicas <= 5", message: "at most 5 replicas"}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: few-replicas}
+spec: {policyName: few-replicas, validationActions: [Deny]}
+`
+	res, err := crd.Admit(ctx, []byte("apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: a}\nspec: {replicas: 8}\n"), []byte(policies), wasm.AdmitOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Report.Object.Valid(), res.Admission.Allowed)
+	fmt.Println(res.Admission.Message)
+	// Output:
+	// true false
+	// crontabs.stable.example.com "a" is forbidden: ValidatingAdmissionPolicy 'few-replicas' with binding 'few-replicas' denied request: at most 5 replicas
+}
+
 // Lint checks a CRD alone, as `crdlab lint` does.
 func ExampleRuntime_Lint() {
 	ctx := context.Background()
