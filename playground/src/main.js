@@ -19,6 +19,8 @@ import { celHighlight } from './celhighlight.js';
 import { examples, crontabCRD, crontabObject } from './examples.js';
 import { schemaPanel, benchButton } from './schemabench.js';
 import { setupTests } from './tests.js';
+import { setupPolicy } from './policy.js';
+import { currentTab } from './tabs.js';
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, cls, text) => {
@@ -118,6 +120,7 @@ function completionAnswer(m) {
 // ---- editors -------------------------------------------------------------
 let scheduleRun = () => {};
 let scheduleTests = () => {};
+let schedulePolicy = () => {};
 
 function makeEditor(parent, name, doc) {
   const view = new EditorView({
@@ -140,6 +143,7 @@ function makeEditor(parent, name, doc) {
         EditorView.updateListener.of(timed('edit', (u) => {
           if (!u.docChanged) return;
           if (name === 'suite') return scheduleTests();
+          if (name === 'policy') return schedulePolicy();
           perf.editAt = performance.now();
           scheduleRun();
         })),
@@ -186,6 +190,28 @@ scheduleTests = () => {
   tests.run();
 };
 
+// The Policy tab (policy.js): admission policies on the Validate tab's
+// object (its CRD, mode and old object).
+const policy = setupPolicy({
+  makeEditor: (parent, name) => (editors[name] = makeEditor(parent, name, '')),
+  request: () => {
+    const update = $('modeUpdate').checked;
+    return {
+      crd: getText('crd'), oldCrd: getText('oldCrd') || undefined, object: getText('object'),
+      old: update ? getText('old') : undefined, fieldValidation: $('fieldValidation').value,
+      subresource: $('subresource').value, version: $('version').value,
+    };
+  },
+  module: () => wasmModulePromise,
+  changed: () => saveHash(),
+  perf,
+});
+schedulePolicy = () => {
+  if (suppress) return;
+  saveHash();
+  policy.run();
+};
+
 function setText(name, text) {
   const v = editors[name];
   v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
@@ -212,7 +238,8 @@ function getState() {
     crd: getText('crd'), object: getText('object'), old: getText('old'),
     fieldValidation: $('fieldValidation').value, subresource: $('subresource').value,
     version: $('version').value, mode: $('modeUpdate').checked ? 'update' : 'create',
-    oldCrd: getText('oldCrd'), suite: getText('suite'), run: tests.filter(), tab: tests.tab(),
+    oldCrd: getText('oldCrd'), suite: getText('suite'), run: tests.filter(), tab: currentTab(),
+    policy: getText('policy'), admission: policy.options(),
   };
 }
 
@@ -226,6 +253,8 @@ function setState(s) {
   setText('oldCrd', s.oldCrd ?? '');
   if (s.oldCrd) $('oldCrdPane').open = true;
   setText('suite', s.suite ?? '');
+  setText('policy', s.policy ?? '');
+  policy.setOptions(s.admission);
   tests.setFilter(s.run);
   $('fieldValidation').value = s.fieldValidation || 'Strict';
   $('subresource').value = s.subresource || '';
@@ -238,7 +267,8 @@ function setState(s) {
   showMode();
   suppress = false;
   perf.editAt = performance.now();
-  tests.show(s.tab === 'tests' ? 'tests' : 'validate');
+  if (s.tab === 'policy') policy.show();
+  else tests.show(s.tab === 'tests' ? 'tests' : 'validate');
   runNow();
 }
 
@@ -324,7 +354,7 @@ let wasmModule;
 let costState = {};
 perf.getState = () => getState();
 perf.busy = () => inflight.validate || dirty.validate;
-perf.idle = () => engineReady && !schema.pending() && !marks && costStarted && costTimer === null && !inflight.validate && !inflight.cost && !dirty.validate && !dirty.cost && tests.idle();
+perf.idle = () => engineReady && !schema.pending() && !marks && costStarted && costTimer === null && !inflight.validate && !inflight.cost && !dirty.validate && !dirty.cost && tests.idle() && policy.idle();
 
 validator.onmessage = timed('validation result', (ev) => {
   const m = ev.data;
@@ -811,9 +841,10 @@ function loadExample(id) {
   const x = examples.find((e) => e.id === id);
   if (!x) return;
   $('about').textContent = x.about;
-  // The Tests tab's suite, filter and the tab shown stay as they are.
+  // The Tests tab's suite, filter, the policies and the tab shown stay as they are.
   setState({ crd: x.crd, object: x.object, old: x.old ?? '', fieldValidation: x.fieldValidation, subresource: x.subresource, version: x.version, mode: x.mode ?? 'create',
-    oldCrd: x.oldCrd ?? '', suite: getText('suite'), run: tests.filter(), tab: tests.tab() });
+    oldCrd: x.oldCrd ?? '', suite: getText('suite'), run: tests.filter(), tab: currentTab(),
+    policy: getText('policy'), admission: policy.options() });
   if (!x.oldCrd) $('oldCrdPane').open = false;
   saveHash();
 }

@@ -4,6 +4,8 @@
 // against the CRD of the Validate tab. Suites run in a worker of their own
 // (a big suite takes seconds), started when the tab is first shown.
 
+import { showTab } from './tabs.js';
+
 // The CronTab suite the tab opens with when the suite is empty.
 export const crontabSuite = `# OpenShift's test suite format (crdlab test runs it unchanged):
 # onCreate cases create "initial" and compare the stored object with
@@ -102,12 +104,7 @@ export function setupTests({ makeEditor, getCRD, module, changed, perf }) {
 
   function show(tab) {
     const tests = tab === 'tests';
-    $('validateView').hidden = tests;
-    $('testsView').hidden = !tests;
-    $('tabValidate').classList.toggle('active', !tests);
-    $('tabTests').classList.toggle('active', tests);
-    $('tabValidate').setAttribute('aria-selected', String(!tests));
-    $('tabTests').setAttribute('aria-selected', String(tests));
+    showTab(tests ? 'tests' : 'validate');
     if (tests) {
       if (!editor.state.doc.length) setSuite(crontabSuite);
       start();
@@ -215,7 +212,6 @@ export function setupTests({ makeEditor, getCRD, module, changed, perf }) {
     editor,
     run,
     show,
-    tab: () => ($('testsView').hidden ? 'validate' : 'tests'),
     idle: () => !worker || (ready && !inflight && !dirty),
     setSuite,
     filter: () => $('testRun').value,

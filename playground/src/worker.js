@@ -8,7 +8,8 @@
 //   - the cost worker (main.js, handed the compiled module): "cost" (the
 //     ABI's "cost" op recompiles the CRD on each call, so a big CRD's cost
 //     report never delays a validation) and "bench";
-//   - the Tests tab's worker (tests.js): "test".
+//   - the Tests tab's worker (tests.js): "test";
+//   - the Policy tab's worker (policy.js): "admit".
 // The Share URL is encoded in share-worker.js, not here. A CRD is
 // compiled once per text (the last KEEP compile handles are kept; with an
 // old CRD, as an update of it).
@@ -21,6 +22,9 @@
 //        report?, objectWarningPositions?, validateMs?} | {id, kind, crdError} | {..., objectError}
 //   {kind: 'cost', id, crd, object?} → {id, kind, cost | error, costMs}
 //   {kind: 'test', id, files, paths, crds, run} → {id, kind, report | error, ms}
+//   {kind: 'admit', id, crd, oldCrd?, object, old?, policies, operation?, user?, groups?,
+//    fieldValidation, subresource, version} → {id, kind, result | error, ms}
+//     (the ABI's "admit": result {report, admission?})
 //   {kind: 'schema', id, crd, oldCrd?, version, draft, strict} → {id, kind, schema | error, ms}
 //   {kind: 'bench', id, crd, object, durationMs, samples, timeoutMs} → {id, kind, bench | error, ms}
 //   {kind: 'complete', id, schemaNode, root, expression} → {id, kind, result | error}
@@ -28,8 +32,8 @@
 //     request answers the older one with result null)
 //   and {id, kind, fatal} when a request throws unexpectedly. Errors are
 //   {code, message} (a CrdlabError's code and detail).
-// One request runs at a time, and only the newest: "validate", "cost" and
-// "test" share one slot (a newer request replaces one not yet started),
+// One request runs at a time, and only the newest: "validate", "cost",
+// "test" and "admit" share one slot (a newer request replaces one not yet started),
 // "schema" and "bench" another, which runs only when the first is empty;
 // "complete" has a third, which runs first (the user is waiting for it,
 // and it is cheap: no compile).
@@ -163,6 +167,24 @@ function test(req) {
   return res;
 }
 
+// admit runs validating admission policies on an object (the Policy tab):
+// crdlab validate --policy on one object.
+function admit(req) {
+  const res = { id: req.id, kind: 'admit' };
+  const t0 = performance.now();
+  try {
+    const { c } = compiled(req.crd, req.oldCrd);
+    res.result = c.admit(req.object, req.policies, {
+      old: req.old, operation: req.operation, user: req.user, groups: req.groups,
+      fieldValidation: req.fieldValidation, subresource: req.subresource, version: req.version,
+    });
+  } catch (e) {
+    res.error = failure(e);
+  }
+  res.ms = performance.now() - t0;
+  return res;
+}
+
 function run() {
   scheduled = false;
   if (completion) {
@@ -190,7 +212,7 @@ function run() {
   if (!req) return;
   let res;
   try {
-    res = req.kind === 'cost' ? cost(req) : req.kind === 'test' ? test(req) : validate(req);
+    res = req.kind === 'cost' ? cost(req) : req.kind === 'test' ? test(req) : req.kind === 'admit' ? admit(req) : validate(req);
   } catch (e) {
     res = { id: req.id, kind: req.kind, fatal: failure(e) };
   }

@@ -717,6 +717,56 @@ spec:
     await settle(page);
   });
 
+  await step('Policy tab: admission policies on the object, denied with the API server message, then allowed; shared in the URL', async () => {
+    await page.selectOption('#examples', 'crontab');
+    await settle(page);
+    await setText(page, 'object', 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: big\nspec:\n  cronSpec: "*/5 * * * *"\n  image: registry.example.com/cron:1.0\n  replicas: 8\n');
+    await settle(page);
+    await page.click('#tabPolicy');
+    assert.equal(await page.isVisible('#validateView'), false);
+    await page.waitForFunction(() => window.__crdlab.policy.runs > 0, null, { timeout: 60000 });
+    await settle(page, 60000);
+    assert.equal(await page.textContent('#policySummary'), "Denied by ValidatingAdmissionPolicy 'crontab-rules' with binding 'crontab-rules'");
+    const denial = await page.textContent('#policyResult .denial');
+    assert.equal(denial, `Error from server (Invalid): crontabs.stable.example.com "big" is forbidden: ValidatingAdmissionPolicy 'crontab-rules' with binding 'crontab-rules' denied request: replicas must be at most 5, not 8`);
+    assert.deepEqual(await page.$$eval('#policyResult .audit', (l) => l.map((d) => d.textContent)), ['crontab-rules/replicas: 8']);
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.screenshot({ path: join(shots, 'playground-policy.png') });
+    // Edited, the policies run again: a higher limit admits the object; another user's request reaches the policy.
+    const policies = await getText(page, 'policy');
+    let runs = await page.evaluate(() => window.__crdlab.policy.runs);
+    await setText(page, 'policy', policies.replace('variables.replicas <= 5', 'variables.replicas <= 10'));
+    await page.waitForFunction((n) => window.__crdlab.policy.runs > n, runs, { timeout: 60000 });
+    await settle(page, 60000);
+    assert.match(await page.textContent('#policySummary'), /^Allowed \(/);
+    runs = await page.evaluate(() => window.__crdlab.policy.runs);
+    await setText(page, 'policy', policies.replace('variables.replicas <= 5', "request.userInfo.username != 'jane'").replace("'replicas must be at most 5, not ' + string(variables.replicas)", "'not ' + request.userInfo.username"));
+    await page.waitForFunction((n) => window.__crdlab.policy.runs > n, runs, { timeout: 60000 });
+    await settle(page, 60000);
+    assert.match(await page.textContent('#policySummary'), /^Allowed \(/);
+    runs = await page.evaluate(() => window.__crdlab.policy.runs);
+    await page.fill('#policyUser', 'jane');
+    await page.waitForFunction((n) => window.__crdlab.policy.runs > n, runs, { timeout: 60000 });
+    await settle(page, 60000);
+    assert.match(await page.textContent('#policyResult .denial'), /denied request: not jane$/);
+    // The tab, the policies and the user are shared.
+    await page.evaluate(() => { window.__crdlab.sharedURL = null; });
+    await page.click('#share');
+    await page.waitForFunction(() => window.__crdlab.sharedURL && window.__crdlab.sharedURL.includes('#s='));
+    const url = await page.evaluate(() => window.__crdlab.sharedURL);
+    const p2 = await context.newPage();
+    await p2.goto(url);
+    await p2.waitForFunction(() => window.__crdlab?.policy?.runs > 0, null, { timeout: 60000 });
+    const st = await p2.evaluate(() => window.__crdlab.getState());
+    assert.deepEqual([st.tab, st.admission.user, st.policy], ['policy', 'jane', await getText(page, 'policy')]);
+    await p2.waitForFunction(() => document.querySelector('#policyResult .denial'), null, { timeout: 60000 });
+    await p2.close();
+    await page.fill('#policyUser', '');
+    await page.click('#tabValidate');
+    assert.equal(await page.isVisible('#policyView'), false);
+    await settle(page);
+  });
+
   await step('layout: the editors keep their width as results grow; one column on a narrow window', async () => {
     await page.selectOption('#examples', 'cost-over-budget');
     await settle(page);

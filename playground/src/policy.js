@@ -1,0 +1,204 @@
+// The Policy tab: ValidatingAdmissionPolicies, their bindings, params and
+// Namespaces, edited beside what kube-apiserver's admission would decide
+// on the Validate tab's object (create, or update with its old object):
+// the module's "admit" op (`crdlab validate --policy`), in a worker of its
+// own started when the tab is first shown.
+import { showTab } from './tabs.js';
+
+// The policies the tab opens with when empty (examples/admission/policy.yaml).
+export const crontabPolicies = `# ValidatingAdmissionPolicies and bindings for the CronTabs of the CRD:
+# at most 5 replicas (Deny), images from registry.example.com (Warn),
+# and the replica count in the audit event.
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: crontab-rules
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [stable.example.com]
+      apiVersions: ["*"]
+      operations: [CREATE, UPDATE]
+      resources: [crontabs]
+  variables:
+  - name: replicas
+    expression: "object.spec.replicas"
+  validations:
+  - expression: "variables.replicas <= 5"
+    messageExpression: "'replicas must be at most 5, not ' + string(variables.replicas)"
+  auditAnnotations:
+  - key: replicas
+    valueExpression: "string(variables.replicas)"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: crontab-rules
+spec:
+  policyName: crontab-rules
+  validationActions: [Deny]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: trusted-images
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [stable.example.com]
+      apiVersions: ["*"]
+      operations: [CREATE, UPDATE]
+      resources: [crontabs]
+  validations:
+  - expression: "object.spec.image.startsWith('registry.example.com/')"
+    messageExpression: "'image ' + object.spec.image + ' is not from registry.example.com'"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: trusted-images-warn
+spec:
+  policyName: trusted-images
+  validationActions: [Warn]
+`;
+
+const el = (tag, cls, text) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+
+/**
+ * Sets up the tab. `makeEditor(parent, name)` makes the policies' editor;
+ * `request()` returns the Validate tab's {crd, oldCrd, object, old,
+ * fieldValidation, subresource, version}; `module()` the compiled
+ * WebAssembly module (a promise); `changed()` is called when the shared
+ * state changes.
+ */
+export function setupPolicy({ makeEditor, request, module, changed, perf }) {
+  const $ = (id) => document.getElementById(id);
+  const editor = makeEditor($('policyEditor'), 'policy');
+  let worker = null;
+  let ready = false;
+  let inflight = false;
+  let dirty = false;
+  let id = 0;
+  perf.policy = { runs: 0, last: null };
+
+  function show() {
+    showTab('policy');
+    if (!editor.state.doc.length) setPolicies(crontabPolicies);
+    start();
+    run();
+  }
+
+  function setPolicies(text) {
+    editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text } });
+  }
+
+  function start() {
+    if (worker) return;
+    worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    worker.onmessage = (ev) => {
+      const m = ev.data;
+      if (m.kind === 'ready') {
+        if (m.error) {
+          $('policySummary').textContent = `could not load the engine: ${m.error.message}`;
+          return;
+        }
+        ready = true;
+        run();
+        return;
+      }
+      inflight = false;
+      if (dirty) run();
+      else $('policyBusy').hidden = true;
+      if (m.id === id) showResult(m);
+      perf.policy.runs++;
+      perf.policy.last = m;
+    };
+    module().then((mod) => worker.postMessage({ kind: 'init', module: mod }));
+  }
+
+  function options() {
+    const groups = $('policyGroups').value.split(',').map((g) => g.trim()).filter(Boolean);
+    return { operation: $('policyOperation').value, user: $('policyUser').value.trim(), groups };
+  }
+
+  function run() {
+    if (!worker || !ready || $('policyView').hidden) return;
+    if (inflight) {
+      dirty = true;
+      return;
+    }
+    dirty = false;
+    inflight = true;
+    $('policyBusy').hidden = false;
+    const o = options();
+    worker.postMessage({ kind: 'admit', id: ++id, ...request(), policies: editor.state.doc.toString(),
+      operation: o.operation || undefined, user: o.user || undefined, groups: o.groups.length ? o.groups : undefined });
+  }
+
+  function line(cls, text) {
+    $('policyResult').appendChild(el('div', cls, text));
+  }
+
+  function showResult(m) {
+    $('policyResult').replaceChildren();
+    const sum = $('policySummary');
+    if (m.error) {
+      sum.className = 'err';
+      sum.textContent = m.error.message;
+      return;
+    }
+    const { report, admission } = m.result;
+    const obj = report.object;
+    if (report.crd?.errors?.length) {
+      sum.className = 'err';
+      sum.textContent = 'The CRD is invalid (see the Validate tab): the API server would not serve the object.';
+      return;
+    }
+    if (!admission) {
+      sum.className = 'err';
+      sum.textContent = obj?.decodeError
+        ? `The object does not decode: ${obj.decodeError}`
+        : `The object is invalid (${obj?.errors?.length ?? 0} errors, see the Validate tab): admission does not run.`;
+      return;
+    }
+    sum.className = admission.allowed ? 'ok' : 'err';
+    sum.textContent = admission.allowed
+      ? `Allowed (${Math.round(m.ms)} ms in the engine)`
+      : `Denied by ValidatingAdmissionPolicy '${admission.policy}'${admission.binding ? ` with binding '${admission.binding}'` : ''}`;
+    if (!admission.allowed) line('err denial', `Error from server (${admission.reason}): ${admission.message}`);
+    for (const w of admission.warnings ?? []) line('warn', `Warning: ${w}`);
+    const audit = Object.entries(admission.auditAnnotations ?? {});
+    if (audit.length) {
+      line('muted', 'Audit annotations:');
+      for (const [k, v] of audit) line('audit', `${k}: ${v}`);
+    }
+    line('muted', admission.evaluated?.length
+      ? `Evaluated (policy/binding): ${admission.evaluated.join(', ')}`
+      : 'No binding matched the request.');
+    for (const n of admission.notes ?? []) line('note', `Note: ${n}`);
+  }
+
+  $('tabPolicy').addEventListener('click', () => { show(); changed(); });
+  for (const id of ['policyOperation', 'policyUser', 'policyGroups']) {
+    $(id).addEventListener('input', () => { run(); changed(); });
+  }
+
+  return {
+    editor,
+    run,
+    show,
+    idle: () => !worker || (ready && !inflight && !dirty),
+    setPolicies,
+    options,
+    setOptions: (o = {}) => {
+      $('policyOperation').value = o.operation || '';
+      $('policyUser').value = o.user ?? '';
+      $('policyGroups').value = (o.groups ?? []).join(', ');
+    },
+  };
+}
