@@ -21,7 +21,10 @@ type WebhookTarget struct {
 	Version     string `json:"version"`
 	Resource    string `json:"resource"`
 	SubResource string `json:"subResource,omitempty"`
-	Kind        string `json:"kind"`
+	// APIVersion and Kind are the kind's (autoscaling/v1 Scale for a
+	// CRD's scale subresource).
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
 }
 
 // WebhookCall is the verdict on one webhook of a configuration for one
@@ -190,7 +193,12 @@ func (a *Admitter) shouldCall(req *Request, w *compiledWebhook, c *WebhookCall) 
 		}
 	}
 	c.Called = true
-	c.CalledWith = &WebhookTarget{Group: res.Group, Version: res.Version, Resource: res.Resource, SubResource: req.SubResource, Kind: kind.Kind}
+	apiVersion := kind.Version
+	if kind.Group != "" {
+		apiVersion = kind.Group + "/" + kind.Version
+	}
+	c.CalledWith = &WebhookTarget{Group: res.Group, Version: res.Version, Resource: res.Resource, SubResource: req.SubResource,
+		APIVersion: apiVersion, Kind: kind.Kind}
 }
 
 // forbidden is apierrors.NewForbidden's message for the request's resource
