@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -176,7 +177,7 @@ func TestValidatePolicyFlagWithoutPolicyIsAUsageError(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "objs.yaml": admissionObjects, "empty.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n"})
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, "empty.yaml"), filepath.Join(dir, "objs.yaml")}, strings.NewReader(""), &stdout, &stderr)
-	if code != exitUsage || !strings.Contains(stderr.String(), "no ValidatingAdmissionPolicy or binding found") {
+	if code != exitUsage || !strings.Contains(stderr.String(), "no ValidatingAdmissionPolicy, binding or webhook configuration found") {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 }
@@ -266,5 +267,50 @@ spec: {policyName: no-scale-up, validationActions: [Deny]}
 	stderr.Reset()
 	if code := run([]string{"validate", "--crd", p("crd.yaml"), "--policy", p("policy.yaml"), "--old", p("four.yaml"), p("two.yaml")}, strings.NewReader(""), &stdout, &stderr); code != exitValid {
 		t.Errorf("scale down: exit %d, stderr:\n%s", code, stderr.String())
+	}
+}
+
+const failingWebhook = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: broken}
+webhooks:
+- name: broken.example.com
+  clientConfig: {url: "https://hooks.example.com"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  failurePolicy: %s
+  rules:
+  - {apiGroups: ["*"], apiVersions: ["*"], operations: ["*"], resources: ["*"]}
+  matchConditions:
+  - {name: missing, expression: "object.spec.missing == 1"}
+`
+
+func TestValidateWebhookMatchConditionErrorFailsUnderFailAndSkipsUnderIgnore(t *testing.T) {
+	for _, tt := range []struct {
+		policy string
+		exit   int
+		want   string
+	}{
+		{"Fail", exitInvalid, `Error from server (Forbidden): error when creating "%s": crontabs.stable.example.com "ok" is forbidden: expression 'object.spec.missing == 1' resulted in error: no such key: missing`},
+		{"Ignore", exitValid, `broken/broken.example.com skipped: matchConditions could not be evaluated (failurePolicy Ignore)`},
+	} {
+		t.Run(tt.policy, func(t *testing.T) {
+			// Webhook configurations among the inputs apply, as policies do.
+			dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD,
+				"objs.yaml": fmt.Sprintf(failingWebhook, tt.policy) + "---\n" + strings.Split(admissionObjects, "---\n")[0]})
+			objs := filepath.Join(dir, "objs.yaml")
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), objs}, strings.NewReader(""), &stdout, &stderr)
+			if code != tt.exit {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tt.exit, stderr.String())
+			}
+			want := tt.want
+			if strings.Contains(want, "%s") {
+				want = fmt.Sprintf(want, objs)
+			}
+			if !strings.Contains(stdout.String()+stderr.String(), want) {
+				t.Errorf("output lacks %q:\n%s%s", want, stdout.String(), stderr.String())
+			}
+		})
 	}
 }
