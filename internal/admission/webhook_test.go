@@ -140,3 +140,23 @@ func TestWebhooksCalledSkippedAndFailed(t *testing.T) {
 		`v/prod.example.com: namespaceSelector does not match the labels of Namespace "default"`,
 	})
 }
+
+func TestWebhooksSkipAdmissionConfigurationKinds(t *testing.T) {
+	in, err := DecodeFile([]byte(testWebhooks), "w.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(Config{Webhooks: in.Webhooks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{KindValidatingWebhooks, KindMutatingWebhooks, KindPolicy, KindBinding} {
+		calls := a.Webhooks(&Request{Operation: "CREATE", Kind: GVK{APIGroup, "v1", kind}, Resource: GVR{APIGroup, "v1", "x"}, Name: "x",
+			Object: map[string]interface{}{}})
+		for _, c := range calls {
+			if c.Called || c.Skipped != kind+" objects are not sent to webhooks" {
+				t.Errorf("%s: %+v", kind, c)
+			}
+		}
+	}
+}
