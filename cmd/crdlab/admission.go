@@ -225,14 +225,30 @@ func (c catalogResources) Equivalents(r admission.GVR, sub string) []admission.E
 		if def == nil || def.Spec.Group != r.Group || def.Spec.Names.Plural != r.Resource {
 			continue
 		}
+		// The CRD handler's equivalent resource registry: every version
+		// (served or not), its status and scale subresources where the
+		// version has them, scale as autoscaling/v1 Scale.
 		var out []admission.Equivalent
 		for _, v := range def.Spec.Versions {
-			if v.Served {
-				out = append(out, admission.Equivalent{
-					Resource: admission.GVR{Group: r.Group, Version: v.Name, Resource: r.Resource},
-					Kind:     admission.GVK{Group: r.Group, Version: v.Name, Kind: def.Spec.Names.Kind},
-				})
+			kind := admission.GVK{Group: r.Group, Version: v.Name, Kind: def.Spec.Names.Kind}
+			switch sub {
+			case "":
+			case "status":
+				if v.Subresources == nil || v.Subresources.Status == nil {
+					continue
+				}
+			case "scale":
+				if v.Subresources == nil || v.Subresources.Scale == nil {
+					continue
+				}
+				kind = admission.GVK{Group: "autoscaling", Version: "v1", Kind: "Scale"}
+			default:
+				continue
 			}
+			out = append(out, admission.Equivalent{
+				Resource: admission.GVR{Group: r.Group, Version: v.Name, Resource: r.Resource},
+				Kind:     kind,
+			})
 		}
 		return out
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crdlab/crdlab/admission"
+	"github.com/crdlab/crdlab/internal/cli/catalog"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -312,5 +314,56 @@ func TestValidateWebhookMatchConditionErrorFailsUnderFailAndSkipsUnderIgnore(t *
 				t.Errorf("output lacks %q:\n%s%s", want, stdout.String(), stderr.String())
 			}
 		})
+	}
+}
+
+func TestCatalogEquivalentsAreTheCRDHandlersRegistry(t *testing.T) {
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+    subresources: {status: {}}
+  - name: v2
+    served: false
+    storage: false
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+    subresources:
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
+`
+	dir := writeFiles(t, map[string]string{"crd.yaml": crd})
+	docs, err := (&catalog.Reader{}).Read([]string{filepath.Join(dir, "crd.yaml")}, "CRD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.New()
+	if err := cat.AddAll(docs, 1); err != nil {
+		t.Fatal(err)
+	}
+	res := catalogResources{cat}
+	r := admission.GVR{Group: "example.com", Version: "v1", Resource: "widgets"}
+	for _, tt := range []struct {
+		sub  string
+		want string
+	}{
+		{"", "v1 example.com/v1 Widget, v2 example.com/v2 Widget"}, // unserved versions too
+		{"status", "v1 example.com/v1 Widget"},
+		{"scale", "v2 autoscaling/v1 Scale"},
+		{"other", ""},
+	} {
+		var got []string
+		for _, e := range res.Equivalents(r, tt.sub) {
+			got = append(got, fmt.Sprintf("%s %s/%s %s", e.Resource.Version, e.Kind.Group, e.Kind.Version, e.Kind.Kind))
+		}
+		if g := strings.Join(got, ", "); g != tt.want {
+			t.Errorf("subresource %q: %s, want %s", tt.sub, g, tt.want)
+		}
 	}
 }
