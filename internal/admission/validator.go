@@ -85,7 +85,7 @@ func compilePolicy(p *Policy) (*validator, error) {
 		v.variables = append(v.variables, variable{name: vr.Name, c: c})
 	}
 	for _, m := range p.Spec.MatchConditions {
-		v.matchConditions = append(v.matchConditions, condition{compiled: pe.compile(m.Expression, opts, boolTypes), present: true, name: m.Name})
+		v.matchConditions = append(v.matchConditions, condition{compiled: pe.compile(m.Expression, opts, boolTypes), present: true})
 	}
 	for i, val := range p.Spec.Validations {
 		v.validations = append(v.validations, condition{compiled: pe.compile(val.Expression, opts, boolTypes), present: true, index: i})
