@@ -5,6 +5,11 @@
 // matchConditions, variables, validations, audit annotations, validation
 // actions and failure policies), with the API server's texts.
 //
+// It also tells which admission webhooks of ValidatingWebhookConfigurations
+// and MutatingWebhookConfigurations a request would be sent to
+// (Admitter.Webhooks), as the API server's webhook plugins decide it; the
+// webhooks are not called.
+//
 // See docs/admission.md for what is modelled and the known differences.
 package admission
 
@@ -27,6 +32,12 @@ type (
 	GVK        = iadm.GVK
 	GVR        = iadm.GVR
 	Admitter   = iadm.Admitter
+	// WebhookConfiguration is a Validating- or MutatingWebhookConfiguration.
+	WebhookConfiguration = iadm.WebhookConfiguration
+	// WebhookCall is whether one webhook is called for a request, and why not.
+	WebhookCall = iadm.WebhookCall
+	// WebhookTarget is the resource and kind a webhook is called with.
+	WebhookTarget = iadm.WebhookTarget
 	// DecodeError locates a policy or binding that does not decode.
 	DecodeError = iadm.DecodeError
 )
@@ -53,8 +64,12 @@ func DefaultOptions(op string) map[string]interface{} { return iadm.DefaultOptio
 // IsPolicyKind reports whether apiVersion/kind is a policy or binding kind.
 func IsPolicyKind(apiVersion, kind string) bool { return iadm.IsPolicyKind(apiVersion, kind) }
 
-// CRDResources answers Resources from a set of CRDs: a CRD's served
-// versions are equivalent resources, its scope is its kind's; other kinds
+// IsAdmissionKind reports whether apiVersion/kind is a policy, binding or
+// webhook configuration kind.
+func IsAdmissionKind(apiVersion, kind string) bool { return iadm.IsAdmissionKind(apiVersion, kind) }
+
+// CRDResources answers Resources from a set of CRDs: a CRD's versions
+// are equivalent resources (as its handler registers them), its scope is its kind's; other kinds
 // are built-in.
 type CRDResources = iadm.CRDResources
 

@@ -75,6 +75,40 @@ type RunEntry struct {
 	// Admission is the outcome of validating admission policies
 	// (--policy), for an object that passed validation.
 	Admission *AdmissionOutcome `json:"admission,omitempty"`
+	// Webhooks says, for each webhook of the ValidatingWebhookConfigurations
+	// and MutatingWebhookConfigurations given (mutating ones first), whether
+	// the request would be sent to it; the webhooks are not called.
+	Webhooks []WebhookCall `json:"webhooks,omitempty"`
+}
+
+// WebhookCall is whether one admission webhook is called for a request.
+type WebhookCall struct {
+	// Configuration names the webhook configuration, Type is "mutating"
+	// or "validating".
+	Configuration string `json:"configuration"`
+	Type          string `json:"type"`
+	Webhook       string `json:"webhook"`
+	Called        bool   `json:"called"`
+	// CalledWith is the resource and kind the webhook is called with
+	// (another version of the CRD under matchPolicy Equivalent).
+	CalledWith *WebhookTarget `json:"calledWith,omitempty"`
+	// Skipped is why it is not called.
+	Skipped string `json:"skipped,omitempty"`
+	// Error is the API server's error that fails the request before this
+	// webhook is called (matchConditions failing under failurePolicy
+	// Fail, a bad selector); Code its HTTP code.
+	Error string `json:"error,omitempty"`
+	Code  int    `json:"code,omitempty"`
+}
+
+// WebhookTarget is a resource and kind a webhook is called with.
+type WebhookTarget struct {
+	Group       string `json:"group"`
+	Version     string `json:"version"`
+	Resource    string `json:"resource"`
+	SubResource string `json:"subResource,omitempty"`
+	APIVersion  string `json:"apiVersion"`
+	Kind        string `json:"kind"`
 }
 
 // AdmissionOutcome is what kube-apiserver's ValidatingAdmissionPolicy

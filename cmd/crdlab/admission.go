@@ -28,7 +28,7 @@ type admissionFlags struct {
 }
 
 func (a *admissionFlags) declare(fs *flag.FlagSet) {
-	fs.StringArrayVar(&a.policies, "policy", nil, "ValidatingAdmissionPolicies, bindings, params and Namespaces `FILE` or directory (repeatable); policies among the inputs apply too")
+	fs.StringArrayVar(&a.policies, "policy", nil, "ValidatingAdmissionPolicies, bindings, params, Namespaces and Validating/MutatingWebhookConfigurations `FILE` or directory (repeatable); those among the inputs apply too")
 	fs.StringVar(&a.request, "request", "", "an admission.k8s.io/v1 AdmissionReview `FILE`: its request's operation, subResource, userInfo, dryRun and options apply to every object")
 	fs.StringVar(&a.operation, "operation", "", "the admission operation: CREATE, UPDATE or DELETE (default: CREATE, UPDATE with --old)")
 	fs.StringVar(&a.user, "user", "", "the requesting user's name (default: kubernetes-admin)")
@@ -94,7 +94,7 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 	// when a policy is given or one of the input files names the kind
 	// (mentioned: noted by the scan that read them first, so a run
 	// without policies reads nothing twice).
-	found := mentioned || len(in.Policies) > 0 || len(in.Bindings) > 0
+	found := mentioned || len(in.Policies) > 0 || len(in.Bindings) > 0 || len(in.Webhooks) > 0
 	var args []string
 	for _, a := range inputs {
 		if a != "-" { // stdin is read once, by the validation
@@ -111,7 +111,7 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 	if err := decodePolicyDocs(in, docs, false); err != nil {
 		return nil, err
 	}
-	if len(in.Policies) == 0 && len(in.Bindings) == 0 {
+	if len(in.Policies) == 0 && len(in.Bindings) == 0 && len(in.Webhooks) == 0 {
 		return nil, nil
 	}
 	p := &policyRun{cat: cat, tmpl: admission.Request{Operation: "CREATE", UserInfo: defaultUser}}
@@ -142,7 +142,7 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 	if p.tmpl.Operation == "UPDATE" && !update {
 		return nil, fmt.Errorf("an UPDATE needs the stored object: give --old FILE")
 	}
-	p.adm, err = admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Objects: in.Objects, Resources: catalogResources(cat)})
+	p.adm, err = admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Webhooks: in.Webhooks, Objects: in.Objects, Resources: catalogResources(cat)})
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +154,7 @@ func decodePolicyDocs(in *admission.Inputs, docs []catalog.Document, all bool) e
 		if d.IsCRD() {
 			continue
 		}
-		if admission.IsPolicyKind(d.APIVersion, d.Kind) {
+		if admission.IsAdmissionKind(d.APIVersion, d.Kind) {
 			body, file, line := d.Raw, d.File, d.RawLine
 			if d.Item >= 0 || body == nil {
 				body, file, line = d.Data, d.Where(), 0
@@ -235,7 +235,7 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 			r.Result, r.OldResult = nil, nil
 		}
 	}()
-	if r.Status != wire.StatusValid || admission.IsPolicyKind(r.APIVersion, r.Kind) {
+	if r.Status != wire.StatusValid || admission.IsAdmissionKind(r.APIVersion, r.Kind) {
 		return
 	}
 	var obj, old map[string]interface{}
@@ -262,9 +262,33 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 	if err != nil || obj == nil {
 		return
 	}
+	// The admission chain: mutating webhooks, then validating policies,
+	// then validating webhooks; a failure ends it.
+	calls := p.adm.Webhooks(&req)
+	if failed := webhookFailure(calls, "mutating"); failed != nil {
+		r.Webhooks = wireCalls(calls, "")
+		p.fail(r, failed)
+		return
+	}
 	dec := p.adm.Validate(&req)
+	if dec.Denied != nil {
+		r.Webhooks = wireCalls(calls, "not reached: the request was denied by ValidatingAdmissionPolicy '"+dec.Denied.Policy+"'")
+	} else {
+		r.Webhooks = wireCalls(calls, "")
+	}
+	if p.adm.Policies() == 0 {
+		if failed := webhookFailure(calls, "validating"); failed != nil {
+			p.fail(r, failed)
+		}
+		return
+	}
 	out := &wire.AdmissionOutcome{Allowed: dec.Denied == nil, Warnings: dec.Warnings, AuditAnnotations: dec.AuditAnnotations,
 		Evaluated: dec.Evaluated, Notes: dec.Notes}
+	defer func() {
+		if failed := webhookFailure(calls, "validating"); failed != nil && dec.Denied == nil {
+			p.fail(r, failed)
+		}
+	}()
 	for _, w := range dec.Warnings {
 		r.Warnings = append(r.Warnings, w)
 		if r.WarningPositions != nil {
@@ -277,6 +301,50 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 		r.Errors = append(r.Errors, wire.LocatedError{ErrorReport: wire.ErrorReport{Type: "AdmissionDenied", Detail: dec.Denied.Cause, Message: dec.Denied.Message}, Line: r.Line})
 	}
 	r.Admission = out
+}
+
+// webhookFailure is the first webhook of the type whose matching fails
+// the request.
+func webhookFailure(calls []admission.WebhookCall, typ string) *admission.WebhookCall {
+	for i := range calls {
+		if calls[i].Type == typ && calls[i].Error != "" {
+			return &calls[i]
+		}
+	}
+	return nil
+}
+
+// wireCalls are the webhook verdicts of an entry; the validating webhooks
+// are skipped with notReached when the request failed before them.
+func wireCalls(calls []admission.WebhookCall, notReached string) []wire.WebhookCall {
+	out := make([]wire.WebhookCall, len(calls))
+	for i, c := range calls {
+		out[i] = wire.WebhookCall{Configuration: c.Configuration, Type: c.Type, Webhook: c.Webhook, Called: c.Called,
+			Skipped: c.Skipped, Error: c.Error, Code: c.Code}
+		if t := c.CalledWith; t != nil {
+			out[i].CalledWith = &wire.WebhookTarget{Group: t.Group, Version: t.Version, Resource: t.Resource,
+				SubResource: t.SubResource, APIVersion: t.APIVersion, Kind: t.Kind}
+		}
+		if notReached != "" && c.Type == "validating" {
+			out[i] = wire.WebhookCall{Configuration: c.Configuration, Type: c.Type, Webhook: c.Webhook, Skipped: notReached}
+		}
+	}
+	return out
+}
+
+// fail makes the entry invalid with a webhook's matching error, as the
+// API server's status (reason Forbidden or InternalError).
+func (p *policyRun) fail(r *catalog.Result, c *admission.WebhookCall) {
+	reason := "Forbidden"
+	if c.Code == 500 {
+		reason = "InternalError"
+	}
+	if r.Admission == nil {
+		r.Admission = &wire.AdmissionOutcome{}
+	}
+	r.Admission.Allowed, r.Admission.Message, r.Admission.Reason, r.Admission.Code = false, c.Error, reason, c.Code
+	r.Status = wire.StatusInvalid
+	r.Errors = append(r.Errors, wire.LocatedError{ErrorReport: wire.ErrorReport{Type: "AdmissionDenied", Detail: c.Error, Message: c.Error}, Line: r.Line})
 }
 
 // declareForUpdate declares the flags of the CRD-update commands (lint

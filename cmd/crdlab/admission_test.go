@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/crdlab/crdlab/admission"
+	"github.com/crdlab/crdlab/internal/cli/catalog"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -176,7 +179,7 @@ func TestValidatePolicyFlagWithoutPolicyIsAUsageError(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "objs.yaml": admissionObjects, "empty.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n"})
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, "empty.yaml"), filepath.Join(dir, "objs.yaml")}, strings.NewReader(""), &stdout, &stderr)
-	if code != exitUsage || !strings.Contains(stderr.String(), "no ValidatingAdmissionPolicy or binding found") {
+	if code != exitUsage || !strings.Contains(stderr.String(), "no ValidatingAdmissionPolicy, binding or webhook configuration found") {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 }
@@ -266,5 +269,101 @@ spec: {policyName: no-scale-up, validationActions: [Deny]}
 	stderr.Reset()
 	if code := run([]string{"validate", "--crd", p("crd.yaml"), "--policy", p("policy.yaml"), "--old", p("four.yaml"), p("two.yaml")}, strings.NewReader(""), &stdout, &stderr); code != exitValid {
 		t.Errorf("scale down: exit %d, stderr:\n%s", code, stderr.String())
+	}
+}
+
+const failingWebhook = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: broken}
+webhooks:
+- name: broken.example.com
+  clientConfig: {url: "https://hooks.example.com"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  failurePolicy: %s
+  rules:
+  - {apiGroups: ["*"], apiVersions: ["*"], operations: ["*"], resources: ["*"]}
+  matchConditions:
+  - {name: missing, expression: "object.spec.missing == 1"}
+`
+
+func TestValidateWebhookMatchConditionErrorFailsUnderFailAndSkipsUnderIgnore(t *testing.T) {
+	for _, tt := range []struct {
+		policy string
+		exit   int
+		want   string
+	}{
+		{"Fail", exitInvalid, `Error from server (Forbidden): error when creating "%s": crontabs.stable.example.com "ok" is forbidden: expression 'object.spec.missing == 1' resulted in error: no such key: missing`},
+		{"Ignore", exitValid, `broken/broken.example.com skipped: matchConditions could not be evaluated (failurePolicy Ignore)`},
+	} {
+		t.Run(tt.policy, func(t *testing.T) {
+			// Webhook configurations among the inputs apply, as policies do.
+			dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD,
+				"objs.yaml": fmt.Sprintf(failingWebhook, tt.policy) + "---\n" + strings.Split(admissionObjects, "---\n")[0]})
+			objs := filepath.Join(dir, "objs.yaml")
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), objs}, strings.NewReader(""), &stdout, &stderr)
+			if code != tt.exit {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tt.exit, stderr.String())
+			}
+			want := tt.want
+			if strings.Contains(want, "%s") {
+				want = fmt.Sprintf(want, objs)
+			}
+			if !strings.Contains(stdout.String()+stderr.String(), want) {
+				t.Errorf("output lacks %q:\n%s%s", want, stdout.String(), stderr.String())
+			}
+		})
+	}
+}
+
+func TestCatalogEquivalentsAreTheCRDHandlersRegistry(t *testing.T) {
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+    subresources: {status: {}}
+  - name: v2
+    served: false
+    storage: false
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+    subresources:
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
+`
+	dir := writeFiles(t, map[string]string{"crd.yaml": crd})
+	docs, err := (&catalog.Reader{}).Read([]string{filepath.Join(dir, "crd.yaml")}, "CRD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.New()
+	if err := cat.AddAll(docs, 1); err != nil {
+		t.Fatal(err)
+	}
+	res := catalogResources(cat)
+	r := admission.GVR{Group: "example.com", Version: "v1", Resource: "widgets"}
+	for _, tt := range []struct {
+		sub  string
+		want string
+	}{
+		{"", "v1 example.com/v1 Widget, v2 example.com/v2 Widget"}, // unserved versions too
+		{"status", "v1 example.com/v1 Widget"},
+		{"scale", "v2 autoscaling/v1 Scale"},
+		{"other", ""},
+	} {
+		var got []string
+		for _, e := range res.Equivalents(r, tt.sub) {
+			got = append(got, fmt.Sprintf("%s %s/%s %s", e.Resource.Version, e.Kind.Group, e.Kind.Version, e.Kind.Kind))
+		}
+		if g := strings.Join(got, ", "); g != tt.want {
+			t.Errorf("subresource %q: %s, want %s", tt.sub, g, tt.want)
+		}
 	}
 }

@@ -180,7 +180,15 @@ looked up among the --policy files and the inputs. The request is a CREATE
 (an UPDATE with --old) by kubernetes-admin (groups system:masters,
 system:authenticated); --request takes operation, subResource, userInfo,
 dryRun and options from an AdmissionReview, --operation, --user and
---group override them. See docs/admission.md.`,
+--group override them.
+
+ValidatingWebhookConfigurations and MutatingWebhookConfigurations given the
+same way say which webhooks each request would be sent to, as the API
+server decides it (rules, scope, namespace and object selectors,
+matchPolicy Equivalent, matchConditions): a "webhooks:" line per object in
+text output, a "webhooks" array on -o json entries. The webhooks are not
+called; a matchConditions error under failurePolicy Fail fails the request
+with the API server's error. See docs/admission.md.`,
 	example: `  # A GitOps repository: CRDs in one directory, manifests of every kind in another
   crdlab validate --crd crds/ -R manifests/
 
@@ -195,6 +203,9 @@ dryRun and options from an AdmissionReview, --operation, --user and
 
   # With the cluster's admission policies, as a non-admin user
   crdlab validate --crd crds/ --policy policies/ --user jane --group devs manifests/
+
+  # Which of the cluster's admission webhooks each object would be sent to
+  crdlab validate --crd crds/ --policy webhooks.yaml manifests/
 
   # As a Kubernetes 1.36 API server validates them
   crdlab validate --kube-version 1.36 --crd crds/ -R manifests/
@@ -327,7 +338,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	// may be CRDs or kind: List parsed): the catalogue needs every CRD
 	// first. The objects are read again, parsed once and validated as
 	// the run goes (catalog.Inputs).
-	reader.Mark = []byte(iadm.KindPolicy)
+	reader.Mark = []byte(iadm.APIGroup) // policies, bindings, webhook configurations
 	in, err := reader.Scan(fs.Args(), "objects")
 	if err != nil {
 		return reportInputError(stderr, err)
@@ -391,7 +402,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		opts.Results = true
 		opts.Admit = policies.apply
 	} else if len(f.policies) > 0 || f.request != "" {
-		return usageError(c, stderr, "no ValidatingAdmissionPolicy or binding found in --policy %s", strings.Join(f.policies, ", "))
+		return usageError(c, stderr, "no ValidatingAdmissionPolicy, binding or webhook configuration found in --policy %s", strings.Join(f.policies, ", "))
 	}
 	// A --crd CRD that is invalid is reported first: its objects fail
 	// because of it.

@@ -245,6 +245,10 @@ func (w *warnings) AddWarning(_, text string) {
 // with conversion strategy None does (apiVersion only).
 type objectInterfaces struct {
 	equivalents map[schema.GroupVersionResource]schema.GroupVersionKind
+	// subresource, when set, is registered too (with subKinds' kind when
+	// there is one: a CRD's scale is autoscaling/v1 Scale at every version).
+	subresource string
+	subKind     schema.GroupVersionKind
 }
 
 func (o *objectInterfaces) GetObjectCreater() runtime.ObjectCreater     { return creater{} }
@@ -255,6 +259,12 @@ func (o *objectInterfaces) GetEquivalentResourceMapper() runtime.EquivalentResou
 	reg := runtime.NewEquivalentResourceRegistry()
 	for r, k := range o.equivalents {
 		reg.RegisterKindFor(r, "", k)
+		if o.subresource != "" {
+			if !o.subKind.Empty() {
+				k = o.subKind
+			}
+			reg.RegisterKindFor(r, o.subresource, k)
+		}
 	}
 	return reg
 }

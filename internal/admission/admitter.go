@@ -90,6 +90,8 @@ type Decision struct {
 type Config struct {
 	Policies []*Policy
 	Bindings []*Binding
+	// Webhooks are the webhook configurations (Admitter.Webhooks).
+	Webhooks []*WebhookConfiguration
 	// Objects are the other objects of the inputs: parameters and
 	// Namespaces are looked up among them.
 	Objects []map[string]interface{}
@@ -102,6 +104,7 @@ type Config struct {
 // and safe for concurrent use.
 type Admitter struct {
 	hooks      []*hook
+	webhooks   []*compiledWebhook
 	objects    []map[string]interface{}
 	namespaces map[string]map[string]interface{}
 	resources  Resources
@@ -136,6 +139,10 @@ func New(cfg Config) (*Admitter, error) {
 			return nil, err
 		}
 		a.hooks = append(a.hooks, &hook{policy: p, bindings: bs, v: v})
+	}
+	var err error
+	if a.webhooks, err = compileWebhooks(cfg.Webhooks); err != nil {
+		return nil, err
 	}
 	for _, o := range cfg.Objects {
 		if o == nil {
@@ -185,6 +192,9 @@ func (a *Admitter) namespace(name string) (map[string]interface{}, error) {
 
 // Policies is the number of policies that have bindings.
 func (a *Admitter) Policies() int { return len(a.hooks) }
+
+// WebhookCount is the number of webhooks of the configurations.
+func (a *Admitter) WebhookCount() int { return len(a.webhooks) }
 
 type deniedDecision struct {
 	policy, binding string

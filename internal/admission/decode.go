@@ -47,6 +47,9 @@ func (e *DecodeError) Error() string {
 type Inputs struct {
 	Policies []*Policy
 	Bindings []*Binding
+	// Webhooks are the ValidatingWebhookConfigurations and
+	// MutatingWebhookConfigurations.
+	Webhooks []*WebhookConfiguration
 	// Objects are the other objects (params, Namespaces, anything else).
 	Objects []map[string]interface{}
 }
@@ -55,6 +58,7 @@ type Inputs struct {
 func (in *Inputs) Add(other *Inputs) {
 	in.Policies = append(in.Policies, other.Policies...)
 	in.Bindings = append(in.Bindings, other.Bindings...)
+	in.Webhooks = append(in.Webhooks, other.Webhooks...)
 	in.Objects = append(in.Objects, other.Objects...)
 }
 
@@ -95,6 +99,19 @@ func DecodeDocument(raw []byte, file string, firstLine int) (*Inputs, error) {
 func IsPolicyKind(apiVersion, kind string) bool {
 	g, _, _ := strings.Cut(apiVersion, "/")
 	return g == APIGroup && (kind == KindPolicy || kind == KindBinding)
+}
+
+// IsWebhookKind reports whether apiVersion and kind are a
+// ValidatingWebhookConfiguration or MutatingWebhookConfiguration.
+func IsWebhookKind(apiVersion, kind string) bool {
+	g, _, _ := strings.Cut(apiVersion, "/")
+	return g == APIGroup && (kind == KindValidatingWebhooks || kind == KindMutatingWebhooks)
+}
+
+// IsAdmissionKind reports whether apiVersion and kind are one of the kinds
+// this package decodes: policies, bindings and webhook configurations.
+func IsAdmissionKind(apiVersion, kind string) bool {
+	return IsPolicyKind(apiVersion, kind) || IsWebhookKind(apiVersion, kind)
 }
 
 func decodeInto(in *Inputs, raw []byte, file string, firstLine int) error {
@@ -141,12 +158,34 @@ func decodeInto(in *Inputs, raw []byte, file string, firstLine int) error {
 		}
 		return nil
 	}
-	if !IsPolicyKind(apiVersion, kind) {
+	if !IsAdmissionKind(apiVersion, kind) {
 		in.Objects = append(in.Objects, obj)
 		return nil
 	}
 	if apiVersion != APIGroup+"/v1" {
 		return locate("apiVersion", fmt.Sprintf("unsupported apiVersion %q: crdlab reads %s/v1 %s objects", apiVersion, APIGroup, kind))
+	}
+	if IsWebhookKind(apiVersion, kind) {
+		c := &WebhookConfiguration{Source: where}
+		if err := strictFill(obj, reflect.ValueOf(c).Elem(), "", locate); err != nil {
+			return err
+		}
+		if c.Metadata.Name == "" {
+			return locate("metadata", "metadata.name: Required value: name is required")
+		}
+		for i := range c.Webhooks {
+			w := &c.Webhooks[i]
+			path := fmt.Sprintf("webhooks[%d]", i)
+			if w.ReinvocationPolicy != nil && !c.Mutating() {
+				return locate(path+".reinvocationPolicy", fmt.Sprintf("unknown field %q", path+".reinvocationPolicy"))
+			}
+			if w.Name == "" {
+				return locate(path, path+".name: Required value")
+			}
+		}
+		defaultWebhooks(c)
+		in.Webhooks = append(in.Webhooks, c)
+		return nil
 	}
 	if kind == KindPolicy {
 		p := &Policy{Source: where}
@@ -212,6 +251,13 @@ func strictFill(v interface{}, rv reflect.Value, path string, locate func(path, 
 			return err
 		}
 		rv.Set(nv)
+		return nil
+	case reflect.Int64:
+		n, ok := v.(int64)
+		if !ok {
+			return locate(path, fmt.Sprintf("expected an integer, got %s", jsonType(v)))
+		}
+		rv.SetInt(n)
 		return nil
 	case reflect.String:
 		s, ok := v.(string)
@@ -346,6 +392,45 @@ func defaultMatchResources(m *MatchResources) {
 			if rs[i].Scope == nil {
 				rs[i].Scope = strPtr("*")
 			}
+		}
+	}
+}
+
+// defaultWebhooks applies the admissionregistration/v1 defaults of
+// webhooks (pkg/apis/admissionregistration/v1 defaults.go): failurePolicy
+// Fail, matchPolicy Equivalent, empty namespace and object selectors,
+// timeoutSeconds 10, scope "*" in rules, and reinvocationPolicy Never for
+// mutating webhooks. sideEffects has no default in v1 (it is required).
+func defaultWebhooks(c *WebhookConfiguration) {
+	for i := range c.Webhooks {
+		w := &c.Webhooks[i]
+		if w.FailurePolicy == nil {
+			w.FailurePolicy = strPtr("Fail")
+		}
+		if w.MatchPolicy == nil {
+			w.MatchPolicy = strPtr("Equivalent")
+		}
+		if w.NamespaceSelector == nil {
+			w.NamespaceSelector = &LabelSelector{}
+		}
+		if w.ObjectSelector == nil {
+			w.ObjectSelector = &LabelSelector{}
+		}
+		if w.TimeoutSeconds == nil {
+			t := int64(10)
+			w.TimeoutSeconds = &t
+		}
+		if c.Mutating() && w.ReinvocationPolicy == nil {
+			w.ReinvocationPolicy = strPtr("Never")
+		}
+		for j := range w.Rules {
+			if w.Rules[j].Scope == nil {
+				w.Rules[j].Scope = strPtr("*")
+			}
+		}
+		if svc := w.ClientConfig.Service; svc != nil && svc.Port == nil {
+			p := int64(443)
+			svc.Port = &p
 		}
 	}
 }

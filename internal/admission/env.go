@@ -130,16 +130,24 @@ var sharedProgramOptions = sync.OnceValue(func() []cel.ProgramOption {
 	return append(library.ProgramOptions(), cel.InterruptCheckFrequency(limits.CheckFrequency))
 })
 
-func newPolicyEnvs() (*policyEnvs, error) {
+func newPolicyEnvs() (*policyEnvs, error) { return newEnvs(true) }
+
+// newEnvs builds the environments, with the variables of a composited
+// compiler (policies) or without them (webhooks' match conditions: upstream's
+// plain ConditionCompiler declares no variables).
+func newEnvs(variables bool) (*policyEnvs, error) {
 	b, err := base()
 	if err != nil {
 		return nil, err
 	}
 	vars := kcel.NewObjectDeclType("kubernetes.variables", nil)
-	withVars, err := b.Extend(append(kcel.TypeProviderOptions(b, vars),
-		cel.Variable(varVariables, vars.CelType()))...)
-	if err != nil {
-		return nil, err
+	withVars := b
+	if variables {
+		withVars, err = b.Extend(append(kcel.TypeProviderOptions(b, vars),
+			cel.Variable(varVariables, vars.CelType()))...)
+		if err != nil {
+			return nil, err
+		}
 	}
 	pe := &policyEnvs{variables: vars, envs: map[envOpts]*cel.Env{}, prog: sharedProgramOptions()}
 	for _, params := range []bool{false, true} {

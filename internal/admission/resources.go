@@ -7,26 +7,38 @@ import (
 )
 
 // CRDResources answers Resources from a set of CRDs, as the API server's
-// REST mapper knows them once the CRDs are established: a CRD's served
-// versions are equivalent resources, its scope is its kind's; other kinds
-// are built-in, cluster-scoped if ClusterScopedBuiltin says so.
+// REST mapper knows them once the CRDs are established: a CRD's versions
+// are equivalent resources, its scope is its kind's; other kinds are
+// built-in, cluster-scoped if ClusterScopedBuiltin says so.
 type CRDResources []*crd.CustomResourceDefinition
 
-// Equivalents lists the served versions of the CRD whose group and plural
-// are r's.
-func (cs CRDResources) Equivalents(r GVR, _ string) []Equivalent {
+// Equivalents lists the resources equivalent to r as the API server's CRD
+// handler registers them: every version of the CRD whose group and plural
+// are r's (served or not), for the status and scale subresources only the
+// versions that have them, scale as autoscaling/v1 Scale.
+func (cs CRDResources) Equivalents(r GVR, sub string) []Equivalent {
 	for _, def := range cs {
 		if def == nil || def.Spec.Group != r.Group || def.Spec.Names.Plural != r.Resource {
 			continue
 		}
 		var out []Equivalent
 		for _, v := range def.Spec.Versions {
-			if v.Served {
-				out = append(out, Equivalent{
-					Resource: GVR{Group: r.Group, Version: v.Name, Resource: r.Resource},
-					Kind:     GVK{Group: r.Group, Version: v.Name, Kind: def.Spec.Names.Kind},
-				})
+			kind := GVK{Group: r.Group, Version: v.Name, Kind: def.Spec.Names.Kind}
+			switch sub {
+			case "":
+			case "status":
+				if v.Subresources == nil || v.Subresources.Status == nil {
+					continue
+				}
+			case "scale":
+				if v.Subresources == nil || v.Subresources.Scale == nil {
+					continue
+				}
+				kind = GVK{Group: "autoscaling", Version: "v1", Kind: "Scale"}
+			default:
+				continue
 			}
+			out = append(out, Equivalent{Resource: GVR{Group: r.Group, Version: v.Name, Resource: r.Resource}, Kind: kind})
 		}
 		return out
 	}

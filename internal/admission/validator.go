@@ -36,6 +36,8 @@ type condition struct {
 	present bool // false for the placeholders of absent messageExpressions
 	// the validation or audit annotation it stands for
 	index int
+	// name of a match condition
+	name string
 }
 
 type validator struct {
@@ -382,12 +384,18 @@ func (v *validator) validate(req *Request, va versionedAttributes, matchRes GVR,
 
 // match is matchconditions Matcher.Match.
 func (v *validator) match(in evalInput) (bool, error) {
+	ok, _, err := v.matchNamed(in)
+	return ok, err
+}
+
+// matchNamed is match, with the name of the condition that was false.
+func (v *validator) matchNamed(in evalInput) (bool, string, error) {
 	results, _, err := v.forInput(in, v.matchConditions, runtimeCELCostBudgetMatchConditions)
 	if err != nil {
 		if v.failurePolicy == "Ignore" {
-			return false, nil
+			return false, "", nil
 		}
-		return false, err
+		return false, "", err
 	}
 	var errs []string
 	for _, r := range results {
@@ -395,16 +403,16 @@ func (v *validator) match(in evalInput) (bool, error) {
 			errs = append(errs, r.err.Error())
 		}
 		if r.value == types.False {
-			return false, nil
+			return false, r.c.name, nil
 		}
 	}
 	if len(errs) > 0 {
 		if v.failurePolicy == "Ignore" {
-			return false, nil
+			return false, "", nil
 		}
-		return false, errors.New(aggregate(errs))
+		return false, "", errors.New(aggregate(errs))
 	}
-	return true, nil
+	return true, "", nil
 }
 
 // aggregate is utilerrors.NewAggregate(errs).Error().

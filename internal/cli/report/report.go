@@ -160,7 +160,43 @@ func (t *textWriter) Entry(e *catalog.Result) error {
 	default:
 		fmt.Fprintf(stderr, "%s: error: %s: %s\n", where(&e.RunEntry), what(&e.RunEntry), e.Reason)
 	}
+	if len(e.Webhooks) > 0 {
+		fmt.Fprintln(stdout, WebhooksLine(&e.RunEntry))
+	}
 	return nil
+}
+
+// WebhooksLine is the text output's line on the admission webhooks of an
+// entry: "<kind>/<name> webhooks: <configuration>/<webhook> called
+// (<apiVersion> <resource>), <configuration>/<webhook> skipped: <reason>;
+// ...", an error as "failed: <message>".
+func WebhooksLine(e *wire.RunEntry) string {
+	var b strings.Builder
+	b.WriteString(resourceName(e))
+	b.WriteString(" webhooks: ")
+	for i, c := range e.Webhooks {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(c.Configuration + "/" + c.Webhook)
+		switch {
+		case c.Called && c.CalledWith != nil:
+			r := c.CalledWith.Resource
+			if c.CalledWith.SubResource != "" {
+				r += "/" + c.CalledWith.SubResource
+			}
+			gv := c.CalledWith.Version
+			if c.CalledWith.Group != "" {
+				gv = c.CalledWith.Group + "/" + gv
+			}
+			fmt.Fprintf(&b, " called (%s %s)", gv, r)
+		case c.Error != "":
+			b.WriteString(" failed: " + c.Error)
+		default:
+			b.WriteString(" skipped: " + c.Skipped)
+		}
+	}
+	return b.String()
 }
 
 func (t *textWriter) End(s wire.RunSummary) error {
