@@ -1,8 +1,10 @@
 // The page's state in the URL: JSON, deflate-raw (CompressionStream),
 // base64url, after "#s=". Every field is kept, valid CRD or not.
 // oldCrd is the CRD in the cluster (the CRD is then an update of it), suite
-// the Tests tab's suite, run its case filter, tab the tab shown.
-export const FIELDS = ['crd', 'object', 'old', 'fieldValidation', 'subresource', 'version', 'mode', 'oldCrd', 'suite', 'run', 'tab'];
+// the Tests tab's suite, run its case filter, policy the Policy tab's
+// policies and admission its options ({operation, user, groups}), tab the tab
+// shown.
+export const FIELDS = ['crd', 'object', 'old', 'fieldValidation', 'subresource', 'version', 'mode', 'oldCrd', 'suite', 'run', 'policy', 'admission', 'tab'];
 
 async function pipe(bytes, stream) {
   const out = new Blob([bytes]).stream().pipeThrough(stream);
