@@ -68,7 +68,9 @@ WASM_FLAGS  ?= -trimpath -ldflags='-s -w -X github.com/crdlab/crdlab/engine.Vers
 # structured-merge-diff and the json-iterator and reflect2 it decodes field
 # sets with, packages apply and internal/ssa: 3,519,396 -> 3,878,098 bytes
 # (+359 KB) with default inlining, 3,817,262 (+298 KB) with those packages
-# built with -l (in WASM_NOINLINE above); RATIONALE.md "Server-side apply".
+# built with -l (in WASM_NOINLINE above); with the apply op, 3,801,623
+# (+282 KB; the figures move by ~15 KB with the version stamp and layout).
+# RATIONALE.md "Server-side apply".
 WASM_MAX_BROTLI ?= 3850000
 # What the module's build reads: the Go and embedded files of every package
 # of this module that `go list -deps` finds linked into it for wasip1/wasm,

@@ -34,6 +34,7 @@ var Ops = []OpSpec{
 	{Op: OpSchema, Request: SchemaRequest{}, Result: SchemaResult{}},
 	{Op: OpBench, Request: BenchRequest{}, ResultOf: "cost.BenchReport"},
 	{Op: OpConversionReview, Request: ConversionReviewRequest{}, Result: ConversionReport{}},
+	{Op: OpApply, Request: ApplyRequest{}, Result: ApplyResult{}},
 }
 
 // OpNames is the names of Ops in order, as English: "a, b or c".

@@ -63,6 +63,16 @@ const (
 	OpConversionReview Op = "conversionReview"
 )
 
+// The op of server-side apply, added in ABI version 1 without a version
+// change (hosts that do not use it are unaffected).
+const (
+	// OpApply sends server-side apply requests (an ApplyRequest: a steps
+	// file) to one object of the compiled CRD Handle; its result is an
+	// ApplyResult, the document `crdlab apply -o json` prints with each
+	// step's field owners (package apply).
+	OpApply Op = "apply"
+)
+
 // ErrorCode is the "code" of an error response.
 type ErrorCode string
 
@@ -197,8 +207,8 @@ type Position struct {
 // of the members of every op's request type (Ops names the request type of
 // each op: VersionRequest, CompileRequest, ValidateRequest, CostRequest,
 // FreeRequest, UpgradeRequest, TestRequest, SchemaRequest, BenchRequest,
-// ConversionReviewRequest; a test keeps each one's members within this
-// union).
+// ConversionReviewRequest, ApplyRequest; a test keeps each one's members
+// within this union).
 type Request struct {
 	Op     Op     `json:"op"`
 	CRD    string `json:"crd,omitempty"`
@@ -258,6 +268,11 @@ type Request struct {
 	ReviewResponse string `json:"reviewResponse,omitempty"`
 	List           bool   `json:"list,omitempty"`
 	ListAPIVersion string `json:"listAPIVersion,omitempty"`
+	// Steps, Stored and Time are the members of an ApplyRequest (with
+	// Handle and FieldValidation).
+	Steps  string `json:"steps,omitempty"`
+	Stored string `json:"stored,omitempty"`
+	Time   string `json:"time,omitempty"`
 }
 
 // VersionRequest is the request of "version".

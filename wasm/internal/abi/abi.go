@@ -209,6 +209,8 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 		return testReport(r)
 	case wire.OpConversionReview:
 		return conversionReport(r)
+	case wire.OpApply:
+		return s.applyReport(r)
 	case "":
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: `request has no "op"`}
 	default:
