@@ -20,6 +20,7 @@ import { celHighlight } from './celhighlight.js';
 import { examples, crontabCRD, crontabObject } from './examples.js';
 import { schemaPanel, benchButton } from './schemabench.js';
 import { setupTests } from './tests.js';
+import { setupApply } from './apply.js';
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, cls, text) => {
@@ -95,6 +96,7 @@ function celCompletion(ctx) {
 // ---- editors -------------------------------------------------------------
 let scheduleRun = () => {};
 let scheduleTests = () => {};
+let scheduleApply = () => {};
 
 function makeEditor(parent, name, doc) {
   const view = new EditorView({
@@ -117,6 +119,7 @@ function makeEditor(parent, name, doc) {
         EditorView.updateListener.of(timed('edit', (u) => {
           if (!u.docChanged) return;
           if (name === 'suite') return scheduleTests();
+          if (name === 'applySteps') return scheduleApply();
           perf.editAt = performance.now();
           scheduleRun();
         })),
@@ -162,6 +165,16 @@ scheduleTests = () => {
   saveHash();
   tests.run();
 };
+
+// The Apply tab (apply.js): its steps run against the CRD editor's text.
+const applyTab = setupApply({
+  makeEditor: (parent, name) => (editors[name] = makeEditor(parent, name, '')),
+  getCRD: () => getText('crd'),
+  module: () => wasmModulePromise,
+  perf,
+});
+scheduleApply = () => applyTab.run();
+perf.applyTab = applyTab;
 
 function setText(name, text) {
   const v = editors[name];

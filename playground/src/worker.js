@@ -20,6 +20,7 @@
 //        report?, objectWarningPositions?, validateMs?} | {id, kind, crdError} | {..., objectError}
 //   {kind: 'cost', id, crd, object?} → {id, kind, cost | error, costMs}
 //   {kind: 'test', id, files, paths, crds, run} → {id, kind, report | error, ms}
+//   {kind: 'apply', id, crd, steps} → {id, kind, result | crdErrors | error, ms} (applyop.js)
 //   {kind: 'schema', id, crd, oldCrd?, version, draft, strict} → {id, kind, schema | error, ms}
 //   {kind: 'bench', id, crd, object, durationMs, samples, timeoutMs} → {id, kind, bench | error, ms}
 //   and {id, kind, fatal} when a request throws unexpectedly. Errors are
@@ -30,6 +31,7 @@
 // The page drops answers to superseded ids.
 import { load } from '../../bindings/js/src/index.js';
 import { addPositions } from './yamlpath.js';
+import { applySteps } from './applyop.js';
 
 let engine;
 let pending = null;
@@ -164,7 +166,7 @@ function run() {
   if (!req) return;
   let res;
   try {
-    res = req.kind === 'cost' ? cost(req) : req.kind === 'test' ? test(req) : validate(req);
+    res = req.kind === 'cost' ? cost(req) : req.kind === 'test' ? test(req) : req.kind === 'apply' ? applySteps(req, compiled, failure) : validate(req);
   } catch (e) {
     res = { id: req.id, kind: req.kind, fatal: failure(e) };
   }
