@@ -280,3 +280,32 @@ func golden(t *testing.T, file string, got []byte) {
 		t.Errorf("%s differs (go test ./apply -run %s -update rewrites it); got:\n%s", file, t.Name(), got)
 	}
 }
+
+// TestUpgradeBehaviourOddManagedFields: managedFields that do not fit
+// either schema (keys on an atomic list, indices, values, undeclared
+// fields, an entry of a version the CRD lacks) are compared like any
+// other: never a panic, an error of the report or of the object.
+func TestUpgradeBehaviourOddManagedFields(t *testing.T) {
+	oldCRD := widgetCRD(t, atomicList, setList, granular, granular)
+	newCRD := widgetCRD(t, mapByName, atomicList, atomicMap, atomicMap)
+	entry := func(av, fields string) string {
+		return `{"manager":"m","operation":"Apply","apiVersion":"` + av + `","fieldsType":"FieldsV1","fieldsV1":` + fields + `}`
+	}
+	for _, fields := range []string{
+		`{"f:spec":{"f:ports":{"k:{\"name\":\"http\"}":{".":{},"f:port":{}}}}}`,
+		`{"f:spec":{"f:ports":{"i:0":{"f:port":{}}},"f:args":{"v:\"-v\"":{}}}}`,
+		`{"f:spec":{"f:nope":{},"f:labels":{"f:a":{"f:deeper":{}}}}}`,
+		`{"f:status":{"f:phase":{}},"f:metadata":{"f:labels":{"f:x":{}}}}`,
+	} {
+		for _, av := range []string{"example.com/v1", "example.com/v9"} {
+			obj := `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"default","labels":{"x":"y"},"managedFields":[` + entry(av, fields) + `]},"spec":{"ports":[{"name":"http","port":80}],"args":["-v"],"labels":{"a":"b"}},"status":{"phase":"Ready"}}`
+			rep, err := apply.UpgradeBehaviour(oldCRD, newCRD, []apply.UpgradeObject{{Source: "o", Data: []byte(obj)}})
+			if err != nil {
+				t.Fatalf("%s at %s: %v", fields, av, err)
+			}
+			if o := rep.Objects[0]; o.Error != "" || len(o.Managers) != 1 || o.Managers[0].NextApply == nil {
+				t.Errorf("%s at %s: %+v", fields, av, o)
+			}
+		}
+	}
+}
