@@ -83,3 +83,33 @@ func ExampleReport_Ownership() {
 	// .spec.ports[name="http"].port 8080 [bob (Update)]
 	// .spec.replicas 1 []
 }
+
+// UpgradeBehaviour tells what a CRD upgrade that turns spec.ports from an
+// atomic list into a map list does to a stored object's managedFields and
+// to its manager's next apply.
+func ExampleUpgradeBehaviour() {
+	const dir = "../examples/apply/upgrade/"
+	compile := func(file string) *engine.CRD {
+		b, _ := os.ReadFile(dir + file)
+		c, _ := engine.Compile(b)
+		return c
+	}
+	stored, _ := os.ReadFile(dir + "stored.json")
+	rep, err := apply.UpgradeBehaviour(compile("crd-v1-atomic.yaml"), compile("crd-v2-map.yaml"),
+		[]apply.UpgradeObject{{Source: "stored.json", Data: stored}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range rep.MergeTypeChanges {
+		fmt.Printf("%s: %s -> %s\n", c.Path, c.Old, c.New)
+	}
+	o := rep.Objects[0]
+	fmt.Println("orphaned:", o.Orphaned)
+	m := o.Managers[0]
+	fmt.Println(m.Manager, "owns after its next apply:", m.NextApply.New.Owned)
+	// Output:
+	// .spec.ports: atomic list -> map list keyed by name
+	// orphaned: [.spec.ports[name="http"].name .spec.ports[name="http"].port]
+	// alice owns after its next apply: [.spec.image .spec.ports[name="http"].name .spec.ports[name="http"].port]
+}

@@ -16,6 +16,17 @@ func TestWidgetSuites(t *testing.T) {
 	Run(t, "testdata/widgets")
 }
 
+// TestApplySuites runs the apply cases (tests.apply) of testdata/apply.
+func TestApplySuites(t *testing.T) {
+	rep, err := RunPaths(Options{}, "testdata/apply")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, f := rep.Counts(); p != 3 || f != 0 || len(rep.LoadErrors) > 0 {
+		t.Errorf("%d passed, %d failed, load errors %v: %+v", p, f, rep.LoadErrors, rep.Results)
+	}
+}
+
 // TestFailures checks what failing cases report: file:line, the unified
 // diff, the actual error, the expected error list.
 func TestFailures(t *testing.T) {
@@ -43,8 +54,8 @@ func TestFailures(t *testing.T) {
 	if b.String() != string(want) {
 		t.Errorf("failure messages differ from %s (go test -update to rewrite):\n%s", golden, unifiedDiff(string(want), b.String()))
 	}
-	if p, f := rep.Counts(); p != 0 || f != 6 {
-		t.Errorf("counts = %d passed, %d failed; want 0, 6", p, f)
+	if p, f := rep.Counts(); p != 0 || f != 10 {
+		t.Errorf("counts = %d passed, %d failed; want 0, 10", p, f)
 	}
 }
 
@@ -78,6 +89,10 @@ func TestParseSuiteErrors(t *testing.T) {
 		{"tests:\n  sequences:\n  - name: s\n    steps:\n    - create: x\n      update: y\n", "f.yaml:5: a step has exactly one of"},
 		{"tests:\n  sequences:\n  - name: s\n    steps:\n    - update: x\n", "must create its object"},
 		{"tests: [\n", "f.yaml"},
+		{"tests:\n  apply:\n  - name: a\n    steps: []\n", `f.yaml:3: apply case "a" has no steps`},
+		{"tests:\n  apply:\n  - name: a\n    steps:\n    - operation: Apply\n      object: '{}'\n", `f.yaml:5: apply case "a", step 1: an Apply needs a manager`},
+		{"tests:\n  apply:\n  - name: a\n    steps:\n    - operation: Patch\n", `f.yaml:5: apply case "a", step 1: operation "Patch": want Apply, Update or Delete`},
+		{"tests:\n  apply:\n  - name: a\n    steps:\n    - {operation: Delete, expectedConflict: x, expectedError: y}\n", "exclude each other"},
 	} {
 		_, err := ParseSuite("f.yaml", []byte(tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -246,6 +246,11 @@ func (l *loader) suiteCases(path string) ([]*testCase, error) {
 			out = append(out, &testCase{name: prefix + "/sequence/" + q.Name, file: path, line: q.Line,
 				run: func() error { return l.runSequence(t, q) }})
 		}
+		for _, c := range s.Tests.Apply {
+			c := c
+			out = append(out, &testCase{name: prefix + "/apply/" + c.Name, file: path, line: c.Line,
+				run: func() error { return l.runApply(t, c) }})
+		}
 	}
 	return out, nil
 }

@@ -56,12 +56,15 @@ func TestJSONSchemaMatchesTypes(t *testing.T) {
 		goTypeKeys []string
 	}{
 		{"suite", top, fields(SuiteFile{}, "apiVersion")},
-		{"tests", props(jsonField(schema.Properties["tests"], "properties")), []string{"onCreate", "onUpdate", "sequences"}},
+		{"tests", props(jsonField(schema.Properties["tests"], "properties")), []string{"apply", "onCreate", "onUpdate", "sequences"}},
 		{"onCreate", props(schema.Defs["onCreate"]["properties"]), fields(OnCreate{})},
 		{"onUpdate", props(schema.Defs["onUpdate"]["properties"]), fields(OnUpdate{})},
 		{"sequence", props(schema.Defs["sequence"]["properties"]), fields(Sequence{})},
 		{"step", props(schema.Defs["step"]["properties"]), fields(Step{})},
 		{"patch", props(schema.Defs["patch"]["properties"]), fields(Patch{})},
+		{"applyCase", props(schema.Defs["applyCase"]["properties"]), fields(ApplyCase{})},
+		{"applyStep", props(schema.Defs["applyStep"]["properties"]), fields(ApplyStep{})},
+		{"expectedManagedFields", props(jsonField(jsonField(jsonField(schema.Defs["applyStep"]["properties"], "expectedManagedFields"), "items"), "properties")), fields(ExpectedManagedFields{})},
 	} {
 		if !reflect.DeepEqual(tc.schema, tc.goTypeKeys) {
 			t.Errorf("%s: schema properties %v, Go fields %v", tc.name, tc.schema, tc.goTypeKeys)

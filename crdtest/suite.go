@@ -14,7 +14,7 @@ import (
 
 // SuiteFile is one suite file as written: OpenShift's format (name, crd or
 // crdName, featureGates, version, tests.onCreate, tests.onUpdate) plus
-// crdlab's tests.sequences (see docs/test-format.md).
+// crdlab's tests.sequences and tests.apply (see docs/test-format.md).
 type SuiteFile struct {
 	Name         string   `yaml:"name" json:"name"`
 	CRD          string   `yaml:"crd" json:"crd,omitempty"`
@@ -26,9 +26,10 @@ type SuiteFile struct {
 	// Options.KubeVersion (crdlab test --kube-version) overrides it.
 	KubeVersion string `yaml:"kubeVersion" json:"kubeVersion,omitempty"`
 	Tests       struct {
-		OnCreate  []*OnCreate `yaml:"onCreate" json:"onCreate,omitempty"`
-		OnUpdate  []*OnUpdate `yaml:"onUpdate" json:"onUpdate,omitempty"`
-		Sequences []*Sequence `yaml:"sequences" json:"sequences,omitempty"`
+		OnCreate  []*OnCreate  `yaml:"onCreate" json:"onCreate,omitempty"`
+		OnUpdate  []*OnUpdate  `yaml:"onUpdate" json:"onUpdate,omitempty"`
+		Sequences []*Sequence  `yaml:"sequences" json:"sequences,omitempty"`
+		Apply     []*ApplyCase `yaml:"apply" json:"apply,omitempty"`
 	} `yaml:"tests" json:"tests"`
 
 	// Path is the file the suite was read from.
@@ -169,6 +170,9 @@ func ParseSuite(path string, data []byte) (*SuiteFile, error) {
 				})
 			}
 		})
+	}
+	if err := parseApplyCases(path, s, doc); err != nil {
+		return nil, err
 	}
 	for _, c := range s.Tests.OnCreate {
 		if c == nil {

@@ -198,7 +198,7 @@ func TestOpsAreEveryOp(t *testing.T) {
 			}
 		}
 	}
-	if got, want := OpNames(), "version, compile, lint, validate, validateAll, cost, free, upgrade, test, schema, bench, conversionReview, complete or admit"; got != want {
+	if got, want := OpNames(), "version, compile, lint, validate, validateAll, cost, free, upgrade, test, schema, bench, conversionReview, complete, admit or apply"; got != want {
 		t.Errorf("OpNames() = %q, want %q", got, want)
 	}
 }

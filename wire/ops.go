@@ -36,6 +36,7 @@ var Ops = []OpSpec{
 	{Op: OpConversionReview, Request: ConversionReviewRequest{}, Result: ConversionReport{}},
 	{Op: OpComplete, Request: CompleteRequest{}, Result: CompleteResult{}},
 	{Op: OpAdmit, Request: AdmitRequest{}, Result: AdmitResult{}},
+	{Op: OpApply, Request: ApplyRequest{}, Result: ApplyResult{}},
 }
 
 // OpNames is the names of Ops in order, as English: "a, b or c".

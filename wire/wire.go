@@ -76,6 +76,16 @@ const (
 	OpAdmit Op = "admit"
 )
 
+// The op of server-side apply, added in ABI version 1 without a version
+// change (hosts that do not use it are unaffected).
+const (
+	// OpApply sends server-side apply requests (an ApplyRequest: a steps
+	// file) to one object of the compiled CRD Handle; its result is an
+	// ApplyResult, the document `crdlab apply -o json` prints with each
+	// step's field owners (package apply).
+	OpApply Op = "apply"
+)
+
 // ErrorCode is the "code" of an error response.
 type ErrorCode string
 
@@ -210,8 +220,8 @@ type Position struct {
 // of the members of every op's request type (Ops names the request type of
 // each op: VersionRequest, CompileRequest, ValidateRequest, CostRequest,
 // FreeRequest, UpgradeRequest, TestRequest, SchemaRequest, BenchRequest,
-// ConversionReviewRequest, CompleteRequest, AdmitRequest; a test keeps each one's
-// members within this union).
+// ConversionReviewRequest, CompleteRequest, AdmitRequest, ApplyRequest; a
+// test keeps each one's members within this union).
 type Request struct {
 	Op     Op     `json:"op"`
 	CRD    string `json:"crd,omitempty"`
@@ -283,6 +293,11 @@ type Request struct {
 	Operation string   `json:"operation,omitempty"`
 	User      string   `json:"user,omitempty"`
 	Groups    []string `json:"groups,omitempty"`
+	// Steps, Stored and Time are the members of an ApplyRequest (with
+	// Handle and FieldValidation).
+	Steps  string `json:"steps,omitempty"`
+	Stored string `json:"stored,omitempty"`
+	Time   string `json:"time,omitempty"`
 }
 
 // VersionRequest is the request of "version".

@@ -273,3 +273,39 @@ func ExampleRuntime_ConversionReview() {
 	// response.json accepted; pruned: [spec.cron]
 	// response-wrong-version.json rejected: conversion webhook for stable.example.com/v1beta1, Kind=CronTab returned invalid object at index 0: invalid groupVersion (expected stable.example.com/v1, received stable.example.com/v1beta1)
 }
+
+// Apply sends two managers' server-side applies to one object: the second
+// conflicts, and the owners of each field are in the result.
+func ExampleCRD_Apply() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample(), CacheDir: filepath.Join(os.TempDir(), "crdlab-example-cache")})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	crd, err := r.Compile(ctx, []byte(crontabCRD))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := crd.Apply(ctx, []byte(`
+- manager: alice
+  operation: Apply
+  object: {apiVersion: stable.example.com/v1, kind: CronTab, metadata: {name: a, namespace: default}, spec: {replicas: 2}}
+- manager: bob
+  operation: Apply
+  object: {apiVersion: stable.example.com/v1, kind: CronTab, metadata: {name: a, namespace: default}, spec: {replicas: 3}}
+`), wasm.ApplyOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, o := range res.Steps[0].Owners {
+		fmt.Println(o.Path, o.Owners)
+	}
+	fmt.Println(res.Steps[1].Conflict)
+	// Output:
+	// .spec.replicas [alice (Apply)]
+	// Apply failed with 1 conflict: conflict with "alice": .spec.replicas
+}

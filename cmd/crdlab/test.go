@@ -23,8 +23,9 @@ var testCommand = &command{
 	usage: `crdlab test [--crd FILE|DIR]... [--run REGEX] [-o text|json] [--junit FILE] PATH...
 crdlab test --init CRD`,
 	doc: `Run CRD validation test suites with the engine: OpenShift's
-*.testsuite.yaml and tests/<crdName>/*.yaml, and crdlab's sequences (see
-package crdtest). --init writes a starter suite for a CRD.`,
+*.testsuite.yaml and tests/<crdName>/*.yaml, and crdlab's sequences and
+server-side apply cases (docs/test-format.md). --init writes a starter
+suite for a CRD.`,
 	example: `  crdlab test --crd config/crd/ tests/
   crdlab test --run 'ratchet' --junit report.xml tests/
   crdlab test --init config/crd/widgets.yaml > widgets.crdtest.yaml`,

@@ -31,7 +31,7 @@ func TestTestCommand(t *testing.T) {
 		}
 	}
 	data, err := os.ReadFile(junit)
-	if err != nil || !bytes.Contains(data, []byte(`<testsuite name="../../crdtest/testdata/failing/failing.testsuite.yaml" tests="6" failures="6"`)) {
+	if err != nil || !bytes.Contains(data, []byte(`<testsuite name="../../crdtest/testdata/failing/failing.testsuite.yaml" tests="10" failures="10"`)) {
 		t.Errorf("junit report:\n%s (%v)", data, err)
 	}
 

@@ -7,6 +7,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/crdlab/crdlab/apply"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/cli/catalog"
@@ -24,7 +25,14 @@ the version of its apiVersion), what the updated API server does when it
 reads it (decode errors, fields pruned, defaults applied) and writes it back
 unchanged (ratcheting applies) or creates it afresh, at the stored version
 and at the new storage version; and a compatibility diff of the schemas for
-clients (a diff, not the API server's verdict). With --policy, the
+clients (a diff, not the API server's verdict). When a list or map changes
+its merge type for server-side apply (x-kubernetes-list-type,
+x-kubernetes-list-map-keys, x-kubernetes-map-type), an "Apply behaviour"
+section lists the changes and, for each stored object with managedFields,
+what the field manager does with them under the new CRD (fields orphaned,
+entries rewritten) and each Apply manager's next apply (its owned fields
+re-applied, as ExtractInto rebuilds them) under the old and the new CRD:
+fields wiped, new conflicts (docs/apply.md). With --policy, the
 validating admission policies given (e.g. Gateway API's safe-upgrades
 policy) run on the CRD update as the API server's admission chain would; a
 denial makes the upgrade unsafe.`,
@@ -133,17 +141,23 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 			rep.Safe = false
 		}
 	}
+	var ab *apply.UpgradeReport
+	if len(rep.CRDUpdate.Errors) == 0 {
+		if ab, err = applyBehaviour(oldDef, newDef, objects, storedVersionsFlag(f.storedVersions)); err != nil {
+			return reportInputError(stderr, err)
+		}
+	}
 	status := exitValid
 	if !rep.Safe {
 		status = exitInvalid
 	}
 	if f.output != "text" {
-		if err := writeStructured(f.output, stdout, upgradeResult{UpgradeReport: rep, Admission: adm}); err != nil {
+		if err := writeStructured(f.output, stdout, upgradeResult{UpgradeReport: rep, Admission: adm, ApplyBehaviour: ab}); err != nil {
 			return reportInputError(stderr, err)
 		}
 		return status
 	}
-	writeUpgradeText(stdout, newDef.Metadata.Name, rep, adm)
+	writeUpgradeText(stdout, newDef.Metadata.Name, rep, adm, ab)
 	return status
 }
 
@@ -153,10 +167,14 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 type upgradeResult struct {
 	*wire.UpgradeReport
 	Admission *wire.AdmissionOutcome `json:"admission,omitempty"`
+	// ApplyBehaviour is what the update changes for server-side apply
+	// (absent when the update is rejected): the CLI's, computed natively
+	// whatever the engine.
+	ApplyBehaviour *apply.UpgradeReport `json:"applyBehaviour,omitempty"`
 }
 
 // writeUpgradeText renders the report for people.
-func writeUpgradeText(w io.Writer, name string, rep *wire.UpgradeReport, adm *wire.AdmissionOutcome) {
+func writeUpgradeText(w io.Writer, name string, rep *wire.UpgradeReport, adm *wire.AdmissionOutcome, ab *apply.UpgradeReport) {
 	fmt.Fprintf(w, "CRD update of %s: ", name)
 	if len(rep.CRDUpdate.Errors) > 0 {
 		fmt.Fprintln(w, "REJECTED by the API server")
@@ -210,6 +228,7 @@ func writeUpgradeText(w io.Writer, name string, rep *wire.UpgradeReport, adm *wi
 			writeRequest(w, "create", r.Create)
 		}
 	}
+	writeApplyBehaviour(w, ab)
 	if len(rep.Changes) > 0 {
 		fmt.Fprintln(w, "\nSchema changes for clients (a diff of the two CRDs, not the API server's verdict):")
 	}

@@ -21,6 +21,7 @@ import { schemaPanel, benchButton } from './schemabench.js';
 import { setupTests } from './tests.js';
 import { setupPolicy } from './policy.js';
 import { currentTab } from './tabs.js';
+import { setupApply } from './apply.js';
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, cls, text) => {
@@ -121,6 +122,7 @@ function completionAnswer(m) {
 let scheduleRun = () => {};
 let scheduleTests = () => {};
 let schedulePolicy = () => {};
+let scheduleApply = () => {};
 
 function makeEditor(parent, name, doc) {
   const view = new EditorView({
@@ -144,6 +146,7 @@ function makeEditor(parent, name, doc) {
           if (!u.docChanged) return;
           if (name === 'suite') return scheduleTests();
           if (name === 'policy') return schedulePolicy();
+          if (name === 'applySteps') return scheduleApply();
           perf.editAt = performance.now();
           scheduleRun();
         })),
@@ -211,6 +214,15 @@ schedulePolicy = () => {
   saveHash();
   policy.run();
 };
+// The Apply tab (apply.js): its steps run against the CRD editor's text.
+const applyTab = setupApply({
+  makeEditor: (parent, name) => (editors[name] = makeEditor(parent, name, '')),
+  getCRD: () => getText('crd'),
+  module: () => wasmModulePromise,
+  perf,
+});
+scheduleApply = () => applyTab.run();
+perf.applyTab = applyTab;
 
 function setText(name, text) {
   const v = editors[name];
@@ -268,6 +280,7 @@ function setState(s) {
   suppress = false;
   perf.editAt = performance.now();
   if (s.tab === 'policy') policy.show();
+  else if (s.tab === 'apply') applyTab.show(true);
   else tests.show(s.tab === 'tests' ? 'tests' : 'validate');
   runNow();
 }

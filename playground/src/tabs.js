@@ -1,7 +1,8 @@
-// The page's tabs: Validate, Tests (tests.js) and Policy (policy.js). One
+// The page's tabs: Validate, Tests (tests.js), Policy (policy.js) and Apply
+// (apply.js). One
 // view is shown at a time; each tab's module does its own work when shown.
-export const tabNames = ['validate', 'tests', 'policy'];
-const ids = { validate: ['tabValidate', 'validateView'], tests: ['tabTests', 'testsView'], policy: ['tabPolicy', 'policyView'] };
+export const tabNames = ['validate', 'tests', 'policy', 'apply'];
+const ids = { validate: ['tabValidate', 'validateView'], tests: ['tabTests', 'testsView'], policy: ['tabPolicy', 'policyView'], apply: ['tabApply', 'applyView'] };
 
 /** Shows the view of tab name and marks its button. */
 export function showTab(name) {

@@ -25,6 +25,7 @@
 //   {kind: 'admit', id, crd, oldCrd?, object, old?, policies, operation?, user?, groups?,
 //    fieldValidation, subresource, version} → {id, kind, result | error, ms}
 //     (the ABI's "admit": result {report, admission?})
+//   {kind: 'apply', id, crd, steps} → {id, kind, result | crdErrors | error, ms} (applyop.js)
 //   {kind: 'schema', id, crd, oldCrd?, version, draft, strict} → {id, kind, schema | error, ms}
 //   {kind: 'bench', id, crd, object, durationMs, samples, timeoutMs} → {id, kind, bench | error, ms}
 //   {kind: 'complete', id, schemaNode, root, expression} → {id, kind, result | error}
@@ -40,6 +41,7 @@
 // The page drops answers to superseded ids.
 import { load } from '../../bindings/js/src/index.js';
 import { addPositions } from './yamlpath.js';
+import { applySteps } from './applyop.js';
 
 let engine;
 let pending = null;
@@ -212,7 +214,7 @@ function run() {
   if (!req) return;
   let res;
   try {
-    res = req.kind === 'cost' ? cost(req) : req.kind === 'test' ? test(req) : req.kind === 'admit' ? admit(req) : validate(req);
+    res = req.kind === 'cost' ? cost(req) : req.kind === 'test' ? test(req) : req.kind === 'admit' ? admit(req) : req.kind === 'apply' ? applySteps(req, compiled, failure) : validate(req);
   } catch (e) {
     res = { id: req.id, kind: req.kind, fatal: failure(e) };
   }

@@ -19,6 +19,7 @@ export declare const WIRE: {
     readonly ConversionReview: 'conversionReview';
     readonly Complete: 'complete';
     readonly Admit: 'admit';
+    readonly Apply: 'apply';
   };
   readonly Code: {
     readonly BadRequest: 'BadRequest';
@@ -545,6 +546,76 @@ export interface TestOptions {
   run?: string;
 }
 
+/** One request of apply(): a step of `crdlab apply`'s steps file. */
+export interface ApplyStep {
+  /** the fieldManager (required for an Apply) */
+  manager?: string;
+  operation: 'Apply' | 'Update' | 'Delete';
+  force?: boolean;
+  subresource?: '' | 'status';
+  /** the applied configuration or the updated object (not for Delete) */
+  object?: object | string;
+}
+
+export interface ApplyOptions {
+  /** the object as stored before the first step, with its managedFields */
+  stored?: string | object;
+  /** the first step's time, RFC 3339 (default 2026-01-01T00:00:00Z; one second more per step) */
+  time?: string | Date;
+  /** the updates' fieldValidation (default Strict) */
+  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+}
+
+/** The result of apply(), one entry per step (Go: wire.ApplyResult). */
+export interface ApplyResult {
+  steps: ApplyStepResult[];
+}
+
+/** One step's outcome (Go: wire.ApplyStepResult). */
+export interface ApplyStepResult {
+  /** the stored object after the step (unchanged when it failed; null when there is none) */
+  object: Record<string, unknown> | null;
+  managedFields: ManagedFieldsEntry[];
+  /** the 409 message of a conflicting apply */
+  conflict?: string;
+  conflicts?: ApplyConflict[];
+  /** any other refusal's message */
+  error?: string;
+  /** the HTTP status of a failed step */
+  code?: number;
+  warnings?: string[];
+  /** the stored object's leaf fields and who owns each */
+  owners: FieldOwner[];
+}
+
+/** One metadata.managedFields entry (Go: wire.ManagedFieldsEntry). */
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: string;
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: string;
+  fieldsV1?: Record<string, unknown>;
+  subresource?: string;
+}
+
+/** One conflicting field of a 409 (Go: wire.ApplyConflict). */
+export interface ApplyConflict {
+  /** 'conflict with "mgr" using group/version' */
+  message: string;
+  /** the field path, e.g. ".spec.image" */
+  field: string;
+}
+
+/** A leaf field and its owners (Go: wire.FieldOwner). */
+export interface FieldOwner {
+  /** e.g. '.spec.ports[name="http"].port' */
+  path: string;
+  value: unknown;
+  /** "manager (Operation)" or "manager (Operation, subresource)"; empty when nobody owns it */
+  owners: string[];
+}
+
 export interface LoadOptions {
   /** where the module's stderr lines go (default console.error) */
   stderr?: (line: string) => void;
@@ -598,6 +669,8 @@ export declare class CompiledCRD {
   schema(options?: Omit<SchemaOptions, 'crdFieldValidation'>): SchemaResult;
   /** The benchmark of this CRD's CEL rules on objects. */
   bench(objects: Array<string | object>, options?: Omit<BenchOptions, 'crdFieldValidation'>): BenchReport;
+  /** Server-side apply requests by field managers against one object, as `crdlab apply` sends them. */
+  apply(steps: string | ApplyStep[], options?: ApplyOptions): ApplyResult;
   dispose(): void;
 }
 

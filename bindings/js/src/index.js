@@ -26,6 +26,7 @@ export const WIRE = Object.freeze({
     ConversionReview: 'conversionReview',
     Complete: 'complete',
     Admit: 'admit',
+    Apply: 'apply',
   }),
   Code: Object.freeze({
     BadRequest: 'BadRequest',
@@ -434,6 +435,28 @@ export class CompiledCRD {
     if (this.disposed) throw new CrdlabError(Code.Invalid, 'CRD was disposed');
     if (this.handle === undefined) this.handle = this.owner.call(this.compileReq).handle;
     return this.owner.call(withTimeout(benchRequest({ op: Op.Bench, handle: this.handle }, objects, options), options.timeoutMs));
+  }
+
+  /**
+   * Server-side apply requests by field managers sent, in order, to one
+   * object of this CRD, as `crdlab apply --crd CRD [--stored OBJECT] STEPS`
+   * sends them: `steps` is a steps file (YAML or JSON text) or an array of
+   * `{manager, operation: 'Apply'|'Update'|'Delete', force, subresource,
+   * object}`; `stored` the object as stored before the first step (with
+   * its managedFields); `time` the first step's time (RFC 3339 text or a
+   * Date; one second more per step). Returns `{steps}`: per step the stored
+   * object, its managedFields, the conflict or error, and the owners of
+   * its fields.
+   */
+  apply(steps, { stored, time, fieldValidation } = {}) {
+    if (this.disposed) throw new CrdlabError(Code.Invalid, 'CRD was disposed');
+    if (this.handle === undefined) this.handle = this.owner.call(this.compileReq).handle;
+    const req = { op: Op.Apply, handle: this.handle, steps: text(steps) };
+    if (stored !== undefined && stored !== null && stored !== '') req.stored = text(stored);
+    if (time instanceof Date) req.time = time.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    else if (time) req.time = String(time);
+    if (fieldValidation) req.fieldValidation = fieldValidation;
+    return this.owner.call(req);
   }
 
   /** Releases the compiled CRD inside the module. */

@@ -7,7 +7,7 @@
 // keystroke -> result (printed as "# measure" lines, reported in
 // benchmarks/README.md) and writes the README's screenshots
 // (docs/playground-light.png, docs/playground-dark.png,
-// docs/playground-schema-bench.png; $PLAYGROUND_SHOTS
+// docs/playground-schema-bench.png, docs/playground-apply.png; $PLAYGROUND_SHOTS
 // to write them elsewhere).
 import { createServer } from 'node:http';
 import { readFile, stat, readdir } from 'node:fs/promises';
@@ -863,6 +863,50 @@ spec:
     console.log(`# the page's own handlers, longest run (ms): ${JSON.stringify(await page.evaluate(() => window.__crdlab.handlers))}; over 30 ms [name, ms, at]: ${JSON.stringify(await page.evaluate(() => window.__crdlab.slow.splice(0)))}; long tasks [at, ms]: ${JSON.stringify(await page.evaluate(() => (window.__ltAt ?? []).splice(0)))}`);
     assert.ok(Math.max(0, ...longTasks) < LONG_TASK_MAX, `main-thread long tasks ${JSON.stringify(longTasks)} during HTTPRoute keystrokes (the CRD compiles in ${compileMs} ms)`);
     await settle(page, 120000);
+  });
+
+  await step('Apply tab: two managers\' applies stepped through, the owners of each field after each step, the 409 text', async () => {
+    await page.selectOption('#examples', 'crontab');
+    await settle(page);
+    await page.click('#tabApply');
+    assert.equal(await page.isVisible('#validateView'), false);
+    assert.equal(await page.isVisible('#testsView'), false);
+    await page.waitForFunction(() => window.__crdlab.apply?.runs > 0, null, { timeout: 60000 });
+    await settle(page, 60000);
+    const steps = await page.$$eval('#applyStepList li', (l) => l.map((li) => li.textContent));
+    assert.deepEqual(steps, ['✓Apply by alice ok', '✗Apply by autoscaler conflict (409)', '✓Apply (force) by autoscaler ok', '✓Apply by alice ok']);
+    const owners = () => page.$$eval('#applyOwners tr', (rows) => rows.slice(1).map((r) => [r.querySelector('.path').textContent, [...r.querySelectorAll('.owner')].map((o) => o.textContent).join(', ') || 'nobody']));
+    // Step 1 first: alice owns what she applied.
+    assert.equal(await page.textContent('#applyAt'), 'step 1 of 4');
+    assert.deepEqual(await owners(), [['.spec.image', 'alice (Apply)'], ['.spec.replicas', 'alice (Apply)']]);
+    // Step 2: the conflict text; the object, and its owners, as they were.
+    await page.click('#applyStepList li:nth-child(2)');
+    assert.equal(await page.textContent('#applyOutcome pre'), 'Apply failed with 1 conflict: conflict with "alice": .spec.replicas');
+    assert.deepEqual(await owners(), [['.spec.image', 'alice (Apply)'], ['.spec.replicas', 'alice (Apply)']]);
+    // Step 3, forced: the autoscaler takes replicas over.
+    await page.click('#applyNext');
+    assert.equal(await page.textContent('#applyAt'), 'step 3 of 4');
+    assert.deepEqual(await owners(), [['.spec.image', 'alice (Apply)'], ['.spec.replicas', 'autoscaler (Apply)']]);
+    // Step 4: alice drops replicas from her manifest; the autoscaler's value stays.
+    await page.click('#applyNext');
+    assert.deepEqual(await owners(), [['.spec.image', 'alice (Apply)'], ['.spec.replicas', 'autoscaler (Apply)']]);
+    assert.deepEqual(await page.$$eval('#applyOwners td.value', (l) => l.map((v) => v.textContent)), ['"registry.example.com/backup:2"', '5']);
+    assert.match(await page.textContent('#applyManaged'), /"manager": "autoscaler"/);
+    assert.equal(await page.isDisabled('#applyNext'), true);
+    await page.click('#applyStepList li:nth-child(3)');
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.screenshot({ path: join(shots, 'playground-apply.png'), fullPage: true });
+    // An edit re-runs the steps: a bad operation is the steps file's error, with its line.
+    const runs = await page.evaluate(() => window.__crdlab.apply.runs);
+    const text = await getText(page, 'applySteps');
+    await setText(page, 'applySteps', text.replace('  operation: Apply\n', '  operation: Patch\n'));
+    await page.waitForFunction((n) => window.__crdlab.apply.runs > n, runs, { timeout: 60000 });
+    assert.match(await page.textContent('#applySummary'), /steps: line \d+: step 1: operation "Patch": want Apply, Update or Delete/);
+    await setText(page, 'applySteps', text);
+    await page.click('#tabValidate');
+    assert.equal(await page.isVisible('#applyView'), false);
+    assert.equal(await page.isVisible('#validateView'), true);
+    await settle(page, 60000);
   });
 
   await step('offline: after the first load the page works without the server (service worker)', async () => {

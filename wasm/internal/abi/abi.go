@@ -213,6 +213,8 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 		return s.admit(r)
 	case wire.OpComplete:
 		return complete(r)
+	case wire.OpApply:
+		return s.applyReport(r)
 	case "":
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: `request has no "op"`}
 	default:

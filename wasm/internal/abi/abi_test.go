@@ -151,7 +151,7 @@ func TestEveryOpOfTheTableIsDispatched(t *testing.T) {
 		}
 	}
 	env := call(t, NewServer(), `{"op":"nope"}`)
-	want := `unknown op "nope" (expected version, compile, lint, validate, validateAll, cost, free, upgrade, test, schema, bench, conversionReview, complete or admit)`
+	want := `unknown op "nope" (expected version, compile, lint, validate, validateAll, cost, free, upgrade, test, schema, bench, conversionReview, complete, admit or apply)`
 	if env.Error == nil || env.Error.Message != want {
 		t.Errorf("got %+v, want %q", env.Error, want)
 	}

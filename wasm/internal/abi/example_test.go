@@ -24,6 +24,6 @@ func ExampleServer_Handle() {
 	_ = json.Unmarshal(s.Handle(req), &compiled)
 	fmt.Println(compiled.Result.Handle, compiled.Result.Versions, len(compiled.Result.CRD.Errors))
 	// Output:
-	// {"ok":false,"error":{"code":"BadRequest","message":"unknown op \"nope\" (expected version, compile, lint, validate, validateAll, cost, free, upgrade, test, schema, bench, conversionReview, complete or admit)"}}
+	// {"ok":false,"error":{"code":"BadRequest","message":"unknown op \"nope\" (expected version, compile, lint, validate, validateAll, cost, free, upgrade, test, schema, bench, conversionReview, complete, admit or apply)"}}
 	// 1 [v1] 0
 }

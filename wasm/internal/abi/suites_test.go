@@ -17,7 +17,7 @@ import (
 func TestTestOp(t *testing.T) {
 	root := filepath.Join("..", "..", "..", "crdtest")
 	files := map[string]string{}
-	for _, f := range []string{"testdata/widgets/widgets-crd.yaml", "testdata/widgets/widgets.testsuite.yaml", "testdata/widgets/widgets.crdtest.yaml", "testdata/failing/failing.testsuite.yaml"} {
+	for _, f := range []string{"testdata/widgets/widgets-crd.yaml", "testdata/widgets/widgets.testsuite.yaml", "testdata/widgets/widgets.crdtest.yaml", "testdata/failing/failing.testsuite.yaml", "testdata/apply/crontab-crd.yaml", "testdata/apply/apply.crdtest.yaml"} {
 		files[f] = readTestFile(t, filepath.Join("crdtest", f))
 	}
 	tests := []struct {
