@@ -92,6 +92,8 @@ func TestRequestBodyLimit(t *testing.T) {
 	for name, compile := range map[string]func([]byte) (*CRD, error){
 		"Compile":        Compile,
 		"CompileContext": func(b []byte) (*CRD, error) { return CompileContext(context.Background(), b, CompileOptions{}) },
+		// The update's request body is the new CRD; the old one is stored.
+		"CompileUpdate": func(b []byte) (*CRD, error) { return CompileUpdate(b, []byte(boundsCRD), UpdateOptions{}) },
 	} {
 		_, err := compile(big)
 		var tooLarge *RequestEntityTooLargeError

@@ -34,8 +34,14 @@ type UpdateOptions struct {
 // those the API server serves after the update (the new CRD's). The error
 // is only about decoding.
 //
-// The old CRD is taken as stored in a cluster (see CompileCRDUpdate).
+// The old CRD is taken as stored in a cluster (see CompileCRDUpdate). A new
+// CRD over 3 MiB is a *RequestEntityTooLargeError, as Compile's.
 func CompileUpdate(newCRD, oldCRD []byte, opts UpdateOptions) (*CRD, error) {
+	// The request's body is the new CRD: over 3 MiB, the API server
+	// answers 413 before decoding it (the old one is read from storage).
+	if err := bodyTooLarge(newCRD, 0); err != nil {
+		return nil, err
+	}
 	if _, err := kubeversion.Parse(opts.KubeVersion); err != nil {
 		return nil, err
 	}

@@ -1,5 +1,5 @@
 // The engine's Web Worker: bindings/js over the WebAssembly module. The
-// page runs three, all from this file, with one protocol:
+// page runs up to five, all from this file, with one protocol:
 //   - the validation worker, started by index.html before the page's
 //     bundle loads (it fetches and compiles the module itself and keeps
 //     the page's first request until the engine is up): "validate", and
@@ -9,7 +9,9 @@
 //     ABI's "cost" op recompiles the CRD on each call, so a big CRD's cost
 //     report never delays a validation) and "bench";
 //   - the Tests tab's worker (tests.js): "test";
-//   - the Policy tab's worker (policy.js): "admit".
+//   - the Policy tab's worker (policy.js): "admit";
+//   - the Apply tab's worker (apply.js): "apply" (applyop.js).
+//   The tabs' workers start when their tab is first shown.
 // The Share URL is encoded in share-worker.js, not here. A CRD is
 // compiled once per text (the last KEEP compile handles are kept; with an
 // old CRD, as an update of it).
@@ -34,7 +36,7 @@
 //   and {id, kind, fatal} when a request throws unexpectedly. Errors are
 //   {code, message} (a CrdlabError's code and detail).
 // One request runs at a time, and only the newest: "validate", "cost",
-// "test" and "admit" share one slot (a newer request replaces one not yet started),
+// "test", "admit" and "apply" share one slot (a newer request replaces one not yet started),
 // "schema" and "bench" another, which runs only when the first is empty;
 // "complete" has a third, which runs first (the user is waiting for it,
 // and it is cheap: no compile).
