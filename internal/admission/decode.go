@@ -47,6 +47,10 @@ func (e *DecodeError) Error() string {
 type Inputs struct {
 	Policies []*Policy
 	Bindings []*Binding
+	// MutatingPolicies and MutatingBindings are the mutating admission
+	// policies and their bindings.
+	MutatingPolicies []*MutatingPolicy
+	MutatingBindings []*MutatingBinding
 	// Objects are the other objects (params, Namespaces, anything else).
 	Objects []map[string]interface{}
 }
@@ -56,6 +60,8 @@ func (in *Inputs) Add(other *Inputs) {
 	in.Policies = append(in.Policies, other.Policies...)
 	in.Bindings = append(in.Bindings, other.Bindings...)
 	in.Objects = append(in.Objects, other.Objects...)
+	in.MutatingPolicies = append(in.MutatingPolicies, other.MutatingPolicies...)
+	in.MutatingBindings = append(in.MutatingBindings, other.MutatingBindings...)
 }
 
 // DecodeFile reads every document of a YAML stream or JSON file; kind: List
@@ -91,10 +97,11 @@ func DecodeDocument(raw []byte, file string, firstLine int) (*Inputs, error) {
 }
 
 // IsPolicyKind reports whether apiVersion and kind are a
-// ValidatingAdmissionPolicy or ValidatingAdmissionPolicyBinding.
+// ValidatingAdmissionPolicy, MutatingAdmissionPolicy or one of their
+// bindings.
 func IsPolicyKind(apiVersion, kind string) bool {
 	g, _, _ := strings.Cut(apiVersion, "/")
-	return g == APIGroup && (kind == KindPolicy || kind == KindBinding)
+	return g == APIGroup && (kind == KindPolicy || kind == KindBinding || kind == KindMutatingPolicy || kind == KindMutatingBinding)
 }
 
 func decodeInto(in *Inputs, raw []byte, file string, firstLine int) error {
@@ -147,6 +154,9 @@ func decodeInto(in *Inputs, raw []byte, file string, firstLine int) error {
 	}
 	if apiVersion != APIGroup+"/v1" {
 		return locate("apiVersion", fmt.Sprintf("unsupported apiVersion %q: crdlab reads %s/v1 %s objects", apiVersion, APIGroup, kind))
+	}
+	if kind == KindMutatingPolicy || kind == KindMutatingBinding {
+		return decodeMutating(in, obj, kind, where, locate)
 	}
 	if kind == KindPolicy {
 		p := &Policy{Source: where}
