@@ -233,7 +233,9 @@ func (e policyError) text() string {
 // statusError is an API status the dispatcher returns as is.
 type statusError struct {
 	message, reason string
-	code            int
+	// cause is the status's first cause (an internal error's error text).
+	cause string
+	code  int
 }
 
 func (e *statusError) Error() string { return e.message }
@@ -373,7 +375,7 @@ func (m *Mutator) dispatch(req *Request, target MutationTarget, st *reinvokeStat
 	if len(invs) > 0 {
 		obj, errs, se := m.dispatchInvocations(req, target, invs, st, isReinvoke, res, notes)
 		if se != nil {
-			return nil, &Denial{Message: se.message, Cause: se.message, Reason: se.reason, Code: se.code}
+			return nil, &Denial{Message: se.message, Cause: se.cause, Reason: se.reason, Code: se.code}
 		}
 		out = obj
 		evalErrors = errs
@@ -417,7 +419,8 @@ func (m *Mutator) dispatchInvocations(req *Request, target MutationTarget, invs 
 		}
 		if len(inv.h.patchers) != len(p.Spec.Mutations) {
 			return nil, nil, &statusError{code: 500, reason: "InternalError",
-				message: fmt.Sprintf("Internal error occurred: expected %v compiled evaluators for policy %v, got %v", len(p.Spec.Mutations), p.Metadata.Name, len(inv.h.patchers))}
+				message: fmt.Sprintf("Internal error occurred: expected %v compiled evaluators for policy %v, got %v", len(p.Spec.Mutations), p.Metadata.Name, len(inv.h.patchers)),
+				cause:   fmt.Sprintf("expected %v compiled evaluators for policy %v, got %v", len(p.Spec.Mutations), p.Metadata.Name, len(inv.h.patchers))}
 		}
 		v := inv.versioned
 		var evalNotes []string

@@ -235,18 +235,23 @@ func decodePatched(data []byte) (map[string]interface{}, error) {
 	d.UseNumber()
 	var v interface{}
 	if err := d.Decode(&v); err != nil {
-		return nil, &statusError{code: 500, reason: "InternalError", message: "Internal error occurred: " + err.Error()}
+		return nil, internalStatus(err.Error())
 	}
 	m, ok := v.(map[string]interface{})
 	if !ok {
-		return nil, &statusError{code: 500, reason: "InternalError", message: "Internal error occurred: Object 'Kind' is missing in '" + string(data) + "'"}
+		return nil, internalStatus("Object 'Kind' is missing in '" + string(data) + "'")
 	}
 	if k, ok := m["kind"].(string); !ok || k == "" {
-		return nil, &statusError{code: 500, reason: "InternalError", message: "Internal error occurred: Object 'Kind' is missing in '" + string(data) + "'"}
+		return nil, internalStatus("Object 'Kind' is missing in '" + string(data) + "'")
 	}
 	obj, err := DecodeObject(data)
 	if err != nil {
-		return nil, &statusError{code: 500, reason: "InternalError", message: "Internal error occurred: " + err.Error()}
+		return nil, internalStatus(err.Error())
 	}
 	return obj, nil
+}
+
+// internalStatus is apierrors.NewInternalError.
+func internalStatus(msg string) *statusError {
+	return &statusError{code: 500, reason: "InternalError", message: "Internal error occurred: " + msg, cause: msg}
 }
