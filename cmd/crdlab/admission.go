@@ -71,6 +71,8 @@ type reviewRequest struct {
 // policyRun is validate's admission step.
 type policyRun struct {
 	adm         *admission.Admitter
+	mut         *mutatingRun
+	oldObject   map[string]interface{} // --old, the UPDATE's stored object
 	tmpl        admission.Request
 	nameNS      bool // the request names the name and namespace
 	cat         *catalog.Catalog
@@ -94,7 +96,7 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 	// when a policy is given or one of the input files names the kind
 	// (mentioned: noted by the scan that read them first, so a run
 	// without policies reads nothing twice).
-	found := mentioned || len(in.Policies) > 0 || len(in.Bindings) > 0
+	found := mentioned || len(in.Policies) > 0 || len(in.Bindings) > 0 || len(in.MutatingPolicies) > 0 || len(in.MutatingBindings) > 0
 	var args []string
 	for _, a := range inputs {
 		if a != "-" { // stdin is read once, by the validation
@@ -111,7 +113,7 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 	if err := decodePolicyDocs(in, docs, false); err != nil {
 		return nil, err
 	}
-	if len(in.Policies) == 0 && len(in.Bindings) == 0 {
+	if len(in.Policies) == 0 && len(in.Bindings) == 0 && len(in.MutatingPolicies) == 0 && len(in.MutatingBindings) == 0 {
 		return nil, nil
 	}
 	p := &policyRun{cat: cat, tmpl: admission.Request{Operation: "CREATE", UserInfo: defaultUser}}
@@ -144,6 +146,9 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 	}
 	p.adm, err = admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Objects: in.Objects, Resources: catalogResources{cat}})
 	if err != nil {
+		return nil, err
+	}
+	if err := p.loadMutating(in); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -38,7 +38,6 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	iadm "github.com/crdlab/crdlab/internal/admission"
 	"github.com/crdlab/crdlab/internal/cli/catalog"
 	"github.com/crdlab/crdlab/internal/cli/report"
 	"github.com/crdlab/crdlab/wire"
@@ -321,7 +320,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	// may be CRDs or kind: List parsed): the catalogue needs every CRD
 	// first. The objects are read again, parsed once and validated as
 	// the run goes (catalog.Inputs).
-	reader.Mark = []byte(iadm.KindPolicy)
+	reader.Mark = []byte("AdmissionPolicy") // validating and mutating policies, their bindings
 	in, err := reader.Scan(fs.Args(), "objects")
 	if err != nil {
 		return reportInputError(stderr, err)
@@ -381,11 +380,19 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		return usageError(c, stderr, "%v", err)
 	}
 	if policies != nil {
-		policies.keepResults = opts.Results
-		opts.Results = true
-		opts.Admit = policies.apply
+		if policies.adm.Policies() > 0 || policies.mut == nil {
+			policies.keepResults = opts.Results
+			opts.Results = true
+			opts.Admit = policies.apply
+		}
+		if policies.mut != nil {
+			if old != nil {
+				policies.oldObject, _ = admission.DecodeObject(old)
+			}
+			opts.Mutate = policies.mutate
+		}
 	} else if len(f.policies) > 0 || f.request != "" {
-		return usageError(c, stderr, "no ValidatingAdmissionPolicy or binding found in --policy %s", strings.Join(f.policies, ", "))
+		return usageError(c, stderr, "no admission policy or binding found in --policy %s", strings.Join(f.policies, ", "))
 	}
 	// A --crd CRD that is invalid is reported first: its objects fail
 	// because of it.
