@@ -28,7 +28,7 @@ type admissionFlags struct {
 }
 
 func (a *admissionFlags) declare(fs *flag.FlagSet) {
-	fs.StringArrayVar(&a.policies, "policy", nil, "ValidatingAdmissionPolicies, bindings, params and Namespaces `FILE` or directory (repeatable); policies among the inputs apply too")
+	fs.StringArrayVar(&a.policies, "policy", nil, "Validating and Mutating AdmissionPolicies, bindings, params and Namespaces `FILE` or directory (repeatable); policies among the inputs apply too")
 	fs.StringVar(&a.request, "request", "", "an admission.k8s.io/v1 AdmissionReview `FILE`: its request's operation, subResource, userInfo, dryRun and options apply to every object")
 	fs.StringVar(&a.operation, "operation", "", "the admission operation: CREATE, UPDATE or DELETE (default: CREATE, UPDATE with --old)")
 	fs.StringVar(&a.user, "user", "", "the requesting user's name (default: kubernetes-admin)")

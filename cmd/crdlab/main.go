@@ -179,7 +179,11 @@ looked up among the --policy files and the inputs. The request is a CREATE
 (an UPDATE with --old) by kubernetes-admin (groups system:masters,
 system:authenticated); --request takes operation, subResource, userInfo,
 dryRun and options from an AdmissionReview, --operation, --user and
---group override them. See docs/admission.md.`,
+--group override them. Mutating admission policies
+(MutatingAdmissionPolicy and its binding) given the same way run first,
+before the validation, and change the object validated; -o json entries
+carry the mutated object and the mutations run ("mutation"). See
+docs/admission.md.`,
 	example: `  # A GitOps repository: CRDs in one directory, manifests of every kind in another
   crdlab validate --crd crds/ -R manifests/
 
