@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/crdlab/crdlab/internal/ssa"
 )
@@ -595,4 +594,3 @@ func diffPaths(a, b interface{}) []string {
 	return out
 }
 
-var _ = strings.TrimSpace

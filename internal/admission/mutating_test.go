@@ -226,3 +226,44 @@ func TestEscapeJSONPointerKeyEscapesTildeThenSlash(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeAndMutate decodes arbitrary policy files and, when they
+// decode, runs their mutating policies on a Widget: errors, never panics.
+func FuzzDecodeAndMutate(f *testing.F) {
+	f.Add([]byte(mapYAML("p", "  reinvocationPolicy: IfNeeded\n", `  - patchType: ApplyConfiguration
+    applyConfiguration: {expression: 'Object{spec: Object.spec{free: Object.spec.free{x: [[1], [2]], y: {"a": [{"b": 1}]}}}}'}
+`)))
+	f.Add([]byte(mapYAML("p", "", `  - patchType: JSONPatch
+    jsonPatch: {expression: '[JSONPatch{op: "move", from: "/spec", path: "/spec/x"}, JSONPatch{op: "add", path: "", value: 1}]'}
+`)))
+	f.Add([]byte(mapYAML("p", "", `  - patchType: JSONPatch
+    jsonPatch: {expression: '[JSONPatch{op: "replace", path: "/metadata", value: Object.metadata{labels: {"a": "b"}}}]'}
+`)))
+	tc, err := func() (*ssa.TypeConverter, error) {
+		data, err := os.ReadFile("testdata/mutating-crd.yaml")
+		if err != nil {
+			return nil, err
+		}
+		def, err := crd.DecodeOne(data, "mutating-crd.yaml")
+		if err != nil {
+			return nil, err
+		}
+		return ssa.NewTypeConverter(def)
+	}()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in, err := DecodeFile(data, "fuzz.yaml")
+		if err != nil {
+			return
+		}
+		m, err := NewMutator(MutatingConfig{Policies: in.MutatingPolicies, Bindings: in.MutatingBindings, Objects: in.Objects})
+		if err != nil {
+			return
+		}
+		o, _ := DecodeObject([]byte(widget))
+		m.Mutate(&Request{Operation: "CREATE", Kind: GVK{"example.com", "v1", "Widget"}, Resource: GVR{"example.com", "v1", "widgets"},
+			Namespace: "default", Object: o}, MutationTarget{TypeConverter: tc})
+	})
+}
