@@ -593,4 +593,3 @@ func diffPaths(a, b interface{}) []string {
 	walk("", a, b)
 	return out
 }
-
