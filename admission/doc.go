@@ -3,7 +3,8 @@
 // (admissionregistration.k8s.io/v1) evaluated on a request as the API
 // server 1.37's ValidatingAdmissionPolicy plugin does (matching, params,
 // matchConditions, variables, validations, audit annotations, validation
-// actions and failure policies), with the API server's texts.
+// actions and failure policies), with the API server's texts; and
+// MutatingAdmissionPolicy with its binding (NewMutator, mutating.go).
 //
 // See docs/admission.md for what is modelled and the known differences.
 package admission
