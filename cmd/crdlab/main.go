@@ -396,7 +396,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 			opts.Mutate = policies.mutate
 		}
 	} else if len(f.policies) > 0 || f.request != "" {
-		return usageError(c, stderr, "no admission policy or binding found in --policy %s", strings.Join(f.policies, ", "))
+		return usageError(c, stderr, "no ValidatingAdmissionPolicy, MutatingAdmissionPolicy or binding found in --policy %s", strings.Join(f.policies, ", "))
 	}
 	// A --crd CRD that is invalid is reported first: its objects fail
 	// because of it.
