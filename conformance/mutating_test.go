@@ -65,6 +65,18 @@ spec:
                 x-kubernetes-map-type: atomic
                 properties: {a: {type: string}, b: {type: string}}
               free: {type: object, x-kubernetes-preserve-unknown-fields: true}
+              initContainers:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string}
+                    image: {type: string}
+                    args: {type: array, items: {type: string}}
+                    restartPolicy: {type: string}
 `
 
 const widgetObject = `apiVersion: example.com/v1
@@ -188,6 +200,16 @@ func mutatingCases() []mutatingCase {
 		{name: "jp-compile-error-ignore", policies: one(ignore, jp(`[JSONPatch{op: 1}]`))},
 		{name: "jp-compile-error", policies: one("", jp(`[JSONPatch{op: "add", path: 1}]`))},
 		{name: "jp-and-ac-in-order", policies: one("", jp(`[JSONPatch{op: "replace", path: "/spec/replicas", value: 10}]`)+ac(`Object{spec: Object.spec{image: "r" + string(object.spec.replicas)}}`))},
+		// The Kubernetes documentation's examples (Mutating Admission
+		// Policy page), on a Pod-like initContainers map list.
+		{name: "docs-sidecar-apply-configuration", policies: one("  matchConditions:\n  - name: does-not-already-have-sidecar\n    expression: '!has(object.spec.initContainers) || !object.spec.initContainers.exists(ic, ic.name == \"mesh-proxy\")'\n",
+			ac(`Object{spec: Object.spec{initContainers: [Object.spec.initContainers{name: "mesh-proxy", image: "mesh/proxy:v1.0.0", args: ["proxy", "sidecar"], restartPolicy: "Always"}]}}`))},
+		{name: "docs-sidecar-already-there", obj: strings.Replace(widgetObject, "spec:\n", "spec:\n  initContainers: [{name: mesh-proxy, image: old}]\n", 1),
+			policies: one("  matchConditions:\n  - name: does-not-already-have-sidecar\n    expression: '!has(object.spec.initContainers) || !object.spec.initContainers.exists(ic, ic.name == \"mesh-proxy\")'\n",
+				ac(`Object{spec: Object.spec{initContainers: [Object.spec.initContainers{name: "mesh-proxy", image: "mesh/proxy:v1.0.0"}]}}`))},
+		{name: "docs-sidecar-json-patch", obj: strings.Replace(widgetObject, "spec:\n", "spec:\n  initContainers: [{name: init, image: busybox}]\n", 1),
+			policies: one("", jp(`[JSONPatch{op: "add", path: "/spec/initContainers/-", value: Object.spec.initContainers{name: "mesh-proxy", image: "mesh-proxy/v1.0.0", restartPolicy: "Always"}}]`))},
+		{name: "docs-escape-key-label", policies: one("", jp(`[JSONPatch{op: "add", path: "/metadata/labels/" + jsonpatch.escapeKey("example.com/environment"), value: "test"}]`))},
 		// Params, match conditions, variables.
 		{name: "params-configmap", policies: mapPolicy("p", "  paramKind: {apiVersion: v1, kind: ConfigMap}\n",
 			ac(`Object{spec: Object.spec{image: params.data.image}}`), "  paramRef: {name: settings, namespace: default, parameterNotFoundAction: Deny}\n") + `
