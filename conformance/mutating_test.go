@@ -162,7 +162,11 @@ func mutatingCases() []mutatingCase {
 		{name: "ac-atomic-map", policies: one("", ac(`Object{spec: Object.spec{atomicMap: {"k2": "v2"}}}`))},
 		{name: "ac-atomic-struct", policies: one("", ac(`Object{spec: Object.spec{atomicStruct: Object.spec.atomicStruct{b: "2"}}}`))},
 		{name: "ac-preserve-unknown", policies: one("", ac(`Object{spec: Object.spec{free: Object.spec.free{nested: Object.spec.free.nested{added: 1}, other: "x"}}}`))},
-		{name: "ac-nested-literals", policies: one("", ac(`Object{spec: Object.spec{free: Object.spec.free{x: [[1], [2]], y: {"a": [{"b": 1}]}, z: [Object.spec.free.z{w: 1}]}}}`))},
+		// (One error each: SMD reports several in map order, which varies
+		// upstream as here.)
+		{name: "ac-nested-list-literals", policies: one("", ac(`Object{spec: Object.spec{free: Object.spec.free{x: [[1], [2]]}}}`))},
+		{name: "ac-nested-map-literals", policies: one("", ac(`Object{spec: Object.spec{free: Object.spec.free{y: {"a": [{"b": 1}]}}}}`))},
+		{name: "ac-nested-objects-in-list", policies: one("", ac(`Object{spec: Object.spec{free: Object.spec.free{z: [Object.spec.free.z{w: 1}]}}}`))},
 		{name: "ac-null-field", policies: one("", ac(`Object{spec: Object.spec{image: null}}`))},
 		{name: "ac-metadata-labels", policies: one("", ac(`Object{metadata: Object.metadata{labels: {"injected": "yes"}, annotations: {"a/b": "c"}}}`))},
 		{name: "ac-type-name-mismatch", policies: one("", ac(`Object{spec: Object.spek{replicas: 1}}`))},
@@ -238,6 +242,8 @@ metadata: {name: two, namespace: default, labels: {use: "yes"}}
 		{name: "match-condition-error-ignore", policies: one(ignore+"  matchConditions:\n  - {name: bad, expression: 'object.spec.missing == 1'}\n", ac(`Object{spec: Object.spec{replicas: 1}}`))},
 		{name: "variables", policies: one("  variables:\n  - {name: img, expression: 'object.spec.image + \":latest\"'}\n  - {name: count, expression: 'size(variables.img)'}\n",
 			ac(`Object{spec: Object.spec{image: variables.img, replicas: variables.count}}`))},
+		{name: "variables-per-mutation-reinvoked", policies: one(ifNeeded+"  variables:\n  - {name: r, expression: 'object.spec.replicas + 1'}\n",
+			ac(`Object{spec: Object.spec{replicas: variables.r}}`)+jp(`[JSONPatch{op: "add", path: "/spec/tags/-", value: string(variables.r)}]`))},
 		{name: "variable-error", policies: one("  variables:\n  - {name: bad, expression: 'object.spec.missing'}\n", ac(`Object{spec: Object.spec{image: variables.bad}}`))},
 		{name: "namespace-object-and-request", policies: one("", jp(`[JSONPatch{op: "add", path: "/metadata/annotations", value: {"ns": namespaceObject.metadata.name, "op": request.operation, "user": request.userInfo.username}}]`))},
 		// Order, reinvocation, errors across policies.

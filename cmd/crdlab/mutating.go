@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"sync"
 
@@ -75,16 +76,22 @@ func (p *policyRun) mutate(d *catalog.Document) (*catalog.Document, *wire.Mutati
 	if err != nil {
 		return d, nil // the validation reports it
 	}
-	req := p.request(e, obj, d.Name, d.Namespace)
-	if req.Operation == "UPDATE" {
-		req.OldObject = p.oldObject
-	}
-	if req.Operation == "DELETE" {
-		req.Object, req.OldObject = nil, obj
-	}
 	target, err := p.mut.target(e)
 	if err != nil {
 		return d, &wire.MutationOutcome{Allowed: true, Notes: []string{err.Error()}}
+	}
+	req := p.request(e, obj, d.Name, d.Namespace)
+	if req.Operation == "UPDATE" && p.oldObject != nil {
+		// The stored object as the API server reads it: with its
+		// schema's defaults.
+		old, _ := admission.DecodeObject(mustJSON(p.oldObject))
+		if old != nil && target.Default != nil {
+			target.Default(old)
+		}
+		req.OldObject = old
+	}
+	if req.Operation == "DELETE" {
+		req.Object, req.OldObject = nil, obj
 	}
 	res := p.mut.m.Mutate(&req, target)
 	if len(res.Mutations) == 0 && res.Denied == nil && len(res.Notes) == 0 {
@@ -130,4 +137,10 @@ func (p *policyRun) request(e *catalog.Entry, obj map[string]interface{}, name, 
 	}
 	req.Object = obj
 	return req
+}
+
+// mustJSON encodes a decoded object (it always encodes).
+func mustJSON(v interface{}) []byte {
+	b, _ := json.Marshal(v)
+	return b
 }

@@ -267,3 +267,37 @@ func FuzzDecodeAndMutate(f *testing.F) {
 			Namespace: "default", Object: o}, MutationTarget{TypeConverter: tc})
 	})
 }
+
+func TestMutateIsSafeForConcurrentUse(t *testing.T) {
+	in, err := DecodeFile([]byte(mapYAML("p", "  reinvocationPolicy: IfNeeded\n  variables:\n  - {name: r, expression: 'object.spec.replicas + 1'}\n", `  - patchType: ApplyConfiguration
+    applyConfiguration: {expression: 'Object{spec: Object.spec{replicas: variables.r}}'}
+  - patchType: JSONPatch
+    jsonPatch: {expression: '[JSONPatch{op: "add", path: "/spec/tags/-", value: string(variables.r)}]'}
+`)), "p.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMutator(MutatingConfig{Policies: in.MutatingPolicies, Bindings: in.MutatingBindings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := MutationTarget{TypeConverter: widgetConverter(t)}
+	results := make(chan string, 8)
+	for i := 0; i < 8; i++ {
+		go func() {
+			o, _ := DecodeObject([]byte(widget))
+			r := m.Mutate(&Request{Operation: "CREATE", Kind: GVK{"example.com", "v1", "Widget"}, Resource: GVR{"example.com", "v1", "widgets"},
+				Namespace: "default", Object: o}, target)
+			results <- toJSON(r.Object["spec"])
+		}()
+	}
+	// Variables are evaluated again for each mutation: the first pass
+	// makes replicas 3 then appends "4"; the reinvocation pass makes
+	// replicas 4 and appends "5".
+	want := `{"ports":[{"name":"grpc","port":90}],"replicas":4,"tags":["a","4","5"]}`
+	for i := 0; i < 8; i++ {
+		if got := <-results; got != want {
+			t.Errorf("got %s, want %s", got, want)
+		}
+	}
+}
