@@ -77,6 +77,52 @@ spec:
                     image: {type: string}
                     args: {type: array, items: {type: string}}
                     restartPolicy: {type: string}
+  - name: v2
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer}
+              image: {type: string}
+              mode: {type: string, default: auto}
+              big: {type: integer}
+              tags: {type: array, items: {type: string}}
+              set: {type: array, x-kubernetes-list-type: set, items: {type: string}}
+              ports:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string}
+                    port: {type: integer}
+                    protocol: {type: string}
+              labels: {type: object, additionalProperties: {type: string}}
+              atomicMap: {type: object, x-kubernetes-map-type: atomic, additionalProperties: {type: string}}
+              atomicStruct:
+                type: object
+                x-kubernetes-map-type: atomic
+                properties: {a: {type: string}, b: {type: string}}
+              free: {type: object, x-kubernetes-preserve-unknown-fields: true}
+              initContainers:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string}
+                    image: {type: string}
+                    args: {type: array, items: {type: string}}
+                    restartPolicy: {type: string}
 `
 
 const widgetObject = `apiVersion: example.com/v1
@@ -246,6 +292,10 @@ metadata: {name: two, namespace: default, labels: {use: "yes"}}
 			ac(`Object{spec: Object.spec{replicas: variables.r}}`)+jp(`[JSONPatch{op: "add", path: "/spec/tags/-", value: string(variables.r)}]`))},
 		{name: "variable-error", policies: one("  variables:\n  - {name: bad, expression: 'object.spec.missing'}\n", ac(`Object{spec: Object.spec{image: variables.bad}}`))},
 		{name: "namespace-object-and-request", policies: one("", jp(`[JSONPatch{op: "add", path: "/metadata/annotations", value: {"ns": namespaceObject.metadata.name, "op": request.operation, "user": request.userInfo.username}}]`))},
+		// Equivalent matching: a policy for v2 sees (and patches) the v1
+		// object converted to v2; the result is converted back to v1.
+		{name: "equivalent-v2-policy", policies: strings.Replace(one("", jp(`[JSONPatch{op: "add", path: "/metadata/annotations", value: {"seen-as": string(object.apiVersion), "request": request.kind.version, "requested": request.requestKind.version}}]`)+ac(`Object{spec: Object.spec{replicas: 8}}`)), "apiVersions: [v1]", "apiVersions: [v2]", 1)},
+		{name: "exact-v2-policy-skips-v1", policies: strings.Replace(strings.Replace(one("", ac(`Object{spec: Object.spec{replicas: 8}}`)), "apiVersions: [v1]", "apiVersions: [v2]", 1), "    resourceRules:", "    matchPolicy: Exact\n    resourceRules:", 1)},
 		// Order, reinvocation, errors across policies.
 		{name: "order-by-name", policies: mapPolicy("b-second", "", ac(`Object{spec: Object.spec{image: "from-b"}}`), "") + mapPolicy("a-first", "", ac(`Object{spec: Object.spec{image: "from-a", replicas: 7}}`), "")},
 		{name: "reinvocation-if-needed", policies: mapPolicy("a", ifNeeded, ac(`Object{metadata: Object.metadata{labels: {"replicas": string(object.spec.replicas)}}}`), "") +
@@ -268,7 +318,11 @@ metadata: {name: two, namespace: default, labels: {use: "yes"}}
 type widgetResources struct{}
 
 func (widgetResources) Equivalents(res admission.GVR, sub string) []admission.Equivalent {
-	return []admission.Equivalent{{Resource: res, Kind: admission.GVK{Group: "example.com", Version: "v1", Kind: "Widget"}}}
+	var out []admission.Equivalent
+	for _, v := range []string{"v1", "v2"} {
+		out = append(out, admission.Equivalent{Resource: admission.GVR{Group: "example.com", Version: v, Resource: "widgets"}, Kind: admission.GVK{Group: "example.com", Version: v, Kind: "Widget"}})
+	}
+	return out
 }
 func (widgetResources) ParamScope(apiVersion, kind string) bool { return true }
 
@@ -337,7 +391,10 @@ func TestMutatingAdmissionPolicies(t *testing.T) {
 			}
 			up, err := upstream.Mutate(&upstream.AdmissionInput{
 				Policies: pols, Bindings: binds, Objects: objects, ParamNamespaced: true,
-				Equivalents: map[schema.GroupVersionResource]schema.GroupVersionKind{res: kind},
+				Equivalents: map[schema.GroupVersionResource]schema.GroupVersionKind{
+					res: kind,
+					{Group: "example.com", Version: "v2", Resource: "widgets"}: {Group: "example.com", Version: "v2", Kind: "Widget"},
+				},
 				Operation:   op, Kind: kind, Resource: res, Name: "w", Namespace: "default",
 				Object: obj, OldObject: old,
 				User:    &user.DefaultInfo{Name: usr.Username, Groups: usr.Groups},
