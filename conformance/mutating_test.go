@@ -395,7 +395,7 @@ func TestMutatingAdmissionPolicies(t *testing.T) {
 					res: kind,
 					{Group: "example.com", Version: "v2", Resource: "widgets"}: {Group: "example.com", Version: "v2", Kind: "Widget"},
 				},
-				Operation:   op, Kind: kind, Resource: res, Name: "w", Namespace: "default",
+				Operation: op, Kind: kind, Resource: res, Name: "w", Namespace: "default",
 				Object: obj, OldObject: old,
 				User:    &user.DefaultInfo{Name: usr.Username, Groups: usr.Groups},
 				Options: upstreamOptions(op),
