@@ -107,3 +107,33 @@ func TestValidateMutatingPolicyErrorRefusesTheObject(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func TestValidateMutatingPolicyOnAnUpdateSeesTheDefaultedOldObject(t *testing.T) {
+	// The stored object has no replicas: the API server reads it with the
+	// schema's default (1), which the policy adds 10 to.
+	policy := strings.NewReplacer("operations: [CREATE]", "operations: [UPDATE]",
+		`  matchConditions:
+  - {name: too-many, expression: "has(object.spec.replicas) && object.spec.replicas > 5"}
+`, "",
+		"Object{spec: Object.spec{replicas: 5}}", "Object{spec: Object.spec{replicas: oldObject.spec.replicas + 10}}").Replace(capReplicasPolicy)
+	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "map.yaml": policy,
+		"old.yaml": "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c, namespace: prod}\nspec: {}\n",
+		"new.yaml": "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c, namespace: prod}\nspec: {replicas: 2}\n"})
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "-o", "json", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, "map.yaml"),
+		"--old", filepath.Join(dir, "old.yaml"), filepath.Join(dir, "new.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitValid {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	var rep wire.RunReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 || rep.Results[0].Mutation == nil {
+		t.Fatalf("results %s", stdout.String())
+	}
+	spec := rep.Results[0].Result.(map[string]interface{})["spec"].(map[string]interface{})
+	if got := jsonString(spec["replicas"]); got != "11" {
+		t.Errorf("replicas %s, want 11", got)
+	}
+}
