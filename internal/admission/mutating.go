@@ -397,7 +397,7 @@ func (m *Mutator) dispatch(req *Request, target MutationTarget, st *reinvokeStat
 }
 
 func (m *Mutator) dispatchInvocations(req *Request, target MutationTarget, invs []invocation, st *reinvokeState, isReinvoke bool, res *MutationResult, notes map[string]bool) (map[string]interface{}, []policyError, *statusError) {
-	if isReinvoke && !reflect.DeepEqual(st.lastOutput, req.Object) {
+	if isReinvoke && !semanticEqual(st.lastOutput, req.Object) {
 		st.requireReinvoking()
 	}
 	var errs []policyError
@@ -470,7 +470,7 @@ func (m *Mutator) dispatchInvocations(req *Request, target MutationTarget, invs 
 			am.Changed = diffPaths(prev, obj)
 			res.Mutations = append(res.Mutations, am)
 		}
-		if !reflect.DeepEqual(before, v.object) {
+		if !semanticEqual(before, v.object) {
 			st.requireReinvoking()
 			st.shouldReinvoke = true
 		}
@@ -592,4 +592,35 @@ func diffPaths(a, b interface{}) []string {
 	}
 	walk("", a, b)
 	return out
+}
+
+// semanticEqual is apiequality.Semantic.DeepEqual on unstructured
+// objects: an empty and a nil list or map are equal.
+func semanticEqual(a, b interface{}) bool {
+	switch x := a.(type) {
+	case map[string]interface{}:
+		y, ok := b.(map[string]interface{})
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !semanticEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	case []interface{}:
+		y, ok := b.([]interface{})
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !semanticEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
 }
