@@ -3,7 +3,8 @@
 // (admissionregistration.k8s.io/v1) evaluated on a request as the API
 // server 1.37's ValidatingAdmissionPolicy plugin does (matching, params,
 // matchConditions, variables, validations, audit annotations, validation
-// actions and failure policies), with the API server's texts.
+// actions and failure policies), with the API server's texts; and
+// MutatingAdmissionPolicy with its binding (NewMutator, mutating.go).
 //
 // It also tells which admission webhooks of ValidatingWebhookConfigurations
 // and MutatingWebhookConfigurations a request would be sent to
@@ -63,6 +64,10 @@ func DefaultOptions(op string) map[string]interface{} { return iadm.DefaultOptio
 
 // IsPolicyKind reports whether apiVersion/kind is a policy or binding kind.
 func IsPolicyKind(apiVersion, kind string) bool { return iadm.IsPolicyKind(apiVersion, kind) }
+
+// APIGroup is the group of the policy, binding and webhook configuration
+// kinds.
+const APIGroup = iadm.APIGroup
 
 // IsAdmissionKind reports whether apiVersion/kind is a policy, binding or
 // webhook configuration kind.

@@ -75,6 +75,9 @@ type RunEntry struct {
 	// Admission is the outcome of validating admission policies
 	// (--policy), for an object that passed validation.
 	Admission *AdmissionOutcome `json:"admission,omitempty"`
+	// Mutation is the outcome of mutating admission policies, which run
+	// before the validation (the entry's result is the mutated object's).
+	Mutation *MutationOutcome `json:"mutation,omitempty"`
 	// Webhooks says, for each webhook of the ValidatingWebhookConfigurations
 	// and MutatingWebhookConfigurations given (mutating ones first), whether
 	// the request would be sent to it; the webhooks are not called.
@@ -250,4 +253,47 @@ type TestCaseResult struct {
 type TestLoadError struct {
 	File  string `json:"file"`
 	Error string `json:"error"`
+}
+
+// MutationOutcome is what kube-apiserver's MutatingAdmissionPolicy plugin
+// did to an entry's object before its validation.
+type MutationOutcome struct {
+	// Allowed is false when a policy's error failed the request (the entry
+	// is then not validated).
+	Allowed bool `json:"allowed"`
+	// Policy and Binding name the failing policy and binding.
+	Policy  string `json:"policy,omitempty"`
+	Binding string `json:"binding,omitempty"`
+	// Message is the API server's status message; Reason and Code its
+	// status reason and HTTP code.
+	Message string `json:"message,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	Code    int    `json:"code,omitempty"`
+	// Object is the mutated object as validation received it (absent when
+	// nothing changed it).
+	Object map[string]interface{} `json:"object,omitempty"`
+	// Mutations lists the mutations that ran, in order.
+	Mutations []AppliedMutation `json:"mutations,omitempty"`
+	// Reinvoked: the plugin ran a second time (reinvocation).
+	Reinvoked bool `json:"reinvoked,omitempty"`
+	// Notes are crdlab's remarks on what it does not model.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// AppliedMutation is one mutation of a MutatingAdmissionPolicy that ran.
+type AppliedMutation struct {
+	Policy  string `json:"policy"`
+	Binding string `json:"binding"`
+	// Param names the param object ("namespace/name"), empty without.
+	Param string `json:"param,omitempty"`
+	// Mutation is its index in the policy's spec.mutations.
+	Mutation  int    `json:"mutation"`
+	PatchType string `json:"patchType"`
+	// Reinvocation: it ran in the reinvocation pass.
+	Reinvocation bool `json:"reinvocation,omitempty"`
+	// Changed are the JSON pointers of the fields it added, changed or
+	// removed.
+	Changed []string `json:"changed,omitempty"`
+	// Error is its error (it changed nothing).
+	Error string `json:"error,omitempty"`
 }

@@ -28,7 +28,7 @@ type admissionFlags struct {
 }
 
 func (a *admissionFlags) declare(fs *flag.FlagSet) {
-	fs.StringArrayVar(&a.policies, "policy", nil, "ValidatingAdmissionPolicies, bindings, params, Namespaces and Validating/MutatingWebhookConfigurations `FILE` or directory (repeatable); those among the inputs apply too")
+	fs.StringArrayVar(&a.policies, "policy", nil, "Validating and Mutating AdmissionPolicies, bindings, params, Namespaces and Validating/MutatingWebhookConfigurations `FILE` or directory (repeatable); those among the inputs apply too")
 	fs.StringVar(&a.request, "request", "", "an admission.k8s.io/v1 AdmissionReview `FILE`: its request's operation, subResource, userInfo, dryRun and options apply to every object")
 	fs.StringVar(&a.operation, "operation", "", "the admission operation: CREATE, UPDATE or DELETE (default: CREATE, UPDATE with --old)")
 	fs.StringVar(&a.user, "user", "", "the requesting user's name (default: kubernetes-admin)")
@@ -71,6 +71,8 @@ type reviewRequest struct {
 // policyRun is validate's admission step.
 type policyRun struct {
 	adm         *admission.Admitter
+	mut         *mutatingRun
+	oldObject   map[string]interface{} // --old, the UPDATE's stored object
 	tmpl        admission.Request
 	nameNS      bool // the request names the name and namespace
 	cat         *catalog.Catalog
@@ -94,7 +96,7 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 	// when a policy is given or one of the input files names the kind
 	// (mentioned: noted by the scan that read them first, so a run
 	// without policies reads nothing twice).
-	found := mentioned || len(in.Policies) > 0 || len(in.Bindings) > 0 || len(in.Webhooks) > 0
+	found := mentioned || len(in.Policies) > 0 || len(in.Bindings) > 0 || len(in.Webhooks) > 0 || len(in.MutatingPolicies) > 0 || len(in.MutatingBindings) > 0
 	var args []string
 	for _, a := range inputs {
 		if a != "-" { // stdin is read once, by the validation
@@ -111,7 +113,7 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 	if err := decodePolicyDocs(in, docs, false); err != nil {
 		return nil, err
 	}
-	if len(in.Policies) == 0 && len(in.Bindings) == 0 && len(in.Webhooks) == 0 {
+	if len(in.Policies) == 0 && len(in.Bindings) == 0 && len(in.Webhooks) == 0 && len(in.MutatingPolicies) == 0 && len(in.MutatingBindings) == 0 {
 		return nil, nil
 	}
 	p := &policyRun{cat: cat, tmpl: admission.Request{Operation: "CREATE", UserInfo: defaultUser}}
@@ -144,6 +146,9 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 	}
 	p.adm, err = admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Webhooks: in.Webhooks, Objects: in.Objects, Resources: catalogResources(cat)})
 	if err != nil {
+		return nil, err
+	}
+	if err := p.loadMutating(in); err != nil {
 		return nil, err
 	}
 	return p, nil

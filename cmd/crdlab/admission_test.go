@@ -179,7 +179,7 @@ func TestValidatePolicyFlagWithoutPolicyIsAUsageError(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "objs.yaml": admissionObjects, "empty.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n"})
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, "empty.yaml"), filepath.Join(dir, "objs.yaml")}, strings.NewReader(""), &stdout, &stderr)
-	if code != exitUsage || !strings.Contains(stderr.String(), "no ValidatingAdmissionPolicy, binding or webhook configuration found") {
+	if code != exitUsage || !strings.Contains(stderr.String(), "no ValidatingAdmissionPolicy, MutatingAdmissionPolicy, binding or webhook configuration found") {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 }

@@ -26,7 +26,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/crdlab/crdlab/admission"
 	"io"
 	"os"
 	"reflect"
@@ -36,9 +35,9 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/crdlab/crdlab/admission"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	iadm "github.com/crdlab/crdlab/internal/admission"
 	"github.com/crdlab/crdlab/internal/cli/catalog"
 	"github.com/crdlab/crdlab/internal/cli/report"
 	"github.com/crdlab/crdlab/wire"
@@ -188,7 +187,12 @@ server decides it (rules, scope, namespace and object selectors,
 matchPolicy Equivalent, matchConditions): a "webhooks:" line per object in
 text output, a "webhooks" array on -o json entries. The webhooks are not
 called; a matchConditions error under failurePolicy Fail fails the request
-with the API server's error. See docs/admission.md.`,
+with the API server's error.
+
+Mutating admission policies (MutatingAdmissionPolicy and its binding)
+given the same way run first, before the validation, and change the object
+validated; -o json entries carry the mutated object and the mutations run
+("mutation"). See docs/admission.md.`,
 	example: `  # A GitOps repository: CRDs in one directory, manifests of every kind in another
   crdlab validate --crd crds/ -R manifests/
 
@@ -338,7 +342,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	// may be CRDs or kind: List parsed): the catalogue needs every CRD
 	// first. The objects are read again, parsed once and validated as
 	// the run goes (catalog.Inputs).
-	reader.Mark = []byte(iadm.APIGroup) // policies, bindings, webhook configurations
+	reader.Mark = []byte(admission.APIGroup) // policies, bindings, webhook configurations
 	in, err := reader.Scan(fs.Args(), "objects")
 	if err != nil {
 		return reportInputError(stderr, err)
@@ -398,11 +402,19 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		return usageError(c, stderr, "%v", err)
 	}
 	if policies != nil {
-		policies.keepResults = opts.Results
-		opts.Results = true
-		opts.Admit = policies.apply
+		if policies.adm.Policies() > 0 || policies.mut == nil {
+			policies.keepResults = opts.Results
+			opts.Results = true
+			opts.Admit = policies.apply
+		}
+		if policies.mut != nil {
+			if old != nil {
+				policies.oldObject, _ = admission.DecodeObject(old)
+			}
+			opts.Mutate = policies.mutate
+		}
 	} else if len(f.policies) > 0 || f.request != "" {
-		return usageError(c, stderr, "no ValidatingAdmissionPolicy, binding or webhook configuration found in --policy %s", strings.Join(f.policies, ", "))
+		return usageError(c, stderr, "no ValidatingAdmissionPolicy, MutatingAdmissionPolicy, binding or webhook configuration found in --policy %s", strings.Join(f.policies, ", "))
 	}
 	// A --crd CRD that is invalid is reported first: its objects fail
 	// because of it.

@@ -50,6 +50,10 @@ type Inputs struct {
 	// Webhooks are the ValidatingWebhookConfigurations and
 	// MutatingWebhookConfigurations.
 	Webhooks []*WebhookConfiguration
+	// MutatingPolicies and MutatingBindings are the mutating admission
+	// policies and their bindings.
+	MutatingPolicies []*MutatingPolicy
+	MutatingBindings []*MutatingBinding
 	// Objects are the other objects (params, Namespaces, anything else).
 	Objects []map[string]interface{}
 }
@@ -60,6 +64,8 @@ func (in *Inputs) Add(other *Inputs) {
 	in.Bindings = append(in.Bindings, other.Bindings...)
 	in.Webhooks = append(in.Webhooks, other.Webhooks...)
 	in.Objects = append(in.Objects, other.Objects...)
+	in.MutatingPolicies = append(in.MutatingPolicies, other.MutatingPolicies...)
+	in.MutatingBindings = append(in.MutatingBindings, other.MutatingBindings...)
 }
 
 // DecodeFile reads every document of a YAML stream or JSON file; kind: List
@@ -95,10 +101,11 @@ func DecodeDocument(raw []byte, file string, firstLine int) (*Inputs, error) {
 }
 
 // IsPolicyKind reports whether apiVersion and kind are a
-// ValidatingAdmissionPolicy or ValidatingAdmissionPolicyBinding.
+// ValidatingAdmissionPolicy, MutatingAdmissionPolicy or one of their
+// bindings.
 func IsPolicyKind(apiVersion, kind string) bool {
 	g, _, _ := strings.Cut(apiVersion, "/")
-	return g == APIGroup && (kind == KindPolicy || kind == KindBinding)
+	return g == APIGroup && (kind == KindPolicy || kind == KindBinding || kind == KindMutatingPolicy || kind == KindMutatingBinding)
 }
 
 // IsWebhookKind reports whether apiVersion and kind are a
@@ -186,6 +193,9 @@ func decodeInto(in *Inputs, raw []byte, file string, firstLine int) error {
 		defaultWebhooks(c)
 		in.Webhooks = append(in.Webhooks, c)
 		return nil
+	}
+	if kind == KindMutatingPolicy || kind == KindMutatingBinding {
+		return decodeMutating(in, obj, kind, where, locate)
 	}
 	if kind == KindPolicy {
 		p := &Policy{Source: where}

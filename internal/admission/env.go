@@ -99,6 +99,8 @@ func namespaceDeclType() *kcel.DeclType {
 // OptionalVariableDeclarations without patch types).
 type envOpts struct {
 	params, authorizer bool
+	// patch: the Object and JSONPatch types (mutating_env.go)
+	patch bool
 }
 
 // policyEnvs are the environments of one policy: they share the policy's
@@ -169,7 +171,7 @@ func newEnvs(variables bool) (*policyEnvs, error) {
 			if err != nil {
 				return nil, fmt.Errorf("environment misconfigured: %w", err)
 			}
-			pe.envs[envOpts{params, authz}] = env
+			pe.envs[envOpts{params: params, authorizer: authz}] = env
 		}
 	}
 	return pe, nil

@@ -352,6 +352,12 @@ type Options struct {
 	// policies change the entry's status, errors and warnings there. It
 	// must be safe for concurrent use.
 	Admit func(d *Document, r *Result)
+	// Mutate, when set, runs on each object before its validation (in the
+	// worker): mutating admission policies. It returns the document to
+	// validate (d itself when nothing changed) and the outcome the entry
+	// records (nil: no policy applied); a refusal makes the entry invalid
+	// without validating it. It must be safe for concurrent use.
+	Mutate func(d *Document) (*Document, *wire.MutationOutcome)
 }
 
 // Result is one entry of a run as StreamInputs gives it: the run entry, whose
@@ -447,9 +453,16 @@ func (c *Catalog) stream(n int, gen func(i int) (*Document, error), opts Options
 						it.err = parsePending(j.d, c.Compiler == nil)
 					}
 					if it.err == nil {
-						it.r = c.entry(j.d, opts)
-						if opts.Admit != nil && it.r != nil {
-							opts.Admit(j.d, it.r)
+						vd, mo := j.d, (*wire.MutationOutcome)(nil)
+						if opts.Mutate != nil && !j.d.IsCRD() {
+							vd, mo = opts.Mutate(j.d)
+						}
+						it.r = c.entry(vd, opts)
+						if mo != nil && it.r != nil {
+							recordMutation(it.r, mo)
+						}
+						if opts.Admit != nil && it.r != nil && (mo == nil || mo.Allowed) {
+							opts.Admit(vd, it.r)
 						}
 					}
 				}
