@@ -263,20 +263,7 @@ func (a *Admitter) Validate(req *Request) *Decision {
 	for _, h := range a.hooks {
 		p := h.policy
 		mc := p.Spec.MatchConstraints
-		var matchRes GVR
-		var matchKind GVK
-		var err error
-		var ok bool
-		switch {
-		case mc == nil:
-			err = fmt.Errorf("policy contained no match constraints, a required field")
-		case mc.NamespaceSelector == nil:
-			err = fmt.Errorf(errNilSelector, "namespace")
-		case mc.ObjectSelector == nil:
-			err = fmt.Errorf(errNilSelector, "object")
-		default:
-			ok, matchRes, matchKind, err = a.matches(req, mc)
-		}
+		ok, matchRes, matchKind, err := a.matchConstraints(req, mc)
 		if err != nil {
 			configError(err, p, nil)
 			continue
@@ -590,4 +577,19 @@ func typedConfigMap(o map[string]interface{}) map[string]interface{} {
 		}
 	}
 	return out
+}
+
+// matchConstraints is a policy's matchConstraints against the request, as
+// the policy matcher checks them: the required fields first (the API
+// server's errors for a policy that skipped its defaults), then matches.
+func (a *Admitter) matchConstraints(req *Request, mc *MatchResources) (bool, GVR, GVK, error) {
+	switch {
+	case mc == nil:
+		return false, GVR{}, GVK{}, fmt.Errorf("policy contained no match constraints, a required field")
+	case mc.NamespaceSelector == nil:
+		return false, GVR{}, GVK{}, fmt.Errorf(errNilSelector, "namespace")
+	case mc.ObjectSelector == nil:
+		return false, GVR{}, GVK{}, fmt.Errorf(errNilSelector, "object")
+	}
+	return a.matches(req, mc)
 }

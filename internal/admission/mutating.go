@@ -319,20 +319,7 @@ func (m *Mutator) dispatch(req *Request, target MutationTarget, st *reinvokeStat
 	for _, h := range m.hooks {
 		p := h.policy
 		mc := p.Spec.MatchConstraints
-		var ok bool
-		var matchRes GVR
-		var matchKind GVK
-		var err error
-		switch {
-		case mc == nil:
-			err = fmt.Errorf("policy contained no match constraints, a required field")
-		case mc.NamespaceSelector == nil:
-			err = fmt.Errorf(errNilSelector, "namespace")
-		case mc.ObjectSelector == nil:
-			err = fmt.Errorf(errNilSelector, "object")
-		default:
-			ok, matchRes, matchKind, err = m.a.matches(req, mc)
-		}
+		ok, matchRes, matchKind, err := m.a.matchConstraints(req, mc)
 		if err != nil {
 			addConfig(p, nil, err)
 			continue

@@ -5,6 +5,7 @@
 // the object stored after it, every field with the managers that own it.
 // The requests run in a worker of the page's module (worker.js).
 import { showTab } from './tabs.js';
+import { tabWorker } from './tabworker.js';
 
 // The steps the tab opens with: two managers on the playground's CronTab.
 export const applySteps = `# Server-side apply requests (crdlab apply's steps file), sent in order to one
@@ -111,10 +112,6 @@ export function setupApply({ makeEditor, getCRD, module, perf }) {
     <pre id="applyManaged" class="box diff"></pre>
   </section>`;
   const editor = makeEditor($('applyStepsEditor'), 'applySteps');
-  let worker = null;
-  let ready = false;
-  let inflight = false;
-  let dirty = false;
   let id = 0;
   let selected = 0;
   let last = null;
@@ -131,43 +128,22 @@ export function setupApply({ makeEditor, getCRD, module, perf }) {
     run();
   }
 
-  function start() {
-    if (worker) return;
-    worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-    worker.onmessage = (ev) => {
-      const m = ev.data;
-      if (m.kind === 'ready') {
-        if (m.error) {
-          $('applySummary').textContent = `could not load the engine: ${m.error.message}`;
-          return;
-        }
-        ready = true;
-        run();
-        return;
-      }
-      inflight = false;
-      if (dirty) run();
-      else $('applyBusy').hidden = true;
+  const engine = tabWorker({
+    module,
+    busy: $('applyBusy'),
+    shown: () => !view.hidden,
+    request: () => ({ kind: 'apply', id: ++id, crd: getCRD(), steps: editor.state.doc.toString() }),
+    answer: (m) => {
       if (m.id !== id) return;
       last = m;
       perf.apply.runs++;
       perf.apply.last = m;
       render();
-    };
-    module().then((mod) => worker.postMessage({ kind: 'init', module: mod }));
-  }
-
-  function run() {
-    if (!worker || !ready || view.hidden) return;
-    if (inflight) {
-      dirty = true;
-      return;
-    }
-    dirty = false;
-    inflight = true;
-    $('applyBusy').hidden = false;
-    worker.postMessage({ kind: 'apply', id: ++id, crd: getCRD(), steps: editor.state.doc.toString() });
-  }
+    },
+    failed: (e) => { $('applySummary').textContent = `could not load the engine: ${e.message}`; },
+  });
+  const start = engine.start;
+  const run = engine.run;
 
   // Managers get a colour each, in the order they first appear.
   function colours(steps) {
@@ -252,7 +228,7 @@ export function setupApply({ makeEditor, getCRD, module, perf }) {
     run,
     show,
     shown: () => !view.hidden,
-    idle: () => !worker || (ready && !inflight && !dirty),
+    idle: engine.idle,
     select: (i) => { selected = i; if (last) render(); },
   };
 }

@@ -4,6 +4,7 @@
 // the module's "admit" op (`crdlab validate --policy`), in a worker of its
 // own started when the tab is first shown.
 import { showTab } from './tabs.js';
+import { tabWorker } from './tabworker.js';
 
 // The policies the tab opens with when empty (examples/admission/policy.yaml).
 export const crontabPolicies = `# ValidatingAdmissionPolicies and bindings for the CronTabs of the CRD:
@@ -79,10 +80,6 @@ const el = (tag, cls, text) => {
 export function setupPolicy({ makeEditor, request, module, changed, perf }) {
   const $ = (id) => document.getElementById(id);
   const editor = makeEditor($('policyEditor'), 'policy');
-  let worker = null;
-  let ready = false;
-  let inflight = false;
-  let dirty = false;
   let id = 0;
   perf.policy = { runs: 0, last: null };
 
@@ -97,47 +94,28 @@ export function setupPolicy({ makeEditor, request, module, changed, perf }) {
     editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text } });
   }
 
-  function start() {
-    if (worker) return;
-    worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-    worker.onmessage = (ev) => {
-      const m = ev.data;
-      if (m.kind === 'ready') {
-        if (m.error) {
-          $('policySummary').textContent = `could not load the engine: ${m.error.message}`;
-          return;
-        }
-        ready = true;
-        run();
-        return;
-      }
-      inflight = false;
-      if (dirty) run();
-      else $('policyBusy').hidden = true;
+  const engine = tabWorker({
+    module,
+    busy: $('policyBusy'),
+    shown: () => !$('policyView').hidden,
+    request: () => {
+      const o = options();
+      return { kind: 'admit', id: ++id, ...request(), policies: editor.state.doc.toString(),
+        operation: o.operation || undefined, user: o.user || undefined, groups: o.groups.length ? o.groups : undefined };
+    },
+    answer: (m) => {
       if (m.id === id) showResult(m);
       perf.policy.runs++;
       perf.policy.last = m;
-    };
-    module().then((mod) => worker.postMessage({ kind: 'init', module: mod }));
-  }
+    },
+    failed: (e) => { $('policySummary').textContent = `could not load the engine: ${e.message}`; },
+  });
+  const start = engine.start;
+  const run = engine.run;
 
   function options() {
     const groups = $('policyGroups').value.split(',').map((g) => g.trim()).filter(Boolean);
     return { operation: $('policyOperation').value, user: $('policyUser').value.trim(), groups };
-  }
-
-  function run() {
-    if (!worker || !ready || $('policyView').hidden) return;
-    if (inflight) {
-      dirty = true;
-      return;
-    }
-    dirty = false;
-    inflight = true;
-    $('policyBusy').hidden = false;
-    const o = options();
-    worker.postMessage({ kind: 'admit', id: ++id, ...request(), policies: editor.state.doc.toString(),
-      operation: o.operation || undefined, user: o.user || undefined, groups: o.groups.length ? o.groups : undefined });
   }
 
   function line(cls, text) {
@@ -192,7 +170,7 @@ export function setupPolicy({ makeEditor, request, module, changed, perf }) {
     editor,
     run,
     show,
-    idle: () => !worker || (ready && !inflight && !dirty),
+    idle: engine.idle,
     setPolicies,
     options,
     setOptions: (o = {}) => {

@@ -5,6 +5,7 @@
 // (a big suite takes seconds), started when the tab is first shown.
 
 import { showTab } from './tabs.js';
+import { tabWorker } from './tabworker.js';
 
 // The CronTab suite the tab opens with when the suite is empty.
 export const crontabSuite = `# OpenShift's test suite format (crdlab test runs it unchanged):
@@ -94,10 +95,6 @@ const el = (tag, cls, text) => {
 export function setupTests({ makeEditor, getCRD, module, changed, perf }) {
   const $ = (id) => document.getElementById(id);
   const editor = makeEditor($('suiteEditor'), 'suite');
-  let worker = null;
-  let ready = false;
-  let inflight = false;
-  let dirty = false;
   let id = 0;
   let last = null;
   perf.tests = { runs: 0, last: null };
@@ -116,46 +113,27 @@ export function setupTests({ makeEditor, getCRD, module, changed, perf }) {
     editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text } });
   }
 
-  function start() {
-    if (worker) return;
-    worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-    worker.onmessage = (ev) => {
-      const m = ev.data;
-      if (m.kind === 'ready') {
-        if (m.error) {
-          $('testSummary').textContent = `could not load the engine: ${m.error.message}`;
-          return;
-        }
-        ready = true;
-        run();
-        return;
-      }
-      inflight = false;
-      if (dirty) run();
-      else $('testBusy').hidden = true;
+  const engine = tabWorker({
+    module,
+    busy: $('testBusy'),
+    shown: () => !$('testsView').hidden,
+    request: () => {
+      const suite = editor.state.doc.toString();
+      const { suitePath, crdPath } = layout(suite);
+      const files = { [suitePath]: suite };
+      files[crdPath] = getCRD();
+      last = { id: ++id, suite, suitePath };
+      return { kind: 'test', id, files, paths: [suitePath], crds: [crdPath], run: $('testRun').value };
+    },
+    answer: (m) => {
       showResults(m);
       perf.tests.runs++;
       perf.tests.last = m;
-    };
-    module().then((mod) => worker.postMessage({ kind: 'init', module: mod }));
-  }
-
-  function run() {
-    if (!worker || !ready || $('testsView').hidden) return;
-    if (inflight) {
-      dirty = true;
-      return;
-    }
-    dirty = false;
-    inflight = true;
-    const suite = editor.state.doc.toString();
-    const { suitePath, crdPath } = layout(suite);
-    const files = { [suitePath]: suite };
-    files[crdPath] = getCRD();
-    last = { id: ++id, suite, suitePath };
-    $('testBusy').hidden = false;
-    worker.postMessage({ kind: 'test', id, files, paths: [suitePath], crds: [crdPath], run: $('testRun').value });
-  }
+    },
+    failed: (e) => { $('testSummary').textContent = `could not load the engine: ${e.message}`; },
+  });
+  const start = engine.start;
+  const run = engine.run;
 
   function jump(line) {
     const doc = editor.state.doc;
@@ -212,7 +190,7 @@ export function setupTests({ makeEditor, getCRD, module, changed, perf }) {
     editor,
     run,
     show,
-    idle: () => !worker || (ready && !inflight && !dirty),
+    idle: engine.idle,
     setSuite,
     filter: () => $('testRun').value,
     setFilter: (v) => { $('testRun').value = v ?? ''; },
