@@ -16,7 +16,7 @@ MODULES  := . $(wildcard conformance benchmarks tools)
 # modules that only pin tools (tool directives, no packages)
 TOOLMODS := $(wildcard benchmarks/tools benchmarks/tools/kubectl-validate)
 
-.PHONY: help race setup build check check-help deadcode test conformance conformance-versions versions-report clean
+.PHONY: help race setup build check check-help deadcode test conformance conformance-versions versions-report corpus-matrix clean
 
 help: ## list every target with one line (the default goal)
 	@awk -F':.*## ' '/^[a-zA-Z0-9_.-]+:.*## /{printf "  make %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -109,6 +109,12 @@ conformance-versions: ## every case at every supported Kubernetes release agains
 # docs/reports/versions.md: which cases give another outcome at which release than
 # at the newest, upstream against upstream (all oracle modules, supported or
 # not); the reasons come from conformance/versions/reasons.yaml.
+# The real-world corpus through every release's oracle (and crdlab at the
+# releases it reproduces): docs/reports/corpus-matrix.md. Minutes: one
+# oracle per release, each over ~280 CRDs and Gateway API's examples.
+corpus-matrix: ## docs/reports/corpus-matrix.md: the corpus's CRDs and examples at every release 1.31-1.37, per CRD the releases that accept it and each rejection's error
+	cd conformance && $(GO) run ./cmd/corpus-matrix -o ../docs/reports/corpus-matrix.md
+
 versions-report: ## docs/reports/versions.md: every case through every release's oracle, the outcomes that differ from the newest
 	cd conformance && $(GO) run ./cmd/versions-report -o ../docs/reports/versions.md
 

@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/crdlab/crdlab/conformance/upstream"
 	"github.com/crdlab/crdlab/internal/testsupport/corpus"
 	"github.com/crdlab/crdlab/internal/yamldoc"
 )
@@ -192,4 +194,119 @@ func stripCEL(v interface{}, inProperties bool) {
 			stripCEL(c, false)
 		}
 	}
+}
+
+// CorpusFileRE selects the files that hold a CRD.
+var CorpusFileRE = regexp.MustCompile(`(?m)^kind: CustomResourceDefinition`)
+
+// CorpusCRD is one distinct CRD of the corpus (identical copies dropped).
+type CorpusCRD struct {
+	Doc     CorpusDoc
+	Channel string // gateway-api: "standard" or "experimental"
+	CEL     bool   // has x-kubernetes-validations
+}
+
+// Request is the compared request: the CRD as shipped, CEL rules included,
+// and optionally an object.
+func (c CorpusCRD) Request(object []byte) upstream.Request {
+	return upstream.Request{CRD: c.Doc.Data, Object: object}
+}
+
+// CorpusExample is one of Gateway API's example objects, with the CRD of its
+// kind in its channel (the standard one when its channel has none).
+type CorpusExample struct {
+	Doc    CorpusDoc
+	CRD    CorpusCRD
+	Object []byte // JSON
+}
+
+// Corpus is the corpus's CRDs and examples, and what was left out
+// (reason -> document names).
+type Corpus struct {
+	CRDs     []CorpusCRD
+	Examples []CorpusExample
+	Skips    map[string][]string
+}
+
+// LoadCorpus reads the CRDs of every corpus directory and the example
+// objects of Gateway API's.
+func LoadCorpus(dirs []string) (*Corpus, error) {
+	c := &Corpus{Skips: map[string][]string{}}
+	seen := map[string]bool{}
+	byGK := map[string]map[string]CorpusCRD{} // channel -> group/kind -> crd
+	var gatewayDir string
+	for _, dir := range dirs {
+		if strings.Contains(filepath.Base(dir), "gateway-api") {
+			gatewayDir = dir
+		}
+		docs, err := ReadCorpusDocs(dir, CorpusFileRE)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", dir, err)
+		}
+		for _, d := range docs {
+			if d.SkipReason != "" {
+				if strings.Contains(string(d.Data), "CustomResourceDefinition") {
+					c.Skips[d.SkipReason] = append(c.Skips[d.SkipReason], d.Name)
+				}
+				continue
+			}
+			if d.Kind != "CustomResourceDefinition" {
+				continue
+			}
+			if d.APIVersion != "apiextensions.k8s.io/v1" {
+				c.Skips["not apiextensions.k8s.io/v1"] = append(c.Skips["not apiextensions.k8s.io/v1"], d.Name)
+				continue
+			}
+			crd := CorpusCRD{Doc: d, Channel: "standard", CEL: HasCEL(d.Data)}
+			if strings.Contains(d.Path, "experimental") {
+				crd.Channel = "experimental"
+			}
+			gk := d.CRDGroup + "/" + d.CRDKind
+			if byGK[crd.Channel] == nil {
+				byGK[crd.Channel] = map[string]CorpusCRD{}
+			}
+			if _, ok := byGK[crd.Channel][gk]; !ok {
+				byGK[crd.Channel][gk] = crd
+			}
+			h := ContentHash(d.Data)
+			if seen[h] {
+				continue // an identical copy
+			}
+			seen[h] = true
+			c.CRDs = append(c.CRDs, crd)
+		}
+	}
+	if gatewayDir == "" {
+		return c, nil
+	}
+	docs, err := ReadCorpusDocs(filepath.Join(gatewayDir, "examples"), nil)
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(docs, func(i, j int) bool { return docs[i].Name < docs[j].Name })
+	for _, d := range docs {
+		if d.SkipReason != "" || !strings.HasPrefix(d.Group, "gateway.networking.") {
+			continue
+		}
+		channel := "standard"
+		if strings.Contains(d.Path, "experimental") {
+			channel = "experimental"
+		}
+		crd, ok := byGK[channel][d.Group+"/"+d.Kind]
+		if !ok {
+			crd, ok = byGK["experimental"][d.Group+"/"+d.Kind]
+		}
+		if !ok {
+			r := "no CRD for " + d.APIVersion + " " + d.Kind
+			c.Skips[r] = append(c.Skips[r], d.Name)
+			continue
+		}
+		js, err := yaml.YAMLToJSON(d.Data)
+		if err != nil {
+			c.Skips["example is not YAML"] = append(c.Skips["example is not YAML"], d.Name)
+			continue
+		}
+		c.Examples = append(c.Examples, CorpusExample{Doc: d, CRD: crd, Object: js})
+	}
+	return c, nil
 }
