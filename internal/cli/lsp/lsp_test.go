@@ -133,6 +133,18 @@ func find(diags []Diagnostic, substr string) *Diagnostic {
 
 func zero() *int { z := 0; return &z }
 
+// The connection reads as soon as it is made: a document opened before
+// Serve recorded the connection still gets its diagnostics (they were
+// dropped, and the client waited for ever, when Serve was slow to record
+// it: the race detector's CI run).
+func TestDiagnosticsOfADocumentOpenedWhileServeStartsArePublished(t *testing.T) {
+	s := NewServer()
+	s.connected = func() { time.Sleep(300 * time.Millisecond) }
+	cl := newClient(t, s, InitializeParams{InitializationOptions: json.RawMessage(`{"debounceMs":0,"scanWorkspace":false}`)})
+	cl.open("file:///work/a.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n")
+	cl.waitDiags("file:///work/a.yaml", 1)
+}
+
 func TestInitializeAdvertisesIncrementalSyncCompletionHoverAndQuickFixes(t *testing.T) {
 	s := NewServer()
 	a, b := net.Pipe()

@@ -36,6 +36,8 @@ type Server struct {
 	shutdown bool
 	closed   bool
 	wg       sync.WaitGroup
+
+	connected func() // tests: runs once the connection reads, before s.conn is set
 }
 
 // document is an open text document.
@@ -101,8 +103,14 @@ func (s *Server) WithVersion(v string) *Server {
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	conn := jsonrpc2.NewConn(ctx, newStream(rwc), rpcHandler{s}, jsonrpc2.SetLogger(discardLogger{}))
+	// s.mu is held until s.conn is set: the connection reads from the
+	// start, and a check that ran before s.conn was set would drop its
+	// diagnostics (handle takes s.mu first, so it waits)
 	s.mu.Lock()
+	conn := jsonrpc2.NewConn(ctx, newStream(rwc), rpcHandler{s}, jsonrpc2.SetLogger(discardLogger{}))
+	if s.connected != nil {
+		s.connected()
+	}
 	s.conn = conn
 	s.mu.Unlock()
 	select {
