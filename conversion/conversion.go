@@ -23,6 +23,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"sort"
 
 	"github.com/crdlab/crdlab/engine"
@@ -178,7 +179,8 @@ func CheckCRD(c *engine.CRD, request, response []byte, opts Options) (*Result, e
 		g, v, _ := objectmeta.ParseGroupVersion(stringField(req.objects[0], "apiVersion"))
 		inGVK = gvkString(g, v, stringField(req.objects[0], "kind"))
 	}
-	converted, err := convert(req, reviewVersion, response, res.List, inGVK)
+	rel, _ := kubeversion.Parse(c.KubeVersion()) // c was compiled for a supported release
+	converted, err := convert(rel, req, reviewVersion, response, res.List, inGVK)
 	if err != nil {
 		res.Error = err.Error()
 		return finish(res), nil
@@ -305,7 +307,7 @@ func toJSON(data []byte) ([]byte, error) {
 
 // convert is webhookConverter.Convert after the webhook answered: the
 // response's decoding and checks, then each converted object's.
-func convert(req *request, reviewVersion string, response []byte, isList bool, inGVK string) ([]map[string]interface{}, error) {
+func convert(rel kubeversion.Release, req *request, reviewVersion string, response []byte, isList bool, inGVK string) ([]map[string]interface{}, error) {
 	if len(response) == 0 {
 		// rest.Result.Into, for an answer recorded as 200 OK with
 		// Content-Type application/json.
@@ -358,7 +360,7 @@ func convert(req *request, reviewVersion string, response []byte, isList bool, i
 			}
 			return nil, fmt.Errorf("conversion webhook for %v returned invalid object: %v", inGVK, err)
 		}
-		if err := restoreObjectMeta(original, converted); err != nil {
+		if err := restoreObjectMeta(rel, original, converted); err != nil {
 			if isList {
 				return nil, fmt.Errorf("conversion webhook for %v returned invalid metadata in object at index %v: %v", inGVK, i, err)
 			}
@@ -462,7 +464,7 @@ func validateConvertedObject(in, out map[string]interface{}) error {
 
 // restoreObjectMeta puts original's metadata into converted, keeping the
 // labels and annotations of converted (validated when they changed).
-func restoreObjectMeta(original, converted map[string]interface{}) error {
+func restoreObjectMeta(rel kubeversion.Release, original, converted map[string]interface{}) error {
 	obj, found := converted["metadata"]
 	if !found {
 		return errors.New("missing metadata in converted object")
@@ -519,9 +521,9 @@ func restoreObjectMeta(original, converted map[string]interface{}) error {
 			}
 			var errs field.ErrorList
 			if fld == "labels" {
-				errs = objectmeta.ValidateLabels(m, field.NewPath("metadata", "labels"))
+				errs = objectmeta.ValidateLabels(rel, m, field.NewPath("metadata", "labels"))
 			} else {
-				errs = objectmeta.ValidateAnnotations(m, field.NewPath("metadata", "annotation"))
+				errs = objectmeta.ValidateAnnotations(rel, m, field.NewPath("metadata", "annotation"))
 			}
 			if len(errs) > 0 {
 				return errs.ToAggregate()

@@ -43,8 +43,34 @@ var explained = []struct {
 }
 
 func TestOpenShiftSuites(t *testing.T) {
+	runOpenShiftSuites(t, "", explained, 4500, "4554")
+}
+
+// explainedAt134 classifies the disagreements at 1.34: OpenShift's CI
+// runs the suites on 1.32 (ENVTEST_K8S_VERSION in openshift/api's
+// tests/Makefile); what 1.33 and older do differently remains.
+var explainedAt134 = []struct {
+	name string
+	re   *regexp.Regexp
+}{
+	{"CRD rejected by 1.34's CEL cost estimate", regexp.MustCompile(`the API server would reject the CRD: .*estimated rule cost`)},
+	{`value rendered "null" (1.33 and older)`, regexp.MustCompile(`expected \(substring\):\n\s+.*Invalid value: "null"`)},
+	{"value in Go syntax (1.33 and older)", regexp.MustCompile(`expected \(substring\):\n\s+.*map\[string\]interface \{\}`)},
+	{"stale example suite not run by OpenShift's runner", regexp.MustCompile(`^the stored object differs from expected[\s\S]*\+  nonZeroDefault: 8`)},
+}
+
+// At 1.34 the CEL failures render as the suites expect ("object"): 983
+// more cases pass than at 1.37.
+func TestOpenShiftSuitesAt134(t *testing.T) {
+	runOpenShiftSuites(t, "1.34", explainedAt134, 5500, "5537")
+}
+
+func runOpenShiftSuites(t *testing.T, kubeVersion string, explained []struct {
+	name string
+	re   *regexp.Regexp
+}, minPassed int, recorded string) {
 	dir := openShiftDir(t)
-	rep, err := RunPaths(Options{}, dir)
+	rep, err := RunPaths(Options{KubeVersion: kubeVersion}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +101,7 @@ func TestOpenShiftSuites(t *testing.T) {
 	for _, e := range explained {
 		t.Logf("  %5d  %s", counts[e.name], e.name)
 	}
-	if passed < 4500 {
-		t.Errorf("only %d cases pass; docs/reports/openshift-suites.md records 4554", passed)
+	if passed < minPassed {
+		t.Errorf("only %d cases pass; docs/reports/openshift-suites.md records %s", passed, recorded)
 	}
 }

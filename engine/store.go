@@ -48,7 +48,7 @@ func (v *Validator) create(obj map[string]interface{}, res *Result) {
 		res.Errors = errs
 		return
 	}
-	res.Warnings = append(res.Warnings, generateWarningsFromObj(obj, nil)...)
+	res.Warnings = append(res.Warnings, generateWarningsFromObj(v.crd.release, obj, nil)...)
 }
 
 // update mirrors rest.BeforeUpdate with customResourceStrategy.
@@ -60,7 +60,7 @@ func (v *Validator) update(obj, old map[string]interface{}, res *Result) {
 		res.Errors = errs
 		return
 	}
-	res.Warnings = append(res.Warnings, generateWarningsFromObj(obj, old)...)
+	res.Warnings = append(res.Warnings, generateWarningsFromObj(v.crd.release, obj, old)...)
 }
 
 // statusUpdate mirrors rest.BeforeUpdate with statusStrategy; it returns the

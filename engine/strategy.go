@@ -9,6 +9,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/cel"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/listtype"
 	"github.com/crdlab/crdlab/internal/objectmeta"
@@ -133,17 +134,17 @@ func hasBlockingErr(errs field.ErrorList) *field.Error {
 // generateWarningsFromObj mirrors the strategy's function of the same name
 // (WarningsOnCreate when old is nil, WarningsOnUpdate otherwise): the
 // finalizer name warnings.
-func generateWarningsFromObj(obj, old map[string]interface{}) []string {
+func generateWarningsFromObj(rel kubeversion.Release, obj, old map[string]interface{}) []string {
 	m, errs := objectmeta.FromCustomResource(obj)
 	if len(errs) > 0 {
 		return nil
 	}
 	if old == nil {
-		return objectmeta.WarningsOnCreate(m)
+		return objectmeta.WarningsOnCreate(rel, m)
 	}
 	o, errs := objectmeta.FromCustomResource(old)
 	if len(errs) > 0 {
 		return nil
 	}
-	return objectmeta.WarningsOnUpdate(m, o)
+	return objectmeta.WarningsOnUpdate(rel, m, o)
 }

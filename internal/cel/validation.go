@@ -17,6 +17,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
 )
@@ -42,6 +43,7 @@ type Validator struct {
 	compilationErr  error
 	isResourceRoot  bool
 	usesOldSelf     bool
+	release         kubeversion.Release // the release whose rendering the errors follow
 }
 
 // NewValidator compiles every rule of s and returns a Validator, or nil when
@@ -141,6 +143,7 @@ func (cache *CompileCache) newValidator(validationSchema, nodeSchema *schema.Str
 		compilationErr:  err,
 		isResourceRoot:  isResourceRoot,
 		usesOldSelf:     usesOld,
+		release:         cache.Release(),
 	}
 }
 
@@ -571,7 +574,10 @@ func (v *Validator) validateExpressions(r *run, fldPath *field.Path, obj, oldObj
 			detail = ruleMessageOrDefault(rule)
 		}
 		var value interface{} = obj
-		if sts.Type == "object" || sts.Type == "array" {
+		switch {
+		case !v.release.Has(kubeversion.CELRuleValueOmitted):
+			value = sts.Type
+		case sts.Type == "object" || sts.Type == "array":
 			value = field.OmitValueType{}
 		}
 		addErr(fieldErrorForReason(cur, value, detail, rule.Reason))

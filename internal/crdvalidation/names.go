@@ -2,6 +2,7 @@ package crdvalidation
 
 import (
 	"fmt"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"net/url"
 	"strings"
 
@@ -26,7 +27,7 @@ var (
 // keys in sorted order where upstream's order is random) on the fields of
 // crd.ObjectMeta it reads. ownerReferences and managedFields, which
 // crd.ObjectMeta keeps as raw JSON, are not checked.
-func validateObjectMeta(m *crd.ObjectMeta, nameFn names.ValidateNameFunc, fldPath *field.Path) field.ErrorList {
+func validateObjectMeta(rel kubeversion.Release, m *crd.ObjectMeta, nameFn names.ValidateNameFunc, fldPath *field.Path) field.ErrorList {
 	meta := &objectmeta.ObjectMeta{
 		Name:         m.Name,
 		GenerateName: m.GenerateName,
@@ -36,7 +37,7 @@ func validateObjectMeta(m *crd.ObjectMeta, nameFn names.ValidateNameFunc, fldPat
 		Annotations:  m.Annotations,
 		Finalizers:   m.Finalizers,
 	}
-	return objectmeta.ValidateObjectMeta(meta, false, nameFn, fldPath)
+	return objectmeta.ValidateObjectMetaAt(rel, meta, false, nameFn, fldPath)
 }
 
 // validateWebhookURL is upstream's webhook.ValidateWebhookURL.

@@ -87,14 +87,17 @@ func validateCustomResourceDefinitionUpdate(newCRD, oldCRD *crd.CustomResourceDe
 
 	established := IsEstablished(oldCRD)
 	flags := updateFlags(in, old, established)
+	if !o.Release.Has(kubeversion.TooManySelectableFieldsKept) {
+		flags.allowTooManySelectableFields = nil
+	}
 
 	// rest.ValidateUpdate: validateCommonFields, then the strategy.
 	meta := field.NewPath("metadata")
-	errs = append(errs, validateObjectMeta(&in.Metadata, names.ValidatePathSegmentName, meta)...)
-	errs = append(errs, validateObjectMetaUpdate(&in.Metadata, &old.Metadata, meta)...)
+	errs = append(errs, validateObjectMeta(o.Release, &in.Metadata, names.ValidatePathSegmentName, meta)...)
+	errs = append(errs, validateObjectMetaUpdate(o.Release, &in.Metadata, &old.Metadata, meta)...)
 
 	// ValidateCustomResourceDefinitionUpdate
-	errs = append(errs, validateObjectMetaUpdate(&in.Metadata, &old.Metadata, meta)...)
+	errs = append(errs, validateObjectMetaUpdate(o.Release, &in.Metadata, &old.Metadata, meta)...)
 	errs = append(errs, validateSpecUpdate(&in.Spec, &old.Spec, flags, established, o, field.NewPath("spec"))...)
 	errs = append(errs, validateNames(&in.Status.AcceptedNames, field.NewPath("status").Child("acceptedNames"))...)
 	errs = append(errs, validateStoredVersions(in.Status.StoredVersions, in.Spec.Versions, field.NewPath("status").Child("storedVersions"))...)
@@ -169,8 +172,8 @@ func validateImmutableField(newVal, oldVal interface{}, fldPath *field.Path) fie
 // (objectmeta.ValidateObjectMetaUpdate) on the fields of crd.ObjectMeta it
 // reads; ownerReferences and managedFields, kept as raw JSON, are not
 // checked (as on create).
-func validateObjectMetaUpdate(m, old *crd.ObjectMeta, fldPath *field.Path) field.ErrorList {
-	return objectmeta.ValidateObjectMetaUpdate(toObjectMeta(m), toObjectMeta(old), fldPath)
+func validateObjectMetaUpdate(rel kubeversion.Release, m, old *crd.ObjectMeta, fldPath *field.Path) field.ErrorList {
+	return objectmeta.ValidateObjectMetaUpdateAt(rel, toObjectMeta(m), toObjectMeta(old), fldPath)
 }
 
 func toObjectMeta(m *crd.ObjectMeta) *objectmeta.ObjectMeta {

@@ -133,7 +133,7 @@ func validateCustomResourceDefinition(c *crd.CustomResourceDefinition, o *option
 		}
 		return ret
 	}
-	errs = append(errs, validateObjectMeta(&in.Metadata, nameFn, field.NewPath("metadata"))...)
+	errs = append(errs, validateObjectMeta(o.Release, &in.Metadata, nameFn, field.NewPath("metadata"))...)
 	errs = append(errs, validateSpec(&in.Spec, createFlags(), o, field.NewPath("spec"))...)
 	errs = append(errs, validateNames(&in.Status.AcceptedNames, field.NewPath("status").Child("acceptedNames"))...)
 	errs = append(errs, validateStoredVersions(in.Status.StoredVersions, in.Spec.Versions, field.NewPath("status").Child("storedVersions"))...)

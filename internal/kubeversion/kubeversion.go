@@ -91,6 +91,33 @@ const (
 	// apiextensions-apiserver v0.36 pkg/apiserver/validation/formats.go,
 	// kube-openapi pkg/validation/validate/schema.go (2026-03).
 	NumericFormats
+	// CELRuleValueOmitted: a failed x-kubernetes-validations rule reports
+	// the value itself for a scalar and no value for an object or array
+	// (`spec: Invalid value: i must be positive`); before, the value is
+	// the node's schema type (`spec: Invalid value: "object": …`).
+	// apiextensions-apiserver v0.35 pkg/apiserver/schema/cel/validation.go
+	// (field.OmitValueType for objects and arrays).
+	CELRuleValueOmitted
+	// K8sNameFormats: the string formats k8s-short-name and k8s-long-name
+	// are recognized (kept and checked); before, they are unrecognized
+	// (stripped, and warned about on CRD create). They were introduced at
+	// compatibility version 1.34, which kube-apiserver uses from 1.35 (its
+	// DefaultCompatibilityVersion is the release before it).
+	// apiextensions-apiserver v0.34 pkg/apiserver/validation/formats.go
+	// supportedVersionedFormats.
+	K8sNameFormats
+	// ContentMessages: label keys and values, qualified names and their
+	// DNS-subdomain prefixes are checked by api/validate/content, whose
+	// messages count bytes ("must be no more than 63 bytes") and call a key
+	// "a valid label key"; before, util/validation's ("63 characters", "a
+	// qualified name"). k8s.io/apimachinery v0.35 pkg/api/validate/content.
+	ContentMessages
+	// TooManySelectableFieldsKept: a CRD update may keep more than 8
+	// selectable fields (of the spec or a version) when they are unchanged;
+	// before, such an update is refused (`Too many: 9: must have at most 8
+	// items`). apiextensions-apiserver v0.35 pkg/apis/apiextensions/
+	// validation/validation.go findTooManySelectableFieldsAllowed.
+	TooManySelectableFieldsKept
 	numChanges
 )
 
@@ -101,6 +128,10 @@ var since = [numChanges]int{
 	ListsLibraryV1:              37,
 	MetadataNameSizeCap:         37,
 	NumericFormats:              36,
+	CELRuleValueOmitted:         35,
+	K8sNameFormats:              35,
+	ContentMessages:             35,
+	TooManySelectableFieldsKept: 35,
 }
 
 // Has reports whether release r has change c.
@@ -110,7 +141,7 @@ func (r Release) Has(c Change) bool {
 
 // supported are the releases whose differential suite is green
 // (conformance: `make conformance-versions`), newest first.
-var supported = []int{37, 36, 35}
+var supported = []int{37, 36, 35, 34}
 
 // Supported returns the releases --kube-version accepts, newest first.
 func Supported() []Release {

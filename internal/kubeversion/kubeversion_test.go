@@ -45,7 +45,7 @@ func TestParse(t *testing.T) {
 		{"1.37", 37, ""},
 		{"v1.36", 36, ""},
 		{"1.36", 36, ""},
-		{"1.30", 0, "unsupported Kubernetes version \"1.30\" (supported: 1.35, 1.36, 1.37)"},
+		{"1.30", 0, "unsupported Kubernetes version \"1.30\" (supported: 1.34, 1.35, 1.36, 1.37)"},
 		{"1.38", 0, "unsupported"},
 		{"2.1", 0, "invalid Kubernetes version \"2.1\""},
 		{"1.", 0, "invalid"},
@@ -73,7 +73,7 @@ func TestParseSet(t *testing.T) {
 		want    string
 		wantErr string
 	}{
-		{"supported", "1.37 1.36 1.35", ""},
+		{"supported", "1.37 1.36 1.35 1.34", ""},
 		{"1.36-1.37", "1.37 1.36", ""},
 		{"1.36,1.37,1.36", "1.37 1.36", ""},
 		{"1.36", "1.36", ""},

@@ -11,6 +11,7 @@ package names
 
 import (
 	"fmt"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"strings"
 )
 
@@ -188,7 +189,20 @@ func IsDNS1035Label(value string) []string {
 
 // IsQualifiedName tests for a label key / qualified name: an optional DNS
 // subdomain prefix and '/', then a name (content.IsLabelKey).
-func IsQualifiedName(value string) []string {
+func IsQualifiedName(value string) []string { return isQualifiedName(value, false) }
+
+// IsQualifiedNameAt is IsQualifiedName with the messages of release rel:
+// before 1.35 (kubeversion.ContentMessages) util/validation's, lengths in
+// characters and "a qualified name must consist of …".
+func IsQualifiedNameAt(rel kubeversion.Release, value string) []string {
+	return isQualifiedName(value, !rel.Has(kubeversion.ContentMessages))
+}
+
+func isQualifiedName(value string, legacy bool) []string {
+	maxLen, subdomain, what := MaxLenBytesError, IsDNS1123SubdomainContent, "a valid label key "
+	if legacy {
+		maxLen, subdomain, what = MaxLenError, IsDNS1123Subdomain, "a qualified name "
+	}
 	var errs []string
 	parts := strings.Split(value, "/")
 	var name string
@@ -200,19 +214,19 @@ func IsQualifiedName(value string) []string {
 		name = parts[1]
 		if len(prefix) == 0 {
 			errs = append(errs, "prefix part "+EmptyError())
-		} else if msgs := IsDNS1123SubdomainContent(prefix); len(msgs) != 0 {
+		} else if msgs := subdomain(prefix); len(msgs) != 0 {
 			for _, m := range msgs {
 				errs = append(errs, "prefix part "+m)
 			}
 		}
 	default:
-		return append(errs, "a valid label key "+RegexError(labelKeyErrMsg, labelKeyFmt, "MyName", "my.name", "123-abc")+
+		return append(errs, what+RegexError(labelKeyErrMsg, labelKeyFmt, "MyName", "my.name", "123-abc")+
 			" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
 	}
 	if len(name) == 0 {
 		errs = append(errs, "name part "+EmptyError())
 	} else if len(name) > labelKeyMaxLength {
-		errs = append(errs, "name part "+MaxLenBytesError(labelKeyMaxLength))
+		errs = append(errs, "name part "+maxLen(labelKeyMaxLength))
 	}
 	if !matchLabelKey(name) {
 		errs = append(errs, "name part "+RegexError(labelKeyErrMsg, labelKeyFmt, "MyName", "my.name", "123-abc"))
@@ -221,10 +235,21 @@ func IsQualifiedName(value string) []string {
 }
 
 // IsValidLabelValue tests for a label value (content.IsLabelValue).
-func IsValidLabelValue(value string) []string {
+func IsValidLabelValue(value string) []string { return isValidLabelValue(value, MaxLenBytesError) }
+
+// IsValidLabelValueAt is IsValidLabelValue with the messages of release
+// rel (before 1.35, the length in characters).
+func IsValidLabelValueAt(rel kubeversion.Release, value string) []string {
+	if !rel.Has(kubeversion.ContentMessages) {
+		return isValidLabelValue(value, MaxLenError)
+	}
+	return isValidLabelValue(value, MaxLenBytesError)
+}
+
+func isValidLabelValue(value string, maxLen func(int) string) []string {
 	var errs []string
 	if len(value) > LabelValueMaxLength {
-		errs = append(errs, MaxLenBytesError(LabelValueMaxLength))
+		errs = append(errs, maxLen(LabelValueMaxLength))
 	}
 	if !matchLabelValue(value) {
 		errs = append(errs, RegexError(labelValueErrMsg, labelValueFmt, "MyValue", "my_value", "12345"))

@@ -3,6 +3,7 @@ package objectmeta_test
 import (
 	"fmt"
 
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/objectmeta"
 )
 
@@ -46,7 +47,8 @@ func ExampleValidateCustomResourceCreate() {
 
 func ExampleWarningsOnCreate() {
 	meta := &objectmeta.ObjectMeta{Finalizers: []string{"cleanup", "example.com/cleanup"}}
-	for _, w := range objectmeta.WarningsOnCreate(meta) {
+	// the zero Release is the newest
+	for _, w := range objectmeta.WarningsOnCreate(kubeversion.Release{}, meta) {
 		fmt.Println(w)
 	}
 	// Output: metadata.finalizers: "cleanup": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers

@@ -73,10 +73,10 @@ func validateObjectMetaCommon(rel kubeversion.Release, meta *ObjectMeta, isNames
 		allErrs = append(allErrs, field.Forbidden(fldPath.Child("namespace"), "not allowed on this type"))
 	}
 	allErrs = append(allErrs, ValidateNonnegativeField(meta.Generation, fldPath.Child("generation"))...)
-	allErrs = append(allErrs, ValidateLabels(meta.Labels, fldPath.Child("labels"))...)
-	allErrs = append(allErrs, ValidateAnnotations(meta.Annotations, fldPath.Child("annotations"))...)
+	allErrs = append(allErrs, ValidateLabels(rel, meta.Labels, fldPath.Child("labels"))...)
+	allErrs = append(allErrs, ValidateAnnotations(rel, meta.Annotations, fldPath.Child("annotations"))...)
 	allErrs = append(allErrs, ValidateOwnerReferencesAt(rel, meta.OwnerReferences, fldPath.Child("ownerReferences"))...)
-	allErrs = append(allErrs, ValidateFinalizers(meta.Finalizers, fldPath.Child("finalizers"))...)
+	allErrs = append(allErrs, ValidateFinalizers(rel, meta.Finalizers, fldPath.Child("finalizers"))...)
 	allErrs = append(allErrs, ValidateManagedFields(meta.ManagedFields, fldPath.Child("managedFields"))...)
 	return allErrs
 }
@@ -90,12 +90,12 @@ func ValidateNonnegativeField(value int64, fldPath *field.Path) field.ErrorList 
 }
 
 // ValidateLabels validates label keys (qualified names) and values.
-func ValidateLabels(labels map[string]string, fldPath *field.Path) field.ErrorList {
+func ValidateLabels(rel kubeversion.Release, labels map[string]string, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
 	for _, k := range keys.Sorted(labels) {
-		allErrs = append(allErrs, ValidateLabelName(k, fldPath)...)
+		allErrs = append(allErrs, ValidateLabelName(rel, k, fldPath)...)
 		v := labels[k]
-		for _, msg := range names.IsValidLabelValue(v) {
+		for _, msg := range names.IsValidLabelValueAt(rel, v) {
 			allErrs = append(allErrs, field.Invalid(fldPath, v, msg))
 		}
 	}
@@ -103,9 +103,9 @@ func ValidateLabels(labels map[string]string, fldPath *field.Path) field.ErrorLi
 }
 
 // ValidateLabelName validates a label key.
-func ValidateLabelName(labelName string, fldPath *field.Path) field.ErrorList {
+func ValidateLabelName(rel kubeversion.Release, labelName string, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
-	for _, msg := range names.IsQualifiedName(labelName) {
+	for _, msg := range names.IsQualifiedNameAt(rel, labelName) {
 		allErrs = append(allErrs, field.Invalid(fldPath, labelName, msg))
 	}
 	return allErrs
@@ -113,11 +113,11 @@ func ValidateLabelName(labelName string, fldPath *field.Path) field.ErrorList {
 
 // ValidateAnnotations validates annotation keys (qualified names, case
 // ignored) and the total size of keys and values.
-func ValidateAnnotations(annotations map[string]string, fldPath *field.Path) field.ErrorList {
+func ValidateAnnotations(rel kubeversion.Release, annotations map[string]string, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
 	var total int64
 	for _, k := range keys.Sorted(annotations) {
-		for _, msg := range names.IsQualifiedName(strings.ToLower(k)) {
+		for _, msg := range names.IsQualifiedNameAt(rel, strings.ToLower(k)) {
 			allErrs = append(allErrs, field.Invalid(fldPath, k, msg))
 		}
 		total += int64(len(k)) + int64(len(annotations[k]))
@@ -215,9 +215,9 @@ func ValidateOwnerReferencesAt(rel kubeversion.Release, refs []OwnerReference, f
 }
 
 // ValidateFinalizerName validates a finalizer name (a qualified name).
-func ValidateFinalizerName(name string, fldPath *field.Path) field.ErrorList {
+func ValidateFinalizerName(rel kubeversion.Release, name string, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
-	for _, msg := range names.IsQualifiedName(name) {
+	for _, msg := range names.IsQualifiedNameAt(rel, name) {
 		allErrs = append(allErrs, field.Invalid(fldPath, name, msg))
 	}
 	return allErrs
@@ -225,11 +225,11 @@ func ValidateFinalizerName(name string, fldPath *field.Path) field.ErrorList {
 
 // ValidateFinalizers validates finalizer names and that orphan and
 // foregroundDeletion are not both set.
-func ValidateFinalizers(finalizers []string, fldPath *field.Path) field.ErrorList {
+func ValidateFinalizers(rel kubeversion.Release, finalizers []string, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
 	hasOrphan, hasDelete := false, false
 	for _, f := range finalizers {
-		allErrs = append(allErrs, ValidateFinalizerName(f, fldPath)...)
+		allErrs = append(allErrs, ValidateFinalizerName(rel, f, fldPath)...)
 		hasOrphan = hasOrphan || f == FinalizerOrphanDependents
 		hasDelete = hasDelete || f == FinalizerDeleteDependents
 	}
@@ -348,8 +348,8 @@ func ValidateObjectMetaUpdateAt(rel kubeversion.Release, newMeta, oldMeta *Objec
 	allErrs = append(allErrs, immutable(timesEqual(&newMeta.CreationTimestamp, &oldMeta.CreationTimestamp), newMeta.CreationTimestamp, fldPath.Child("creationTimestamp"))...)
 	allErrs = append(allErrs, immutable(timesEqual(newMeta.DeletionTimestamp, oldMeta.DeletionTimestamp), newMeta.DeletionTimestamp, fldPath.Child("deletionTimestamp"))...)
 	allErrs = append(allErrs, immutable(int64PtrsEqual(newMeta.DeletionGracePeriodSeconds, oldMeta.DeletionGracePeriodSeconds), newMeta.DeletionGracePeriodSeconds, fldPath.Child("deletionGracePeriodSeconds"))...)
-	allErrs = append(allErrs, ValidateLabels(newMeta.Labels, fldPath.Child("labels"))...)
-	allErrs = append(allErrs, ValidateAnnotations(newMeta.Annotations, fldPath.Child("annotations"))...)
+	allErrs = append(allErrs, ValidateLabels(rel, newMeta.Labels, fldPath.Child("labels"))...)
+	allErrs = append(allErrs, ValidateAnnotations(rel, newMeta.Annotations, fldPath.Child("annotations"))...)
 	allErrs = append(allErrs, ValidateOwnerReferencesAt(rel, newMeta.OwnerReferences, fldPath.Child("ownerReferences"))...)
 	allErrs = append(allErrs, ValidateManagedFields(newMeta.ManagedFields, fldPath.Child("managedFields"))...)
 	return allErrs

@@ -1,6 +1,7 @@
 package objectmeta
 
 import (
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"strings"
 	"testing"
 	"time"
@@ -203,9 +204,9 @@ func TestFinalizerWarnings(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
 			if tt.old != nil {
-				got = WarningsOnUpdate(tt.meta, tt.old)
+				got = WarningsOnUpdate(kubeversion.Release{}, tt.meta, tt.old)
 			} else {
-				got = WarningsOnCreate(tt.meta)
+				got = WarningsOnCreate(kubeversion.Release{}, tt.meta)
 			}
 			diff(t, got, tt.wantCreate)
 		})

@@ -85,20 +85,20 @@ func ValidateRegistryUpdateAt(rel kubeversion.Release, meta, old *ObjectMeta, na
 
 // WarningsOnCreate returns the custom resource strategy's warnings for the
 // finalizers of a new object.
-func WarningsOnCreate(meta *ObjectMeta) []string {
-	return finalizerWarnings(meta, nil)
+func WarningsOnCreate(rel kubeversion.Release, meta *ObjectMeta) []string {
+	return finalizerWarnings(rel, meta, nil)
 }
 
 // WarningsOnUpdate returns the warnings for the finalizers added by an
 // update.
-func WarningsOnUpdate(meta, old *ObjectMeta) []string {
+func WarningsOnUpdate(rel kubeversion.Release, meta, old *ObjectMeta) []string {
 	if old == nil {
 		old = &ObjectMeta{}
 	}
-	return finalizerWarnings(meta, old)
+	return finalizerWarnings(rel, meta, old)
 }
 
-func finalizerWarnings(meta, old *ObjectMeta) []string {
+func finalizerWarnings(rel kubeversion.Release, meta, old *ObjectMeta) []string {
 	if meta == nil {
 		return nil
 	}
@@ -115,7 +115,7 @@ func finalizerWarnings(meta, old *ObjectMeta) []string {
 	var warnings []string
 	fldPath := metadataPath.Child("finalizers")
 	for _, f := range list {
-		warnings = append(warnings, FinalizerNameWarnings(f, fldPath)...)
+		warnings = append(warnings, FinalizerNameWarnings(rel, f, fldPath)...)
 	}
 	return warnings
 }
@@ -123,9 +123,9 @@ func finalizerWarnings(meta, old *ObjectMeta) []string {
 // FinalizerNameWarnings returns the warnings for one finalizer name: the
 // qualified-name messages, and a hint to use a domain-qualified name with a
 // path unless it is a standard finalizer.
-func FinalizerNameWarnings(name string, fldPath *field.Path) []string {
+func FinalizerNameWarnings(rel kubeversion.Release, name string, fldPath *field.Path) []string {
 	var warnings []string
-	for _, msg := range names.IsQualifiedName(name) {
+	for _, msg := range names.IsQualifiedNameAt(rel, name) {
 		warnings = append(warnings, fmt.Sprintf("%s: %q: %s", fldPath.String(), name, msg))
 	}
 	if len(strings.Split(name, "/")) == 1 {

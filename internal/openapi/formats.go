@@ -13,11 +13,11 @@ import (
 func formatSupported(schemaType, format string, rel kubeversion.Release) bool {
 	if !rel.Has(kubeversion.NumericFormats) {
 		// before 1.36 only string formats exist, whatever the type
-		return strfmt.SupportedStringFormat(format)
+		return stringFormatSupported(format, rel)
 	}
 	switch schemaType {
 	case "", stringType:
-		return strfmt.SupportedStringFormat(format)
+		return stringFormatSupported(format, rel)
 	case integerType:
 		return format == "int32" || format == "int64"
 	case numberType:
@@ -25,6 +25,17 @@ func formatSupported(schemaType, format string, rel kubeversion.Release) bool {
 	default:
 		return false
 	}
+}
+
+// stringFormatSupported reports whether a string format is recognized at
+// rel (k8s-short-name and k8s-long-name from 1.35, K8sNameFormats).
+func stringFormatSupported(format string, rel kubeversion.Release) bool {
+	if !rel.Has(kubeversion.K8sNameFormats) {
+		if n := strfmt.Normalize(format); n == "k8sshortname" || n == "k8slongname" {
+			return false
+		}
+	}
+	return strfmt.SupportedStringFormat(format)
 }
 
 // stripUnsupportedFormat mirrors StripUnsupportedFormatsPostProcessorForVersion.
