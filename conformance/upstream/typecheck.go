@@ -1,0 +1,143 @@
+//go:build !versions_oracle
+
+package upstream
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apiextensions-apiserver/pkg/controller/openapi/builder"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
+	"k8s.io/apiserver/pkg/cel/openapi/resolver"
+	"k8s.io/client-go/restmapper"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+)
+
+// ExpressionWarning is admissionregistration/v1 ExpressionWarning.
+type ExpressionWarning struct {
+	FieldRef string `json:"fieldRef"`
+	Warning  string `json:"warning"`
+}
+
+// BuiltinResource is a built-in resource the REST mapper of TypeCheckPolicy
+// knows (discovery lists it) but whose schema it does not resolve.
+type BuiltinResource struct {
+	Group, Version, Resource, Kind string
+	Namespaced                     bool
+}
+
+// TypeCheckPolicy runs the validating plugin's TypeChecker (the
+// ValidatingAdmissionPolicy status controller's type checking) on a policy
+// (JSON of admissionregistration/v1) with a cluster made of crds and
+// builtins: the REST mapper is client-go's discovery REST mapper over the
+// served versions of the CRDs (as discovery lists them) and the builtins;
+// the schema resolver is ClientDiscoveryResolver's over the OpenAPI v3
+// documents the API server publishes for the CRDs (builder.BuildOpenAPIV3,
+// serialized and read back, the GVK found by x-kubernetes-group-version-kind,
+// refs populated by resolver.PopulateRefs). Built-in kinds have no schema
+// here (ErrSchemaNotFound).
+func TypeCheckPolicy(policyJSON []byte, crds []*apiextensionsv1.CustomResourceDefinition, builtins []BuiltinResource) ([]ExpressionWarning, error) {
+	policy := &admissionregistrationv1.ValidatingAdmissionPolicy{}
+	if err := json.Unmarshal(policyJSON, policy); err != nil {
+		return nil, err
+	}
+	groups := map[string]*restmapper.APIGroupResources{}
+	var order []string
+	add := func(group, version string, r metav1.APIResource) {
+		g, ok := groups[group]
+		if !ok {
+			g = &restmapper.APIGroupResources{
+				Group:              metav1.APIGroup{Name: group},
+				VersionedResources: map[string][]metav1.APIResource{},
+			}
+			groups[group] = g
+			order = append(order, group)
+		}
+		if _, ok := g.VersionedResources[version]; !ok {
+			g.Group.Versions = append(g.Group.Versions, metav1.GroupVersionForDiscovery{GroupVersion: schema.GroupVersion{Group: group, Version: version}.String(), Version: version})
+		}
+		g.VersionedResources[version] = append(g.VersionedResources[version], r)
+	}
+	for _, b := range builtins {
+		add(b.Group, b.Version, metav1.APIResource{Name: b.Resource, Kind: b.Kind, Namespaced: b.Namespaced})
+	}
+	docs := map[schema.GroupVersion][]map[string]*spec.Schema{}
+	for _, crd := range crds {
+		for _, v := range crd.Spec.Versions {
+			if !v.Served {
+				continue
+			}
+			add(crd.Spec.Group, v.Name, metav1.APIResource{
+				Name: crd.Spec.Names.Plural, SingularName: crd.Spec.Names.Singular,
+				Kind: crd.Spec.Names.Kind, Namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
+			})
+			doc, err := builder.BuildOpenAPIV3(crd, v.Name, builder.Options{V2: false, IncludeSelectableFields: true})
+			if err != nil {
+				return nil, err
+			}
+			js, err := json.Marshal(doc)
+			if err != nil {
+				return nil, err
+			}
+			var resp struct {
+				Components struct {
+					Schemas map[string]*spec.Schema `json:"schemas"`
+				} `json:"components"`
+			}
+			if err := json.Unmarshal(js, &resp); err != nil {
+				return nil, err
+			}
+			gv := schema.GroupVersion{Group: crd.Spec.Group, Version: v.Name}
+			docs[gv] = append(docs[gv], resp.Components.Schemas)
+		}
+	}
+	var list []*restmapper.APIGroupResources
+	for _, g := range order {
+		list = append(list, groups[g])
+	}
+	tc := &validating.TypeChecker{
+		SchemaResolver: crdSchemaResolver(docs),
+		RestMapper:     restmapper.NewDiscoveryRESTMapper(list),
+	}
+	var out []ExpressionWarning
+	for _, w := range tc.Check(policy) {
+		out = append(out, ExpressionWarning{FieldRef: w.FieldRef, Warning: w.Warning})
+	}
+	return out, nil
+}
+
+// crdSchemaResolver is ClientDiscoveryResolver over in-memory documents: the
+// published document of a group version merges every CRD's of that version.
+type crdSchemaResolver map[schema.GroupVersion][]map[string]*spec.Schema
+
+func (r crdSchemaResolver) ResolveSchema(gvk schema.GroupVersionKind) (*spec.Schema, error) {
+	all := map[string]*spec.Schema{}
+	for _, d := range r[gvk.GroupVersion()] {
+		for k, v := range d {
+			all[k] = v
+		}
+	}
+	if len(all) == 0 {
+		return nil, fmt.Errorf("cannot resolve group version %q: %w", gvk.GroupVersion(), resolver.ErrSchemaNotFound)
+	}
+	for name, s := range all {
+		var gvks []schema.GroupVersionKind
+		if err := s.Extensions.GetObject("x-kubernetes-group-version-kind", &gvks); err != nil {
+			return nil, err
+		}
+		for _, g := range gvks {
+			if g == gvk {
+				return resolver.PopulateRefs(func(ref string) (*spec.Schema, bool) {
+					s, ok := all[strings.TrimPrefix(ref, "#/components/schemas/")]
+					return s, ok
+				}, name)
+			}
+		}
+	}
+	return nil, fmt.Errorf("cannot resolve group version kind %q: %w", gvk, resolver.ErrSchemaNotFound)
+}
