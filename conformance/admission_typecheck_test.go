@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -13,6 +14,8 @@ import (
 	"github.com/crdlab/crdlab/conformance/upstream"
 	"github.com/crdlab/crdlab/engine/crd"
 	iadm "github.com/crdlab/crdlab/internal/admission"
+	kcel "github.com/crdlab/crdlab/internal/cel"
+	"github.com/crdlab/crdlab/internal/schema"
 )
 
 // The CRDs of the type-checking cases: widgets (two served versions of
@@ -312,5 +315,60 @@ func TestPolicyTypeCheckingIsUpstreams(t *testing.T) {
 	}
 	if withWarnings < len(typeCheckPolicies)/2 {
 		t.Errorf("only %d of %d policies have warnings upstream: the cases exercise too little", withWarnings, len(typeCheckPolicies))
+	}
+}
+
+// TestPublishedDeclTypeIsTheResolvedSchemasType: for every served version
+// of the type-checking CRDs, crdlab's type of the kind
+// (internal/cel.PublishedDeclType of the structural schema) is, field by
+// field, the type upstream's type checker builds from the published
+// OpenAPI v3 document (ObjectMeta, TypeMeta, embedded resources, formats).
+func TestPublishedDeclTypeIsTheResolvedSchemasType(t *testing.T) {
+	for _, src := range typeCheckCRDs {
+		theirs := mustDecodeCRD(t, src)
+		ours, err := crd.DecodeOne([]byte(src), "crd.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range ours.Spec.Versions {
+			if !v.Served {
+				continue
+			}
+			want, err := upstream.PublishedDeclType(theirs, v.Name, "T")
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := schema.NewStructural(v.Schema.OpenAPIV3Schema)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []string
+			renderOurDeclType("object", kcel.PublishedDeclType(s).MaybeAssignTypeName("T"), false, &lines)
+			sort.Strings(lines)
+			if got := strings.Join(lines, "\n"); got != want {
+				t.Errorf("%s %s: types differ\nupstream:\n%s\ncrdlab:\n%s", ours.Metadata.Name, v.Name, want, got)
+			}
+			if !strings.Contains(want, "object.metadata.ownerReferences[].uid: string (required)") {
+				t.Errorf("%s %s: the upstream type lacks ObjectMeta:\n%s", ours.Metadata.Name, v.Name, want)
+			}
+		}
+	}
+}
+
+func renderOurDeclType(path string, t *kcel.DeclType, required bool, lines *[]string) {
+	line := path + ": " + t.CelType().String()
+	if required {
+		line += " (required)"
+	}
+	*lines = append(*lines, line)
+	switch {
+	case t.IsObject():
+		for n, f := range t.Fields {
+			renderOurDeclType(path+"."+n, f.Type, f.Required, lines)
+		}
+	case t.IsList():
+		renderOurDeclType(path+"[]", t.ElemType, false, lines)
+	case t.IsMap():
+		renderOurDeclType(path+"{}", t.ElemType, false, lines)
 	}
 }

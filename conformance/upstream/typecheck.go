@@ -5,6 +5,7 @@ package upstream
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -13,6 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+	"k8s.io/apiserver/pkg/cel/openapi"
 	"k8s.io/apiserver/pkg/cel/openapi/resolver"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/kube-openapi/pkg/validation/spec"
@@ -140,4 +143,63 @@ func (r crdSchemaResolver) ResolveSchema(gvk schema.GroupVersionKind) (*spec.Sch
 		}
 	}
 	return nil, fmt.Errorf("cannot resolve group version kind %q: %w", gvk, resolver.ErrSchemaNotFound)
+}
+
+// PublishedDeclType renders the CEL type the type checker gives a CRD
+// version's kind (its schema resolved from the published OpenAPI v3
+// document, common.SchemaDeclType as a resource root, object types named
+// after name): one line per field, sorted, "path: type" with "
+// (required)" for required fields.
+func PublishedDeclType(crd *apiextensionsv1.CustomResourceDefinition, version, name string) (string, error) {
+	doc, err := builder.BuildOpenAPIV3(crd, version, builder.Options{V2: false, IncludeSelectableFields: true})
+	if err != nil {
+		return "", err
+	}
+	js, err := json.Marshal(doc)
+	if err != nil {
+		return "", err
+	}
+	var resp struct {
+		Components struct {
+			Schemas map[string]*spec.Schema `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(js, &resp); err != nil {
+		return "", err
+	}
+	gv := schema.GroupVersion{Group: crd.Spec.Group, Version: version}
+	r := crdSchemaResolver{gv: {resp.Components.Schemas}}
+	s, err := r.ResolveSchema(gv.WithKind(crd.Spec.Names.Kind))
+	if err != nil {
+		return "", err
+	}
+	t := openapi.SchemaDeclType(s, true)
+	if t == nil {
+		return "", nil
+	}
+	var lines []string
+	renderDeclType("object", t.MaybeAssignTypeName(name), false, &lines, 0)
+	sort.Strings(lines)
+	return strings.Join(lines, "\n"), nil
+}
+
+func renderDeclType(path string, t *apiservercel.DeclType, required bool, lines *[]string, depth int) {
+	line := path + ": " + t.CelType().String()
+	if required {
+		line += " (required)"
+	}
+	*lines = append(*lines, line)
+	if depth > 20 {
+		return
+	}
+	switch {
+	case t.IsObject():
+		for n, f := range t.Fields {
+			renderDeclType(path+"."+n, f.Type, f.Required, lines, depth+1)
+		}
+	case t.IsList():
+		renderDeclType(path+"[]", t.ElemType, false, lines, depth+1)
+	case t.IsMap():
+		renderDeclType(path+"{}", t.ElemType, false, lines, depth+1)
+	}
 }
