@@ -163,6 +163,13 @@ const maxDocumentBytes = 16 << 20
 // compiled, custom resources validated against the CRD of their kind
 // that lookup finds (compiled for the same release).
 func analyze(ctx context.Context, uri string, version int, text, kubeVersion string, lookup func(group, kind string) *engine.CRD) *analysis {
+	return analyzeWith(ctx, uri, version, text, kubeVersion, lookup, nil)
+}
+
+// analyzeWith is analyze with the CRDs of the workspace (groupCRDs: those
+// of a group, "" every group; nil: none) for the type checking of
+// ValidatingAdmissionPolicies, besides the CRDs of the document.
+func analyzeWith(ctx context.Context, uri string, version int, text, kubeVersion string, lookup func(group, kind string) *engine.CRD, groupCRDs func(group string) []*engine.CRD) *analysis {
 	a := &analysis{uri: uri, version: version, text: text, lines: strings.Split(text, "\n"), kube: kubeVersion}
 	if len(text) > maxDocumentBytes {
 		a.add(a.lineRange(1), SeverityError, fmt.Sprintf("the document is %d bytes: crdlab lsp reads documents up to %d bytes", len(text), maxDocumentBytes))
@@ -179,6 +186,7 @@ func analyze(ctx context.Context, uri string, version int, text, kubeVersion str
 		return a
 	}
 	a.docs = docs
+	var policies []*docInfo
 	for _, d := range docs {
 		if ctx.Err() != nil {
 			return a
@@ -191,6 +199,7 @@ func analyze(ctx context.Context, uri string, version int, text, kubeVersion str
 			// report its syntax
 		case isPolicy(d):
 			a.checkPolicy(d)
+			policies = append(policies, d)
 		default:
 			group, _, _ := strings.Cut(d.apiVersion, "/")
 			if !strings.Contains(d.apiVersion, "/") {
@@ -200,6 +209,13 @@ func analyze(ctx context.Context, uri string, version int, text, kubeVersion str
 				a.checkObject(d, c)
 			}
 		}
+	}
+	// after the loop: the CRDs of the document are compiled
+	for _, d := range policies {
+		if ctx.Err() != nil {
+			return a
+		}
+		a.typeCheckPolicy(d, groupCRDs)
 	}
 	return a.finish()
 }
