@@ -71,6 +71,25 @@ spec:
                 x-kubernetes-preserve-unknown-fields: true
               "in": {type: string}
               dash-name: {type: string}
+              a.b: {type: string}
+              x/y: {type: integer}
+              namespace: {type: string}
+              "if": {type: boolean}
+              1st: {type: string}
+              mapobj:
+                type: object
+                additionalProperties:
+                  type: object
+                  properties:
+                    x: {type: integer}
+              matrix:
+                type: array
+                items:
+                  type: array
+                  items:
+                    type: object
+                    properties:
+                      y: {type: string}
           status:
             type: object
             properties:
@@ -240,6 +259,17 @@ var typeCheckPolicies = []struct{ name, rules, spec string }{
 	{"ten-kinds-stop-the-enumeration", `{apiGroups: [config.example.com, example.com, other.example.org], apiVersions: [v1, v2], resources: [gadget, gadgets, setting, settings, widget, widgets], operations: ["*"]}
     - {apiGroups: [example.com], apiVersions: [v1], resources: [frees], operations: ["*"]}`, `validations: [{expression: "object.spec.nosuch == 1"}]`},
 	{"upper-case-resource", `{apiGroups: [example.com], apiVersions: [v1], resources: [Widgets], operations: ["*"]}`, `validations: [{expression: "object.spec.nosuch == 1"}]`},
+	{"params-unserved-version", tcWidgets, `paramKind: {apiVersion: example.com/v3alpha1, kind: Widget}
+  validations: [{expression: "params.anything == object.spec.replicas"}]`},
+	{"params-empty-api-version", tcWidgets, `paramKind: {kind: Setting}
+  validations: [{expression: "params.anything == 1"}]`},
+	{"params-same-kind-as-object", tcWidgets, `paramKind: {apiVersion: example.com/v1, kind: Widget}
+  validations: [{expression: "params.spec.replicas == object.spec.replicas"}, {expression: "params.spec == object.spec.replicas"}]`},
+	{"variable-redefined", tcWidgets, `variables: [{name: v, expression: "object.spec.replicas"}, {name: v, expression: "object.spec.image"}]
+  validations: [{expression: "variables.v > 1"}, {expression: "variables.v.startsWith('a')"}]`},
+	{"non-bool-result-not-checked", tcWidgets, `validations: [{expression: "object.spec.replicas"}, {expression: "true", messageExpression: "object.spec.replicas"}]`},
+	{"nested-maps-and-lists", tcWidgets, `validations: [{expression: "object.spec.mapobj.all(k, object.spec.mapobj[k].x > 0)"}, {expression: "object.spec.mapobj['a'] + 1 > 0"}, {expression: "object.spec.matrix.all(r, r.all(c, c.y == 1))"}, {expression: "object.spec.matrix[0][0] == 1"}]`},
+	{"more-escaped-names", tcWidgets, `validations: [{expression: "object.spec.a__dot__b == 'x' && object.spec.x__slash__y > 0 && object.spec.__namespace__ == 'n' && object.spec.__if__"}, {expression: "object.spec.x__slash__y == 'a'"}, {expression: "object.spec.namespace == 'n'"}, {expression: "object.spec.1st == 'a'"}]`},
 	{"no-match-constraints", ``, `validations: [{expression: "object.spec.nosuch == 1"}]`},
 	{"optional-and-has", tcWidgets, `validations: [{expression: "has(object.spec.image) && !has(object.spec.imag)"}, {expression: "object.spec.?image.orValue('') != ''"}]`},
 }
