@@ -161,15 +161,10 @@ const maxDocumentBytes = 16 << 20
 // (kubeVersion, "" the engine's default): CRDs are compiled (the API
 // server's create verdict), ValidatingAdmissionPolicies' expressions
 // compiled, custom resources validated against the CRD of their kind
-// that lookup finds (compiled for the same release).
-func analyze(ctx context.Context, uri string, version int, text, kubeVersion string, lookup func(group, kind string) *engine.CRD) *analysis {
-	return analyzeWith(ctx, uri, version, text, kubeVersion, lookup, nil)
-}
-
-// analyzeWith is analyze with the CRDs of the workspace (groupCRDs: those
-// of a group, "" every group; nil: none) for the type checking of
-// ValidatingAdmissionPolicies, besides the CRDs of the document.
-func analyzeWith(ctx context.Context, uri string, version int, text, kubeVersion string, lookup func(group, kind string) *engine.CRD, groupCRDs func(group string) []*engine.CRD) *analysis {
+// that lookup finds (compiled for the same release), and the policies
+// type-checked against the CRDs of the document and those groupCRDs gives
+// for a group ("" every group; nil: none).
+func analyze(ctx context.Context, uri string, version int, text, kubeVersion string, lookup func(group, kind string) *engine.CRD, groupCRDs func(group string) []*engine.CRD) *analysis {
 	a := &analysis{uri: uri, version: version, text: text, lines: strings.Split(text, "\n"), kube: kubeVersion}
 	if len(text) > maxDocumentBytes {
 		a.add(a.lineRange(1), SeverityError, fmt.Sprintf("the document is %d bytes: crdlab lsp reads documents up to %d bytes", len(text), maxDocumentBytes))

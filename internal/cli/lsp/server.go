@@ -574,7 +574,7 @@ func hasCRD(a *analysis) bool {
 }
 
 func (s *Server) analyze(ctx context.Context, uri string, version int, text, kubeVersion string) *analysis {
-	return analyzeWith(ctx, uri, version, text, kubeVersion, func(group, kind string) *engine.CRD {
+	return analyze(ctx, uri, version, text, kubeVersion, func(group, kind string) *engine.CRD {
 		return s.lookupCRD(ctx, group, kind, true)
 	}, func(group string) []*engine.CRD {
 		return s.groupCRDs(ctx, group)
