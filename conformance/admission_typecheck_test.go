@@ -1,8 +1,11 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -203,6 +206,7 @@ var typeCheckBuiltins = []upstream.BuiltinResource{
 	{Group: "apps", Version: "v1", Resource: "deployments", Kind: "Deployment", Namespaced: true},
 	{Group: "", Version: "v1", Resource: "configmaps", Kind: "ConfigMap", Namespaced: true},
 	{Group: "", Version: "v1", Resource: "pods", Kind: "Pod", Namespaced: true},
+	{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions", Kind: "CustomResourceDefinition"},
 }
 
 const tcWidgets = `{apiGroups: [example.com], apiVersions: [v1], resources: [widgets], operations: ["*"]}`
@@ -270,6 +274,10 @@ var typeCheckPolicies = []struct{ name, rules, spec string }{
 	{"non-bool-result-not-checked", tcWidgets, `validations: [{expression: "object.spec.replicas"}, {expression: "true", messageExpression: "object.spec.replicas"}]`},
 	{"nested-maps-and-lists", tcWidgets, `validations: [{expression: "object.spec.mapobj.all(k, object.spec.mapobj[k].x > 0)"}, {expression: "object.spec.mapobj['a'] + 1 > 0"}, {expression: "object.spec.matrix.all(r, r.all(c, c.y == 1))"}, {expression: "object.spec.matrix[0][0] == 1"}]`},
 	{"more-escaped-names", tcWidgets, `validations: [{expression: "object.spec.a__dot__b == 'x' && object.spec.x__slash__y > 0 && object.spec.__namespace__ == 'n' && object.spec.__if__"}, {expression: "object.spec.x__slash__y == 'a'"}, {expression: "object.spec.namespace == 'n'"}, {expression: "object.spec.1st == 'a'"}]`},
+	{"crd-kind", `{apiGroups: [apiextensions.k8s.io], apiVersions: [v1], resources: [customresourcedefinitions], operations: ["*"]}`, `validations: [{expression: "object.spec.versions.exists(v, v.name == 'v1' && v.served)"}, {expression: "object.spec.group == 1"}, {expression: "object.spec.names.kindd == 'x'"}, {expression: "object.metadata.annotations['gateway.networking.k8s.io/bundle-version'] < 'v1.5.0'"}, {expression: "object.status.storedVersions.all(v, v != '')"}, {expression: "object.spec.versions[0].schema.openAPIV3Schema.properties['spec'].type == 'object'"}, {expression: "object.spec.versions[0].schema.openAPIV3Schema.type == 1"}, {expression: "object.spec.conversion.webhook.clientConfig.caBundle.size() > 0 && object.spec.preserveUnknownFields"}]`},
+	{"crd-kind-core-group-and-singular", `{apiGroups: [""], apiVersions: [v1], resources: [customresourcedefinition], operations: ["*"]}`, `validations: [{expression: "object.spec.nosuch == 1"}]`},
+	{"crd-kind-as-params", tcWidgets, `paramKind: {apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition}
+  validations: [{expression: "params.spec.group == object.spec.replicas"}, {expression: "params.spec.names.plural != ''"}]`},
 	{"no-match-constraints", ``, `validations: [{expression: "object.spec.nosuch == 1"}]`},
 	{"optional-and-has", tcWidgets, `validations: [{expression: "has(object.spec.image) && !has(object.spec.imag)"}, {expression: "object.spec.?image.orValue('') != ''"}]`},
 }
@@ -297,7 +305,6 @@ spec:
 func TestPolicyTypeCheckingIsUpstreams(t *testing.T) {
 	var theirCRDs []*apiextensionsv1.CustomResourceDefinition
 	var ourCRDs []*crd.CustomResourceDefinition
-	kinds := map[string]bool{}
 	for _, src := range typeCheckCRDs {
 		theirCRDs = append(theirCRDs, mustDecodeCRD(t, src))
 		c, err := crd.DecodeOne([]byte(src), "crd.yaml")
@@ -305,47 +312,56 @@ func TestPolicyTypeCheckingIsUpstreams(t *testing.T) {
 			t.Fatal(err)
 		}
 		ourCRDs = append(ourCRDs, c)
-		kinds[c.Spec.Names.Kind] = true
 	}
-	var names []string
-	for k := range kinds {
-		names = append(names, regexp.QuoteMeta(k))
-	}
-	typeName := regexp.MustCompile(`\b(` + strings.Join(names, "|") + `)[0-9]+\b`)
-	norm := func(s string) string { return typeName.ReplaceAllString(s, "${1}#") }
 	withWarnings := 0
 	for _, tc := range typeCheckPolicies {
 		t.Run(tc.name, func(t *testing.T) {
-			src := typeCheckPolicyYAML(tc.name, tc.rules, tc.spec)
-			js, err := yaml.YAMLToJSON([]byte(src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := upstream.TypeCheckPolicy(js, theirCRDs, typeCheckBuiltins)
-			if err != nil {
-				t.Fatal(err)
-			}
-			in, err := iadm.DecodeFile([]byte(src), "p.yaml")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := iadm.TypeCheck(in.Policies[0], ourCRDs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(want) > 0 {
+			if compareTypeChecking(t, typeCheckPolicyYAML(tc.name, tc.rules, tc.spec), theirCRDs, ourCRDs) > 0 {
 				withWarnings++
-			}
-			wj, _ := json.MarshalIndent(want, "", "  ")
-			gj, _ := json.MarshalIndent(got, "", "  ")
-			if norm(string(wj)) != norm(string(gj)) {
-				t.Errorf("warnings differ\nupstream: %s\ncrdlab:   %s", wj, gj)
 			}
 		})
 	}
 	if withWarnings < len(typeCheckPolicies)/2 {
 		t.Errorf("only %d of %d policies have warnings upstream: the cases exercise too little", withWarnings, len(typeCheckPolicies))
 	}
+}
+
+// compareTypeChecking type-checks the one policy of src with upstream's
+// TypeChecker and crdlab's and fails the test on any difference in the
+// warnings (the digits of type names aside); it returns upstream's count.
+func compareTypeChecking(t *testing.T, src string, theirCRDs []*apiextensionsv1.CustomResourceDefinition, ourCRDs []*crd.CustomResourceDefinition) int {
+	t.Helper()
+	names := []string{"CustomResourceDefinition"}
+	for _, c := range ourCRDs {
+		names = append(names, regexp.QuoteMeta(c.Spec.Names.Kind))
+	}
+	typeName := regexp.MustCompile(`\b(` + strings.Join(names, "|") + `)[0-9]+\b`)
+	norm := func(s string) string { return typeName.ReplaceAllString(s, "${1}#") }
+	js, err := yaml.YAMLToJSON([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := upstream.TypeCheckPolicy(js, theirCRDs, typeCheckBuiltins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := iadm.DecodeFile([]byte(src), "p.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Policies) != 1 {
+		t.Fatalf("%d policies", len(in.Policies))
+	}
+	got, err := iadm.TypeCheck(in.Policies[0], ourCRDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wj, _ := json.MarshalIndent(want, "", "  ")
+	gj, _ := json.MarshalIndent(got, "", "  ")
+	if norm(string(wj)) != norm(string(gj)) {
+		t.Errorf("warnings differ\nupstream: %s\ncrdlab:   %s", wj, gj)
+	}
+	return len(want)
 }
 
 // TestPublishedDeclTypeIsTheResolvedSchemasType: for every served version
@@ -400,5 +416,37 @@ func renderOurDeclType(path string, t *kcel.DeclType, required bool, lines *[]st
 		renderOurDeclType(path+"[]", t.ElemType, false, lines)
 	case t.IsMap():
 		renderOurDeclType(path+"{}", t.ElemType, false, lines)
+	}
+}
+
+var updateTypeCheck = flag.Bool("update-typecheck", false, "rewrite internal/admission/crdkind.json from upstream")
+
+// TestCRDKindSchemaIsUpstreams pins internal/admission/crdkind.json, the
+// schema crdlab types apiextensions.k8s.io/v1 CustomResourceDefinition
+// with, to the one the policy status controller's definitions resolver
+// gives (-update-typecheck rewrites it).
+func TestCRDKindSchemaIsUpstreams(t *testing.T) {
+	s, err := upstream.CRDKindSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.MarshalIndent(s, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, '\n')
+	const path = "../internal/admission/crdkind.json"
+	if *updateTypeCheck {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	cur, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(cur, want) {
+		t.Errorf("%s differs from upstream's CustomResourceDefinition schema (go test -run TestCRDKindSchemaIsUpstreams -update-typecheck)", path)
 	}
 }

@@ -10,7 +10,9 @@ import (
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensionsscheme "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset/scheme"
 	"k8s.io/apiextensions-apiserver/pkg/controller/openapi/builder"
+	generatedopenapi "k8s.io/apiextensions-apiserver/pkg/generated/openapi"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
@@ -104,7 +106,7 @@ func TypeCheckPolicy(policyJSON []byte, crds []*apiextensionsv1.CustomResourceDe
 		list = append(list, groups[g])
 	}
 	tc := &validating.TypeChecker{
-		SchemaResolver: crdSchemaResolver(docs),
+		SchemaResolver: apiextensionsDefinitions().Combine(crdSchemaResolver(docs)),
 		RestMapper:     restmapper.NewDiscoveryRESTMapper(list),
 	}
 	var out []ExpressionWarning
@@ -202,4 +204,70 @@ func renderDeclType(path string, t *apiservercel.DeclType, required bool, lines 
 	case t.IsMap():
 		renderDeclType(path+"{}", t.ElemType, false, lines, depth+1)
 	}
+}
+
+// apiextensionsDefinitions is the status controller's definitions resolver
+// (resolver.NewDefinitionsSchemaResolver) over apiextensions-apiserver's
+// generated definitions and scheme.
+func apiextensionsDefinitions() *resolver.DefinitionsSchemaResolver {
+	return resolver.NewDefinitionsSchemaResolver(generatedopenapi.GetOpenAPIDefinitions, apiextensionsscheme.Scheme)
+}
+
+// KindSchema is the part of a resolved schema the CEL type of a kind
+// depends on (common.SchemaDeclType through the openapi adaptor): the
+// first type, the format, x-kubernetes-int-or-string (the extension or the
+// int-or-string format), x-kubernetes-embedded-resource, required, and the
+// properties, items and additionalProperties schemas.
+type KindSchema struct {
+	Type                 string                `json:"type,omitempty"`
+	Format               string                `json:"format,omitempty"`
+	IntOrString          bool                  `json:"intOrString,omitempty"`
+	EmbeddedResource     bool                  `json:"embeddedResource,omitempty"`
+	Required             []string              `json:"required,omitempty"`
+	Properties           map[string]KindSchema `json:"properties,omitempty"`
+	Items                *KindSchema           `json:"items,omitempty"`
+	AdditionalProperties *KindSchema           `json:"additionalProperties,omitempty"`
+}
+
+// CRDKindSchema is the schema of apiextensions.k8s.io/v1
+// CustomResourceDefinition as the policy status controller's definitions
+// resolver gives it (references inlined, recursive ones as {type:
+// object}), reduced to KindSchema.
+func CRDKindSchema() (*KindSchema, error) {
+	s, err := apiextensionsDefinitions().ResolveSchema(apiextensionsv1.SchemeGroupVersion.WithKind("CustomResourceDefinition"))
+	if err != nil {
+		return nil, err
+	}
+	k := kindSchemaOf(s)
+	return &k, nil
+}
+
+func kindSchemaOf(s *spec.Schema) KindSchema {
+	var k KindSchema
+	if len(s.Type) > 0 {
+		k.Type = s.Type[0]
+	}
+	k.Format = s.Format
+	isExt := func(name string) bool {
+		b, ok := s.Extensions.GetBool(name)
+		return ok && b
+	}
+	k.IntOrString = s.Format == "int-or-string" || isExt("x-kubernetes-int-or-string")
+	k.EmbeddedResource = isExt("x-kubernetes-embedded-resource")
+	k.Required = s.Required
+	if s.Properties != nil {
+		k.Properties = map[string]KindSchema{}
+		for n, p := range s.Properties {
+			k.Properties[n] = kindSchemaOf(&p)
+		}
+	}
+	if s.Items != nil && s.Items.Schema != nil {
+		it := kindSchemaOf(s.Items.Schema)
+		k.Items = &it
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		ap := kindSchemaOf(s.AdditionalProperties.Schema)
+		k.AdditionalProperties = &ap
+	}
+	return k
 }

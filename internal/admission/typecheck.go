@@ -49,9 +49,11 @@ func TypeCheck(p *Policy, crds []*crd.CustomResourceDefinition) ([]ExpressionWar
 	hasParams, paramGVK := paramsGVK(p)
 	var paramType *kcel.DeclType
 	if hasParams {
-		if s, ok := resolveSchema(crds, paramGVK); ok {
-			paramType = kcel.PublishedDeclType(s).MaybeAssignTypeName(paramGVK.Kind + "1")
+		t, err := resolveType(crds, paramGVK, paramGVK.Kind+"1")
+		if err != nil {
+			return nil, err
 		}
+		paramType = t
 	}
 	type checked struct {
 		gvk     GVK
@@ -69,11 +71,13 @@ func TypeCheck(p *Policy, crds []*crd.CustomResourceDefinition) ([]ExpressionWar
 	}
 	var all []checked
 	for _, k := range kinds {
-		s, ok := resolveSchema(crds, k)
-		if !ok {
+		obj, err := resolveType(crds, k, k.Kind+"0")
+		if err != nil {
+			return nil, err
+		}
+		if obj == nil {
 			continue
 		}
-		obj := kcel.PublishedDeclType(s).MaybeAssignTypeName(k.Kind + "0")
 		env, err := typeCheckEnv(p, obj, hasParams, paramType)
 		if err != nil {
 			return nil, err
@@ -256,6 +260,11 @@ func withoutWildcards(list []string) []string {
 func kindsFor(crds []*crd.CustomResourceDefinition, group, version, resource string) []GVK {
 	resource = strings.ToLower(resource)
 	var out []GVK
+	// the built-in resource whose kind has a schema here
+	if (group == "" || group == crdKindGVK.Group) && version == crdKindGVK.Version &&
+		(resource == "customresourcedefinitions" || resource == "customresourcedefinition") {
+		out = append(out, crdKindGVK)
+	}
 	for _, def := range crds {
 		if def == nil || (group != "" && def.Spec.Group != group) {
 			continue
@@ -283,6 +292,21 @@ func kindsFor(crds []*crd.CustomResourceDefinition, group, version, resource str
 		}
 	}
 	return out
+}
+
+// resolveType is the schema resolver of the status controller: the
+// definitions of apiextensions.k8s.io first (CustomResourceDefinition),
+// then the published OpenAPI v3 of the served CRD versions. nil when the
+// kind has no schema here (built-in kinds): it is skipped.
+func resolveType(crds []*crd.CustomResourceDefinition, k GVK, name string) (*kcel.DeclType, error) {
+	if k == crdKindGVK {
+		return crdKindType(name)
+	}
+	s, ok := resolveSchema(crds, k)
+	if !ok {
+		return nil, nil
+	}
+	return kcel.PublishedDeclType(s).MaybeAssignTypeName(name), nil
 }
 
 // resolveSchema finds the structural schema of a served CRD version (nil

@@ -63,6 +63,9 @@ func TestTypeCheckWarnsPerExpressionAndKind(t *testing.T) {
 			`validations: [{expression: "object.nosuch"}]`, nil},
 		{"built-in kind has no schema", `{apiGroups: [apps], apiVersions: [v1], resources: [deployments]}`,
 			`validations: [{expression: "object.nosuch"}]`, nil},
+		{"CustomResourceDefinition is typed", `{apiGroups: [apiextensions.k8s.io], apiVersions: [v1], resources: [customresourcedefinitions]}`,
+			`validations: [{expression: "object.spec.names.kind != '' && object.spec.versions.all(v, v.served)"}, {expression: "object.spec.version == 'v1'"}]`,
+			[]string{"spec.validations[1].expression|apiextensions.k8s.io/v1, Kind=CustomResourceDefinition"}},
 		{"params without a CRD are dyn", `{apiGroups: [example.com], apiVersions: [v1], resources: [widgets]}`,
 			`paramKind: {apiVersion: v1, kind: ConfigMap}
   validations: [{expression: "params.data.x == object.spec.replicas"}]`, nil},
