@@ -128,9 +128,6 @@ func (a *analysis) typeCheckPolicy(d *docInfo, groupCRDs func(group string) []*e
 			}
 		}
 	}
-	if len(defs) == 0 {
-		return
-	}
 	warnings, err := admission.TypeCheck(p, defs)
 	if err != nil {
 		return

@@ -185,3 +185,25 @@ func TestPolicyTypeCheckingWarningsAreAtTheExpressions(t *testing.T) {
 		})
 	}
 }
+
+// A policy on CustomResourceDefinitions is type-checked without any CRD
+// in the workspace: the kind is built in.
+func TestPolicyOnCRDsIsTypeCheckedWithoutCRDs(t *testing.T) {
+	text := `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: p}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apiextensions.k8s.io], apiVersions: [v1], operations: [CREATE], resources: [customresourcedefinitions]}
+  validations:
+  - expression: "object.spec.groups == 'x'"
+`
+	cl := newClient(t, NewServer(), InitializeParams{InitializationOptions: json.RawMessage(`{"debounceMs":0,"scanWorkspace":false}`)})
+	cl.open(policyURI, text)
+	diags := cl.waitDiags(policyURI, 1)
+	warns := messages(diags, SeverityWarning)
+	if len(warns) != 1 || !strings.HasPrefix(warns[0], "spec.validations[0].expression: apiextensions.k8s.io/v1, Kind=CustomResourceDefinition: ERROR: <input>:1:12: undefined field 'groups'") {
+		t.Fatalf("diagnostics %+v", diags)
+	}
+}
