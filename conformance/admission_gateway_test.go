@@ -56,3 +56,36 @@ func TestAdmissionGatewaySafeUpgrades(t *testing.T) {
 		t.Errorf("%d requests run", n)
 	}
 }
+
+// TestPolicyTypeCheckingGatewaySafeUpgrades: Gateway API's safe-upgrades
+// policy type-checks as upstream's status controller does it: as written
+// (its wildcard resource is not checked), with the resource named (typed
+// as a CustomResourceDefinition by the definitions resolver: no warning),
+// and with two mistakes.
+func TestPolicyTypeCheckingGatewaySafeUpgrades(t *testing.T) {
+	dir, err := corpus.Module(corpus.Options{}, "sigs.k8s.io/gateway-api@")
+	if err != nil {
+		testenv.Unavailable(t, "corpus unavailable: %v", err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "config", "crd", "standard", "gateway.networking.k8s.io_vap_safeupgrades.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := string(b)
+	// resources: ["*"] is not type-checked: name the resource
+	named := strings.Replace(policy, `resources:   ["*"]`, `resources:   ["customresourcedefinitions"]`, 1)
+	broken := strings.Replace(strings.Replace(named, "object.metadata", "object.metdata", 1), "object.spec.group", "object.spec.groups", 1)
+	if named == policy || broken == named {
+		t.Fatal("the policy changed: nothing to replace")
+	}
+	for _, tc := range []struct {
+		name, src string
+		want      int
+	}{{"as written (a wildcard resource)", policy, 0}, {"the resource named", named, 0}, {"two mistakes in the first expression", broken, 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if n := compareTypeChecking(t, tc.src, nil, nil); n != tc.want {
+				t.Errorf("%d warnings upstream, want %d", n, tc.want)
+			}
+		})
+	}
+}

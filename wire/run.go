@@ -82,6 +82,20 @@ type RunEntry struct {
 	// and MutatingWebhookConfigurations given (mutating ones first), whether
 	// the request would be sent to it; the webhooks are not called.
 	Webhooks []WebhookCall `json:"webhooks,omitempty"`
+	// TypeChecking is, for a ValidatingAdmissionPolicy entry (crdlab lint
+	// --policy), what the API server writes to the policy's
+	// status.typeChecking.expressionWarnings against the CRDs of the run.
+	TypeChecking []ExpressionWarning `json:"typeChecking,omitempty"`
+}
+
+// ExpressionWarning is admissionregistration/v1 ExpressionWarning: the
+// type-checking warning of one expression of a ValidatingAdmissionPolicy.
+type ExpressionWarning struct {
+	// FieldRef is the expression's path (spec.validations[0].expression).
+	FieldRef string `json:"fieldRef"`
+	// Warning is the API server's text: per kind, "<group>/<version>,
+	// Kind=<kind>: " and the CEL compiler's issues.
+	Warning string `json:"warning"`
 }
 
 // WebhookCall is whether one admission webhook is called for a request.

@@ -523,13 +523,22 @@ func sameObject(result interface{}, old map[string]interface{}) bool {
 var lintCommand = &command{
 	name:    "lint",
 	summary: "Validate CustomResourceDefinitions as kube-apiserver would",
-	usage: `crdlab lint [-R] [-o FORMAT] [--summary] CRD...
+	usage: `crdlab lint [-R] [-o FORMAT] [--summary] [--policy FILE|DIR]... CRD...
 crdlab lint --old OLD_CRD [--stored-versions V,...] [--policy FILE|DIR]... [-o text|json] NEW_CRD`,
 	doc: `Validate CustomResourceDefinitions as kube-apiserver 1.37 would on
 create: structural schema, CEL rules and their costs, defaults, names and
-versions. Other documents in the inputs are ignored.`,
+versions. Other documents in the inputs are ignored.
+
+With --policy (and no --old), the ValidatingAdmissionPolicies given are
+type-checked against the CRDs as the API server does for a policy's
+status.typeChecking: each policy is an entry whose warnings name the
+expression (file:line) and the kind it fails for. Warnings do not change
+the exit status.`,
 	example: `  crdlab lint config/crd/bases/
   crdlab lint -R -o github config/
+
+  # Type-check validating admission policies against the CRDs
+  crdlab lint --policy policies/ config/crd/
 
   # The update of the CRD in the cluster to a new revision
   crdlab lint --old deployed.yaml config/crd/widgets.yaml
@@ -557,6 +566,7 @@ func declareLint(fs *flag.FlagSet, f *lintFlags) {
 	fs.StringVar(&f.old, "old", "", "the CRD in the cluster `FILE`: lint the update of it to the one CRD given")
 	fs.StringVar(&f.storedVersions, "stored-versions", "", "with --old: its status.storedVersions, comma-separated (default: the file's, else its storage version)")
 	f.admission.declareForUpdate(fs)
+	fs.Lookup("policy").Usage = "ValidatingAdmissionPolicies and bindings `FILE` or directory (repeatable): with --old applied to the CRD update; without it, type-checked against the CRDs"
 }
 
 func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -580,8 +590,8 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	if lf.storedVersions != "" && lf.old == "" {
 		return usageError(c, stderr, "--stored-versions needs --old")
 	}
-	if (len(lf.admission.policies) > 0 || lf.admission.request != "") && lf.old == "" {
-		return usageError(c, stderr, "--policy and --request need --old (the policies apply to the CRD update)")
+	if (lf.admission.request != "" || lf.admission.user != "" || lf.admission.groups != nil) && lf.old == "" {
+		return usageError(c, stderr, "--request, --user and --group need --old (the policies apply to the CRD update; without --old, --policy type-checks the policies against the CRDs)")
 	}
 	if lf.old != "" {
 		if f.output != "text" && f.output != "json" && f.output != "yaml" {
@@ -622,6 +632,16 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	rep, err := cat.Lint(defs, f.jobs)
 	if err != nil {
 		return reportInputError(stderr, err)
+	}
+	if len(lf.admission.policies) > 0 {
+		// The policies' type checking against the CRDs linted: one entry
+		// per ValidatingAdmissionPolicy, after the CRDs.
+		entries, err := typeCheckEntries(&catalog.Reader{Recursive: f.recursive}, lf.admission.policies, defs, rep.Results)
+		if err != nil {
+			return reportInputError(stderr, err)
+		}
+		rep.Results = append(rep.Results, entries...)
+		rep.Summary = catalog.Summarize(rep.Results)
 	}
 	if err := report.Write(f.output, rep, stdout, stderr, report.Options{Summary: f.summary}); err != nil {
 		return reportInputError(stderr, err)

@@ -520,6 +520,9 @@ func count(s *wire.RunSummary, status wire.RunStatus) {
 	}
 }
 
+// Summarize counts the files and statuses of a run's entries.
+func Summarize(results []wire.RunEntry) wire.RunSummary { return summarize(results) }
+
 func summarize(results []wire.RunEntry) wire.RunSummary {
 	var s wire.RunSummary
 	files := map[string]bool{}

@@ -161,8 +161,10 @@ const maxDocumentBytes = 16 << 20
 // (kubeVersion, "" the engine's default): CRDs are compiled (the API
 // server's create verdict), ValidatingAdmissionPolicies' expressions
 // compiled, custom resources validated against the CRD of their kind
-// that lookup finds (compiled for the same release).
-func analyze(ctx context.Context, uri string, version int, text, kubeVersion string, lookup func(group, kind string) *engine.CRD) *analysis {
+// that lookup finds (compiled for the same release), and the policies
+// type-checked against the CRDs of the document and those groupCRDs gives
+// for a group ("" every group; nil: none).
+func analyze(ctx context.Context, uri string, version int, text, kubeVersion string, lookup func(group, kind string) *engine.CRD, groupCRDs func(group string) []*engine.CRD) *analysis {
 	a := &analysis{uri: uri, version: version, text: text, lines: strings.Split(text, "\n"), kube: kubeVersion}
 	if len(text) > maxDocumentBytes {
 		a.add(a.lineRange(1), SeverityError, fmt.Sprintf("the document is %d bytes: crdlab lsp reads documents up to %d bytes", len(text), maxDocumentBytes))
@@ -179,6 +181,7 @@ func analyze(ctx context.Context, uri string, version int, text, kubeVersion str
 		return a
 	}
 	a.docs = docs
+	var policies []*docInfo
 	for _, d := range docs {
 		if ctx.Err() != nil {
 			return a
@@ -191,6 +194,7 @@ func analyze(ctx context.Context, uri string, version int, text, kubeVersion str
 			// report its syntax
 		case isPolicy(d):
 			a.checkPolicy(d)
+			policies = append(policies, d)
 		default:
 			group, _, _ := strings.Cut(d.apiVersion, "/")
 			if !strings.Contains(d.apiVersion, "/") {
@@ -200,6 +204,13 @@ func analyze(ctx context.Context, uri string, version int, text, kubeVersion str
 				a.checkObject(d, c)
 			}
 		}
+	}
+	// after the loop: the CRDs of the document are compiled
+	for _, d := range policies {
+		if ctx.Err() != nil {
+			return a
+		}
+		a.typeCheckPolicy(d, groupCRDs)
 	}
 	return a.finish()
 }

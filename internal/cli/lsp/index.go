@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
@@ -75,6 +76,33 @@ func (x *crdIndex) lookup(ctx context.Context, k crdKey, build bool) *engine.CRD
 		x.build(ctx)
 	}
 	return x.crds[k]
+}
+
+// group returns the CRDs of a group ("" every group), building the index
+// first, in group and kind order.
+func (x *crdIndex) group(ctx context.Context, g string) []*engine.CRD {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.built {
+		x.build(ctx)
+	}
+	keys := make([]crdKey, 0, len(x.crds))
+	for k := range x.crds {
+		if g == "" || k.group == g {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].group != keys[j].group {
+			return keys[i].group < keys[j].group
+		}
+		return keys[i].kind < keys[j].kind
+	})
+	out := make([]*engine.CRD, len(keys))
+	for i, k := range keys {
+		out[i] = x.crds[k]
+	}
+	return out
 }
 
 func (x *crdIndex) build(ctx context.Context) {

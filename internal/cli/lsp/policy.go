@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/admission"
 	yaml "sigs.k8s.io/yaml/goyaml.v3"
 )
@@ -77,4 +79,75 @@ func fieldSteps(path string) []string {
 		}
 	}
 	return out
+}
+
+// typeCheckPolicy reports a ValidatingAdmissionPolicy's type-checking
+// warnings (internal/admission.TypeCheck: its status.typeChecking) as
+// warnings inside each expression, against the valid CRDs of the document
+// and those groupCRDs gives for the groups of its resource rules. Nothing
+// for a policy that does not decode (checkPolicy reported it).
+func (a *analysis) typeCheckPolicy(d *docInfo, groupCRDs func(group string) []*engine.CRD) {
+	in, err := admission.DecodeDocument(d.data, "", 1)
+	if err != nil || len(in.Policies) != 1 {
+		return
+	}
+	p := in.Policies[0]
+	var defs []*crd.CustomResourceDefinition
+	seen := map[string]bool{}
+	addCRD := func(c *engine.CRD) {
+		if c == nil || !c.Valid() {
+			return
+		}
+		def := c.Definition()
+		if name := def.Metadata.Name; !seen[name] {
+			seen[name] = true
+			defs = append(defs, def)
+		}
+	}
+	for _, o := range a.docs {
+		addCRD(o.crd)
+	}
+	if groupCRDs != nil && p.Spec.MatchConstraints != nil {
+		groups := map[string]bool{}
+		for _, r := range p.Spec.MatchConstraints.ResourceRules {
+			for _, g := range r.APIGroups {
+				groups[g] = true
+			}
+		}
+		if pk := p.Spec.ParamKind; pk != nil {
+			if g, _, ok := strings.Cut(pk.APIVersion, "/"); ok {
+				groups[g] = true
+			}
+		}
+		for g := range groups {
+			if strings.Contains(g, "*") {
+				continue
+			}
+			for _, c := range groupCRDs(g) {
+				addCRD(c)
+			}
+		}
+	}
+	warnings, err := admission.TypeCheck(p, defs)
+	if err != nil {
+		return
+	}
+	root := d.ensureRoot()
+	for _, w := range warnings {
+		if a.full() {
+			break
+		}
+		r := a.docStart(d)
+		if n := walkPath(root, fieldSteps(w.FieldRef)); n != nil && n.Kind == yaml.ScalarNode {
+			r = a.at(d.fileLine(n.Line), n.Column)
+			if m := celErrorRE.FindStringSubmatch(w.Warning); m != nil {
+				line, _ := strconv.Atoi(m[1])
+				col, _ := strconv.Atoi(m[2])
+				if l, c, ok := scalarRunePos(d.lines, n, celOffset(n.Value, line, col)); ok {
+					r = a.at(d.fileLine(l), c)
+				}
+			}
+		}
+		a.add(r, SeverityWarning, w.FieldRef+": "+strings.TrimSuffix(w.Warning, "\n"))
+	}
 }

@@ -108,3 +108,102 @@ func TestPolicyWithoutErrorsAndBindingsHaveNoDiagnostics(t *testing.T) {
 		t.Fatalf("got %+v", diags)
 	}
 }
+
+const typeCheckCRDText = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer}
+`
+
+const typeCheckPolicyText = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: p}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}
+  validations:
+  - expression: "object.spec.replica <= 5"
+  - expression: "object.spec.replicas <= 5"
+    messageExpression: "'n=' + object.spec.replicas"
+`
+
+// A policy's type-checking warnings (internal/admission.TypeCheck) are
+// warnings inside the expressions, against the CRDs of the document and
+// of the other open documents.
+func TestPolicyTypeCheckingWarningsAreAtTheExpressions(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		crdInFile bool
+	}{{"CRD in the same file", true}, {"CRD in another open document", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			cl := newClient(t, NewServer(), InitializeParams{InitializationOptions: json.RawMessage(`{"debounceMs":0,"scanWorkspace":false}`)})
+			text := typeCheckPolicyText
+			if tc.crdInFile {
+				text = typeCheckPolicyText + "---\n" + typeCheckCRDText
+			} else {
+				cl.open("file:///work/crd.yaml", typeCheckCRDText)
+				cl.waitDiags("file:///work/crd.yaml", 1)
+			}
+			cl.open(policyURI, text)
+			diags := cl.waitDiags(policyURI, 1)
+			if got := messages(diags, SeverityError); len(got) != 0 {
+				t.Fatalf("errors: %q", got)
+			}
+			warns := messages(diags, SeverityWarning)
+			if len(warns) != 2 || !strings.HasPrefix(warns[0], "spec.validations[0].expression: example.com/v1, Kind=Widget: ERROR: <input>:1:12: undefined field 'replica'") ||
+				!strings.HasPrefix(warns[1], "spec.validations[1].messageExpression: example.com/v1, Kind=Widget: ERROR: <input>:1:6: found no matching overload for '_+_'") {
+				t.Fatalf("warnings:\n%s", strings.Join(warns, "\n"))
+			}
+			lines := strings.Split(text, "\n")
+			for _, c := range []struct {
+				substr string
+				line   int
+				at     string
+			}{{"spec.validations[0].expression", 8, ".replica <="}, {"spec.validations[1].messageExpression", 10, "+ object"}} {
+				d := find(diags, c.substr)
+				l, col := d.Range.Start.Line, d.Range.Start.Character
+				if l != c.line || !strings.HasPrefix(lines[l][col:], c.at) {
+					t.Errorf("%s at %d:%d (%q), want line %d at %q", c.substr, l, col, lines[l][min(col, len(lines[l])):], c.line, c.at)
+				}
+			}
+		})
+	}
+}
+
+// A policy on CustomResourceDefinitions is type-checked without any CRD
+// in the workspace: the kind is built in.
+func TestPolicyOnCRDsIsTypeCheckedWithoutCRDs(t *testing.T) {
+	text := `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: p}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apiextensions.k8s.io], apiVersions: [v1], operations: [CREATE], resources: [customresourcedefinitions]}
+  validations:
+  - expression: "object.spec.groups == 'x'"
+`
+	cl := newClient(t, NewServer(), InitializeParams{InitializationOptions: json.RawMessage(`{"debounceMs":0,"scanWorkspace":false}`)})
+	cl.open(policyURI, text)
+	diags := cl.waitDiags(policyURI, 1)
+	warns := messages(diags, SeverityWarning)
+	if len(warns) != 1 || !strings.HasPrefix(warns[0], "spec.validations[0].expression: apiextensions.k8s.io/v1, Kind=CustomResourceDefinition: ERROR: <input>:1:12: undefined field 'groups'") {
+		t.Fatalf("diagnostics %+v", diags)
+	}
+}

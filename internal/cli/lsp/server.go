@@ -576,7 +576,29 @@ func hasCRD(a *analysis) bool {
 func (s *Server) analyze(ctx context.Context, uri string, version int, text, kubeVersion string) *analysis {
 	return analyze(ctx, uri, version, text, kubeVersion, func(group, kind string) *engine.CRD {
 		return s.lookupCRD(ctx, group, kind, true)
+	}, func(group string) []*engine.CRD {
+		return s.groupCRDs(ctx, group)
 	})
+}
+
+// groupCRDs returns the CRDs of a group ("" every group): those of the
+// open documents (their latest check), then the workspace's and the
+// configured paths'.
+func (s *Server) groupCRDs(ctx context.Context, group string) []*engine.CRD {
+	var out []*engine.CRD
+	s.mu.Lock()
+	for _, d := range s.docs {
+		if d.last == nil {
+			continue
+		}
+		for _, doc := range d.last.docs {
+			if doc.crd != nil && (group == "" || keyOf(doc.crd).group == group) {
+				out = append(out, doc.crd)
+			}
+		}
+	}
+	s.mu.Unlock()
+	return append(out, s.index.group(ctx, group)...)
 }
 
 // lookupCRD finds the CRD of a group and kind: in the open documents
