@@ -22,7 +22,7 @@ var (
 )
 
 // validateObjectMeta is upstream's ValidateObjectMeta for the CRD itself, a
-// cluster-scoped object, on create: objectmeta.ValidateObjectMeta (name,
+// cluster-scoped object, on create: objectmeta.ValidateObjectMetaAt (name,
 // generateName, namespace, generation, labels, annotations, finalizers; map
 // keys in sorted order where upstream's order is random) on the fields of
 // crd.ObjectMeta it reads. ownerReferences and managedFields, which

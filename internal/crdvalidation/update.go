@@ -169,7 +169,7 @@ func validateImmutableField(newVal, oldVal interface{}, fldPath *field.Path) fie
 }
 
 // validateObjectMetaUpdate is upstream's ValidateObjectMetaAccessorUpdate
-// (objectmeta.ValidateObjectMetaUpdate) on the fields of crd.ObjectMeta it
+// (objectmeta.ValidateObjectMetaUpdateAt) on the fields of crd.ObjectMeta it
 // reads; ownerReferences and managedFields, kept as raw JSON, are not
 // checked (as on create).
 func validateObjectMetaUpdate(rel kubeversion.Release, m, old *crd.ObjectMeta, fldPath *field.Path) field.ErrorList {

@@ -79,7 +79,7 @@ func TestValidateChecks(t *testing.T) {
 			want: []string{`metadata.name: Invalid value: "gadgets.example.com": must be spec.names.plural+"."+spec.group`},
 		},
 		{
-			// the CRD's metadata goes through objectmeta.ValidateObjectMeta:
+			// the CRD's metadata goes through objectmeta.ValidateObjectMetaAt:
 			// label lengths in bytes, as api/validate/content says
 			name: "metadata labels as every object's",
 			yaml: strings.Replace(crdWithSchema("type: object", ""), "name: widgets.example.com", "name: widgets.example.com\n  labels: {a: "+strings.Repeat("x", 64)+"}", 1),

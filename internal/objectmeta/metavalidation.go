@@ -29,19 +29,14 @@ const (
 	IsNegativeErrorMsg = `must be greater than or equal to 0`
 )
 
-// ValidateObjectMeta validates metadata on creation
+// ValidateObjectMetaAt validates metadata on creation as Kubernetes
+// release rel does
 // (api/validation.ValidateObjectMetaAccessor): generateName and name with
 // nameFn, the namespace against the scope, generation, labels, annotations,
 // owner references, finalizers and managed fields. Map entries are checked
 // in sorted key order (upstream: random order). It serves custom resources
 // and embedded resources here and, through internal/crdvalidation, the
 // CustomResourceDefinition's own metadata.
-func ValidateObjectMeta(meta *ObjectMeta, requiresNamespace bool, nameFn names.ValidateNameFunc, fldPath *field.Path) field.ErrorList {
-	return ValidateObjectMetaAt(kubeversion.Release{}, meta, requiresNamespace, nameFn, fldPath)
-}
-
-// ValidateObjectMetaAt is ValidateObjectMeta as Kubernetes release rel
-// validates.
 func ValidateObjectMetaAt(rel kubeversion.Release, meta *ObjectMeta, requiresNamespace bool, nameFn names.ValidateNameFunc, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if len(meta.GenerateName) != 0 {
@@ -319,17 +314,12 @@ func int64PtrsEqual(a, b *int64) bool {
 	return *a == *b
 }
 
-// ValidateObjectMetaUpdate validates metadata on update
+// ValidateObjectMetaUpdateAt validates metadata on update as Kubernetes
+// release rel does
 // (api/validation.ValidateObjectMetaAccessorUpdate): no new finalizers
 // while deleting, resourceVersion set, generation not negative nor
 // decremented, name, namespace, uid and the deletion fields immutable,
 // then labels, annotations, owner references and managed fields.
-func ValidateObjectMetaUpdate(newMeta, oldMeta *ObjectMeta, fldPath *field.Path) field.ErrorList {
-	return ValidateObjectMetaUpdateAt(kubeversion.Release{}, newMeta, oldMeta, fldPath)
-}
-
-// ValidateObjectMetaUpdateAt is ValidateObjectMetaUpdate as Kubernetes
-// release rel validates.
 func ValidateObjectMetaUpdateAt(rel kubeversion.Release, newMeta, oldMeta *ObjectMeta, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	if oldMeta.DeletionTimestamp != nil {
