@@ -150,6 +150,10 @@ type AdmissionOutcome struct {
 	Evaluated []string `json:"evaluated,omitempty"`
 	// Notes are crdlab's remarks on what it does not model.
 	Notes []string `json:"notes,omitempty"`
+	// Webhooks are the webhooks of the configurations given, each called
+	// or skipped, for a CRD update (lint --old, upgrade; validate reports
+	// an object's on its entry, RunEntry.Webhooks).
+	Webhooks []WebhookCall `json:"webhooks,omitempty"`
 }
 
 // LocatedError is a field error with its position in the input.

@@ -12,6 +12,7 @@ import (
 	"github.com/crdlab/crdlab/admission"
 	iadm "github.com/crdlab/crdlab/internal/admission"
 	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/report"
 	"github.com/crdlab/crdlab/internal/yamldoc"
 	"github.com/crdlab/crdlab/wire"
 )
@@ -340,14 +341,10 @@ func wireCalls(calls []admission.WebhookCall, notReached string) []wire.WebhookC
 // fail makes the entry invalid with a webhook's matching error, as the
 // API server's status (reason Forbidden or InternalError).
 func (p *policyRun) fail(r *catalog.Result, c *admission.WebhookCall) {
-	reason := "Forbidden"
-	if c.Code == 500 {
-		reason = "InternalError"
-	}
 	if r.Admission == nil {
 		r.Admission = &wire.AdmissionOutcome{}
 	}
-	r.Admission.Allowed, r.Admission.Message, r.Admission.Reason, r.Admission.Code = false, c.Error, reason, c.Code
+	failOutcome(r.Admission, c)
 	r.Status = wire.StatusInvalid
 	r.Errors = append(r.Errors, wire.LocatedError{ErrorReport: wire.ErrorReport{Type: "AdmissionDenied", Detail: c.Error, Message: c.Error}, Line: r.Line})
 }
@@ -355,7 +352,7 @@ func (p *policyRun) fail(r *catalog.Result, c *admission.WebhookCall) {
 // declareForUpdate declares the flags of the CRD-update commands (lint
 // --old, upgrade): the request is the CRD's UPDATE.
 func (a *admissionFlags) declareForUpdate(fs *flag.FlagSet) {
-	fs.StringArrayVar(&a.policies, "policy", nil, "ValidatingAdmissionPolicies and bindings `FILE` or directory (repeatable): applied to the CRD update")
+	fs.StringArrayVar(&a.policies, "policy", nil, "ValidatingAdmissionPolicies, bindings and Validating/MutatingWebhookConfigurations `FILE` or directory (repeatable): applied to the CRD update")
 	fs.StringVar(&a.request, "request", "", "an admission.k8s.io/v1 AdmissionReview `FILE`: its request's userInfo, dryRun and options")
 	fs.StringVar(&a.user, "user", "", "the requesting user's name (default: kubernetes-admin)")
 	fs.StringArrayVar(&a.groups, "group", nil, "a group of the requesting user (repeatable; default: system:masters and system:authenticated)")
@@ -367,9 +364,12 @@ type noResources struct{}
 func (noResources) Equivalents(r admission.GVR, _ string) []admission.Equivalent { return nil }
 func (noResources) ParamScope(_, kind string) bool                               { return !iadm.ClusterScopedBuiltin(kind) }
 
-// crdUpdateAdmission runs the --policy policies on the update of the CRD
-// oldRaw to newRaw (an UPDATE of customresourcedefinitions); nil when no
-// --policy is given.
+// crdUpdateAdmission runs the --policy policies and webhook configurations
+// on the update of the CRD oldRaw to newRaw (an UPDATE of
+// customresourcedefinitions), in the API server's order: mutating
+// webhooks, validating policies, validating webhooks (the webhooks are
+// matched, not called); nil when no --policy is given. Mutating policies
+// are not run on CRDs (a note says so).
 func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw []byte) (*wire.AdmissionOutcome, error) {
 	if len(f.policies) == 0 {
 		if f.request != "" || f.user != "" || f.groups != nil {
@@ -385,8 +385,8 @@ func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw
 	if err := decodePolicyDocs(in, docs, true); err != nil {
 		return nil, err
 	}
-	if len(in.Policies) == 0 && len(in.Bindings) == 0 {
-		return nil, fmt.Errorf("no ValidatingAdmissionPolicy or binding found in --policy %s", strings.Join(f.policies, ", "))
+	if len(in.Policies) == 0 && len(in.Bindings) == 0 && len(in.Webhooks) == 0 && len(in.MutatingPolicies) == 0 && len(in.MutatingBindings) == 0 {
+		return nil, fmt.Errorf("no admission policy, binding or webhook configuration found in --policy %s", strings.Join(f.policies, ", "))
 	}
 	p := &policyRun{tmpl: admission.Request{UserInfo: defaultUser}}
 	if f.request != "" {
@@ -403,7 +403,7 @@ func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw
 	if f.groups != nil {
 		p.tmpl.UserInfo.Groups = f.groups
 	}
-	adm, err := admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Objects: in.Objects, Resources: noResources{}})
+	adm, err := admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Webhooks: in.Webhooks, Objects: in.Objects, Resources: noResources{}})
 	if err != nil {
 		return nil, err
 	}
@@ -424,13 +424,36 @@ func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw
 		req.Name, _ = md["name"].(string)
 	}
 	req.Namespace = ""
+	var notes []string
+	if len(in.MutatingPolicies) > 0 || len(in.MutatingBindings) > 0 {
+		notes = append(notes, "MutatingAdmissionPolicies are not run on CRD updates: crdlab mutates only the custom resources of the run's CRDs")
+	}
+	calls := adm.Webhooks(&req)
+	if failed := webhookFailure(calls, "mutating"); failed != nil {
+		out := &wire.AdmissionOutcome{Webhooks: wireCalls(calls, ""), Notes: notes}
+		failOutcome(out, failed)
+		return out, nil
+	}
 	dec := adm.Validate(&req)
 	out := &wire.AdmissionOutcome{Allowed: dec.Denied == nil, Warnings: dec.Warnings, AuditAnnotations: dec.AuditAnnotations,
-		Evaluated: dec.Evaluated, Notes: dec.Notes}
+		Evaluated: dec.Evaluated, Notes: append(notes, dec.Notes...), Webhooks: wireCalls(calls, "")}
 	if d := dec.Denied; d != nil {
 		out.Policy, out.Binding, out.Message, out.Reason, out.Code = d.Policy, d.Binding, d.Message, d.Reason, d.Code
+		out.Webhooks = wireCalls(calls, "not reached: the request was denied by ValidatingAdmissionPolicy '"+d.Policy+"'")
+	} else if failed := webhookFailure(calls, "validating"); failed != nil {
+		failOutcome(out, failed)
 	}
 	return out, nil
+}
+
+// failOutcome makes an outcome a webhook's matching error, as the API
+// server's status (reason Forbidden or InternalError).
+func failOutcome(out *wire.AdmissionOutcome, c *admission.WebhookCall) {
+	out.Reason = "Forbidden"
+	if c.Code == 500 {
+		out.Reason = "InternalError"
+	}
+	out.Allowed, out.Message, out.Code = false, c.Error, c.Code
 }
 
 // yamlObject decodes the one YAML or JSON document of a CRD file.
@@ -464,4 +487,15 @@ func writeAdmissionText(stderr interface{ Write([]byte) (int, error) }, file str
 	if !a.Allowed {
 		fmt.Fprintf(stderr, "Error from server (%s): error when replacing %q: %s\n", a.Reason, file, a.Message)
 	}
+}
+
+// crdWebhooksLine is crdlab's text line on the webhooks of a CRD update
+// ("customresourcedefinition.apiextensions.k8s.io/<name> webhooks: …", as
+// validate writes it for an object), or "" when no webhook configuration
+// was given.
+func crdWebhooksLine(name string, a *wire.AdmissionOutcome) string {
+	if a == nil || len(a.Webhooks) == 0 {
+		return ""
+	}
+	return report.WebhooksLine(&wire.RunEntry{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: name, Webhooks: a.Webhooks})
 }

@@ -367,3 +367,90 @@ spec:
 		}
 	}
 }
+
+// crdWebhooks are webhook configurations on CRD updates: one called for
+// every CRD update, one skipped by its rules, one whose matchCondition
+// errors under failurePolicy Fail (fails the request), and a mutating
+// policy (not run on CRDs: a note).
+const crdWebhooks = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: crd-guard}
+webhooks:
+- name: crds.guard.example.com
+  clientConfig: {url: "https://guard.example.com/crds"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  rules:
+  - {apiGroups: [apiextensions.k8s.io], apiVersions: [v1], operations: [UPDATE], resources: [customresourcedefinitions]}
+- name: creates-only.guard.example.com
+  clientConfig: {url: "https://guard.example.com/creates"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  rules:
+  - {apiGroups: [apiextensions.k8s.io], apiVersions: [v1], operations: [CREATE], resources: [customresourcedefinitions]}
+`
+
+const crdWebhookFailing = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: crd-broken}
+webhooks:
+- name: broken.guard.example.com
+  clientConfig: {url: "https://guard.example.com/broken"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  failurePolicy: Fail
+  rules:
+  - {apiGroups: [apiextensions.k8s.io], apiVersions: [v1], operations: [UPDATE], resources: [customresourcedefinitions]}
+  matchConditions:
+  - {name: nope, expression: "object.spec.nope == 'x'"}
+`
+
+const crdMutatingPolicy = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: label-crds}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apiextensions.k8s.io], apiVersions: [v1], operations: [UPDATE], resources: [customresourcedefinitions]}
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch: {expression: "[JSONPatch{op: 'add', path: '/metadata/labels', value: {'a': 'b'}}]"}
+`
+
+func TestWebhookConfigurationsOnCRDUpdates(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"hooks.yaml": crdWebhooks, "broken.yaml": crdWebhookFailing, "map.yaml": crdMutatingPolicy})
+	old, updated := "../../examples/crd-update/old.yaml", "../../examples/crd-update/new-v1.yaml"
+	t.Run("lint --old: the webhooks line", func(t *testing.T) {
+		code, stdout, stderr := runCLI("lint", "--old", old, "--policy", filepath.Join(dir, "hooks.yaml"), updated)
+		want := "customresourcedefinition.apiextensions.k8s.io/gizmos.example.com webhooks: crd-guard/crds.guard.example.com called (apiextensions.k8s.io/v1 customresourcedefinitions); crd-guard/creates-only.guard.example.com skipped: "
+		if code != exitValid || !strings.Contains(stdout, want) || !strings.Contains(stdout, "configured (server dry run)") {
+			t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s\nwant a line starting %q", code, stdout, stderr, want)
+		}
+	})
+	t.Run("upgrade -o json: webhooks and the mutating policy's note", func(t *testing.T) {
+		code, stdout, stderr := runCLI("upgrade", "-o", "json", "--policy", filepath.Join(dir, "hooks.yaml"), "--policy", filepath.Join(dir, "map.yaml"), old, updated)
+		var rep struct {
+			Admission *wire.AdmissionOutcome `json:"admission"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Admission == nil {
+			t.Fatalf("exit %d, %v\n%s\n%s", code, err, stdout, stderr)
+		}
+		a := rep.Admission
+		if !a.Allowed || len(a.Webhooks) != 2 || !a.Webhooks[0].Called || a.Webhooks[1].Called || a.Webhooks[1].Skipped == "" {
+			t.Errorf("admission %+v", a)
+		}
+		if len(a.Notes) == 0 || !strings.Contains(a.Notes[0], "MutatingAdmissionPolicies are not run on CRD updates") {
+			t.Errorf("notes %q", a.Notes)
+		}
+	})
+	t.Run("a failing matchCondition under Fail denies the update", func(t *testing.T) {
+		code, stdout, stderr := runCLI("lint", "--old", old, "--policy", filepath.Join(dir, "broken.yaml"), updated)
+		if code != exitInvalid || !strings.Contains(stderr, "Error from server (Forbidden)") || !strings.Contains(stderr, "resulted in error: no such key: nope") || strings.Contains(stdout, "configured") {
+			t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+		code, stdout, _ = runCLI("upgrade", "--policy", filepath.Join(dir, "broken.yaml"), old, updated)
+		if code != exitInvalid || !strings.Contains(stdout, "DENIED by the admission webhooks' matching") {
+			t.Errorf("upgrade: exit %d\n%s", code, stdout)
+		}
+	})
+}

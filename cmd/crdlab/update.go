@@ -121,6 +121,9 @@ func runLintUpdate(c *command, lf *lintFlags, args []string, stdin io.Reader, st
 		return status
 	}
 	writeAdmissionText(stderr, args[0], adm)
+	if line := crdWebhooksLine(name, adm); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
 	if adm != nil && !adm.Allowed {
 		return status
 	}

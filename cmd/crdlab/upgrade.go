@@ -180,7 +180,11 @@ func writeUpgradeText(w io.Writer, name string, rep *wire.UpgradeReport, adm *wi
 		fmt.Fprintln(w, "REJECTED by the API server")
 		fmt.Fprint(w, indent(engine.InvalidMessageOf(crd.Kind, name, messages(rep.CRDUpdate.Errors)), "  "))
 	} else if a := adm; a != nil && !a.Allowed {
-		fmt.Fprintln(w, "DENIED by a validating admission policy")
+		if a.Policy != "" {
+			fmt.Fprintln(w, "DENIED by a validating admission policy")
+		} else {
+			fmt.Fprintln(w, "DENIED by the admission webhooks' matching")
+		}
 		fmt.Fprintf(w, "  %s\n", a.Message)
 	} else {
 		fmt.Fprintln(w, "accepted by the API server")
@@ -191,6 +195,9 @@ func writeUpgradeText(w io.Writer, name string, rep *wire.UpgradeReport, adm *wi
 	if a := adm; a != nil {
 		for _, warn := range a.Warnings {
 			fmt.Fprintf(w, "  Warning: %s\n", warn)
+		}
+		if line := crdWebhooksLine(name, a); line != "" {
+			fmt.Fprintf(w, "  %s\n", line)
 		}
 	}
 	fmt.Fprintf(w, "Storage version: %s -> %s (stored versions: %s)\n", rep.OldStorageVersion, rep.NewStorageVersion, strings.Join(rep.StoredVersions, ", "))

@@ -646,6 +646,34 @@ export interface AdmissionOutcome {
   evaluated?: string[];
   /** crdlab's remarks on what it does not model */
   notes?: string[];
+  /** a CRD update's webhooks (CLI lint --old and upgrade), each called or skipped */
+  webhooks?: WebhookCall[];
+}
+
+/** whether one admission webhook is called for a request (matched, never called) */
+export interface WebhookCall {
+  configuration: string;
+  /** "mutating" or "validating" */
+  type: string;
+  webhook: string;
+  called: boolean;
+  /** the resource and kind it is called with (another version under matchPolicy Equivalent) */
+  calledWith?: WebhookTarget;
+  /** why it is not called */
+  skipped?: string;
+  /** the API server's error failing the request before the call; code its HTTP code */
+  error?: string;
+  code?: number;
+}
+
+/** a resource and kind a webhook is called with */
+export interface WebhookTarget {
+  group: string;
+  version: string;
+  resource: string;
+  subResource?: string;
+  apiVersion: string;
+  kind: string;
 }
 
 /** the result of admit: the object's report and, for a valid object, the admission outcome */
