@@ -189,4 +189,3 @@ func sameJSON(t *testing.T, what string, got json.RawMessage, err error, native 
 		t.Errorf("%s: module and native differ\nnative: %s\nmodule: %s", what, want, got)
 	}
 }
-
