@@ -3,6 +3,7 @@ package wasm
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -85,6 +86,33 @@ func (c *CRD) ServedVersions() []string { return c.versions }
 // ("1.<minor>"), as engine.CRD.KubeVersion.
 func (c *CRD) KubeVersion() string { return c.kube }
 
+// requireKubeVersion checks, before the first request naming a release,
+// that the module reads kubeVersion: a module older than the option
+// ignores the member and would answer at its only release, the default.
+// Such a module is an *Error with Code BadRequest.
+func (r *Runtime) requireKubeVersion(ctx context.Context, kubeVersion string) error {
+	if kubeVersion == "" {
+		return nil
+	}
+	r.mu.Lock()
+	known := r.kubeReleases
+	r.mu.Unlock()
+	if known {
+		return nil
+	}
+	supported, _, err := r.KubeVersions(ctx)
+	if err != nil {
+		return err
+	}
+	if len(supported) == 0 {
+		return &Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("kubeVersion %q: the module reproduces only its default Kubernetes release (it predates kubeVersion: rebuild it)", kubeVersion)}
+	}
+	r.mu.Lock()
+	r.kubeReleases = true
+	r.mu.Unlock()
+	return nil
+}
+
 // KubeVersions returns the Kubernetes releases the module reproduces,
 // newest first ("1.37", "1.36", ...; the values of
 // CompileOptions.KubeVersion), and the default release, as
@@ -114,6 +142,9 @@ func (r *Runtime) Lint(ctx context.Context, crdYAMLorJSON []byte) (*wire.CRDRepo
 
 // LintWithOptions is Lint with the CRD's fieldValidation.
 func (r *Runtime) LintWithOptions(ctx context.Context, crdYAMLorJSON []byte, opts CompileOptions) (*wire.CRDReport, error) {
+	if err := r.requireKubeVersion(ctx, opts.KubeVersion); err != nil {
+		return nil, err
+	}
 	var out wire.LintResult
 	err := r.send(ctx, func(ms int64) interface{} {
 		req := textRequest(wire.OpLint, crdYAMLorJSON, opts)
@@ -139,6 +170,9 @@ func (r *Runtime) Compile(ctx context.Context, crdYAMLorJSON []byte) (*CRD, erro
 // (engine.CompileWithOptions): a CRD rejected while decoding compiles, with
 // the report's DecodeError set.
 func (r *Runtime) CompileWithOptions(ctx context.Context, crdYAMLorJSON []byte, opts CompileOptions) (*CRD, error) {
+	if err := r.requireKubeVersion(ctx, opts.KubeVersion); err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	r.nextID++
 	id := r.nextID
@@ -308,6 +342,9 @@ func (r *Runtime) Cost(ctx context.Context, crdYAMLorJSON []byte, objects ...[]b
 // with unknown or duplicate fields is an error, with Warn or Ignore they
 // are dropped) and its release (KubeVersion: cost.AnalyzeOptions').
 func (r *Runtime) CostWithOptions(ctx context.Context, crdYAMLorJSON []byte, opts CompileOptions, objects ...[]byte) (json.RawMessage, error) {
+	if err := r.requireKubeVersion(ctx, opts.KubeVersion); err != nil {
+		return nil, err
+	}
 	req := wire.CostRequest{Op: wire.OpCost, CRDFieldValidation: string(opts.FieldValidation), KubeVersion: opts.KubeVersion}
 	req.CRD, req.CRDBytes = text(crdYAMLorJSON)
 	for _, o := range objects {

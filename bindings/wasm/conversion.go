@@ -43,6 +43,9 @@ func (r *Runtime) ConversionReview(ctx context.Context, crdYAMLorJSON, review, r
 // ConversionReviewRaw is ConversionReview returning the module's bytes:
 // json.Marshal of the native conversion.Check report.
 func (r *Runtime) ConversionReviewRaw(ctx context.Context, crdYAMLorJSON, review, response []byte, opts ConversionReviewOptions) (json.RawMessage, error) {
+	if err := r.requireKubeVersion(ctx, opts.KubeVersion); err != nil {
+		return nil, err
+	}
 	req := wire.ConversionReviewRequest{Op: wire.OpConversionReview, Review: string(review), ReviewResponse: string(response), List: opts.List, ListAPIVersion: opts.ListAPIVersion, KubeVersion: opts.KubeVersion}
 	req.CRD, req.CRDBytes = text(crdYAMLorJSON)
 	var out json.RawMessage

@@ -189,3 +189,21 @@ func sameJSON(t *testing.T, what string, got json.RawMessage, err error, native 
 		t.Errorf("%s: module and native differ\nnative: %s\nmodule: %s", what, want, got)
 	}
 }
+
+// TestKubeVersionNeedsAModuleThatReadsIt: a module older than kubeVersion
+// (it answers "version" without kubeVersions) would ignore the member and
+// answer at the default release, so the binding asks first; this module
+// lists its releases, and the answer is asked once.
+func TestKubeVersionNeedsAModuleThatReadsIt(t *testing.T) {
+	r := newRuntime(t, Options{})
+	ctx := context.Background()
+	r.mu.Lock()
+	r.kubeReleases = false
+	r.mu.Unlock()
+	if err := r.requireKubeVersion(ctx, "1.36"); err != nil {
+		t.Fatalf("this module lists its releases: %v", err)
+	}
+	if !r.kubeReleases {
+		t.Fatal("the answer is not remembered")
+	}
+}

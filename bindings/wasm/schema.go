@@ -42,6 +42,9 @@ func (o SchemaOptions) request() wire.SchemaRequest {
 // The error is about decoding the CRD (DecodeError), the options
 // (BadRequest), an unserved version (Invalid) or reaching the module.
 func (r *Runtime) Schema(ctx context.Context, crdYAMLorJSON []byte, opts SchemaOptions) (*wire.SchemaResult, error) {
+	if err := r.requireKubeVersion(ctx, opts.KubeVersion); err != nil {
+		return nil, err
+	}
 	req := opts.request()
 	req.CRD, req.CRDBytes = text(crdYAMLorJSON)
 	req.CRDFieldValidation = string(opts.CRDFieldValidation)

@@ -61,6 +61,9 @@ func (r *Runtime) Upgrade(ctx context.Context, oldCRD, newCRD []byte, objects []
 // UpgradeRaw is Upgrade returning the module's bytes: json.Marshal of the
 // native upgrade.Check report.
 func (r *Runtime) UpgradeRaw(ctx context.Context, oldCRD, newCRD []byte, objects []UpgradeObject, opts UpgradeOptions) (json.RawMessage, error) {
+	if err := r.requireKubeVersion(ctx, opts.KubeVersion); err != nil {
+		return nil, err
+	}
 	req := wire.UpgradeRequest{Op: wire.OpUpgrade, StoredVersions: opts.StoredVersions, FailOnBreaking: opts.FailOnBreaking, KubeVersion: opts.KubeVersion}
 	req.OldCRD, req.OldCRDBytes = text(oldCRD)
 	req.CRD, req.CRDBytes = text(newCRD)
@@ -111,6 +114,9 @@ type TestOptions struct {
 // Invalid) or reaching the module. Cases run one at a time inside the
 // instance.
 func (r *Runtime) Test(ctx context.Context, files map[string][]byte, opts TestOptions) (*wire.TestReport, error) {
+	if err := r.requireKubeVersion(ctx, opts.KubeVersion); err != nil {
+		return nil, err
+	}
 	req := wire.TestRequest{Op: wire.OpTest, Files: make(map[string]string, len(files)), Paths: opts.Paths, CRDs: opts.CRDs, Run: opts.Run, KubeVersion: opts.KubeVersion}
 	for name, data := range files {
 		req.Files[name] = string(data)
