@@ -18,6 +18,9 @@ type ConversionReviewRequest struct {
 	// (`--list`, `--list-api-version`).
 	List           bool   `json:"list,omitempty"`
 	ListAPIVersion string `json:"listAPIVersion,omitempty"`
+	// KubeVersion is the release whose API server checks the answer, as
+	// in CompileRequest (`crdlab conversion-review --kube-version`).
+	KubeVersion string `json:"kubeVersion,omitempty"`
 }
 
 // ConversionReport is the API server's verdict on a webhook's answer

@@ -218,6 +218,9 @@ type UpgradeRequest struct {
 	// FailOnBreaking makes a breaking schema change unsafe
 	// (`--fail-on-breaking`).
 	FailOnBreaking bool `json:"failOnBreaking,omitempty"`
+	// KubeVersion is the release of both CRDs' compiles and of the
+	// update, as in CompileRequest (`crdlab upgrade --kube-version`).
+	KubeVersion string `json:"kubeVersion,omitempty"`
 }
 
 // TestRequest is the request of "test": test suites and the CRDs they use,
@@ -238,6 +241,10 @@ type TestRequest struct {
 	// Run selects the cases whose full name matches this regular
 	// expression (-run).
 	Run string `json:"run,omitempty"`
+	// KubeVersion, when set, is the release every suite runs at,
+	// overriding the suites' own kubeVersion (`crdlab test
+	// --kube-version`); a malformed or unsupported one is a BadRequest.
+	KubeVersion string `json:"kubeVersion,omitempty"`
 }
 
 // TestReport is what `crdlab test -o json` prints, and the result of

@@ -27,6 +27,11 @@ type SchemaRequest struct {
 	Layout string `json:"layout,omitempty"`
 	// TimeoutMs bounds the CRD's compilation, as in CompileRequest.
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+	// KubeVersion is the release of the CRD text's compile (the verdict
+	// in SchemaResult.CRD), as in CompileRequest; with a Handle it must be
+	// "" or the handle's release. The documents themselves are the same
+	// at every release.
+	KubeVersion string `json:"kubeVersion,omitempty"`
 }
 
 // SchemaResult is the result of "schema". When the API server rejects the

@@ -250,6 +250,11 @@ type Request struct {
 	// (for "validateAll", the whole stream: documents not reached in time
 	// answer CodeTimeout).
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+	// KubeVersion is the Kubernetes release whose API server gives the
+	// verdict ("1.<minor>", "" the default) of the ops that compile a CRD
+	// from text: "compile", "lint", "cost", "upgrade", "test",
+	// "conversionReview" and "schema" (see CompileRequest.KubeVersion).
+	KubeVersion string `json:"kubeVersion,omitempty"`
 
 	// Versions, Draft, Strict and Layout are the options of "schema"
 	// (SchemaRequest); DurationMs and Samples those of "bench"
@@ -334,6 +339,15 @@ type CompileRequest struct {
 	// (`--stored-versions`); absent: the old file's status, else its
 	// storage version (engine.UpdateOptions).
 	StoredVersions []string `json:"storedVersions,omitempty"`
+	// KubeVersion is the Kubernetes release whose API server is
+	// reproduced: "1.<minor>" or "v1.<minor>", one of VersionResult's
+	// KubeVersions; "" is its DefaultKubeVersion (`--kube-version`,
+	// engine.CompileOptions.KubeVersion). The handle keeps it: "validate",
+	// "validateAll", "apply", "schema" and the object's validation of
+	// "admit" on the handle follow it (CompileResult.KubeVersion). An
+	// unsupported or malformed release is a BadRequest naming the
+	// supported ones.
+	KubeVersion string `json:"kubeVersion,omitempty"`
 }
 
 // ValidateRequest is the request of "validate": one object (YAML or JSON
@@ -368,6 +382,10 @@ type CostRequest struct {
 	ObjectsBytes [][]byte `json:"objectsBytes,omitempty"`
 	// CRDFieldValidation is as in CompileRequest.
 	CRDFieldValidation string `json:"crdFieldValidation,omitempty"`
+	// KubeVersion is the release whose CEL environments, types and CRD
+	// checks give the costs and the verdict, as in CompileRequest
+	// (`crdlab cost --kube-version`).
+	KubeVersion string `json:"kubeVersion,omitempty"`
 }
 
 // FreeRequest is the request of "free": it releases a compiled CRD.
@@ -397,6 +415,11 @@ type Error struct {
 type VersionResult struct {
 	ABI    int    `json:"abi"`
 	Engine string `json:"engine"`
+	// KubeVersions are the Kubernetes releases the module reproduces (the
+	// values of a request's kubeVersion), newest first: "1.37", "1.36", ...
+	KubeVersions []string `json:"kubeVersions"`
+	// DefaultKubeVersion is the release of a request without kubeVersion.
+	DefaultKubeVersion string `json:"defaultKubeVersion"`
 }
 
 // CompileResult is the result of "compile".
@@ -405,6 +428,9 @@ type CompileResult struct {
 	CRD    CRDReport `json:"crd"`
 	// Versions are the served versions, in the order of spec.versions.
 	Versions []string `json:"versions"`
+	// KubeVersion is the Kubernetes release the handle reproduces
+	// ("1.<minor>"): the request's kubeVersion, or the default.
+	KubeVersion string `json:"kubeVersion"`
 }
 
 // LintResult is the result of "lint", the document `crdlab lint -o json`

@@ -3,6 +3,7 @@ package wasm
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -47,6 +48,12 @@ type CompileOptions struct {
 	// StoredVersions, with OldCRD, is its status.storedVersions (nil: the
 	// old file's status, else its storage version).
 	StoredVersions []string
+	// KubeVersion is the Kubernetes release whose API server is reproduced
+	// ("1.<minor>", one of Runtime.KubeVersions; "" is the default), as
+	// engine.CompileOptions.KubeVersion: the CRD's verdict, and every
+	// validation through the compiled CRD. An unsupported release is an
+	// *Error with Code BadRequest naming the supported ones.
+	KubeVersion string
 }
 
 // CRD is a CRD compiled in the module. It is safe for concurrent use: every
@@ -59,6 +66,7 @@ type CRD struct {
 	opts     CompileOptions
 	report   wire.CRDReport
 	versions []string
+	kube     string
 	closed   atomic.Bool
 }
 
@@ -73,6 +81,49 @@ func (c *CRD) Report() wire.CRDReport { return c.report }
 
 // ServedVersions returns the served versions (engine.CRD.ServedVersions).
 func (c *CRD) ServedVersions() []string { return c.versions }
+
+// KubeVersion returns the Kubernetes release the CRD was compiled for
+// ("1.<minor>"), as engine.CRD.KubeVersion.
+func (c *CRD) KubeVersion() string { return c.kube }
+
+// requireKubeVersion checks, before the first request naming a release,
+// that the module reads kubeVersion: a module older than the option
+// ignores the member and would answer at its only release, the default.
+// Such a module is an *Error with Code BadRequest.
+func (r *Runtime) requireKubeVersion(ctx context.Context, kubeVersion string) error {
+	if kubeVersion == "" {
+		return nil
+	}
+	r.mu.Lock()
+	known := r.kubeReleases
+	r.mu.Unlock()
+	if known {
+		return nil
+	}
+	supported, _, err := r.KubeVersions(ctx)
+	if err != nil {
+		return err
+	}
+	if len(supported) == 0 {
+		return &Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("kubeVersion %q: the module reproduces only its default Kubernetes release (it predates kubeVersion: rebuild it)", kubeVersion)}
+	}
+	r.mu.Lock()
+	r.kubeReleases = true
+	r.mu.Unlock()
+	return nil
+}
+
+// KubeVersions returns the Kubernetes releases the module reproduces,
+// newest first ("1.37", "1.36", ...; the values of
+// CompileOptions.KubeVersion), and the default release, as
+// engine.SupportedKubeVersions and engine.DefaultKubeVersion.
+func (r *Runtime) KubeVersions(ctx context.Context) (supported []string, defaultVersion string, err error) {
+	var out wire.VersionResult
+	if err := r.send(ctx, func(int64) interface{} { return wire.VersionRequest{Op: wire.OpVersion} }, &out); err != nil {
+		return nil, "", err
+	}
+	return out.KubeVersions, out.DefaultKubeVersion, nil
+}
 
 // Version returns the module's ABI and engine versions.
 func (r *Runtime) Version(ctx context.Context) (abi int, engine string, err error) {
@@ -91,9 +142,12 @@ func (r *Runtime) Lint(ctx context.Context, crdYAMLorJSON []byte) (*wire.CRDRepo
 
 // LintWithOptions is Lint with the CRD's fieldValidation.
 func (r *Runtime) LintWithOptions(ctx context.Context, crdYAMLorJSON []byte, opts CompileOptions) (*wire.CRDReport, error) {
+	if err := r.requireKubeVersion(ctx, opts.KubeVersion); err != nil {
+		return nil, err
+	}
 	var out wire.LintResult
 	err := r.send(ctx, func(ms int64) interface{} {
-		req := textRequest(wire.OpLint, crdYAMLorJSON, opts.FieldValidation, opts.Filename)
+		req := textRequest(wire.OpLint, crdYAMLorJSON, opts)
 		req.TimeoutMs = ms
 		withOldCRD(&req, opts)
 		return req
@@ -116,6 +170,9 @@ func (r *Runtime) Compile(ctx context.Context, crdYAMLorJSON []byte) (*CRD, erro
 // (engine.CompileWithOptions): a CRD rejected while decoding compiles, with
 // the report's DecodeError set.
 func (r *Runtime) CompileWithOptions(ctx context.Context, crdYAMLorJSON []byte, opts CompileOptions) (*CRD, error) {
+	if err := r.requireKubeVersion(ctx, opts.KubeVersion); err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	r.nextID++
 	id := r.nextID
@@ -126,7 +183,7 @@ func (r *Runtime) CompileWithOptions(ctx context.Context, crdYAMLorJSON []byte, 
 	err := r.do(ctx, func(ctx context.Context, inst *instance) (bool, error) {
 		res, broken, err := c.compileIn(ctx, inst)
 		if err == nil {
-			c.report, c.versions = res.CRD, res.Versions
+			c.report, c.versions, c.kube = res.CRD, res.Versions, res.KubeVersion
 		}
 		return broken, err
 	})
@@ -138,7 +195,7 @@ func (r *Runtime) CompileWithOptions(ctx context.Context, crdYAMLorJSON []byte, 
 
 func (c *CRD) compileIn(ctx context.Context, inst *instance) (*wire.CompileResult, bool, error) {
 	var res wire.CompileResult
-	req := textRequest(wire.OpCompile, c.src, c.opts.FieldValidation, c.opts.Filename)
+	req := textRequest(wire.OpCompile, c.src, c.opts)
 	req.TimeoutMs = timeoutMs(ctx)
 	withOldCRD(&req, c.opts)
 	broken, err := inst.call(ctx, req, &res)
@@ -268,8 +325,8 @@ func timeoutMs(ctx context.Context) int64 {
 }
 
 // textRequest is the request of "compile" or "lint".
-func textRequest(op wire.Op, crd []byte, fv FieldValidation, filename string) wire.CompileRequest {
-	r := wire.CompileRequest{Op: op, CRDFieldValidation: string(fv), Filename: filename}
+func textRequest(op wire.Op, crd []byte, opts CompileOptions) wire.CompileRequest {
+	r := wire.CompileRequest{Op: op, CRDFieldValidation: string(opts.FieldValidation), Filename: opts.Filename, KubeVersion: opts.KubeVersion}
 	r.CRD, r.CRDBytes = text(crd)
 	return r
 }
@@ -281,11 +338,14 @@ func (r *Runtime) Cost(ctx context.Context, crdYAMLorJSON []byte, objects ...[]b
 	return r.CostWithOptions(ctx, crdYAMLorJSON, CompileOptions{}, objects...)
 }
 
-// CostWithOptions is Cost with the CRD's fieldValidation: with Strict a CRD
+// CostWithOptions is Cost with the CRD's fieldValidation (with Strict a CRD
 // with unknown or duplicate fields is an error, with Warn or Ignore they
-// are dropped.
+// are dropped) and its release (KubeVersion: cost.AnalyzeOptions').
 func (r *Runtime) CostWithOptions(ctx context.Context, crdYAMLorJSON []byte, opts CompileOptions, objects ...[]byte) (json.RawMessage, error) {
-	req := wire.CostRequest{Op: wire.OpCost, CRDFieldValidation: string(opts.FieldValidation)}
+	if err := r.requireKubeVersion(ctx, opts.KubeVersion); err != nil {
+		return nil, err
+	}
+	req := wire.CostRequest{Op: wire.OpCost, CRDFieldValidation: string(opts.FieldValidation), KubeVersion: opts.KubeVersion}
 	req.CRD, req.CRDBytes = text(crdYAMLorJSON)
 	for _, o := range objects {
 		if utf8.Valid(o) {

@@ -16,6 +16,9 @@ type ConversionReviewOptions struct {
 	// ListAPIVersion is the list's apiVersion, which list errors quote
 	// (default: the first object's).
 	ListAPIVersion string
+	// KubeVersion is the Kubernetes release whose API server checks the
+	// answer (see CompileOptions.KubeVersion).
+	KubeVersion string
 }
 
 // ConversionReview checks a conversion webhook's recorded answer as the API
@@ -40,7 +43,10 @@ func (r *Runtime) ConversionReview(ctx context.Context, crdYAMLorJSON, review, r
 // ConversionReviewRaw is ConversionReview returning the module's bytes:
 // json.Marshal of the native conversion.Check report.
 func (r *Runtime) ConversionReviewRaw(ctx context.Context, crdYAMLorJSON, review, response []byte, opts ConversionReviewOptions) (json.RawMessage, error) {
-	req := wire.ConversionReviewRequest{Op: wire.OpConversionReview, Review: string(review), ReviewResponse: string(response), List: opts.List, ListAPIVersion: opts.ListAPIVersion}
+	if err := r.requireKubeVersion(ctx, opts.KubeVersion); err != nil {
+		return nil, err
+	}
+	req := wire.ConversionReviewRequest{Op: wire.OpConversionReview, Review: string(review), ReviewResponse: string(response), List: opts.List, ListAPIVersion: opts.ListAPIVersion, KubeVersion: opts.KubeVersion}
 	req.CRD, req.CRDBytes = text(crdYAMLorJSON)
 	var out json.RawMessage
 	if err := r.send(ctx, func(int64) interface{} { return req }, &out); err != nil {

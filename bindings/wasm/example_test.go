@@ -309,3 +309,36 @@ func ExampleCRD_Apply() {
 	// .spec.replicas [alice (Apply)]
 	// Apply failed with 1 conflict: conflict with "alice": .spec.replicas
 }
+
+// A Kubernetes release other than the default: the module lists the ones
+// it reproduces, and the compiled CRD validates as that release does
+// (int32 range checks arrived in 1.36).
+func ExampleCompileOptions_kubeVersion() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample(), CacheDir: filepath.Join(os.TempDir(), "crdlab-example-cache")})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	supported, def, _ := r.KubeVersions(ctx)
+	fmt.Println("supported:", supported, "default:", def)
+	crdText := strings.Replace(crontabCRD, "replicas: {type: integer, minimum: 1, maximum: 10, default: 1}", "replicas: {type: integer, format: int32}", 1)
+	obj := []byte("apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: a}\nspec: {replicas: 4294967296}\n")
+	for _, kube := range []string{"1.35", "1.36"} {
+		crd, err := r.CompileWithOptions(ctx, []byte(crdText), wasm.CompileOptions{KubeVersion: kube})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		rep, _ := crd.Validate(ctx, obj, wasm.ValidateOptions{})
+		fmt.Println(crd.KubeVersion(), "errors:", len(rep.Object.Errors))
+	}
+	_, err = r.CompileWithOptions(ctx, []byte(crdText), wasm.CompileOptions{KubeVersion: "1.30"})
+	fmt.Println(err)
+	// Output:
+	// supported: [1.37 1.36 1.35] default: 1.37
+	// 1.35 errors: 0
+	// 1.36 errors: 1
+	// crdlab wasm: BadRequest: unsupported Kubernetes version "1.30" (supported: 1.35, 1.36, 1.37)
+}

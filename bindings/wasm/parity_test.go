@@ -32,6 +32,8 @@ type request struct {
 	// status.storedVersions).
 	oldCRD         []byte
 	storedVersions []string
+	// kubeVersion is the release of the compile ("" the default).
+	kubeVersion string
 }
 
 // native runs a request through the engine package as the module does, and
@@ -69,7 +71,7 @@ func (cc *compileCache) compileNative(req request) (*engine.CRD, error) {
 		cc.native[key] = nativeCompiled{c, err}
 		return c, err
 	}
-	c, err := engine.CompileWithOptions(req.crd, engine.CompileOptions{FieldValidation: engine.FieldValidation(req.crdFieldValidation)})
+	c, err := engine.CompileWithOptions(req.crd, engine.CompileOptions{FieldValidation: engine.FieldValidation(req.crdFieldValidation), KubeVersion: req.kubeVersion})
 	cc.native[key] = nativeCompiled{c, err}
 	return c, err
 }
@@ -82,7 +84,7 @@ func (cc *compileCache) compileModule(r *Runtime, req request) (*CRD, error) {
 	if m, ok := cc.module[key]; ok {
 		return m.c, m.err
 	}
-	c, err := r.CompileWithOptions(context.Background(), req.crd, CompileOptions{FieldValidation: FieldValidation(req.crdFieldValidation), OldCRD: req.oldCRD, StoredVersions: req.storedVersions})
+	c, err := r.CompileWithOptions(context.Background(), req.crd, CompileOptions{FieldValidation: FieldValidation(req.crdFieldValidation), OldCRD: req.oldCRD, StoredVersions: req.storedVersions, KubeVersion: req.kubeVersion})
 	cc.module[key] = moduleCompiled{c, err}
 	return c, err
 }
@@ -210,7 +212,7 @@ func lintRaw(t *testing.T, r *Runtime, crd []byte) {
 		t.Fatal(err)
 	}
 	want, _ := json.Marshal(wire.LintResult{CRD: engine.NewReport(c, nil).CRD})
-	body, _ := json.Marshal(textRequest(wire.OpLint, crd, "", ""))
+	body, _ := json.Marshal(textRequest(wire.OpLint, crd, CompileOptions{}))
 	raw, err := r.Call(context.Background(), body)
 	if err != nil {
 		t.Fatal(err)

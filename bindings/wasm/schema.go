@@ -26,6 +26,10 @@ type SchemaOptions struct {
 	// CRDFieldValidation is the CRD create's fieldValidation (Runtime.Schema
 	// only; a compiled CRD keeps its own).
 	CRDFieldValidation FieldValidation
+	// KubeVersion is the release of the CRD's verdict (the result's CRD
+	// report; Runtime.Schema only: a compiled CRD keeps its own). The
+	// documents are the same at every release.
+	KubeVersion string
 }
 
 func (o SchemaOptions) request() wire.SchemaRequest {
@@ -38,9 +42,13 @@ func (o SchemaOptions) request() wire.SchemaRequest {
 // The error is about decoding the CRD (DecodeError), the options
 // (BadRequest), an unserved version (Invalid) or reaching the module.
 func (r *Runtime) Schema(ctx context.Context, crdYAMLorJSON []byte, opts SchemaOptions) (*wire.SchemaResult, error) {
+	if err := r.requireKubeVersion(ctx, opts.KubeVersion); err != nil {
+		return nil, err
+	}
 	req := opts.request()
 	req.CRD, req.CRDBytes = text(crdYAMLorJSON)
 	req.CRDFieldValidation = string(opts.CRDFieldValidation)
+	req.KubeVersion = opts.KubeVersion
 	var out wire.SchemaResult
 	err := r.send(ctx, func(ms int64) interface{} {
 		req.TimeoutMs = ms

@@ -37,6 +37,9 @@ type UpgradeOptions struct {
 	StoredVersions []string
 	// FailOnBreaking makes a breaking schema change unsafe.
 	FailOnBreaking bool
+	// KubeVersion is the Kubernetes release of both CRDs and the update
+	// (see CompileOptions.KubeVersion).
+	KubeVersion string
 }
 
 // Upgrade reports what applying newCRD over oldCRD (as stored in the
@@ -58,7 +61,10 @@ func (r *Runtime) Upgrade(ctx context.Context, oldCRD, newCRD []byte, objects []
 // UpgradeRaw is Upgrade returning the module's bytes: json.Marshal of the
 // native upgrade.Check report.
 func (r *Runtime) UpgradeRaw(ctx context.Context, oldCRD, newCRD []byte, objects []UpgradeObject, opts UpgradeOptions) (json.RawMessage, error) {
-	req := wire.UpgradeRequest{Op: wire.OpUpgrade, StoredVersions: opts.StoredVersions, FailOnBreaking: opts.FailOnBreaking}
+	if err := r.requireKubeVersion(ctx, opts.KubeVersion); err != nil {
+		return nil, err
+	}
+	req := wire.UpgradeRequest{Op: wire.OpUpgrade, StoredVersions: opts.StoredVersions, FailOnBreaking: opts.FailOnBreaking, KubeVersion: opts.KubeVersion}
 	req.OldCRD, req.OldCRDBytes = text(oldCRD)
 	req.CRD, req.CRDBytes = text(newCRD)
 	// Sources go index for index with Objects then ObjectsBytes: keep the
@@ -96,6 +102,9 @@ type TestOptions struct {
 	// Run selects the cases whose full name matches this regular
 	// expression.
 	Run string
+	// KubeVersion, when set, is the Kubernetes release every suite runs
+	// at, overriding the suites' own kubeVersion (crdtest.Options').
+	KubeVersion string
 }
 
 // Test runs CRD validation test suites held in memory (crdtest.RunFiles):
@@ -105,7 +114,10 @@ type TestOptions struct {
 // Invalid) or reaching the module. Cases run one at a time inside the
 // instance.
 func (r *Runtime) Test(ctx context.Context, files map[string][]byte, opts TestOptions) (*wire.TestReport, error) {
-	req := wire.TestRequest{Op: wire.OpTest, Files: make(map[string]string, len(files)), Paths: opts.Paths, CRDs: opts.CRDs, Run: opts.Run}
+	if err := r.requireKubeVersion(ctx, opts.KubeVersion); err != nil {
+		return nil, err
+	}
+	req := wire.TestRequest{Op: wire.OpTest, Files: make(map[string]string, len(files)), Paths: opts.Paths, CRDs: opts.CRDs, Run: opts.Run, KubeVersion: opts.KubeVersion}
 	for name, data := range files {
 		req.Files[name] = string(data)
 	}

@@ -18,7 +18,7 @@ import (
 
 // compileKey identifies what a request compiles.
 func (req request) compileKey() string {
-	return req.crdFieldValidation + "\x00" + string(req.crd) + "\x00" + string(req.oldCRD) + "\x00" + strings.Join(req.storedVersions, ",") + "\x00" + boolKey(req.storedVersions != nil)
+	return req.kubeVersion + "\x00" + req.crdFieldValidation + "\x00" + string(req.crd) + "\x00" + string(req.oldCRD) + "\x00" + strings.Join(req.storedVersions, ",") + "\x00" + boolKey(req.storedVersions != nil)
 }
 
 func boolKey(b bool) string {
@@ -31,7 +31,7 @@ func boolKey(b bool) string {
 // nativeUpdate is engine.CompileUpdate with the module's decoding error: it
 // names the CRD that does not decode ("old CRD: " or "new CRD: ").
 func nativeUpdate(req request) (*engine.CRD, error) {
-	c, err := engine.CompileUpdate(req.crd, req.oldCRD, engine.UpdateOptions{StoredVersions: req.storedVersions})
+	c, err := engine.CompileUpdate(req.crd, req.oldCRD, engine.UpdateOptions{StoredVersions: req.storedVersions, KubeVersion: req.kubeVersion})
 	if err != nil {
 		msg := err.Error()
 		if !strings.HasPrefix(msg, "old CRD: ") && !strings.HasPrefix(msg, "new CRD: ") {

@@ -140,6 +140,9 @@ type Runtime struct {
 	// running counts the calls holding a slot (under mu).
 	running   int
 	closeOnce sync.Once
+	// kubeReleases is set (under mu) once the module has said it takes
+	// kubeVersion (requireKubeVersion).
+	kubeReleases bool
 }
 
 // Error is an error response from the module, or a failure of the host to

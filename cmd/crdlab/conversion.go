@@ -82,7 +82,7 @@ func runConversionReview(c *command, args []string, stdin io.Reader, stdout, std
 	if err := f.engineFlags.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
-	if err := f.kube.check(f.engineFlags.wasm()); err != nil {
+	if err := f.kube.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
 	if code, done := matrix(c, &f.kube, &f.output, matrixWhole, args, stdin, stdout, stderr); done {

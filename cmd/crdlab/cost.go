@@ -318,14 +318,14 @@ func runCost(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	if err := f.check(costSorts); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
-	if err := f.kube.check(f.engineFlags.wasm()); err != nil {
+	if err := f.kube.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
 	if code, done := matrix(c, &f.kube, &f.output, matrixWhole, args, stdin, stdout, stderr); done {
 		return code
 	}
 	defer closeEngine()
-	analyze, err := pickEngine[costFunc](f.engineFlags, nativeCostAt(f.kube.version), wasmCost)
+	analyze, err := pickEngine[costFunc](f.engineFlags, nativeCostAt(f.kube.version), wasmCostAt(f.kube.version))
 	if err != nil {
 		return engineError(c, stderr, err)
 	}

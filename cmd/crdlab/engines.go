@@ -110,14 +110,18 @@ func nativeCostAt(kubeVersion string) costFunc {
 	}
 }
 
-// wasmCost is op "cost".
-func wasmCost(m *wasmModule) (costFunc, error) {
+// wasmCostAt is op "cost" at a Kubernetes release.
+func wasmCostAt(kubeVersion string) func(m *wasmModule) (costFunc, error) {
+	return func(m *wasmModule) (costFunc, error) { return wasmCost(m, kubeVersion) }
+}
+
+func wasmCost(m *wasmModule, kubeVersion string) (costFunc, error) {
 	rt, err := m.runtime()
 	if err != nil {
 		return nil, err
 	}
 	return func(ctx context.Context, _ *crd.CustomResourceDefinition, raw []byte, fv engine.FieldValidation, objects [][]byte) (*cost.Report, error) {
-		out, err := rt.CostWithOptions(ctx, raw, wasm.CompileOptions{FieldValidation: wasm.FieldValidation(fv)}, objects...)
+		out, err := rt.CostWithOptions(ctx, raw, wasm.CompileOptions{FieldValidation: wasm.FieldValidation(fv), KubeVersion: kubeVersion}, objects...)
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {
 				return nil, context.DeadlineExceeded
@@ -227,7 +231,7 @@ func wasmUpgrade(m *wasmModule) (upgradeFunc, error) {
 		for i, o := range objects {
 			objs[i] = wasm.UpgradeObject{Source: o.Source, Data: o.Data}
 		}
-		rep, err := rt.Upgrade(context.Background(), oldRaw, newRaw, objs, wasm.UpgradeOptions{StoredVersions: opts.StoredVersions, FailOnBreaking: opts.FailOnBreaking})
+		rep, err := rt.Upgrade(context.Background(), oldRaw, newRaw, objs, wasm.UpgradeOptions{StoredVersions: opts.StoredVersions, FailOnBreaking: opts.FailOnBreaking, KubeVersion: opts.KubeVersion})
 		if err != nil {
 			return nil, errors.New(wasmMessage(err))
 		}
@@ -253,7 +257,7 @@ func wasmCRDUpdate(m *wasmModule, what string) (crdUpdateFunc, error) {
 		return nil, err
 	}
 	return func(newRaw, oldRaw []byte, _, _ *crd.CustomResourceDefinition, opts engine.UpdateOptions) (catalog.Compiled, error) {
-		c, err := rt.CompileWithOptions(context.Background(), newRaw, wasm.CompileOptions{OldCRD: oldRaw, StoredVersions: opts.StoredVersions})
+		c, err := rt.CompileWithOptions(context.Background(), newRaw, wasm.CompileOptions{OldCRD: oldRaw, StoredVersions: opts.StoredVersions, KubeVersion: opts.KubeVersion})
 		if err != nil {
 			return nil, errors.New(wasmMessage(err))
 		}
@@ -286,7 +290,7 @@ func wasmConversion(m *wasmModule) (conversionFunc, error) {
 		return nil, err
 	}
 	return func(crdData, request, response []byte, opts conversion.Options) (*conversion.Result, error) {
-		rep, err := rt.ConversionReview(context.Background(), crdData, request, response, wasm.ConversionReviewOptions{List: opts.List, ListAPIVersion: opts.ListAPIVersion})
+		rep, err := rt.ConversionReview(context.Background(), crdData, request, response, wasm.ConversionReviewOptions{List: opts.List, ListAPIVersion: opts.ListAPIVersion, KubeVersion: opts.KubeVersion})
 		if err != nil {
 			return nil, errors.New(wasmMessage(err))
 		}

@@ -29,16 +29,14 @@ func (k *kubeVersionFlag) declare(fs *flag.FlagSet) {
 			"), or several: a range 1.35-1.37, a list 1.35,1.37, or supported (one verdict per release)")
 }
 
-// check validates the flag: supported releases only, and only the
-// default release with --engine wasm (the ABI has no release yet).
-func (k *kubeVersionFlag) check(wasm bool) error {
+// check validates the flag: supported releases only. The wasm engine
+// takes the same releases (the module's requests carry kubeVersion); a
+// matrix runs the module once per release, without a shared compile.
+func (k *kubeVersionFlag) check() error {
 	rs, err := engine.ParseKubeVersions(k.version)
 	if err != nil {
 		return fmt.Errorf("--kube-version: %v", err)
 	}
 	k.asked, k.versions, k.version = k.version, rs, rs[0]
-	if wasm && (len(rs) > 1 || k.version != engine.DefaultKubeVersion) {
-		return fmt.Errorf("--kube-version %s needs --engine native (the wasm engine reproduces %s only)", strings.Join(rs, ","), engine.DefaultKubeVersion)
-	}
 	return nil
 }

@@ -68,8 +68,6 @@ func TestKubeVersionFlagSelectsTheRelease(t *testing.T) {
 			"", `invalid Kubernetes version "latest"`},
 		{"several releases: one verdict per release", []string{"lint", "--kube-version", "1.36-1.37", crdFile}, 0,
 			"1.36–1.37: customresourcedefinition.apiextensions.k8s.io/widgets.example.com created", ""},
-		{"a matrix with --engine wasm is refused", []string{"lint", "--engine", "wasm", "--kube-version", "1.36-1.37", crdFile}, 2,
-			"", "needs --engine native"},
 		{"lint at 1.36", []string{"lint", "--kube-version", "1.36", crdFile}, 0, "", ""},
 		{"a suite's kubeVersion is its release", []string{"test", "testdata/matrix-suite"}, 0, "PASS: 1 passed", ""},
 		{"test --kube-version overrides the suite's", []string{"test", "--kube-version", "1.37", "testdata/matrix-suite"}, 1, "Checked value must be of type integer with format int32", ""},

@@ -69,7 +69,7 @@ func runLSP(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer
 	if fs.NArg() > 0 {
 		return usageError(c, stderr, "unexpected argument %q", fs.Arg(0))
 	}
-	if err := f.kube.check(false); err != nil {
+	if err := f.kube.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
 	srv, err := lsp.NewServer(f.crds...).WithVersion(readBuildVersion().Version).WithKubeVersion(f.kube.version)

@@ -131,7 +131,7 @@ func (o *outputFlags) check() error {
 	if err = o.engineFlags.check(); err != nil {
 		return err
 	}
-	if err = o.kube.check(o.engineFlags.wasm()); err != nil {
+	if err = o.kube.check(); err != nil {
 		return err
 	}
 	if o.crdFV, err = enum("crd-field-validation", o.crdFV, "Strict", "Warn", "Ignore"); err != nil {
@@ -668,7 +668,7 @@ func newCatalog(f *outputFlags, stderr io.Writer) (*catalog.Catalog, int) {
 	cat.KubeVersion = f.kube.version
 	cat.Share = f.kube.share
 	if f.engine == "wasm" {
-		compiler, err := wasmCompiler(f.module, f.crdFV)
+		compiler, err := wasmCompiler(f.module, f.crdFV, f.kube.version)
 		if err != nil {
 			return nil, reportInputError(stderr, err)
 		}

@@ -85,7 +85,7 @@ func runTest(c *command, args []string, stdout, stderr io.Writer) int {
 	}
 	// --kube-version overrides the suites' kubeVersion only when given.
 	kubeGiven := fs.Changed("kube-version") || c.step != nil
-	if err := f.kube.check(f.engineFlags.wasm()); err != nil {
+	if err := f.kube.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
 	if len(f.kube.versions) > 1 && *junit != "" {
@@ -111,7 +111,7 @@ func runTest(c *command, args []string, stdout, stderr io.Writer) int {
 	}
 	var rep *crdtest.Report
 	if f.wasm() {
-		rep, err = wasmTest(f.module, crds, *runRE, fs.Args())
+		rep, err = wasmTest(f.module, crds, *runRE, opts.KubeVersion, fs.Args())
 	} else {
 		rep, err = crdtest.RunPaths(opts, fs.Args()...)
 	}

@@ -85,7 +85,7 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if err := f.engineFlags.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
-	if err := f.kube.check(f.engineFlags.wasm()); err != nil {
+	if err := f.kube.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
 	if code, done := matrix(c, &f.kube, &f.output, matrixWhole, args, stdin, stdout, stderr); done {

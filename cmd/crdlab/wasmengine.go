@@ -71,14 +71,15 @@ func startWasm(module string) (*wasm.Runtime, error) {
 	return rt, nil
 }
 
-// wasmCompiler starts the runtime and returns a catalogue compiler.
-func wasmCompiler(module, crdFieldValidation string) (catalog.Compiler, error) {
+// wasmCompiler starts the runtime and returns a catalogue compiler at a
+// Kubernetes release.
+func wasmCompiler(module, crdFieldValidation, kubeVersion string) (catalog.Compiler, error) {
 	rt, err := startWasm(module)
 	if err != nil {
 		return nil, err
 	}
 	return func(d catalog.Document, _ *crd.CustomResourceDefinition) (catalog.Compiled, error) {
-		c, err := rt.CompileWithOptions(context.Background(), d.Raw, wasm.CompileOptions{FieldValidation: wasm.FieldValidation(crdFieldValidation), Filename: d.File})
+		c, err := rt.CompileWithOptions(context.Background(), d.Raw, wasm.CompileOptions{FieldValidation: wasm.FieldValidation(crdFieldValidation), Filename: d.File, KubeVersion: kubeVersion})
 		if err != nil {
 			return nil, errors.New(wasmMessage(err))
 		}

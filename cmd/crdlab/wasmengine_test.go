@@ -50,6 +50,19 @@ func TestEngineWasmMatchesNative(t *testing.T) {
 		{"conversion-review", "--list", "--crd", "../../examples/conversion/crd.yaml", "../../examples/conversion/request.json", "../../examples/conversion/response-wrong-version.json"},
 		{"conversion-review", "--crd", "../../examples/crontab-crd.yaml", "../../examples/conversion/request.json", "../../examples/conversion/response.json"},
 		{"conversion-review", "--crd", "../../examples/conversion/crd.yaml", "../../examples/valid.yaml"},
+		// Kubernetes releases (docs/kube-versions.md): each op at a release
+		// other than the default, and matrices (the module once per release).
+		{"validate", "--kube-version", "1.35", "--crd", "../../examples/kube-versions/widgets-crd.yaml", "../../examples/kube-versions/widgets.yaml"},
+		{"validate", "-o", "json", "--kube-version", "1.36", "--crd", "../../examples/kube-versions/widgets-crd.yaml", "../../examples/kube-versions/widgets.yaml"},
+		{"validate", "--kube-version", "1.35-1.37", "--crd", "../../examples/kube-versions/widgets-crd.yaml", "../../examples/kube-versions/widgets.yaml"},
+		{"lint", "-o", "json", "--kube-version", "supported", "../../examples/kube-versions/gadgets-crd.yaml", "../../examples/kube-versions/widgets-crd.yaml"},
+		{"lint", "--kube-version", "1.35", "--old", "../../examples/kube-versions/widgets-crd.yaml", "../../examples/kube-versions/gadgets-crd.yaml"},
+		{"validate", "--kube-version", "1.36", "--crd", "../../examples/kube-versions/widgets-crd.yaml", "--old-crd", "../../examples/kube-versions/widgets-crd.yaml", "../../examples/kube-versions/widgets.yaml"},
+		{"cost", "--kube-version", "1.35", "../../examples/kube-versions/gadgets-crd.yaml"},
+		{"cost", "-o", "json", "--kube-version", "1.35,1.37", "../../examples/kube-versions/gadgets-crd.yaml"},
+		{"upgrade", "--kube-version", "1.35", "../../examples/kube-versions/widgets-crd.yaml", "../../examples/kube-versions/widgets-crd.yaml", "../../examples/kube-versions/widgets.yaml"},
+		{"conversion-review", "-o", "json", "--kube-version", "1.36", "--crd", "../../examples/conversion/crd.yaml", "../../examples/conversion/request.json", "../../examples/conversion/response-invalid-object.json"},
+		{"lint", "--kube-version", "1.30", "../../examples/kube-versions/widgets-crd.yaml"},
 	} {
 		var nOut, nErr, wOut, wErr bytes.Buffer
 		nCode := run(args, nil, &nOut, &nErr)
@@ -130,7 +143,8 @@ func TestTestEngineWasm(t *testing.T) {
 		}
 		return rep, code
 	}
-	for _, args := range [][]string{{"crdtest/testdata"}, {"--run", "ratchet", "crdtest/testdata"}} {
+	for _, args := range [][]string{{"crdtest/testdata"}, {"--run", "ratchet", "crdtest/testdata"},
+		{"--kube-version", "1.35", "cmd/crdlab/testdata/matrix-suite"}, {"--kube-version", "1.36", "cmd/crdlab/testdata/matrix-suite"}} {
 		native, nCode := report(args...)
 		inWasm, wCode := report(append([]string{"--engine", "wasm", "--wasm-module", module}, args...)...)
 		if nCode != wCode || !reflect.DeepEqual(native, inWasm) {

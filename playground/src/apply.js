@@ -82,10 +82,10 @@ export function describeSteps(text) {
 
 /**
  * Sets up the tab. `makeEditor(parent, name)` makes the steps' editor,
- * `getCRD()` returns the CRD text, `module()` the compiled module (a
- * promise).
+ * `getCRD()` returns the CRD text, `kubeVersion()` the page's Kubernetes
+ * release, `module()` the compiled module (a promise).
  */
-export function setupApply({ makeEditor, getCRD, module, perf }) {
+export function setupApply({ makeEditor, getCRD, kubeVersion, module, perf }) {
   const $ = (id) => document.getElementById(id);
   const view = $('applyView');
   view.innerHTML = `
@@ -132,7 +132,7 @@ export function setupApply({ makeEditor, getCRD, module, perf }) {
     module,
     busy: $('applyBusy'),
     shown: () => !view.hidden,
-    request: () => ({ kind: 'apply', id: ++id, crd: getCRD(), steps: editor.state.doc.toString() }),
+    request: () => ({ kind: 'apply', id: ++id, crd: getCRD(), kubeVersion: kubeVersion(), steps: editor.state.doc.toString() }),
     answer: (m) => {
       if (m.id !== id) return;
       last = m;

@@ -427,4 +427,14 @@ spec:
     object: crontabObject.replace('stable.example.com/v1', 'stable.example.com/v2').replace('replicas: 15', 'replicas: 3').replace('"* * * *"', '"*/5 * * * *"'),
     shows: ['would reject this update of the CRD', 'spec.scope: Invalid value: "Cluster": field is immutable', 'status.storedVersions[0]: Invalid value: "v1": missing from spec.versions'],
   },
+  {
+    id: 'kube-versions', group: 'Kubernetes releases', title: 'int32 range checks (from 1.36)',
+    about: 'From Kubernetes 1.36 the API server enforces format: int32 on integers: 4294967296 is out of range. Pick 1.35 in the Kubernetes menu above: the same object is accepted (docs/kube-versions.md).',
+    crd: crd({ kind: 'Widget', versions: [{ schema: specOf(`
+replicas: {type: integer, format: int32}`) }] }),
+    object: obj('Widget', `
+spec:
+  replicas: 4294967296`),
+    shows: ['Checked value must be of type integer with format int32 in spec.replicas'],
+  },
 ];

@@ -183,6 +183,7 @@ const wasmModulePromise = new Promise((resolve) => { wasmModuleReady = resolve; 
 const tests = setupTests({
   makeEditor: (parent, name) => (editors[name] = makeEditor(parent, name, '')),
   getCRD: () => getText('crd'),
+  kubeVersion: () => kubeVersion(),
   module: () => wasmModulePromise,
   changed: () => saveHash(),
   perf,
@@ -202,7 +203,7 @@ const policy = setupPolicy({
     return {
       crd: getText('crd'), oldCrd: getText('oldCrd') || undefined, object: getText('object'),
       old: update ? getText('old') : undefined, fieldValidation: $('fieldValidation').value,
-      subresource: $('subresource').value, version: $('version').value,
+      subresource: $('subresource').value, version: $('version').value, kubeVersion: kubeVersion(),
     };
   },
   module: () => wasmModulePromise,
@@ -218,6 +219,7 @@ schedulePolicy = () => {
 const applyTab = setupApply({
   makeEditor: (parent, name) => (editors[name] = makeEditor(parent, name, '')),
   getCRD: () => getText('crd'),
+  kubeVersion: () => kubeVersion(),
   module: () => wasmModulePromise,
   perf,
 });
@@ -251,8 +253,32 @@ function getState() {
     fieldValidation: $('fieldValidation').value, subresource: $('subresource').value,
     version: $('version').value, mode: $('modeUpdate').checked ? 'update' : 'create',
     oldCrd: getText('oldCrd'), suite: getText('suite'), run: tests.filter(), tab: currentTab(),
-    policy: getText('policy'), admission: policy.options(),
+    policy: getText('policy'), admission: policy.options(), kubeVersion: $('kubeVersion').value,
   };
+}
+
+// The Kubernetes release of every verdict: the header's selector, its
+// options the module's releases (the "ready" answer's version), the newest
+// by default. Before the engine is up it holds the shared link's release,
+// if any ("" is the newest); a release the module does not reproduce is
+// kept, marked, and its requests answer the module's error.
+const kubeVersion = () => $('kubeVersion').value || undefined;
+function setKubeVersion(v) {
+  const sel = $('kubeVersion');
+  if (v && ![...sel.options].some((o) => o.value === v)) sel.appendChild(new Option(kubeReleases ? `${v} (unsupported)` : v, v));
+  if (v) sel.value = v;
+  else if (kubeReleases) sel.value = kubeReleases.defaultKubeVersion;
+  else sel.value = '';
+}
+let kubeReleases = null;
+function kubeVersionsReady(version) {
+  if (!version?.kubeVersions?.length) return;
+  kubeReleases = version;
+  const sel = $('kubeVersion');
+  const cur = sel.value;
+  sel.replaceChildren(...version.kubeVersions.map((v) => new Option(v === version.defaultKubeVersion ? `${v} (newest)` : v, v)));
+  sel.disabled = false;
+  setKubeVersion(cur);
 }
 
 let pendingVersion = '';
@@ -269,6 +295,7 @@ function setState(s) {
   policy.setOptions(s.admission);
   tests.setFilter(s.run);
   $('fieldValidation').value = s.fieldValidation || 'Strict';
+  setKubeVersion(s.kubeVersion || '');
   $('subresource').value = s.subresource || '';
   pendingVersion = s.version || '';
   ensureVersionOption(pendingVersion);
@@ -344,11 +371,11 @@ function send(kind) {
     perf.requests++;
     const old = s.mode === 'update' ? s.old : undefined;
     const oldCrd = s.oldCrd.trim() ? s.oldCrd : undefined;
-    validator.postMessage({ kind: 'validate', id, crd: s.crd, oldCrd, object: s.object, old, fieldValidation: s.fieldValidation, subresource: s.subresource, version: s.version });
+    validator.postMessage({ kind: 'validate', id, crd: s.crd, oldCrd, kubeVersion: s.kubeVersion || undefined, object: s.object, old, fieldValidation: s.fieldValidation, subresource: s.subresource, version: s.version });
     $('busy').hidden = false;
   } else {
     costState = { id: ++costId, state: s };
-    coster.postMessage({ kind: 'cost', id: costId, crd: s.crd, object: s.object });
+    coster.postMessage({ kind: 'cost', id: costId, crd: s.crd, kubeVersion: s.kubeVersion || undefined, object: s.object });
   }
 }
 // A slow cost report (a big CRD: the cost op compiles it on each call)
@@ -417,6 +444,7 @@ function onReady(m, role) {
   if (role === 'validate') {
     engineReady = true;
     $('engineVersion').textContent = `engine ${m.version.engine} · ABI ${m.version.abi}`;
+    kubeVersionsReady(m.version);
     $('status').textContent = `ready in ${Math.round(performance.now() - t0)} ms`;
     perf.readyAt = performance.now();
     perf.initMs = m.initMs;
@@ -857,7 +885,7 @@ function loadExample(id) {
   // The Tests tab's suite, filter, the policies and the tab shown stay as they are.
   setState({ crd: x.crd, object: x.object, old: x.old ?? '', fieldValidation: x.fieldValidation, subresource: x.subresource, version: x.version, mode: x.mode ?? 'create',
     oldCrd: x.oldCrd ?? '', suite: getText('suite'), run: tests.filter(), tab: currentTab(),
-    policy: getText('policy'), admission: policy.options() });
+    policy: getText('policy'), admission: policy.options(), kubeVersion: $('kubeVersion').value });
   if (!x.oldCrd) $('oldCrdPane').open = false;
   saveHash();
 }
@@ -865,6 +893,14 @@ sel.addEventListener('change', () => { if (sel.value) loadExample(sel.value); })
 
 // ---- controls --------------------------------------------------------------
 for (const id of ['fieldValidation', 'subresource', 'version']) $(id).addEventListener('change', scheduleRun);
+// Every tab's verdict is the release's: the shown tab runs again (the
+// others when they are next shown).
+$('kubeVersion').addEventListener('change', () => {
+  scheduleRun();
+  tests.run();
+  policy.run();
+  applyTab.run();
+});
 for (const id of ['modeCreate', 'modeUpdate']) $(id).addEventListener('change', () => { showMode(); scheduleRun(); });
 $('run').addEventListener('click', runNow);
 document.addEventListener('keydown', (ev) => {

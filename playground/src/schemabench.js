@@ -86,13 +86,14 @@ export function schemaPanel({ after, send, perf }) {
     const want = state.version || objectVersion(state.object);
     const version = versions.includes(want) ? want : '';
     const oldCrd = state.oldCrd?.trim() ? state.oldCrd : undefined;
-    const key = JSON.stringify([state.crd, oldCrd, version, draft.value, strict.checked]);
+    const kubeVersion = state.kubeVersion || undefined;
+    const key = JSON.stringify([state.crd, oldCrd, kubeVersion, version, draft.value, strict.checked]);
     if (key === sentKey && !force) return;
     sentKey = key;
     perf.schema.key = key;
     // With an old CRD, the CRD compiled for validation is the update's (the
     // same handle, and the verdict shown above).
-    send({ kind: 'schema', id: ++id, key, crd: state.crd, oldCrd, version, draft: draft.value, strict: strict.checked });
+    send({ kind: 'schema', id: ++id, key, crd: state.crd, oldCrd, kubeVersion, version, draft: draft.value, strict: strict.checked });
   }
 
   function show(m) {

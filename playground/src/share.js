@@ -3,8 +3,9 @@
 // oldCrd is the CRD in the cluster (the CRD is then an update of it), suite
 // the Tests tab's suite, run its case filter, policy the Policy tab's
 // policies and admission its options ({operation, user, groups}), tab the tab
-// shown.
-export const FIELDS = ['crd', 'object', 'old', 'fieldValidation', 'subresource', 'version', 'mode', 'oldCrd', 'suite', 'run', 'policy', 'admission', 'tab'];
+// shown, kubeVersion the Kubernetes release of every verdict (absent in
+// older links: the newest).
+export const FIELDS = ['crd', 'object', 'old', 'fieldValidation', 'subresource', 'version', 'mode', 'oldCrd', 'suite', 'run', 'policy', 'admission', 'tab', 'kubeVersion'];
 
 async function pipe(bytes, stream) {
   const out = new Blob([bytes]).stream().pipeThrough(stream);

@@ -89,10 +89,12 @@ const el = (tag, cls, text) => {
 
 /**
  * Sets up the tab. `makeEditor(parent, name)` makes the suite's editor,
- * `getCRD()` returns the CRD text, `module()` the compiled WebAssembly
- * module (a promise), `changed()` is called when the shared state changes.
+ * `getCRD()` returns the CRD text, `kubeVersion()` the page's Kubernetes
+ * release (it overrides the suite's own kubeVersion, as crdlab test
+ * --kube-version), `module()` the compiled WebAssembly module (a promise),
+ * `changed()` is called when the shared state changes.
  */
-export function setupTests({ makeEditor, getCRD, module, changed, perf }) {
+export function setupTests({ makeEditor, getCRD, kubeVersion, module, changed, perf }) {
   const $ = (id) => document.getElementById(id);
   const editor = makeEditor($('suiteEditor'), 'suite');
   let id = 0;
@@ -123,7 +125,7 @@ export function setupTests({ makeEditor, getCRD, module, changed, perf }) {
       const files = { [suitePath]: suite };
       files[crdPath] = getCRD();
       last = { id: ++id, suite, suitePath };
-      return { kind: 'test', id, files, paths: [suitePath], crds: [crdPath], run: $('testRun').value };
+      return { kind: 'test', id, files, paths: [suitePath], crds: [crdPath], run: $('testRun').value, kubeVersion: kubeVersion() };
     },
     answer: (m) => {
       showResults(m);

@@ -13,22 +13,25 @@
 //   - the Apply tab's worker (apply.js): "apply" (applyop.js).
 //   The tabs' workers start when their tab is first shown.
 // The Share URL is encoded in share-worker.js, not here. A CRD is
-// compiled once per text (the last KEEP compile handles are kept; with an
-// old CRD, as an update of it).
+// compiled once per text and Kubernetes release (the last KEEP compile
+// handles are kept; with an old CRD, as an update of it). Every request
+// but "bench" and "complete" takes kubeVersion (absent: the newest), the
+// page's release selector; "ready" carries the module's releases
+// (version.kubeVersions, version.defaultKubeVersion).
 //
 // Messages (page → worker, then the answer):
 //   {kind: 'init', url | module, pageOrigin?}
 //     → {kind: 'ready', version, initMs, marks, module?} | {kind: 'ready', error}
-//   {kind: 'validate', id, crd, oldCrd?, object, old?, fieldValidation, subresource, version}
+//   {kind: 'validate', id, crd, oldCrd?, kubeVersion?, object, old?, fieldValidation, subresource, version}
 //     → {id, kind, startAt, compileMs, crd, crdWarningPositions, versions,
 //        report?, objectWarningPositions?, validateMs?} | {id, kind, crdError} | {..., objectError}
-//   {kind: 'cost', id, crd, object?} → {id, kind, cost | error, costMs}
-//   {kind: 'test', id, files, paths, crds, run} → {id, kind, report | error, ms}
-//   {kind: 'admit', id, crd, oldCrd?, object, old?, policies, operation?, user?, groups?,
+//   {kind: 'cost', id, crd, kubeVersion?, object?} → {id, kind, cost | error, costMs}
+//   {kind: 'test', id, files, paths, crds, run, kubeVersion?} → {id, kind, report | error, ms}
+//   {kind: 'admit', id, crd, oldCrd?, kubeVersion?, object, old?, policies, operation?, user?, groups?,
 //    fieldValidation, subresource, version} → {id, kind, result | error, ms}
 //     (the ABI's "admit": result {report, admission?})
-//   {kind: 'apply', id, crd, steps} → {id, kind, result | crdErrors | error, ms} (applyop.js)
-//   {kind: 'schema', id, crd, oldCrd?, version, draft, strict} → {id, kind, schema | error, ms}
+//   {kind: 'apply', id, crd, kubeVersion?, steps} → {id, kind, result | crdErrors | error, ms} (applyop.js)
+//   {kind: 'schema', id, crd, oldCrd?, kubeVersion?, version, draft, strict} → {id, kind, schema | error, ms}
 //   {kind: 'bench', id, crd, object, durationMs, samples, timeoutMs} → {id, kind, bench | error, ms}
 //   {kind: 'complete', id, schemaNode, root, expression} → {id, kind, result | error}
 //     (the ABI's "complete": result {from, to, type, options}; a newer
@@ -51,8 +54,13 @@ let scheduled = false;
 const kept = new Map(); // CRD text -> CompiledCRD (the last few)
 const KEEP = 3;
 
-function compiled(text, oldCrd) {
-  const key = oldCrd ? `${text}\0${oldCrd}` : text;
+// The module's default release: a request without kubeVersion and one
+// naming the default share their compile.
+let defaultKube = '';
+
+function compiled(text, oldCrd, kubeVersion) {
+  const kv = kubeVersion || defaultKube;
+  const key = `${kv}\0${text}\0${oldCrd ?? ''}`;
   let c = kept.get(key);
   if (c) {
     kept.delete(key);
@@ -60,7 +68,7 @@ function compiled(text, oldCrd) {
     return { c, compileMs: 0 };
   }
   const t0 = performance.now();
-  c = engine.compile(text, oldCrd ? { oldCrd } : {});
+  c = engine.compile(text, { oldCrd, kubeVersion: kv || undefined });
   const compileMs = performance.now() - t0;
   // Where the CRD's errors and warnings are, once per CRD text (this
   // parses the CRD, which can take a while: not on the page's thread).
@@ -82,7 +90,7 @@ function validate(req) {
   const res = { id: req.id, kind: 'validate', startAt: at() };
   let c;
   try {
-    const r = compiled(req.crd, req.oldCrd);
+    const r = compiled(req.crd, req.oldCrd, req.kubeVersion);
     c = r.c;
     res.compileMs = r.compileMs;
   } catch (e) {
@@ -111,7 +119,7 @@ function cost(req) {
   const res = { id: req.id, kind: 'cost' };
   const t0 = performance.now();
   try {
-    res.cost = engine.cost(req.crd, req.object === undefined ? [] : [req.object]);
+    res.cost = engine.cost(req.crd, req.object === undefined ? [] : [req.object], { kubeVersion: req.kubeVersion || undefined });
   } catch (e) {
     res.error = failure(e);
   }
@@ -146,7 +154,7 @@ function runExtra(req) {
   const t0 = performance.now();
   try {
     if (req.kind === 'schema') {
-      const { c } = compiled(req.crd, req.oldCrd);
+      const { c } = compiled(req.crd, req.oldCrd, req.kubeVersion);
       res.schema = c.schema({ versions: req.version ? [req.version] : [], draft: req.draft, strict: req.strict });
     } else {
       res.bench = engine.bench(req.crd, [req.object], { durationMs: req.durationMs, samples: req.samples, timeoutMs: req.timeoutMs });
@@ -163,7 +171,7 @@ function test(req) {
   const res = { id: req.id, kind: 'test' };
   const t0 = performance.now();
   try {
-    res.report = engine.test(req.files, { paths: req.paths, crds: req.crds, run: req.run });
+    res.report = engine.test(req.files, { paths: req.paths, crds: req.crds, run: req.run, kubeVersion: req.kubeVersion || undefined });
   } catch (e) {
     res.error = failure(e);
   }
@@ -177,7 +185,7 @@ function admit(req) {
   const res = { id: req.id, kind: 'admit' };
   const t0 = performance.now();
   try {
-    const { c } = compiled(req.crd, req.oldCrd);
+    const { c } = compiled(req.crd, req.oldCrd, req.kubeVersion);
     res.result = c.admit(req.object, req.policies, {
       old: req.old, operation: req.operation, user: req.user, groups: req.groups,
       fieldValidation: req.fieldValidation, subresource: req.subresource, version: req.version,
@@ -265,7 +273,9 @@ onmessage = async (ev) => {
       const t0 = performance.now();
       engine = await load(mod, { stderr: () => {} });
       marks.engineStarted = at();
-      postMessage({ kind: 'ready', version: engine.version(), initMs: performance.now() - t0, marks, module: m.module ? undefined : mod });
+      const version = engine.version();
+      defaultKube = version.defaultKubeVersion ?? '';
+      postMessage({ kind: 'ready', version, initMs: performance.now() - t0, marks, module: m.module ? undefined : mod });
     } catch (e) {
       postMessage({ kind: 'ready', error: failure(e) });
     }

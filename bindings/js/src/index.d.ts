@@ -109,6 +109,10 @@ export interface Report {
 export interface VersionResult {
   abi: number;
   engine: string;
+  /** the Kubernetes releases the module reproduces, newest first ("1.37", "1.36", ...): the values of the kubeVersion options */
+  kubeVersions: string[];
+  /** the release of a call without kubeVersion (the newest) */
+  defaultKubeVersion: string;
 }
 
 /** The result of "compile" (Go: wire.CompileResult). */
@@ -117,6 +121,8 @@ export interface CompileResult {
   crd: CRDReport;
   /** served versions, or null when none is served */
   versions: string[] | null;
+  /** the Kubernetes release the handle reproduces ("1.36") */
+  kubeVersion: string;
 }
 
 /** The result of "lint", the document `crdlab lint -o json` prints (Go: wire.LintResult). */
@@ -263,6 +269,8 @@ export interface SchemaOptions {
   layout?: 'kubeconform' | 'catalog';
   /** the CRD create's fieldValidation (CRD text only; a CompiledCRD keeps its own) */
   crdFieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** the Kubernetes release of the verdict in `crd` (CRD text only; a CompiledCRD keeps its own); the documents are the same at every release */
+  kubeVersion?: string;
   /** the call's time limit inside the module in milliseconds (0 or absent: none) */
   timeoutMs?: number;
 }
@@ -372,6 +380,12 @@ export interface CompileOptions {
   oldCrd?: string | object;
   /** with oldCrd: its status.storedVersions (default: its own status, else its storage version) */
   storedVersions?: string[];
+  /**
+   * the Kubernetes release whose API server is reproduced, "1.<minor>" (one
+   * of version().kubeVersions; default version().defaultKubeVersion), as
+   * `--kube-version`; an unsupported one throws CrdlabError BadRequest
+   */
+  kubeVersion?: string;
 }
 
 /** The API server's answer to one request of an upgrade, without the object (Go: wire.RequestReport). */
@@ -435,6 +449,8 @@ export interface UpgradeOptions {
   storedVersions?: string[];
   /** a breaking schema change makes the upgrade unsafe */
   failOnBreaking?: boolean;
+  /** the Kubernetes release of both CRDs and the update (as CompileOptions.kubeVersion) */
+  kubeVersion?: string;
 }
 
 /** The API server's verdict on a conversion webhook's answer, the document `crdlab conversion-review -o json` prints (Go: wire.ConversionReport). */
@@ -477,6 +493,8 @@ export interface ConversionReviewOptions {
   list?: boolean;
   /** the list's apiVersion, which list errors quote (default: the first object's) */
   listAPIVersion?: string;
+  /** the Kubernetes release whose API server checks the answer (as CompileOptions.kubeVersion) */
+  kubeVersion?: string;
 }
 
 /** The result of "complete" (Go: wire.CompleteResult). */
@@ -544,6 +562,8 @@ export interface TestOptions {
   crds?: string[];
   /** a regular expression (Go syntax) on case names */
   run?: string;
+  /** the Kubernetes release every suite runs at, overriding the suites' own kubeVersion (as CompileOptions.kubeVersion) */
+  kubeVersion?: string;
 }
 
 /** One request of apply(): a step of `crdlab apply`'s steps file. */
@@ -688,13 +708,15 @@ export declare class CompiledCRD {
   readonly warnings: string[];
   /** served versions */
   readonly versions: string[];
+  /** the Kubernetes release this CRD was compiled for ("1.36"): every validation through it is that release's */
+  readonly kubeVersion: string;
   validate(object: string | object, options?: ValidateOptions): Report;
   /** Validates every document of a multi-document YAML stream; validate() refuses a stream. */
   validateAll(stream: string, options?: ValidateOptions): DocumentReport[];
   /** Validates one object, then runs validating admission policies (a YAML stream of policies, bindings, params, Namespaces) on it. */
   admit(object: string | object, policies: string, options?: AdmitOptions): AdmitResult;
   /** The JSON Schema export of this CRD (crdFieldValidation is the CRD's own). */
-  schema(options?: Omit<SchemaOptions, 'crdFieldValidation'>): SchemaResult;
+  schema(options?: Omit<SchemaOptions, 'crdFieldValidation' | 'kubeVersion'>): SchemaResult;
   /** The benchmark of this CRD's CEL rules on objects. */
   bench(objects: Array<string | object>, options?: Omit<BenchOptions, 'crdFieldValidation'>): BenchReport;
   /** Server-side apply requests by field managers against one object, as `crdlab apply` sends them. */
@@ -709,7 +731,7 @@ export declare class Crdlab {
   lint(crd: string | object, options?: CompileOptions): CRDReport;
   compile(crd: string | object, options?: CompileOptions): CompiledCRD;
   /** The CEL cost report `crdlab cost -o json` prints (static costs, suggestions, per-object runtime costs). */
-  cost(crd: string | object, objects?: Array<string | object>, options?: Pick<CompileOptions, 'crdFieldValidation'>): CostReport;
+  cost(crd: string | object, objects?: Array<string | object>, options?: Pick<CompileOptions, 'crdFieldValidation' | 'kubeVersion'>): CostReport;
   /** The JSON Schema of the served versions, each document byte for byte what `crdlab schema` writes. */
   schema(crd: string | object | CompiledCRD, options?: SchemaOptions): SchemaResult;
   /** Times each CEL rule (cost units beside wall time per evaluation) and each validation phase: `crdlab bench -o json`. */

@@ -190,7 +190,11 @@ export class Crdlab {
     return this._live;
   }
 
-  /** The module's ABI and engine versions. */
+  /**
+   * The module's ABI and engine versions, and the Kubernetes releases it
+   * reproduces: `{abi, engine, kubeVersions, defaultKubeVersion}`
+   * (kubeVersions newest first: the values of the `kubeVersion` option).
+   */
   version() {
     return this.call({ op: Op.Version });
   }
@@ -203,18 +207,23 @@ export class Crdlab {
    * the call inside the module. With `oldCrd` (the CRD in the cluster) the
    * report is the API server's verdict on updating it to `crd`, as
    * `crdlab lint --old` (`storedVersions`: its status.storedVersions).
+   * `kubeVersion` ("1.36"; default the newest, version().defaultKubeVersion)
+   * is the Kubernetes release whose API server gives the verdict, as
+   * `--kube-version`; an unsupported one throws BadRequest.
    */
-  lint(crd, { crdFieldValidation, filename, timeoutMs, oldCrd, storedVersions } = {}) {
-    return this.call(withOldCrd(withTimeout(compileRequest(Op.Lint, text(crd), crdFieldValidation, filename), timeoutMs), oldCrd, storedVersions)).crd;
+  lint(crd, { crdFieldValidation, filename, timeoutMs, oldCrd, storedVersions, kubeVersion } = {}) {
+    const req = withKubeVersion(compileRequest(Op.Lint, text(crd), crdFieldValidation, filename), kubeVersion);
+    return this.call(withOldCrd(withTimeout(req, timeoutMs), oldCrd, storedVersions)).crd;
   }
 
   /**
    * The CEL cost report of a CRD (static cost per rule and per CRD against
    * the API server's limits, suggestions) and, for each object, the runtime
-   * cost of its rules: the document `crdlab cost -o json` prints.
+   * cost of its rules: the document `crdlab cost -o json` prints, at
+   * release `kubeVersion` (as lint's).
    */
-  cost(crd, objects = [], { crdFieldValidation } = {}) {
-    const req = { op: Op.Cost, crd: text(crd), objects: objects.map(text) };
+  cost(crd, objects = [], { crdFieldValidation, kubeVersion } = {}) {
+    const req = withKubeVersion({ op: Op.Cost, crd: text(crd), objects: objects.map(text) }, kubeVersion);
     if (crdFieldValidation) req.crdFieldValidation = crdFieldValidation;
     return this.call(req);
   }
@@ -227,12 +236,13 @@ export class Crdlab {
    * Options: `versions` (default every served version), `draft` ("2020-12"
    * or "07"), `strict` (additionalProperties: false where the API server
    * prunes), `layout` ("kubeconform" or "catalog", for fileName),
-   * `crdFieldValidation`, `timeoutMs`. A CRD the API server rejects gives no
-   * schemas and its errors in `crd`.
+   * `crdFieldValidation`, `kubeVersion` (the release of the verdict in
+   * `crd`; the documents are the same at every release), `timeoutMs`. A
+   * CRD the API server rejects gives no schemas and its errors in `crd`.
    */
   schema(crd, options = {}) {
     if (crd instanceof CompiledCRD) return crd.schema(options);
-    const req = schemaRequest({ op: Op.Schema, crd: text(crd) }, options);
+    const req = withKubeVersion(schemaRequest({ op: Op.Schema, crd: text(crd) }, options), options.kubeVersion);
     if (options.crdFieldValidation) req.crdFieldValidation = options.crdFieldValidation;
     return this.call(withTimeout(req, options.timeoutMs));
   }
@@ -258,11 +268,12 @@ export class Crdlab {
    * Compiles a CRD once, for many validations (options as for lint). With
    * `oldCrd`, the report is the update's verdict and objects validate as
    * the API server serves them after the update (`crdlab validate
-   * --old-crd`).
+   * --old-crd`). With `kubeVersion`, the CRD and every validation through
+   * it are that release's (the CompiledCRD's `kubeVersion`).
    */
-  compile(crd, { crdFieldValidation, filename, timeoutMs, oldCrd, storedVersions } = {}) {
+  compile(crd, { crdFieldValidation, filename, timeoutMs, oldCrd, storedVersions, kubeVersion } = {}) {
     const src = text(crd);
-    const req = withOldCrd(withTimeout(compileRequest(Op.Compile, src, crdFieldValidation, filename), timeoutMs), oldCrd, storedVersions);
+    const req = withOldCrd(withTimeout(withKubeVersion(compileRequest(Op.Compile, src, crdFieldValidation, filename), kubeVersion), timeoutMs), oldCrd, storedVersions);
     const res = this.call(req);
     const c = new CompiledCRD(this, req, res);
     this.live.add(c);
@@ -275,10 +286,10 @@ export class Crdlab {
    * written back by the updated API server, and a compatibility diff of the
    * schemas: the document `crdlab upgrade -o json` prints. `objects` are
    * stored objects (one document each, text or plain objects), named in the
-   * report by `sources` (default `objects[i]`).
+   * report by `sources` (default `objects[i]`); `kubeVersion` as lint's.
    */
-  upgrade(oldCrd, newCrd, objects = [], { sources, storedVersions, failOnBreaking } = {}) {
-    const req = { op: Op.Upgrade, oldCrd: text(oldCrd), crd: text(newCrd), objects: objects.map(text) };
+  upgrade(oldCrd, newCrd, objects = [], { sources, storedVersions, failOnBreaking, kubeVersion } = {}) {
+    const req = withKubeVersion({ op: Op.Upgrade, oldCrd: text(oldCrd), crd: text(newCrd), objects: objects.map(text) }, kubeVersion);
     if (sources) req.sources = sources;
     if (storedVersions) req.storedVersions = storedVersions;
     if (failOnBreaking) req.failOnBreaking = true;
@@ -291,14 +302,15 @@ export class Crdlab {
    * relative paths to the text of suites and CRDs, laid out as on disk (a
    * suite's `crd:` is relative to it). `paths` select suite files or
    * directories (default all), `crds` are given as --crd, `run` is a
-   * regular expression on case names (Go syntax). Returns the document
+   * regular expression on case names (Go syntax), `kubeVersion` the release
+   * every suite runs at (overriding the suites' own). Returns the document
    * `crdlab test -o json` prints.
    */
-  test(files, { paths, crds, run } = {}) {
+  test(files, { paths, crds, run, kubeVersion } = {}) {
     const map = {};
     const entries = files instanceof Map ? files.entries() : Object.entries(files ?? {});
     for (const [name, data] of entries) map[name] = text(data);
-    const req = { op: Op.Test, files: map };
+    const req = withKubeVersion({ op: Op.Test, files: map }, kubeVersion);
     if (paths && paths.length) req.paths = paths;
     if (crds && crds.length) req.crds = crds;
     if (run) req.run = run;
@@ -310,10 +322,11 @@ export class Crdlab {
    * it (`crdlab conversion-review -o json`): `review` is the
    * ConversionReview the API server sent, `response` the one the webhook
    * answered (default: `review` holds both; text or plain objects). `list`
-   * and `listAPIVersion` as the CLI's --list and --list-api-version.
+   * and `listAPIVersion` as the CLI's --list and --list-api-version,
+   * `kubeVersion` as lint's.
    */
-  conversionReview(crd, review, response, { list, listAPIVersion } = {}) {
-    const req = { op: Op.ConversionReview, crd: text(crd), review: text(review) };
+  conversionReview(crd, review, response, { list, listAPIVersion, kubeVersion } = {}) {
+    const req = withKubeVersion({ op: Op.ConversionReview, crd: text(crd), review: text(review) }, kubeVersion);
     if (response !== undefined && response !== null && response !== '') req.reviewResponse = text(response);
     if (list) req.list = true;
     if (listAPIVersion) req.listAPIVersion = listAPIVersion;
@@ -346,6 +359,17 @@ function withOldCrd(req, oldCrd, storedVersions) {
   return req;
 }
 
+/**
+ * Adds the kubeVersion option to a request: a release as text ("1.36");
+ * a number is refused, since 1.40 would be sent as "1.4".
+ */
+function withKubeVersion(req, kubeVersion) {
+  if (kubeVersion === undefined || kubeVersion === null || kubeVersion === '') return req;
+  if (typeof kubeVersion !== 'string') throw new CrdlabError(Code.BadRequest, `kubeVersion must be a string such as "1.36", not ${typeof kubeVersion} ${String(kubeVersion)}`);
+  req.kubeVersion = kubeVersion;
+  return req;
+}
+
 /** The request of "compile" or "lint". */
 function compileRequest(op, crd, crdFieldValidation, filename) {
   const req = { op, crd };
@@ -362,6 +386,7 @@ export class CompiledCRD {
     this.handle = res.handle;
     this.report = res.crd;
     this.versions = res.versions;
+    this.kubeVersion = res.kubeVersion;
   }
 
   get errors() { return this.report.errors; }

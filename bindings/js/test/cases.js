@@ -44,6 +44,29 @@ metadata:
 ${extra}spec:
 ${spec}`;
 
+// setOfObjectsCRD: 1.37 warns about a list-type set of objects, 1.36 does
+// not (kubeversion.ListTypeSetNonScalarWarning).
+const setOfObjectsCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: pools.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: pools, singular: pool, kind: Pool}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          members:
+            type: array
+            x-kubernetes-list-type: set
+            items: {type: object, x-kubernetes-map-type: atomic, properties: {name: {type: string}}}
+`;
+
 export const cases = [
   {
     name: 'version reports ABI 1',
@@ -211,5 +234,45 @@ export const cases = [
       return { failed, after, abi: m.version().abi };
     },
     check: (t, v) => { t.ok(v.failed); t.equal(v.after, 0); t.equal(v.abi, 1); },
+  },
+  {
+    // The release is a compile option: the expected values are the native
+    // engine's (crdlab validate/lint -o json --kube-version; the Go
+    // bindings' TestParityAtEveryRelease compares the two byte for byte).
+    name: 'kubeVersion selects the Kubernetes release of the verdict',
+    run: (m) => {
+      const v = m.version();
+      const crd = crontabCRD.replace(/replicas:\n(\s+)type: integer\n\s+minimum: 1\n\s+maximum: 10\n\s+default: 1\n/, 'replicas:\n$1type: integer\n$1format: int32\n');
+      const huge = obj('  replicas: 4294967296\n');
+      const at = (kubeVersion) => {
+        const c = m.compile(crd, { kubeVersion });
+        const r = c.validate(huge);
+        c.dispose();
+        return [c.kubeVersion, r.object.errors.map((e) => e.message)];
+      };
+      const pools = setOfObjectsCRD;
+      let bad;
+      try { m.lint(pools, { kubeVersion: '1.30' }); } catch (e) { bad = [e.code, e.detail]; }
+      let numeric;
+      try { m.lint(pools, { kubeVersion: 1.36 }); } catch (e) { numeric = e.code; }
+      return {
+        kubeVersions: v.kubeVersions, defaultKubeVersion: v.defaultKubeVersion,
+        k135: at('1.35'), k136: at('v1.36'), dflt: at(undefined),
+        warn137: m.lint(pools).warnings, warn136: m.lint(pools, { kubeVersion: '1.36' }).warnings,
+        bad, numeric,
+      };
+    },
+    check: (t, v) => {
+      t.deepEqual(v.kubeVersions, ['1.37', '1.36', '1.35']);
+      t.equal(v.defaultKubeVersion, '1.37');
+      t.deepEqual(v.k135, ['1.35', []]);
+      const int32 = ['<nil>: Invalid value: "": Checked value must be of type integer with format int32 in spec.replicas'];
+      t.deepEqual(v.k136, ['1.36', int32]);
+      t.deepEqual(v.dflt, ['1.37', int32]);
+      t.deepEqual(v.warn137, ['x-kubernetes-list-type: set for items of type "object" is not supported by server-side apply or CEL validation rules']);
+      t.deepEqual(v.warn136, []);
+      t.deepEqual(v.bad, ['BadRequest', 'unsupported Kubernetes version "1.30" (supported: 1.35, 1.36, 1.37)']);
+      t.equal(v.numeric, 'BadRequest');
+    },
   },
 ];

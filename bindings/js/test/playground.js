@@ -7,7 +7,8 @@
 // keystroke -> result (printed as "# measure" lines, reported in
 // benchmarks/README.md) and writes the README's screenshots
 // (docs/playground-light.png, docs/playground-dark.png,
-// docs/playground-schema-bench.png, docs/playground-apply.png; $PLAYGROUND_SHOTS
+// docs/playground-schema-bench.png, docs/playground-apply.png,
+// docs/playground-kube-version.png; $PLAYGROUND_SHOTS
 // to write them elsewhere).
 import { createServer } from 'node:http';
 import { readFile, stat, readdir } from 'node:fs/promises';
@@ -764,6 +765,63 @@ spec:
     await page.fill('#policyUser', '');
     await page.click('#tabValidate');
     assert.equal(await page.isVisible('#policyView'), false);
+    await settle(page);
+  });
+
+  await step('Kubernetes release: the selector lists the module\'s releases (the newest by default); another release changes the verdict of every tab; kept in the share link, old links load at the newest', async () => {
+    const module = (await load()).version();
+    const x = examples.find((e) => e.id === 'kube-versions');
+    const int32 = 'Checked value must be of type integer with format int32 in spec.replicas';
+    assert.deepEqual(await page.$$eval('#kubeVersion option', (os) => os.map((o) => o.value)), module.kubeVersions);
+    assert.equal(await page.inputValue('#kubeVersion'), module.defaultKubeVersion);
+    assert.equal(await page.isDisabled('#kubeVersion'), false);
+    await page.selectOption('#examples', 'kube-versions');
+    await settle(page);
+    assert.ok((await problems(page)).some((p) => p.msg.includes(int32)), JSON.stringify(await problems(page)));
+    // 1.35 does not check int32's range (kubeversion.NumericFormats, 1.36).
+    await page.selectOption('#kubeVersion', '1.35');
+    await settle(page);
+    assert.deepEqual(await problems(page), []);
+    assert.match(await page.textContent('#objectResult'), /The object would be accepted/);
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.screenshot({ path: join(shots, 'playground-kube-version.png'), clip: { x: 0, y: 0, width: 1440, height: 420 } });
+    // The Tests tab runs at the same release (overriding a suite's own).
+    const suite = 'name: huge\ncrd: crd.yaml\ntests:\n  onCreate:\n  - name: a replicas count past int32\n    initial: |\n      apiVersion: example.com/v1\n      kind: Widget\n      spec: {replicas: 4294967296}\n';
+    await page.click('#tabTests');
+    await setText(page, 'suite', suite);
+    await page.waitForFunction(() => window.__crdlab.tests.runs > 0, null, { timeout: 60000 });
+    await settle(page, 60000);
+    assert.match(await page.textContent('#testSummary'), /^PASS: 1 passed, 0 failed/);
+    let runs = await page.evaluate(() => window.__crdlab.tests.runs);
+    await page.selectOption('#kubeVersion', '1.36');
+    await page.waitForFunction((n) => window.__crdlab.tests.runs > n, runs, { timeout: 60000 });
+    await settle(page, 60000);
+    assert.match(await page.textContent('#testSummary'), /^FAIL: 0 passed, 1 failed/);
+    // The release is shared.
+    await page.evaluate(() => { window.__crdlab.sharedURL = null; });
+    await page.click('#share');
+    await page.waitForFunction(() => window.__crdlab.sharedURL && window.__crdlab.sharedURL.includes('#s='));
+    const url = await page.evaluate(() => window.__crdlab.sharedURL);
+    const p2 = await context.newPage();
+    await p2.goto(url);
+    await p2.waitForFunction(() => window.__crdlab?.tests?.runs > 0, null, { timeout: 60000 });
+    await settle(p2, 60000);
+    assert.equal((await p2.evaluate(() => window.__crdlab.getState())).kubeVersion, '1.36');
+    assert.equal(await p2.inputValue('#kubeVersion'), '1.36');
+    assert.match(await p2.textContent('#testSummary'), /^FAIL: 0 passed, 1 failed/);
+    await p2.close();
+    // A link from before the selector (here the oldest form, crd=&object=) loads at the newest release.
+    const p3 = await context.newPage();
+    await p3.goto(`${base}/#crd=${encodeURIComponent(x.crd)}&object=${encodeURIComponent(x.object)}`);
+    await p3.waitForFunction(() => window.__crdlab?.results > 0, null, { timeout: 30000 });
+    await settle(p3);
+    assert.equal(await p3.inputValue('#kubeVersion'), module.defaultKubeVersion);
+    assert.ok((await problems(p3)).some((p) => p.msg.includes(int32)), JSON.stringify(await problems(p3)));
+    await p3.close();
+    await page.selectOption('#kubeVersion', module.defaultKubeVersion);
+    await page.click('#tabValidate');
+    await settle(page);
+    await page.selectOption('#examples', 'crontab');
     await settle(page);
   });
 

@@ -19,6 +19,8 @@ import (
 
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
+	crdtypes "github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -86,8 +88,18 @@ func (s *Server) Handle(req []byte) (resp []byte) {
 
 // compile is engine.CompileContext with the request's options; tests
 // replace it to exercise panic recovery.
-var compile = func(ctx context.Context, data []byte, fv, filename string) (*engine.CRD, error) {
-	return engine.CompileContext(ctx, data, engine.CompileOptions{FieldValidation: engine.FieldValidation(fv), Filename: filename})
+var compile = func(ctx context.Context, data []byte, fv, filename, kubeVersion string) (*engine.CRD, error) {
+	return engine.CompileContext(ctx, data, engine.CompileOptions{FieldValidation: engine.FieldValidation(fv), Filename: filename, KubeVersion: kubeVersion})
+}
+
+// kubeVersionOf checks a request's kubeVersion: "" (the default) or a
+// supported release. The error is BadRequest with kubeversion.Parse's
+// message, as `--kube-version` reports it, naming the supported releases.
+func kubeVersionOf(r *wire.Request) *wire.Error {
+	if _, err := kubeversion.Parse(r.KubeVersion); err != nil {
+		return &wire.Error{Code: wire.CodeBadRequest, Message: err.Error()}
+	}
+	return nil
 }
 
 // engineError is the error response of an engine error: Timeout when the
@@ -98,9 +110,6 @@ func engineError(code wire.ErrorCode, err error) *wire.Error {
 	}
 	return &wire.Error{Code: code, Message: err.Error()}
 }
-
-// analyzeCost is cost.AnalyzeBytes, the report of `crdlab cost -o json`.
-var analyzeCost = cost.AnalyzeBytes
 
 // validateOptions are the engine options of a "validate" or "validateAll"
 // request.
@@ -123,7 +132,7 @@ func pick(text string, raw []byte) []byte {
 func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 	switch r.Op {
 	case wire.OpVersion:
-		return wire.VersionResult{ABI: wire.ABIVersion, Engine: engine.Version}, nil
+		return wire.VersionResult{ABI: wire.ABIVersion, Engine: engine.Version, KubeVersions: engine.SupportedKubeVersions(), DefaultKubeVersion: engine.DefaultKubeVersion}, nil
 	case wire.OpCompile, wire.OpLint:
 		c, e := compileRequest(r)
 		if e != nil {
@@ -138,7 +147,7 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 		s.next++
 		s.handles[h] = c
 		s.mu.Unlock()
-		return wire.CompileResult{Handle: h, CRD: rep.CRD, Versions: c.ServedVersions()}, nil
+		return wire.CompileResult{Handle: h, CRD: rep.CRD, Versions: c.ServedVersions(), KubeVersion: c.KubeVersion()}, nil
 	case wire.OpValidate:
 		c, e := s.lookup(r.Handle)
 		if e != nil {
@@ -189,12 +198,15 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 		}
 		return wire.FreeResult{}, nil
 	case wire.OpCost:
+		if e := kubeVersionOf(r); e != nil {
+			return nil, e
+		}
 		objects := make([][]byte, 0, len(r.Objects)+len(r.ObjectsBytes))
 		for _, o := range r.Objects {
 			objects = append(objects, []byte(o))
 		}
 		objects = append(objects, r.ObjectsBytes...)
-		rep, err := costReport(pick(r.CRD, r.CRDBytes), r.CRDFieldValidation, objects)
+		rep, err := costReport(pick(r.CRD, r.CRDBytes), r.CRDFieldValidation, r.KubeVersion, objects)
 		if err != nil {
 			return nil, &wire.Error{Code: wire.CodeDecodeError, Message: err.Error()}
 		}
@@ -222,19 +234,28 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 	}
 }
 
-// costReport is the cost report of a CRD decoded with the CRD
-// fieldValidation fv: with Strict (the default) unknown or duplicate fields
-// are an error (the API server's message), with Warn or Ignore they are
-// dropped.
-func costReport(data []byte, fv string, objects [][]byte) (*cost.Report, error) {
+// costReport is the cost report, at release kubeVersion, of a CRD decoded
+// with the CRD fieldValidation fv: with Strict (the default) unknown or
+// duplicate fields are an error (the API server's message), with Warn or
+// Ignore they are dropped.
+func costReport(data []byte, fv, kubeVersion string, objects [][]byte) (*cost.Report, error) {
+	opts := cost.AnalyzeOptions{KubeVersion: kubeVersion}
 	if fv == "" || fv == string(engine.Strict) {
-		return analyzeCost(data, objects...)
+		// cost.AnalyzeBytes at a release: the report of `crdlab cost -o json`.
+		defs, err := crdtypes.Decode(data, "")
+		if err != nil {
+			return nil, err
+		}
+		if len(defs) != 1 {
+			return nil, fmt.Errorf("expected exactly one CustomResourceDefinition, found %d", len(defs))
+		}
+		return cost.AnalyzeWithOptions(defs[0], opts, objects...)
 	}
 	c, err := engine.CompileWithOptions(data, engine.CompileOptions{FieldValidation: engine.FieldValidation(fv)})
 	if err != nil {
 		return nil, err
 	}
-	return cost.Analyze(c.Definition(), objects...)
+	return cost.AnalyzeWithOptions(c.Definition(), opts, objects...)
 }
 
 func (s *Server) lookup(h uint32) (*engine.CRD, *wire.Error) {

@@ -60,7 +60,7 @@ func request(t *testing.T, fields map[string]interface{}) string {
 
 func TestVersionReportsABIAndEngine(t *testing.T) {
 	env := call(t, NewServer(), `{"op":"version"}`)
-	want, _ := json.Marshal(wire.VersionResult{ABI: wire.ABIVersion, Engine: engine.Version})
+	want, _ := json.Marshal(wire.VersionResult{ABI: wire.ABIVersion, Engine: engine.Version, KubeVersions: engine.SupportedKubeVersions(), DefaultKubeVersion: engine.DefaultKubeVersion})
 	if string(env.Result) != string(want) {
 		t.Fatalf("got %s, want %s", env.Result, want)
 	}
@@ -167,7 +167,7 @@ func TestOversizedRequestIsRefused(t *testing.T) {
 func TestPanicBecomesAnErrorResponse(t *testing.T) {
 	orig := compile
 	defer func() { compile = orig }()
-	compile = func(context.Context, []byte, string, string) (*engine.CRD, error) { panic("boom") }
+	compile = func(context.Context, []byte, string, string, string) (*engine.CRD, error) { panic("boom") }
 	s := NewServer()
 	env := call(t, s, `{"op":"compile","crd":"x"}`)
 	if env.Error == nil || env.Error.Code != "Panic" || !strings.Contains(env.Error.Message, "internal error: boom") {

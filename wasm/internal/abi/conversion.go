@@ -13,11 +13,14 @@ func conversionReport(r *wire.Request) (interface{}, *wire.Error) {
 	if r.Review == "" {
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: `"conversionReview" needs "review" (the ConversionReview holding the request)`}
 	}
+	if e := kubeVersionOf(r); e != nil {
+		return nil, e
+	}
 	response := r.ReviewResponse
 	if response == "" {
 		response = r.Review
 	}
-	res, err := conversion.Check(pick(r.CRD, r.CRDBytes), []byte(r.Review), []byte(response), conversion.Options{List: r.List, ListAPIVersion: r.ListAPIVersion})
+	res, err := conversion.Check(pick(r.CRD, r.CRDBytes), []byte(r.Review), []byte(response), conversion.Options{List: r.List, ListAPIVersion: r.ListAPIVersion, KubeVersion: r.KubeVersion})
 	if err != nil {
 		return nil, &wire.Error{Code: wire.CodeDecodeError, Message: err.Error()}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
 	crdtypes "github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/jsonschema"
 	"github.com/crdlab/crdlab/wire"
 )
@@ -23,14 +24,23 @@ const (
 // crdOf returns the CRD of a "schema" or "bench" request: the compiled
 // handle, or the CRD text compiled as "compile" does it.
 func (s *Server) crdOf(r *wire.Request) (*engine.CRD, *wire.Error) {
+	if e := kubeVersionOf(r); e != nil {
+		return nil, e
+	}
 	if r.Handle != 0 {
-		return s.lookup(r.Handle)
+		c, e := s.lookup(r.Handle)
+		if e == nil && r.KubeVersion != "" {
+			if rel, _ := kubeversion.Parse(r.KubeVersion); rel.String() != c.KubeVersion() {
+				return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("kubeVersion %q: handle %d was compiled for Kubernetes %s (the release is a compile option)", r.KubeVersion, r.Handle, c.KubeVersion())}
+			}
+		}
+		return c, e
 	}
 	data := pick(r.CRD, r.CRDBytes)
 	if len(data) == 0 {
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("%s request needs a \"handle\" or a \"crd\"", r.Op)}
 	}
-	c, err := compile(withTimeout(r.TimeoutMs), data, r.CRDFieldValidation, "")
+	c, err := compile(withTimeout(r.TimeoutMs), data, r.CRDFieldValidation, "", r.KubeVersion)
 	if err != nil {
 		return nil, engineError(wire.CodeDecodeError, err)
 	}

@@ -20,7 +20,10 @@ func testReport(r *wire.Request) (interface{}, *wire.Error) {
 	for name, text := range r.Files {
 		files[name] = []byte(text)
 	}
-	opts := crdtest.Options{CRDs: r.CRDs, Parallel: 1}
+	if e := kubeVersionOf(r); e != nil {
+		return nil, e
+	}
+	opts := crdtest.Options{CRDs: r.CRDs, Parallel: 1, KubeVersion: r.KubeVersion}
 	if r.Run != "" {
 		re, err := regexp.Compile(r.Run)
 		if err != nil {

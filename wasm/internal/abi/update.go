@@ -17,12 +17,15 @@ import (
 // update of the old CRD when the request has one (engine.CompileUpdate,
 // `crdlab lint --old`, `crdlab validate --old-crd`), else as a create.
 func compileRequest(r *wire.Request) (*engine.CRD, *wire.Error) {
+	if e := kubeVersionOf(r); e != nil {
+		return nil, e
+	}
 	old := pick(r.OldCRD, r.OldCRDBytes)
 	if len(old) == 0 {
 		if r.StoredVersions != nil {
 			return nil, &wire.Error{Code: wire.CodeBadRequest, Message: `"storedVersions" needs "oldCrd"`}
 		}
-		c, err := compile(withTimeout(r.TimeoutMs), pick(r.CRD, r.CRDBytes), r.CRDFieldValidation, r.Filename)
+		c, err := compile(withTimeout(r.TimeoutMs), pick(r.CRD, r.CRDBytes), r.CRDFieldValidation, r.Filename, r.KubeVersion)
 		if err != nil {
 			return nil, engineError(wire.CodeDecodeError, err)
 		}
@@ -32,7 +35,7 @@ func compileRequest(r *wire.Request) (*engine.CRD, *wire.Error) {
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf(`"crdFieldValidation" %q with "oldCrd": a CRD update decodes both CRDs strictly`, r.CRDFieldValidation)}
 	}
 	newCRD := pick(r.CRD, r.CRDBytes)
-	c, err := compileUpdate(newCRD, old, engine.UpdateOptions{StoredVersions: r.StoredVersions})
+	c, err := compileUpdate(newCRD, old, engine.UpdateOptions{StoredVersions: r.StoredVersions, KubeVersion: r.KubeVersion})
 	if err != nil {
 		msg := err.Error()
 		if !strings.HasPrefix(msg, "old CRD: ") && !strings.HasPrefix(msg, "new CRD: ") {

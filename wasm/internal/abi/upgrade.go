@@ -10,6 +10,9 @@ import (
 // upgradeReport answers "upgrade": upgrade.Check, the report of `crdlab
 // upgrade -o json`.
 func upgradeReport(r *wire.Request) (interface{}, *wire.Error) {
+	if e := kubeVersionOf(r); e != nil {
+		return nil, e
+	}
 	if len(r.Sources) > len(r.Objects)+len(r.ObjectsBytes) {
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf(`"sources" has %d names for %d objects`, len(r.Sources), len(r.Objects)+len(r.ObjectsBytes))}
 	}
@@ -27,7 +30,7 @@ func upgradeReport(r *wire.Request) (interface{}, *wire.Error) {
 		}
 	}
 	rep, err := upgrade.Check(pick(r.OldCRD, r.OldCRDBytes), pick(r.CRD, r.CRDBytes), objects,
-		upgrade.Options{StoredVersions: r.StoredVersions, FailOnBreaking: r.FailOnBreaking})
+		upgrade.Options{StoredVersions: r.StoredVersions, FailOnBreaking: r.FailOnBreaking, KubeVersion: r.KubeVersion})
 	if err != nil {
 		return nil, &wire.Error{Code: wire.CodeDecodeError, Message: err.Error()}
 	}
