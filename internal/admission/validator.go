@@ -255,8 +255,13 @@ func (v *validator) forInput(in evalInput, conds []condition, budget int64) ([]e
 			results[i].err = &celError{detail: errNoProgram.Error()}
 			continue
 		}
-		if c.usesAuthorizer && in.notes != nil && (in.authz == nil || !in.authz.configured) {
-			*in.notes = append(*in.notes, fmt.Sprintf("expression %q uses the authorizer and no RBAC objects (Role, ClusterRole, RoleBinding, ClusterRoleBinding) are among the inputs: every check is answered not allowed, except for group system:masters", c.expression))
+		if c.usesAuthorizer && in.notes != nil {
+			switch {
+			case in.authz == nil:
+				*in.notes = append(*in.notes, fmt.Sprintf("expression %q uses the authorizer, which the API server does not bind in audit annotations: its evaluation fails with \"no such attribute(s): authorizer\"", c.expression))
+			case !in.authz.configured:
+				*in.notes = append(*in.notes, fmt.Sprintf("expression %q uses the authorizer and no RBAC objects (Role, ClusterRole, RoleBinding, ClusterRoleBinding) are among the inputs: every check is answered not allowed, except for group system:masters", c.expression))
+			}
 		}
 		val, details, err := c.program.Eval(act)
 		comp := act.variables.takeCost()
@@ -352,7 +357,9 @@ func (v *validator) validate(req *Request, va versionedAttributes, matchRes GVR,
 			d.message = message
 		}
 	}
-	auditIn := evalInput{va: va, request: request, params: params, namespace: namespaceValue(ns, true), notes: &notes, authz: az}
+	// the API server declares the authorizer to audit annotations but binds
+	// none to them (validator.go: its bindings have only the params)
+	auditIn := evalInput{va: va, request: request, params: params, namespace: namespaceValue(ns, true), notes: &notes}
 	auditResults, _, err := v.forInput(auditIn, v.audits, runtimeCELCostBudget)
 	if err != nil {
 		r := v.errorDecision(err.Error())
