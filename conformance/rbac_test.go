@@ -291,6 +291,23 @@ func TestAuthorizerErrorsAreUpstreams(t *testing.T) {
 			})
 		}
 	}
+	// Variables that ask the authorizer: bound in validations, not in
+	// messageExpressions nor audit annotations.
+	vars := `  variables:
+  - {name: healthz, expression: "authorizer.path('/healthz').check('get').allowed()"}
+  - {name: why, expression: "authorizer.path('/healthz').check('get').reason()"}
+  validations:
+  - {expression: "variables.healthz && variables.why == ''", messageExpression: "'healthz: ' + string(variables.healthz)"}
+  - {expression: "!variables.healthz", messageExpression: "'why: ' + variables.why", message: "the fallback"}
+`
+	for _, actions := range []string{"Deny", "Warn"} {
+		sc := admissionScenario{name: "variables-" + actions, yaml: rbacObjects + vap("p", vars) + vapb("p", "p", actions, "")}
+		n += runAdmissionScenario(t, sc, []admissionRequest{
+			{name: "masters", op: "CREATE", obj: crontabYAML("c", "prod", 1, "prod"), namespace: "prod"},
+			{name: "jane", op: "CREATE", obj: crontabYAML("c", "prod", 1, "prod"), namespace: "prod", user: rbacUsers[0].user},
+			{name: "nobody", op: "CREATE", obj: crontabYAML("c", "prod", 1, "prod"), namespace: "prod", user: rbacUsers[len(rbacUsers)-1].user},
+		})
+	}
 	// Audit annotations: the authorizer is declared but not bound.
 	sc := admissionScenario{name: "audit-annotation", yaml: rbacObjects + vap("p", "  auditAnnotations:\n  - {key: a, valueExpression: \"authorizer.path('/healthz').check('get').reason()\"}\n") + vapb("p", "p", "Deny", "")}
 	n += runAdmissionScenario(t, sc, []admissionRequest{{name: "jane", op: "CREATE", obj: crontabYAML("c", "prod", 1, "prod"), namespace: "prod", user: rbacUsers[0].user}})

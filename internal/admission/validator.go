@@ -319,6 +319,9 @@ func (v *validator) validate(req *Request, va versionedAttributes, matchRes GVR,
 	decisions := make([]policyDecision, len(results))
 	msgIn := in
 	msgIn.notes = nil
+	// messageExpressions are evaluated without the authorizer (upstream's
+	// expressionOptionalVars): a variable that asks it fails there
+	msgIn.authz = nil
 	msgResults, _, msgErr := v.forInput(msgIn, v.messages, remaining)
 	for i, r := range results {
 		d := &decisions[i]
