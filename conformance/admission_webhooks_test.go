@@ -113,6 +113,12 @@ webhooks:
   - {operations: ["*"], apiGroups: [stable.example.com], apiVersions: [v1], resources: ["*"]}
 `) + hook("cond-namespace-object", `  matchConditions:
   - {name: ns, expression: "namespaceObject == null"}
+`+allRules) + hook("cond-authz-sa", `  matchConditions:
+  - {name: deployer-may-create, expression: "authorizer.serviceAccount('prod', 'deployer').group('stable.example.com').resource('crontabs').namespace(request.namespace).check('create').allowed()"}
+`+allRules) + hook("cond-authz-request", `  matchConditions:
+  - {name: may-delete, expression: "authorizer.requestResource.check('delete').allowed()"}
+`+allRules) + hook("cond-authz-error", `  matchConditions:
+  - {name: bad-path, expression: "authorizer.path(' ').check('get').allowed()"}
 `+allRules)
 
 // webhookRequests are the requests every webhook is asked about.
@@ -158,7 +164,8 @@ func (webhookResources) Equivalents(res admission.GVR, sub string) []admission.E
 func (webhookResources) ParamScope(string, string) bool { return true }
 
 func TestWebhookMatching(t *testing.T) {
-	in, err := admission.DecodeFile([]byte(admissionNamespaces+"---\n"+webhookConfigs), "webhooks.yaml")
+	// rbacObjects answer the authorizer of the cond-authz hooks
+	in, err := admission.DecodeFile([]byte(admissionNamespaces+"---\n"+webhookConfigs+rbacObjects), "webhooks.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

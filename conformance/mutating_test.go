@@ -291,6 +291,13 @@ metadata: {name: two, namespace: default, labels: {use: "yes"}}
 		{name: "variables-per-mutation-reinvoked", policies: one(ifNeeded+"  variables:\n  - {name: r, expression: 'object.spec.replicas + 1'}\n",
 			ac(`Object{spec: Object.spec{replicas: variables.r}}`)+jp(`[JSONPatch{op: "add", path: "/spec/tags/-", value: string(variables.r)}]`))},
 		{name: "variable-error", policies: one("  variables:\n  - {name: bad, expression: 'object.spec.missing'}\n", ac(`Object{spec: Object.spec{image: variables.bad}}`))},
+		// The authorizer (RBAC over rbacObjects; the requester is in
+		// system:masters, so the checks are made for service accounts).
+		{name: "authorizer-reasons", policies: one("", jp(`[JSONPatch{op: "add", path: "/metadata/annotations", value: {"deployer": authorizer.serviceAccount('prod', 'deployer').group('apps').resource('deployments').namespace('dev').check('update').reason(), "other": string(authorizer.serviceAccount('prod', 'other').group('').resource('pods').check('get').allowed())}}]`)) + rbacObjects},
+		{name: "authorizer-field-compile-error", policies: one("", ac(`Object{spec: Object.spec{image: string(authorizer.serviceAccount('prod', 'other').requestResource.check('create').allowed())}}`)) + rbacObjects},
+		{name: "authorizer-request-resource", policies: one("", ac(`Object{metadata: Object.metadata{labels: {"may-delete": string(authorizer.requestResource.check('delete').allowed())}}}`)) + rbacObjects},
+		{name: "authorizer-match-condition", policies: one("  matchConditions:\n  - {name: ops, expression: \"authorizer.serviceAccount('kube-system', 'ops').path('/metrics').check('get').allowed()\"}\n  - {name: deployer, expression: \"authorizer.serviceAccount('prod', 'deployer').path('/metrics').check('get').allowed()\"}\n", ac(`Object{spec: Object.spec{replicas: 1}}`)) + rbacObjects},
+		{name: "authorizer-error", policies: one("", ac(`Object{spec: Object.spec{image: authorizer.serviceAccount('BAD', 'x').path('/').check('get').reason()}}`)) + rbacObjects},
 		{name: "namespace-object-and-request", policies: one("", jp(`[JSONPatch{op: "add", path: "/metadata/annotations", value: {"ns": namespaceObject.metadata.name, "op": request.operation, "user": request.userInfo.username}}]`))},
 		// Equivalent matching: a policy for v2 sees (and patches) the v1
 		// object converted to v2; the result is converted back to v1.

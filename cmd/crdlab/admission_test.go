@@ -453,4 +453,61 @@ func TestWebhookConfigurationsOnCRDUpdates(t *testing.T) {
 			t.Errorf("upgrade: exit %d\n%s", code, stdout)
 		}
 	})
+// rbacAdmission is a policy that asks the authorizer and the RBAC objects
+// that answer it: jane may update crontabs/scale in prod.
+const rbacAdmission = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: scale}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [stable.example.com], apiVersions: ["*"], operations: ["*"], resources: [crontabs]}
+  validations:
+  - expression: "object.spec.replicas <= 5 || authorizer.requestResource.subresource('scale').check('update').allowed()"
+    message: needs crontabs/scale
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: scale}
+spec: {policyName: scale, validationActions: [Deny]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: scaler}
+rules:
+- {apiGroups: [stable.example.com], resources: [crontabs/scale], verbs: [update]}
+`
+
+const rbacBinding = `apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: jane-scales, namespace: prod}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: scaler}
+subjects:
+- {kind: User, apiGroup: rbac.authorization.k8s.io, name: jane}
+`
+
+func TestValidateAuthorizerAnswersFromRBACObjectsOfPolicyFilesAndInputs(t *testing.T) {
+	// The ClusterRole comes with --policy, the RoleBinding is an input.
+	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "policy.yaml": rbacAdmission, "objs.yaml": admissionObjects + "---\n" + rbacBinding})
+	objs := filepath.Join(dir, "objs.yaml")
+	for _, c := range []struct {
+		user     string
+		code     int
+		contains string
+	}{
+		{"jane", exitValid, ""},
+		{"bob", exitInvalid, `crontabs.stable.example.com "big" is forbidden: ValidatingAdmissionPolicy 'scale' with binding 'scale' denied request: needs crontabs/scale`},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, "policy.yaml"), "--user", c.user, objs}, strings.NewReader(""), &stdout, &stderr)
+		if code != c.code {
+			t.Errorf("%s: exit %d, want %d; stderr:\n%s", c.user, code, c.code, stderr.String())
+		}
+		if c.contains != "" && !strings.Contains(stderr.String(), c.contains) {
+			t.Errorf("%s: stderr:\n%s\nwant %s", c.user, stderr.String(), c.contains)
+		}
+		if want := "skipped RoleBinding prod/jane-scales: rbac.authorization.k8s.io/v1 RoleBinding is a built-in kind"; !strings.Contains(stdout.String()+stderr.String(), want) {
+			t.Errorf("%s: output lacks %q:\n%s%s", c.user, want, stdout.String(), stderr.String())
+		}
+	}
 }

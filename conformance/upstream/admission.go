@@ -26,7 +26,6 @@ import (
 	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 	"k8s.io/apiserver/pkg/admission/plugin/webhook/matchconditions"
 	"k8s.io/apiserver/pkg/authentication/user"
-	"k8s.io/apiserver/pkg/authorization/authorizer"
 	"k8s.io/apiserver/pkg/cel/environment"
 	"k8s.io/apiserver/pkg/warning"
 	"k8s.io/client-go/informers"
@@ -149,7 +148,11 @@ func Admit(in *AdmissionInput) (*AdmissionOutput, error) {
 		}
 	}
 	matcher := matching.NewMatcher(corelisters.NewNamespaceLister(nsIndexer), nil)
-	dispatcher := validating.NewDispatcher(denyAuthorizer{}, generic.NewPolicyMatcher(matcher))
+	authz, err := Authorizer(in.Objects)
+	if err != nil {
+		return nil, err
+	}
+	dispatcher := validating.NewDispatcher(authz, generic.NewPolicyMatcher(matcher))
 
 	scope := meta.RESTScopeRoot
 	if in.ParamNamespaced {
@@ -180,7 +183,7 @@ func Admit(in *AdmissionInput) (*AdmissionOutput, error) {
 		in.SubResource, admission.Operation(in.Operation), in.Options, in.DryRun, in.User)}
 	rec := &warnings{}
 	ctx := warning.WithWarningRecorder(context.Background(), rec)
-	err := dispatcher.Dispatch(ctx, attrs, &objectInterfaces{equivalents: in.Equivalents}, hooks)
+	err = dispatcher.Dispatch(ctx, attrs, &objectInterfaces{equivalents: in.Equivalents}, hooks)
 	out := &AdmissionOutput{Warnings: rec.list, AuditAnnotations: attrs.annotations}
 	if err != nil {
 		var se *apierrors.StatusError
@@ -196,12 +199,6 @@ func Admit(in *AdmissionInput) (*AdmissionOutput, error) {
 		}
 	}
 	return out, nil
-}
-
-type denyAuthorizer struct{}
-
-func (denyAuthorizer) Authorize(context.Context, authorizer.Attributes) (authorizer.Decision, string, error) {
-	return authorizer.DecisionNoOpinion, "crdlab conformance", nil
 }
 
 // annotatedAttributes records the audit annotations as the attributes

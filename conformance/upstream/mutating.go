@@ -156,7 +156,11 @@ func Mutate(in *AdmissionInput, crd *apiextensionsv1.CustomResourceDefinition) (
 		}
 	}
 	matcher := matching.NewMatcher(corelisters.NewNamespaceLister(nsIndexer), nil)
-	dispatcher := mutating.NewDispatcher(denyAuthorizer{}, matcher, tcm)
+	authz, err := Authorizer(in.Objects)
+	if err != nil {
+		return nil, err
+	}
+	dispatcher := mutating.NewDispatcher(authz, matcher, tcm)
 
 	scope := meta.RESTScopeRoot
 	if in.ParamNamespaced {
@@ -187,7 +191,7 @@ func Mutate(in *AdmissionInput, crd *apiextensionsv1.CustomResourceDefinition) (
 		in.SubResource, admission.Operation(in.Operation), in.Options, in.DryRun, in.User)
 	oi := &mutatingObjectInterfaces{objectInterfaces: objectInterfaces{equivalents: in.Equivalents}, defaulter: defaulter}
 	out := &MutateOutput{}
-	err := dispatcher.Dispatch(context.Background(), attrs, oi, hooks)
+	err = dispatcher.Dispatch(context.Background(), attrs, oi, hooks)
 	if err == nil && attrs.GetReinvocationContext().ShouldReinvoke() {
 		attrs.GetReinvocationContext().SetIsReinvoke()
 		out.Reinvoked = true

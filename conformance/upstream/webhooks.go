@@ -69,6 +69,11 @@ func ShouldCallHooks(in *AdmissionInput, hooks []WebhookHook) ([]WebhookDecision
 		}
 	}
 	wh.SetExternalKubeInformerFactory(factory)
+	authz, err := Authorizer(in.Objects)
+	if err != nil {
+		return nil, err
+	}
+	wh.SetUnconditionalAuthorizer(authz)
 
 	var obj, old runtime.Object
 	if in.Object != nil {

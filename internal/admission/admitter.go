@@ -80,7 +80,7 @@ type Decision struct {
 	// AuditAnnotations are the annotations the request's audit event gets.
 	AuditAnnotations map[string]string `json:"auditAnnotations,omitempty"`
 	// Notes are crdlab's remarks where the outcome depends on something it
-	// does not model (the authorizer).
+	// does not model (the authorizer without RBAC objects among the inputs).
 	Notes []string `json:"notes,omitempty"`
 	// Evaluated lists "policy/binding" pairs that matched the request.
 	Evaluated []string `json:"evaluated,omitempty"`
@@ -108,6 +108,8 @@ type Admitter struct {
 	objects    []map[string]interface{}
 	namespaces map[string]map[string]interface{}
 	resources  Resources
+	// rbac answers the authorizer of CEL expressions (rbac.go).
+	rbac *rbacAuthorizer
 }
 
 type hook struct {
@@ -142,6 +144,9 @@ func New(cfg Config) (*Admitter, error) {
 	}
 	var err error
 	if a.webhooks, err = compileWebhooks(cfg.Webhooks); err != nil {
+		return nil, err
+	}
+	if a.rbac, err = newRBACAuthorizer(cfg.Objects); err != nil {
 		return nil, err
 	}
 	for _, o := range cfg.Objects {
@@ -220,6 +225,7 @@ const (
 // k8s.io/apiserver/pkg/admission/plugin/policy/validating (dispatcher.go).
 func (a *Admitter) Validate(req *Request) *Decision {
 	d := &Decision{}
+	az := a.rbac.authzFor(req)
 	var denied []deniedDecision
 	var failures []validationFailure
 	seenWarn := map[string]bool{}
@@ -306,7 +312,7 @@ func (a *Admitter) Validate(req *Request) *Decision {
 				ns, _ = a.namespace(nsName)
 			}
 			for _, param := range params {
-				res := h.v.validate(req, va, matchRes, matchKind, param, ns)
+				res := h.v.validate(req, va, matchRes, matchKind, param, ns, az)
 				for _, n := range res.notes {
 					if !notes[n] {
 						notes[n] = true

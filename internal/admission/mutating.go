@@ -411,7 +411,7 @@ func (m *Mutator) dispatchInvocations(req *Request, target MutationTarget, invs 
 		v := inv.versioned
 		var evalNotes []string
 		if len(inv.h.v.matchConditions) > 0 {
-			in := evalInput{va: versionedAttributes{v.object, v.oldObject}, request: requestValue(req, req.Resource, v.kind), params: inv.param, notes: &evalNotes}
+			in := evalInput{va: versionedAttributes{v.object, v.oldObject}, request: requestValue(req, req.Resource, v.kind), params: inv.param, notes: &evalNotes, authz: m.a.rbac.authzFor(req)}
 			ok, err := inv.h.v.match(in)
 			m.note(res, notes, p, evalNotes)
 			if err != nil {

@@ -36,7 +36,7 @@ func (m *Mutator) patch(pt patcher, req *Request, v *versioned, inv invocation, 
 		return nil, pt.c.err
 	}
 	in := evalInput{va: versionedAttributes{v.object, v.oldObject}, request: requestValue(req, inv.resource, v.kind),
-		params: inv.param, namespace: namespaceValue(ns, false), notes: notes}
+		params: inv.param, namespace: namespaceValue(ns, false), notes: notes, authz: m.a.rbac.authzFor(req)}
 	cond := []condition{{compiled: pt.c, present: true}}
 	results, _, err := inv.h.v.forInput(in, cond, runtimeCELCostBudget)
 	if err != nil {

@@ -177,6 +177,7 @@ type evalResult struct {
 type activation struct {
 	object, oldObject, params, request, namespace ref.Val
 	variables                                     *lazyVariables
+	authz                                         *authzVars
 }
 
 func (a *activation) ResolveName(name string) (any, bool) {
@@ -193,6 +194,14 @@ func (a *activation) ResolveName(name string) (any, bool) {
 		return a.namespace, true
 	case varVariables:
 		return a.variables, true
+	case varAuthorizer:
+		if a.authz != nil {
+			return a.authz.authorizer, true
+		}
+	case varRequestResource:
+		if a.authz != nil {
+			return a.authz.requestResource, true
+		}
 	}
 	return nil, false
 }
@@ -212,6 +221,8 @@ type evalInput struct {
 	params    map[string]interface{}
 	namespace map[string]interface{} // nil: null
 	notes     *[]string
+	// authz: the authorizer variables (nil: unbound, "no such attribute").
+	authz *authzVars
 }
 
 // forInput is plugin/cel condition.ForInput with the composition context.
@@ -225,6 +236,7 @@ func (v *validator) forInput(in evalInput, conds []condition, budget int64) ([]e
 		oldObject: toVal(in.va.oldObject),
 		request:   toVal(in.request),
 		namespace: toVal(in.namespace),
+		authz:     in.authz,
 	}
 	act.params = toVal(in.params)
 	act.variables = newLazyVariables(v.variables, act)
@@ -244,7 +256,12 @@ func (v *validator) forInput(in evalInput, conds []condition, budget int64) ([]e
 			continue
 		}
 		if c.usesAuthorizer && in.notes != nil {
-			*in.notes = append(*in.notes, fmt.Sprintf("expression %q uses the authorizer, which crdlab does not model: its result is an error here", c.expression))
+			switch {
+			case in.authz == nil:
+				*in.notes = append(*in.notes, fmt.Sprintf("expression %q uses the authorizer, which the API server does not bind in audit annotations: its evaluation fails with \"no such attribute(s): authorizer\"", c.expression))
+			case !in.authz.configured:
+				*in.notes = append(*in.notes, fmt.Sprintf("expression %q uses the authorizer and no RBAC objects (Role, ClusterRole, RoleBinding, ClusterRoleBinding) are among the inputs: every check is answered not allowed, except for group system:masters", c.expression))
+			}
 		}
 		val, details, err := c.program.Eval(act)
 		comp := act.variables.takeCost()
@@ -277,10 +294,10 @@ func (v *validator) errorDecision(msg string) validateResult {
 }
 
 // validate is validator.Validate for one binding and param.
-func (v *validator) validate(req *Request, va versionedAttributes, matchRes GVR, matchKind GVK, params, ns map[string]interface{}) validateResult {
+func (v *validator) validate(req *Request, va versionedAttributes, matchRes GVR, matchKind GVK, params, ns map[string]interface{}, az *authzVars) validateResult {
 	var notes []string
 	if len(v.matchConditions) > 0 {
-		in := evalInput{va: va, request: requestValue(req, req.Resource, matchKind), params: params, notes: &notes}
+		in := evalInput{va: va, request: requestValue(req, req.Resource, matchKind), params: params, notes: &notes, authz: az}
 		ok, err := v.match(in)
 		if err != nil {
 			r := v.errorDecision(err.Error())
@@ -292,7 +309,7 @@ func (v *validator) validate(req *Request, va versionedAttributes, matchRes GVR,
 		}
 	}
 	request := requestValue(req, matchRes, matchKind)
-	in := evalInput{va: va, request: request, params: params, namespace: namespaceValue(ns, false), notes: &notes}
+	in := evalInput{va: va, request: request, params: params, namespace: namespaceValue(ns, false), notes: &notes, authz: az}
 	results, remaining, err := v.forInput(in, v.validations, runtimeCELCostBudget)
 	if err != nil {
 		r := v.errorDecision(err.Error())
@@ -302,6 +319,9 @@ func (v *validator) validate(req *Request, va versionedAttributes, matchRes GVR,
 	decisions := make([]policyDecision, len(results))
 	msgIn := in
 	msgIn.notes = nil
+	// messageExpressions are evaluated without the authorizer (upstream's
+	// expressionOptionalVars): a variable that asks it fails there
+	msgIn.authz = nil
 	msgResults, _, msgErr := v.forInput(msgIn, v.messages, remaining)
 	for i, r := range results {
 		d := &decisions[i]
@@ -340,6 +360,8 @@ func (v *validator) validate(req *Request, va versionedAttributes, matchRes GVR,
 			d.message = message
 		}
 	}
+	// the API server declares the authorizer to audit annotations but binds
+	// none to them (validator.go: its bindings have only the params)
 	auditIn := evalInput{va: va, request: request, params: params, namespace: namespaceValue(ns, true), notes: &notes}
 	auditResults, _, err := v.forInput(auditIn, v.audits, runtimeCELCostBudget)
 	if err != nil {

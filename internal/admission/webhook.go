@@ -177,7 +177,7 @@ func (a *Admitter) shouldCall(req *Request, w *compiledWebhook, c *WebhookCall) 
 	}
 	if w.v != nil {
 		var notes []string
-		in := evalInput{va: a.versioned(req, kind), request: requestValue(req, req.Resource, kind), notes: &notes}
+		in := evalInput{va: a.versioned(req, kind), request: requestValue(req, req.Resource, kind), notes: &notes, authz: a.rbac.authzFor(req)}
 		ok, failedName, err := w.v.matchNamed(in)
 		if err != nil {
 			c.Error, c.Code = forbidden(req, err.Error()), 403

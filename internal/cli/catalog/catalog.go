@@ -315,7 +315,8 @@ func (c *Catalog) Lookup(apiVersion, kind string) (*Entry, string) {
 // API): Lookup consults the catalogue first.
 func builtinGroup(g string) bool {
 	switch g {
-	case "", "apps", "batch", "autoscaling", "policy", "extensions":
+	case "", "apps", "batch", "autoscaling", "policy", "extensions",
+		"rbac.authorization.k8s.io", "flowcontrol.apiserver.k8s.io", "internal.apiserver.k8s.io":
 		return true
 	}
 	return strings.HasSuffix(g, ".k8s.io") && !strings.Contains(strings.TrimSuffix(g, ".k8s.io"), ".")

@@ -127,6 +127,38 @@ spec: {policyName: who, validationActions: [Deny]}
 	}
 }
 
+// The RBAC objects among the policies answer the authorizer
+// (examples/admission/rbac.yaml, the outcomes docs/admission.md shows).
+func TestAdmitAuthorizerAnswersFromRBACObjects(t *testing.T) {
+	policies := readExample(t, "admission/rbac.yaml")
+	big := crontab(t, "big")
+	for _, tt := range []struct {
+		name    string
+		fields  map[string]interface{}
+		allowed bool
+	}{
+		{"admin", map[string]interface{}{}, true},
+		{"jane", map[string]interface{}{"user": "jane"}, true},
+		{"bob", map[string]interface{}{"user": "bob"}, false},
+		{"team service account", map[string]interface{}{"user": "system:serviceaccount:crontab-team:deployer", "groups": []string{"system:serviceaccounts:crontab-team"}}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.fields["object"], tt.fields["policies"] = big, policies
+			res, e := admitCall(t, tt.fields)
+			if e != nil {
+				t.Fatalf("%+v", e)
+			}
+			a := res.Admission
+			if a == nil || a.Allowed != tt.allowed {
+				t.Fatalf("admission %+v, want allowed %v", a, tt.allowed)
+			}
+			if !tt.allowed && !strings.HasSuffix(a.Message, "denied request: more than 3 replicas needs permission to update crontabs/scale") {
+				t.Errorf("message %q", a.Message)
+			}
+		})
+	}
+}
+
 // An invalid object gets its report and no admission; bad requests and
 // policies are errors naming what is wrong.
 func TestAdmitErrors(t *testing.T) {
