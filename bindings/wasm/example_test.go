@@ -340,5 +340,5 @@ func ExampleCompileOptions_kubeVersion() {
 	// supported: [1.37 1.36 1.35] default: 1.37
 	// 1.35 errors: 0
 	// 1.36 errors: 1
-	// crdlab wasm: BadRequest: unsupported Kubernetes version "1.30" (supported: 1.35, 1.36, 1.37)
+	// crdlab wasm: BadRequest: unsupported Kubernetes version "1.30" (supported: 1.34, 1.35, 1.36, 1.37)
 }

@@ -453,6 +453,8 @@ func TestWebhookConfigurationsOnCRDUpdates(t *testing.T) {
 			t.Errorf("upgrade: exit %d\n%s", code, stdout)
 		}
 	})
+}
+
 // rbacAdmission is a policy that asks the authorizer and the RBAC objects
 // that answer it: jane may update crontabs/scale in prod.
 const rbacAdmission = `apiVersion: admissionregistration.k8s.io/v1
