@@ -123,18 +123,99 @@ func checkKeys(path string, n *yaml.Node, what string, allowed []string) error {
 	return nil
 }
 
+// checkAdmissionShapes checks the admission parts of a suite before it is
+// decoded, so that a misplaced key or a value of the wrong kind is reported
+// at its line with what was expected.
+func checkAdmissionShapes(path string, doc *yaml.Node) error {
+	is := func(n *yaml.Node, kind yaml.Kind) bool {
+		return n == nil || n.Kind == kind || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
+	}
+	want := func(n *yaml.Node, where, what string) error {
+		return fmt.Errorf("%s:%d: %s: expected %s", path, n.Line, where, what)
+	}
+	checkPolicies := func(n *yaml.Node, where string) error {
+		if !is(n, yaml.SequenceNode) {
+			return want(n, where, "a list of files (relative to the suite) or YAML documents (block scalars)")
+		}
+		if n != nil {
+			for _, e := range n.Content {
+				if e.Kind != yaml.ScalarNode {
+					return want(e, where, "a file name or YAML documents in a block scalar (|)")
+				}
+			}
+		}
+		return nil
+	}
+	if err := checkPolicies(mapValue(doc, "policies"), "policies"); err != nil {
+		return err
+	}
+	cases := mapValue(mapValue(doc, "tests"), "admission")
+	if !is(cases, yaml.SequenceNode) {
+		return want(cases, "tests.admission", "a list of cases")
+	}
+	if cases == nil {
+		return nil
+	}
+	for _, n := range cases.Content {
+		if !is(n, yaml.MappingNode) {
+			return want(n, "tests.admission", "a case (a mapping: name, policies, object, ...)")
+		}
+		if err := checkKeys(path, n, "an admission case", admissionCaseKeys); err != nil {
+			return err
+		}
+		for _, k := range []string{"name", "object", "oldObject", "fieldValidation", "expectedError", "expected"} {
+			if v := mapValue(n, k); !is(v, yaml.ScalarNode) {
+				return want(v, k, "a string (objects: YAML in a block scalar, |)")
+			}
+		}
+		if v := mapValue(n, "expectedAllowed"); v != nil && v.Tag != "!!bool" {
+			return want(v, "expectedAllowed", "true or false")
+		}
+		if err := checkPolicies(mapValue(n, "policies"), "policies"); err != nil {
+			return err
+		}
+		if v := mapValue(n, "expectedWarnings"); !is(v, yaml.SequenceNode) {
+			return want(v, "expectedWarnings", "a list of substrings ([] for none)")
+		}
+		if v := mapValue(n, "expectedAuditAnnotations"); !is(v, yaml.MappingNode) {
+			return want(v, "expectedAuditAnnotations", "a mapping of annotation keys (<policy>/<key>) to values ({} for none)")
+		}
+		req := mapValue(n, "request")
+		if !is(req, yaml.MappingNode) {
+			return want(req, "request", "a mapping (operation, subResource, name, namespace, resource, userInfo, dryRun, options)")
+		}
+		if err := checkKeys(path, req, "request", admissionRequestKeys); err != nil {
+			return err
+		}
+		ui := mapValue(req, "userInfo")
+		if !is(ui, yaml.MappingNode) {
+			return want(ui, "request.userInfo", "a mapping (username, uid, groups, extra)")
+		}
+		if err := checkKeys(path, ui, "request.userInfo", userInfoKeys); err != nil {
+			return err
+		}
+		if v := mapValue(ui, "groups"); !is(v, yaml.SequenceNode) {
+			return want(v, "request.userInfo.groups", "a list of group names")
+		}
+		if v := mapValue(ui, "extra"); !is(v, yaml.MappingNode) {
+			return want(v, "request.userInfo.extra", "a mapping of keys to lists of values")
+		}
+		if v := mapValue(req, "options"); !is(v, yaml.MappingNode) {
+			return want(v, "request.options", "a mapping (a CreateOptions, UpdateOptions or DeleteOptions)")
+		}
+		if v := mapValue(req, "dryRun"); v != nil && v.Tag != "!!bool" {
+			return want(v, "request.dryRun", "true or false")
+		}
+	}
+	return nil
+}
+
 // parseAdmissionCases sets the lines of tests.admission and checks each
-// case: known keys only, objects that are YAML mappings, an operation that
-// fits the objects, expectations that do not contradict each other.
+// case: objects that are YAML mappings, an operation that fits the
+// objects, expectations that do not contradict each other.
 func parseAdmissionCases(path string, s *SuiteFile, doc *yaml.Node) error {
 	cases := mapValue(mapValue(doc, "tests"), "admission")
-	if cases != nil && cases.Kind != yaml.SequenceNode && !(cases.Kind == yaml.ScalarNode && cases.Tag == "!!null") {
-		return fmt.Errorf("%s:%d: tests.admission is a list of cases", path, cases.Line)
-	}
 	if top := mapValue(doc, "policies"); top != nil {
-		if top.Kind != yaml.SequenceNode {
-			return fmt.Errorf("%s:%d: policies is a list of files (relative to the suite) or YAML documents (block scalars)", path, top.Line)
-		}
 		for _, n := range top.Content {
 			s.policyLines = append(s.policyLines, n.Line)
 		}
@@ -145,19 +226,7 @@ func parseAdmissionCases(path string, s *SuiteFile, doc *yaml.Node) error {
 		}
 		n := cases.Content[i]
 		c.Line = n.Line
-		if err := checkKeys(path, n, "an admission case", admissionCaseKeys); err != nil {
-			return err
-		}
-		if err := checkKeys(path, mapValue(n, "request"), "request", admissionRequestKeys); err != nil {
-			return err
-		}
-		if err := checkKeys(path, mapValue(mapValue(n, "request"), "userInfo"), "request.userInfo", userInfoKeys); err != nil {
-			return err
-		}
 		if p := mapValue(n, "policies"); p != nil {
-			if p.Kind != yaml.SequenceNode {
-				return fmt.Errorf("%s:%d: admission case %q: policies is a list of files (relative to the suite) or YAML documents (block scalars)", path, p.Line, c.Name)
-			}
 			for _, e := range p.Content {
 				c.policyLines = append(c.policyLines, e.Line)
 			}

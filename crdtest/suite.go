@@ -149,6 +149,9 @@ func ParseSuite(path string, data []byte) (*SuiteFile, error) {
 	// The content is decoded as OpenShift's runner decodes it (YAML to
 	// JSON, unknown fields ignored, a repeated key keeps its last value);
 	// the YAML nodes only give line numbers.
+	if err := checkAdmissionShapes(path, doc); err != nil {
+		return nil, err
+	}
 	s := &SuiteFile{}
 	if err := sigsyaml.Unmarshal(data, s); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
