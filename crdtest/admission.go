@@ -377,6 +377,9 @@ type admissionOutcome struct {
 // runAdmission runs an admission case and checks its expectations; the
 // outcome is returned for the report even when the case fails.
 func (l *loader) runAdmission(t target, s *SuiteFile, c *AdmissionCase, base *admission.Inputs) (*wire.AdmissionOutcome, error) {
+	if l.backend != nil {
+		return nil, fmt.Errorf("admission cases run on crdlab's engine only, not on a backend")
+	}
 	if kv := t.kubeVersion; kv != "" && kv != engine.DefaultKubeVersion {
 		return nil, fmt.Errorf("admission cases run at Kubernetes %s only (crdlab reproduces the admission plugins of kube-apiserver %s); this suite runs at %s", engine.DefaultKubeVersion, engine.DefaultKubeVersion, kv)
 	}
