@@ -87,14 +87,20 @@ type AdmissionRequest struct {
 	Options map[string]interface{} `yaml:"options" json:"options,omitempty"`
 }
 
-// AdmissionObserved is one admission case's validating-admission step, as
-// given to Options.ObserveAdmission: its inputs, its request and crdlab's
-// decision (nil when the request was refused before it).
+// AdmissionObserved is one admission step of an admission case, as given
+// to Options.ObserveAdmission: its inputs, its request and crdlab's
+// outcome.
 type AdmissionObserved struct {
+	// Step is "mutating" (Mutation is set) or "validating" (Decision).
+	Step      string
 	Inputs    *admission.Inputs
 	Resources admission.CRDResources
-	Request   admission.Request
-	Decision  *admission.Decision
+	// CRD is the CustomResourceDefinition of the request's kind as
+	// installed (JSON); nil for a built-in kind.
+	CRD      []byte
+	Request  admission.Request
+	Decision *admission.Decision
+	Mutation *admission.MutationResult
 }
 
 var (
@@ -460,6 +466,33 @@ func (l *loader) admit(t target, c *AdmissionCase, in *admission.Inputs) (*admis
 		return out
 	}
 
+	// The namespace of the request (its URL's), which the handler sets on
+	// the object before admission (rest.EnsureObjectNamespaceMatchesRequestNamespace);
+	// the stored object has it too.
+	requestNS := ""
+	if namespaced {
+		requestNS = firstNonEmpty(metaString(subject, "namespace"), "default")
+		if keep {
+			requestNS = tmpl.Namespace
+		}
+	}
+	for _, o := range []map[string]interface{}{obj, old} {
+		if o == nil {
+			continue
+		}
+		switch ns := metaString(o, "namespace"); {
+		case ns == requestNS:
+		case ns == "" || requestNS == "":
+			setMeta(o, "namespace", requestNS)
+		default:
+			return refuse("the namespace of the provided object does not match the namespace sent on the request", "BadRequest", 400, "", ""), nil
+		}
+	}
+	subject = obj
+	if subject == nil {
+		subject = old
+	}
+
 	// Mutating admission.
 	if len(in.MutatingPolicies) > 0 {
 		m, err := admission.NewMutator(admission.MutatingConfig{Policies: in.MutatingPolicies, Bindings: in.MutatingBindings, Objects: in.Objects, Resources: resources})
@@ -480,6 +513,9 @@ func (l *loader) admit(t target, c *AdmissionCase, in *admission.Inputs) (*admis
 			req.Object, req.OldObject = nil, old
 		}
 		res := m.Mutate(&req, target)
+		if l.observeAdmission != nil {
+			l.observeAdmission(AdmissionObserved{Step: "mutating", Inputs: in, Resources: resources, CRD: crdJSONOf(l, crd), Request: req, Mutation: res})
+		}
 		out.wire.Notes = append(out.wire.Notes, res.Notes...)
 		if den := res.Denied; den != nil {
 			return refuse(den.Message, den.Reason, den.Code, den.Policy, den.Binding), nil
@@ -540,7 +576,7 @@ func (l *loader) admit(t target, c *AdmissionCase, in *admission.Inputs) (*admis
 		req := admission.ObjectRequest(tmpl, apiVersion, kind, plural, namespaced, subject, old, keep)
 		dec := adm.Validate(&req)
 		if l.observeAdmission != nil {
-			l.observeAdmission(AdmissionObserved{Inputs: in, Resources: resources, Request: req, Decision: dec})
+			l.observeAdmission(AdmissionObserved{Step: "validating", Inputs: in, Resources: resources, CRD: crdJSONOf(l, crd), Request: req, Decision: dec})
 		}
 		out.warnings = append(out.warnings, dec.Warnings...)
 		out.annotations = dec.AuditAnnotations
@@ -592,6 +628,13 @@ func checkAdmission(c *AdmissionCase, out *admissionOutcome) error {
 		}
 	}
 	return nil
+}
+
+func crdJSONOf(l *loader, c *engine.CRD) []byte {
+	if c == nil {
+		return nil
+	}
+	return l.crdJSON(c)
 }
 
 func renderAnnotations(m map[string]string) []string {

@@ -17,7 +17,7 @@ func TestAdmissionSuites(t *testing.T) {
 		path   string
 		passed int
 	}{
-		{"testdata/admission", 12},
+		{"testdata/admission", 13},
 		{"testdata/k8s-docs", 23},
 	} {
 		rep, err := RunPaths(Options{}, tc.path)

@@ -250,6 +250,9 @@ tests:
 	rep, err := crdtest.RunFiles(map[string][]byte{"configmaps.crdtest.yaml": []byte(suite)}, crdtest.Options{
 		Parallel: 1,
 		ObserveAdmission: func(o crdtest.AdmissionObserved) {
+			if o.Step != "validating" {
+				return
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			resources = append(resources, o.Request.Operation+" "+o.Request.Resource.Resource+" "+o.Request.Namespace+"/"+o.Request.Name)

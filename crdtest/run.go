@@ -31,8 +31,9 @@ type Options struct {
 	// Observe, when set, is called with every request a case sends (from
 	// several goroutines at once): e.g. to replay them elsewhere.
 	Observe func(Request)
-	// ObserveAdmission, when set, is called with the validating-admission
-	// step of every admission case (from several goroutines at once).
+	// ObserveAdmission, when set, is called with every admission step
+	// (mutating, validating) of the admission cases (from several
+	// goroutines at once).
 	ObserveAdmission func(AdmissionObserved)
 	// Backend, when set, serves the requests instead of crdlab's engine
 	// (see Backend).
