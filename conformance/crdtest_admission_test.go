@@ -19,7 +19,7 @@ import (
 // TestCrdtestAdmissionDifferential: every admission step the admission
 // cases of crdtest's suites take (crdtest/testdata/admission, the
 // Kubernetes documentation's examples of crdtest/testdata/k8s-docs and the
-// failing ones) gets the same outcome from k8s.io/apiserver v0.37.2's
+// failing ones, and kaptest's simple example written again) gets the same outcome from k8s.io/apiserver v0.37.2's
 // dispatchers: the mutating policies' object or status (upstream.Mutate),
 // the validating policies' verdict, status, warnings and audit
 // annotations (upstream.Admit); the schema requests between them go
@@ -28,7 +28,7 @@ func TestCrdtestAdmissionDifferential(t *testing.T) {
 	var mu sync.Mutex
 	var steps []crdtest.AdmissionObserved
 	var reqs []crdtest.Request
-	dirs := []string{"../crdtest/testdata/admission", "../crdtest/testdata/k8s-docs", "../crdtest/testdata/failing"}
+	dirs := []string{"../crdtest/testdata/admission", "../crdtest/testdata/k8s-docs", "../crdtest/testdata/kaptest", "../crdtest/testdata/failing"}
 	rep, err := crdtest.RunPaths(crdtest.Options{Parallel: 1,
 		Observe: func(r crdtest.Request) {
 			mu.Lock()

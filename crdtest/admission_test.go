@@ -19,6 +19,7 @@ func TestAdmissionSuites(t *testing.T) {
 	}{
 		{"testdata/admission", 13},
 		{"testdata/k8s-docs", 23},
+		{"testdata/kaptest", 4},
 	} {
 		rep, err := RunPaths(Options{}, tc.path)
 		if err != nil {
