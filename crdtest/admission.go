@@ -354,6 +354,11 @@ func (l *loader) admissionInputs(suitePath string, entries []string, lines []int
 			}
 		}
 		got, err := admission.DecodeFile(data, file)
+		if err != nil && file == suitePath && strings.HasPrefix(err.Error(), suitePath+":1:") {
+			// An error of the whole text (no line of its own): the
+			// entry's line.
+			err = fmt.Errorf("%s:%d:%s", suitePath, line, strings.TrimPrefix(err.Error(), suitePath+":1:"))
+		}
 		if err != nil {
 			if _, ok := err.(*admission.DecodeError); ok || strings.HasPrefix(err.Error(), file) {
 				return nil, err
