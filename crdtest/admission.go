@@ -60,7 +60,8 @@ type AdmissionCase struct {
 
 	object, oldObject map[string]interface{}
 	operation         string
-	policyLines       []int // the line of each Policies entry
+	policyLines       []int             // the line of each Policies entry
+	inputs            *admission.Inputs // Policies, read when the suite is loaded
 }
 
 // AdmissionRequest is the request's attributes beyond the objects, as an
@@ -387,20 +388,16 @@ type admissionOutcome struct {
 
 // runAdmission runs an admission case and checks its expectations; the
 // outcome is returned for the report even when the case fails.
-func (l *loader) runAdmission(t target, s *SuiteFile, c *AdmissionCase, base *admission.Inputs) (*wire.AdmissionOutcome, error) {
+func (l *loader) runAdmission(t target, c *AdmissionCase, base *admission.Inputs) (*wire.AdmissionOutcome, error) {
 	if l.backend != nil {
 		return nil, fmt.Errorf("admission cases run on crdlab's engine only, not on a backend")
 	}
 	if kv := t.kubeVersion; kv != "" && kv != engine.DefaultKubeVersion {
 		return nil, fmt.Errorf("admission cases run at Kubernetes %s only (crdlab reproduces the admission plugins of kube-apiserver %s); this suite runs at %s", engine.DefaultKubeVersion, engine.DefaultKubeVersion, kv)
 	}
-	in, err := l.admissionInputs(s.Path, c.Policies, c.policyLines)
-	if err != nil {
-		return nil, err
-	}
 	all := &admission.Inputs{}
 	all.Add(base)
-	all.Add(in)
+	all.Add(c.inputs)
 	out, err := l.admit(t, c, all)
 	if err != nil {
 		return nil, err

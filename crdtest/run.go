@@ -248,6 +248,11 @@ func (l *loader) suiteCases(path string) ([]*testCase, error) {
 		if policies, err = l.admissionInputs(path, s.Policies, s.policyLines); err != nil {
 			return nil, err
 		}
+		for _, c := range s.Tests.Admission {
+			if c.inputs, err = l.admissionInputs(path, c.Policies, c.policyLines); err != nil {
+				return nil, err
+			}
+		}
 	}
 	var out []*testCase
 	for _, t := range targets {
@@ -282,7 +287,7 @@ func (l *loader) suiteCases(path string) ([]*testCase, error) {
 		for _, c := range s.Tests.Admission {
 			c := c
 			out = append(out, &testCase{name: prefix + "/admission/" + c.Name, file: path, line: c.Line,
-				admission: func() (*wire.AdmissionOutcome, error) { return l.runAdmission(t, s, c, policies) }})
+				admission: func() (*wire.AdmissionOutcome, error) { return l.runAdmission(t, c, policies) }})
 		}
 	}
 	return out, nil
