@@ -54,8 +54,8 @@ func TestFailures(t *testing.T) {
 	if b.String() != string(want) {
 		t.Errorf("failure messages differ from %s (go test -update to rewrite):\n%s", golden, unifiedDiff(string(want), b.String()))
 	}
-	if p, f := rep.Counts(); p != 0 || f != 10 {
-		t.Errorf("counts = %d passed, %d failed; want 0, 10", p, f)
+	if p, f := rep.Counts(); p != 0 || f != 15 {
+		t.Errorf("counts = %d passed, %d failed; want 0, 15", p, f)
 	}
 }
 

@@ -2,6 +2,7 @@ package crdtest_test
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/crdlab/crdlab/crdtest"
@@ -203,4 +204,71 @@ func ExampleBackend() {
 	//     spec.size: Unsupported value: "Medium": supported values: "Small", "Large"
 	//   actual:
 	//     the server is read-only
+}
+
+// Admission cases (tests.admission) run a request through the admission
+// chain: here a ValidatingAdmissionPolicy on ConfigMaps, a built-in kind,
+// so the suite needs no CRD. ObserveAdmission sees each validating step.
+func ExampleRunFiles_admission() {
+	suite := `name: ConfigMaps
+policies:
+- |
+  apiVersion: admissionregistration.k8s.io/v1
+  kind: ValidatingAdmissionPolicy
+  metadata: {name: owner-label}
+  spec:
+    matchConstraints:
+      resourceRules:
+      - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [configmaps]}
+    validations:
+    - expression: "has(object.metadata.labels) && 'owner' in object.metadata.labels"
+      message: every ConfigMap needs an owner label
+    auditAnnotations:
+    - {key: owner, valueExpression: "has(object.metadata.labels) && 'owner' in object.metadata.labels ? string(object.metadata.labels.owner) : ''"}
+  ---
+  apiVersion: admissionregistration.k8s.io/v1
+  kind: ValidatingAdmissionPolicyBinding
+  metadata: {name: owner-label}
+  spec: {policyName: owner-label, validationActions: [Deny]}
+tests:
+  admission:
+  - name: Labelled
+    object: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: settings, labels: {owner: jane}}
+    expectedAuditAnnotations: {owner-label/owner: jane}
+  - name: Unlabelled
+    object: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: settings}
+    expectedError: every ConfigMap needs an owner label
+`
+	var mu sync.Mutex
+	var resources []string
+	rep, err := crdtest.RunFiles(map[string][]byte{"configmaps.crdtest.yaml": []byte(suite)}, crdtest.Options{
+		Parallel: 1,
+		ObserveAdmission: func(o crdtest.AdmissionObserved) {
+			if o.Step != "validating" {
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			resources = append(resources, o.Request.Operation+" "+o.Request.Resource.Resource+" "+o.Request.Namespace+"/"+o.Request.Name)
+		},
+	}, ".")
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range rep.Results {
+		fmt.Println(r.Passed, r.Name, "allowed:", r.Admission.Allowed)
+	}
+	fmt.Println(rep.Results[1].Admission.Message)
+	fmt.Println(resources)
+	// Output:
+	// true ConfigMaps/admission/Labelled allowed: true
+	// true ConfigMaps/admission/Unlabelled allowed: false
+	// configmaps "settings" is forbidden: ValidatingAdmissionPolicy 'owner-label' with binding 'owner-label' denied request: every ConfigMap needs an owner label
+	// [CREATE configmaps default/settings CREATE configmaps default/settings]
 }

@@ -47,8 +47,10 @@ type loader struct {
 	compiled map[string]*compileEntry
 	sources  map[*engine.CRD][]byte // the JSON each CRD was compiled from
 	observe  func(Request)
-	fs       fileSystem
-	backend  Backend
+	// observeAdmission is Options.ObserveAdmission.
+	observeAdmission func(AdmissionObserved)
+	fs               fileSystem
+	backend          Backend
 	// kubeVersion overrides the suites' (Options.KubeVersion); share is
 	// Options.Share.
 	kubeVersion string
@@ -216,6 +218,20 @@ func (l *loader) targets(s *SuiteFile) ([]target, error) {
 	dir := filepath.Dir(s.Path)
 	var docs []*crdDoc
 	openshift := false
+	kv := s.KubeVersion
+	if l.kubeVersion != "" {
+		kv = l.kubeVersion
+	}
+	if kv != "" {
+		rs, err := engine.ParseKubeVersions(kv)
+		if err == nil && len(rs) != 1 {
+			err = fmt.Errorf("%q: give one release (crdlab test --kube-version runs several)", kv)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("kubeVersion: %v", err)
+		}
+		kv = rs[0]
+	}
 	switch {
 	case s.CRD != "":
 		for _, cand := range []string{filepath.Join(dir, s.CRD), filepath.Join(dir, "zz_generated.crd-manifests", s.CRD)} {
@@ -275,6 +291,10 @@ func (l *loader) targets(s *SuiteFile) ([]target, error) {
 				docs = append(docs, d)
 			}
 		}
+		if len(docs) == 0 && onlyAdmission(s) {
+			// Admission cases on built-in kinds need no CRD.
+			return []target{{label: filepath.Base(s.Path), kubeVersion: kv}}, nil
+		}
 		if len(docs) == 0 {
 			return nil, fmt.Errorf("the suite names no CRD (crd: FILE or crdName: NAME) and no --crd CRD serves %s.%s", kind, group)
 		}
@@ -294,25 +314,17 @@ func (l *loader) targets(s *SuiteFile) ([]target, error) {
 			}
 		}
 	}
-	kv := s.KubeVersion
-	if l.kubeVersion != "" {
-		kv = l.kubeVersion
-	}
-	if kv != "" {
-		rs, err := engine.ParseKubeVersions(kv)
-		if err == nil && len(rs) != 1 {
-			err = fmt.Errorf("%q: give one release (crdlab test --kube-version runs several)", kv)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("kubeVersion: %v", err)
-		}
-		kv = rs[0]
-	}
 	out := make([]target, len(docs))
 	for i, d := range docs {
 		out[i] = target{crd: d, version: version, label: filepath.Base(d.path), kubeVersion: kv}
 	}
 	return out, nil
+}
+
+// onlyAdmission reports whether the suite has admission cases only.
+func onlyAdmission(s *SuiteFile) bool {
+	t := s.Tests
+	return len(t.Admission) > 0 && len(t.OnCreate) == 0 && len(t.OnUpdate) == 0 && len(t.Sequences) == 0 && len(t.Apply) == 0
 }
 
 // firstObjectGK returns the group and kind of the suite's first object.
@@ -330,6 +342,8 @@ func firstObjectGK(s *SuiteFile) (string, string) {
 				break
 			}
 		}
+	case len(s.Tests.Admission) > 0:
+		text = firstNonEmpty(s.Tests.Admission[0].Object, s.Tests.Admission[0].OldObject)
 	}
 	var m struct {
 		APIVersion string `json:"apiVersion"`

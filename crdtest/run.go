@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/crdlab/crdlab/admission"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/wire"
 	"sigs.k8s.io/yaml"
@@ -30,6 +31,10 @@ type Options struct {
 	// Observe, when set, is called with every request a case sends (from
 	// several goroutines at once): e.g. to replay them elsewhere.
 	Observe func(Request)
+	// ObserveAdmission, when set, is called with every admission step
+	// (mutating, validating) of the admission cases (from several
+	// goroutines at once).
+	ObserveAdmission func(AdmissionObserved)
 	// Backend, when set, serves the requests instead of crdlab's engine
 	// (see Backend).
 	Backend Backend
@@ -68,6 +73,10 @@ type CaseResult struct {
 	Passed   bool          `json:"passed"`
 	Message  string        `json:"message,omitempty"`
 	Duration time.Duration `json:"-"`
+	// Admission is an admission case's outcome: allowed or refused (with
+	// the status message, reason and code, and the denying policy and
+	// binding), warnings, audit annotations, the policies evaluated.
+	Admission *wire.AdmissionOutcome `json:"admission,omitempty"`
 }
 
 // LoadError is a suite file that could not be run (unreadable, malformed,
@@ -109,6 +118,9 @@ type testCase struct {
 	file string
 	line int
 	run  func() error // nil error: passed
+	// admission, when set, runs instead of run and also returns the
+	// outcome of an admission case.
+	admission func() (*wire.AdmissionOutcome, error)
 }
 
 // plan loads suites into cases.
@@ -144,7 +156,7 @@ func load(fsys fileSystem, opts Options, paths []string) (*plan, error) {
 		return nil, err
 	}
 	l := newLoader(fsys)
-	l.observe = opts.Observe
+	l.observe, l.observeAdmission = opts.Observe, opts.ObserveAdmission
 	l.backend = opts.Backend
 	l.kubeVersion, l.share = opts.KubeVersion, opts.Share
 	if err := l.addExtra(opts.CRDs); err != nil {
@@ -199,6 +211,16 @@ func runOne(c *testCase) (res CaseResult) {
 		}
 		res.Duration = time.Since(start)
 	}()
+	if c.admission != nil {
+		out, err := c.admission()
+		res.Admission = out
+		if err != nil {
+			res.Message = err.Error()
+			return res
+		}
+		res.Passed = true
+		return res
+	}
 	if err := c.run(); err != nil {
 		res.Message = err.Error()
 		return res
@@ -220,6 +242,17 @@ func (l *loader) suiteCases(path string) ([]*testCase, error) {
 	targets, err := l.targets(s)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	var policies *admission.Inputs
+	if len(s.Tests.Admission) > 0 {
+		if policies, err = l.admissionInputs(path, s.Policies, s.policyLines); err != nil {
+			return nil, err
+		}
+		for _, c := range s.Tests.Admission {
+			if c.inputs, err = l.admissionInputs(path, c.Policies, c.policyLines); err != nil {
+				return nil, err
+			}
+		}
 	}
 	var out []*testCase
 	for _, t := range targets {
@@ -250,6 +283,11 @@ func (l *loader) suiteCases(path string) ([]*testCase, error) {
 			c := c
 			out = append(out, &testCase{name: prefix + "/apply/" + c.Name, file: path, line: c.Line,
 				run: func() error { return l.runApply(t, c) }})
+		}
+		for _, c := range s.Tests.Admission {
+			c := c
+			out = append(out, &testCase{name: prefix + "/admission/" + c.Name, file: path, line: c.Line,
+				admission: func() (*wire.AdmissionOutcome, error) { return l.runAdmission(t, c, policies) }})
 		}
 	}
 	return out, nil
@@ -813,7 +851,7 @@ func (r *Report) Wire() *wire.TestReport {
 	out := &wire.TestReport{Results: make([]wire.TestCaseResult, len(r.Results)), LoadErrors: make([]wire.TestLoadError, len(r.LoadErrors)),
 		Passed: passed, Failed: failed, Seconds: r.Duration.Seconds()}
 	for i, c := range r.Results {
-		out.Results[i] = wire.TestCaseResult{Name: c.Name, File: c.File, Line: c.Line, Passed: c.Passed, Message: c.Message, Seconds: c.Duration.Seconds()}
+		out.Results[i] = wire.TestCaseResult{Name: c.Name, File: c.File, Line: c.Line, Passed: c.Passed, Message: c.Message, Seconds: c.Duration.Seconds(), Admission: c.Admission}
 	}
 	for i, e := range r.LoadErrors {
 		out.LoadErrors[i] = wire.TestLoadError{File: e.File, Error: e.Err}

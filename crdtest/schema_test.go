@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/crdlab/crdlab/admission"
 )
 
 // TestJSONSchemaMatchesTypes keeps docs/crdtest.schema.json in step with
@@ -56,7 +58,7 @@ func TestJSONSchemaMatchesTypes(t *testing.T) {
 		goTypeKeys []string
 	}{
 		{"suite", top, fields(SuiteFile{}, "apiVersion")},
-		{"tests", props(jsonField(schema.Properties["tests"], "properties")), []string{"apply", "onCreate", "onUpdate", "sequences"}},
+		{"tests", props(jsonField(schema.Properties["tests"], "properties")), []string{"admission", "apply", "onCreate", "onUpdate", "sequences"}},
 		{"onCreate", props(schema.Defs["onCreate"]["properties"]), fields(OnCreate{})},
 		{"onUpdate", props(schema.Defs["onUpdate"]["properties"]), fields(OnUpdate{})},
 		{"sequence", props(schema.Defs["sequence"]["properties"]), fields(Sequence{})},
@@ -64,6 +66,9 @@ func TestJSONSchemaMatchesTypes(t *testing.T) {
 		{"patch", props(schema.Defs["patch"]["properties"]), fields(Patch{})},
 		{"applyCase", props(schema.Defs["applyCase"]["properties"]), fields(ApplyCase{})},
 		{"applyStep", props(schema.Defs["applyStep"]["properties"]), fields(ApplyStep{})},
+		{"admissionCase", props(schema.Defs["admissionCase"]["properties"]), fields(AdmissionCase{})},
+		{"admissionRequest", props(jsonField(jsonField(schema.Defs["admissionCase"]["properties"], "request"), "properties")), fields(AdmissionRequest{})},
+		{"userInfo", props(jsonField(jsonField(jsonField(jsonField(schema.Defs["admissionCase"]["properties"], "request"), "properties"), "userInfo"), "properties")), fields(admission.UserInfo{})},
 		{"expectedManagedFields", props(jsonField(jsonField(jsonField(schema.Defs["applyStep"]["properties"], "expectedManagedFields"), "items"), "properties")), fields(ExpectedManagedFields{})},
 	} {
 		if !reflect.DeepEqual(tc.schema, tc.goTypeKeys) {

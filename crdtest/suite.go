@@ -14,7 +14,8 @@ import (
 
 // SuiteFile is one suite file as written: OpenShift's format (name, crd or
 // crdName, featureGates, version, tests.onCreate, tests.onUpdate) plus
-// crdlab's tests.sequences and tests.apply (see docs/test-format.md).
+// crdlab's tests.sequences, tests.apply and tests.admission, with the
+// admission cases' shared policies (see docs/test-format.md).
 type SuiteFile struct {
 	Name         string   `yaml:"name" json:"name"`
 	CRD          string   `yaml:"crd" json:"crd,omitempty"`
@@ -25,15 +26,22 @@ type SuiteFile struct {
 	// suite ("1.<minor>", crdlab's; default: engine.DefaultKubeVersion);
 	// Options.KubeVersion (crdlab test --kube-version) overrides it.
 	KubeVersion string `yaml:"kubeVersion" json:"kubeVersion,omitempty"`
-	Tests       struct {
-		OnCreate  []*OnCreate  `yaml:"onCreate" json:"onCreate,omitempty"`
-		OnUpdate  []*OnUpdate  `yaml:"onUpdate" json:"onUpdate,omitempty"`
-		Sequences []*Sequence  `yaml:"sequences" json:"sequences,omitempty"`
-		Apply     []*ApplyCase `yaml:"apply" json:"apply,omitempty"`
+	// Policies are the policies, bindings, params and Namespaces every
+	// admission case of the suite sees (files relative to the suite, or
+	// YAML documents in a block scalar; see AdmissionCase.Policies).
+	Policies []string `yaml:"policies" json:"policies,omitempty"`
+	Tests    struct {
+		OnCreate  []*OnCreate      `yaml:"onCreate" json:"onCreate,omitempty"`
+		OnUpdate  []*OnUpdate      `yaml:"onUpdate" json:"onUpdate,omitempty"`
+		Sequences []*Sequence      `yaml:"sequences" json:"sequences,omitempty"`
+		Apply     []*ApplyCase     `yaml:"apply" json:"apply,omitempty"`
+		Admission []*AdmissionCase `yaml:"admission" json:"admission,omitempty"`
 	} `yaml:"tests" json:"tests"`
 
 	// Path is the file the suite was read from.
 	Path string `yaml:"-" json:"-"`
+
+	policyLines []int
 }
 
 // OnCreate is OpenShift's onCreate case: create initial, then compare the
@@ -141,6 +149,9 @@ func ParseSuite(path string, data []byte) (*SuiteFile, error) {
 	// The content is decoded as OpenShift's runner decodes it (YAML to
 	// JSON, unknown fields ignored, a repeated key keeps its last value);
 	// the YAML nodes only give line numbers.
+	if err := checkAdmissionShapes(path, doc); err != nil {
+		return nil, err
+	}
 	s := &SuiteFile{}
 	if err := sigsyaml.Unmarshal(data, s); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
@@ -172,6 +183,9 @@ func ParseSuite(path string, data []byte) (*SuiteFile, error) {
 		})
 	}
 	if err := parseApplyCases(path, s, doc); err != nil {
+		return nil, err
+	}
+	if err := parseAdmissionCases(path, s, doc); err != nil {
 		return nil, err
 	}
 	for _, c := range s.Tests.OnCreate {

@@ -272,6 +272,8 @@ type TestCaseResult struct {
 	Passed  bool    `json:"passed"`
 	Message string  `json:"message,omitempty"`
 	Seconds float64 `json:"seconds"`
+	// Admission is an admission case's outcome (tests.admission).
+	Admission *AdmissionOutcome `json:"admission,omitempty"`
 }
 
 // TestLoadError is a suite file that could not be run.

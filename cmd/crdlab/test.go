@@ -7,11 +7,13 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"sort"
 	"strings"
 
 	flag "github.com/spf13/pflag"
 
 	"github.com/crdlab/crdlab/crdtest"
+	"github.com/crdlab/crdlab/wire"
 )
 
 // runTest is `crdlab test [flags] PATH...`: it runs CRD validation test
@@ -23,11 +25,13 @@ var testCommand = &command{
 	usage: `crdlab test [--crd FILE|DIR]... [--run REGEX] [-o text|json] [--junit FILE] PATH...
 crdlab test --init CRD`,
 	doc: `Run CRD validation test suites with the engine: OpenShift's
-*.testsuite.yaml and tests/<crdName>/*.yaml, and crdlab's sequences and
-server-side apply cases (docs/test-format.md). --init writes a starter
-suite for a CRD.`,
+*.testsuite.yaml and tests/<crdName>/*.yaml, and crdlab's sequences,
+server-side apply cases and admission cases (validating and mutating
+admission policies; docs/test-format.md). --init writes a starter suite
+for a CRD.`,
 	example: `  crdlab test --crd config/crd/ tests/
   crdlab test --run 'ratchet' --junit report.xml tests/
+  crdlab test -o json crdtest/testdata/k8s-docs/
   crdlab test --init config/crd/widgets.yaml > widgets.crdtest.yaml`,
 	flags: func(fs *flag.FlagSet) { declareTest(fs, &testFlags{}) },
 	run: func(c *command, args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -146,6 +150,36 @@ func runTest(c *command, args []string, stdout, stderr io.Writer) int {
 	return exitValid
 }
 
+// admissionSummary is an admission case's outcome on one line: allowed
+// (with its warnings and audit annotations) or refused (reason, code and
+// the status message's first line).
+func admissionSummary(a *wire.AdmissionOutcome) string {
+	var b strings.Builder
+	if a.Allowed {
+		b.WriteString("allowed")
+	} else {
+		fmt.Fprintf(&b, "refused (%s, %d): %s", a.Reason, a.Code, strings.SplitN(a.Message, "\n", 2)[0])
+	}
+	if n := len(a.Warnings); n > 0 {
+		fmt.Fprintf(&b, "; %d warning", n)
+		if n > 1 {
+			b.WriteString("s")
+		}
+	}
+	if len(a.AuditAnnotations) > 0 {
+		keys := make([]string, 0, len(a.AuditAnnotations))
+		for k := range a.AuditAnnotations {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteString("; audit annotations:")
+		for _, k := range keys {
+			fmt.Fprintf(&b, " %s=%q", k, a.AuditAnnotations[k])
+		}
+	}
+	return b.String()
+}
+
 // printTestText prints go test -v's shape: a line per case, the failure
 // indented under it, then a summary.
 func printTestText(rep *crdtest.Report, w io.Writer) {
@@ -158,6 +192,9 @@ func printTestText(rep *crdtest.Report, w io.Writer) {
 			status = "FAIL"
 		}
 		fmt.Fprintf(w, "--- %s: %s (%.3fs)\n", status, r.Name, r.Duration.Seconds())
+		if a := r.Admission; a != nil {
+			fmt.Fprintf(w, "    admission: %s\n", admissionSummary(a))
+		}
 		if !r.Passed {
 			fmt.Fprintf(w, "    %s:%d: %s\n", r.File, r.Line, strings.ReplaceAll(strings.TrimRight(r.Message, "\n"), "\n", "\n        "))
 		}

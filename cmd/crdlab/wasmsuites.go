@@ -41,7 +41,7 @@ func wasmTest(module string, crds []string, runRE, kubeVersion string, paths []s
 		rep.LoadErrors = append(rep.LoadErrors, crdtest.LoadError{File: le.File, Err: le.Error})
 	}
 	for _, r := range out.Results {
-		rep.Results = append(rep.Results, crdtest.CaseResult{Name: r.Name, File: r.File, Line: r.Line, Passed: r.Passed, Message: r.Message, Duration: time.Duration(r.Seconds * float64(time.Second))})
+		rep.Results = append(rep.Results, crdtest.CaseResult{Name: r.Name, File: r.File, Line: r.Line, Passed: r.Passed, Message: r.Message, Duration: time.Duration(r.Seconds * float64(time.Second)), Admission: r.Admission})
 	}
 	return rep, nil
 }

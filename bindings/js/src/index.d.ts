@@ -530,7 +530,7 @@ export interface CompleteOptions {
 
 /** One case of a test run (Go: wire.TestCaseResult). */
 export interface TestCaseResult {
-  /** "<suite>/<onCreate|onUpdate|sequence>/<case>" */
+  /** "<suite>/<onCreate|onUpdate|sequence|apply|admission>/<case>" */
   name: string;
   file: string;
   line: number;
@@ -538,6 +538,8 @@ export interface TestCaseResult {
   /** why the case failed: the unified diff of expected and stored object, or the error */
   message?: string;
   seconds: number;
+  /** an admission case's outcome (tests.admission) */
+  admission?: AdmissionOutcome;
 }
 
 /** A suite file that could not be run (Go: wire.TestLoadError). */

@@ -85,6 +85,12 @@ test('test() runs suites from memory (crdlab test -o json)', () => {
   const map = m.test(new Map(Object.entries(files)), { paths: ['testdata/widgets'] });
   assert.equal(map.passed, 12);
   assert.throws(() => m.test(files, { run: '(' }), (e) => e.code === WIRE.Code.BadRequest);
+  const docs = m.test(files, { paths: ['testdata/k8s-docs'] });
+  assert.equal(docs.failed, 0);
+  const denied = docs.results.find((r) => r.name.endsWith('/admission/basic: 6 replicas in a test namespace are denied'));
+  assert.equal(denied.admission.allowed, false);
+  assert.equal(denied.admission.code, 422);
+  assert.match(denied.admission.message, /denied request: failed expression: object.spec.replicas <= 5/);
   const missing = m.test({ 'a.testsuite.yaml': 'name: A\ncrd: nope.yaml\ntests:\n  onCreate: []\n' });
   assert.match(missing.loadErrors[0].error, /crd "nope.yaml": no such CRD file/);
 });

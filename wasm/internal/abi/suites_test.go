@@ -2,6 +2,7 @@ package abi
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,8 +18,23 @@ import (
 func TestTestOp(t *testing.T) {
 	root := filepath.Join("..", "..", "..", "crdtest")
 	files := map[string]string{}
-	for _, f := range []string{"testdata/widgets/widgets-crd.yaml", "testdata/widgets/widgets.testsuite.yaml", "testdata/widgets/widgets.crdtest.yaml", "testdata/failing/failing.testsuite.yaml", "testdata/apply/crontab-crd.yaml", "testdata/apply/apply.crdtest.yaml"} {
-		files[f] = readTestFile(t, filepath.Join("crdtest", f))
+	// Every YAML file of crdtest/testdata: suites, CRDs, policy files.
+	err := filepath.WalkDir(filepath.Join(root, "testdata"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		files[filepath.ToSlash(rel)] = readTestFile(t, filepath.Join("crdtest", rel))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 12 {
+		t.Fatalf("only %d files under crdtest/testdata", len(files))
 	}
 	tests := []struct {
 		name  string
