@@ -17,7 +17,7 @@ func TestAdmissionSuites(t *testing.T) {
 		path   string
 		passed int
 	}{
-		{"testdata/admission", 13},
+		{"testdata/admission", 15},
 		{"testdata/k8s-docs", 23},
 		{"testdata/kaptest", 4},
 	} {
