@@ -50,19 +50,26 @@ func (a *analysis) checkPolicy(d *docInfo) {
 		if a.full() {
 			break
 		}
-		r := a.docStart(d)
-		if n := walkPath(root, fieldSteps(e.Field)); n != nil && n.Kind == yaml.ScalarNode {
-			r = a.at(d.fileLine(n.Line), n.Column)
-			if m := celErrorRE.FindStringSubmatch(e.Detail); m != nil {
-				line, _ := strconv.Atoi(m[1])
-				col, _ := strconv.Atoi(m[2])
-				if l, c, ok := scalarRunePos(d.lines, n, celOffset(n.Value, line, col)); ok {
-					r = a.at(d.fileLine(l), c)
-				}
+		a.add(a.expressionRange(d, root, e.Field, e.Detail), SeverityError, e.Error())
+	}
+}
+
+// expressionRange is where a diagnostic on a policy's field goes: the
+// CEL position named in msg (`<input>:line:col`) inside the expression at
+// field, else the field's scalar, else the document's start.
+func (a *analysis) expressionRange(d *docInfo, root *yaml.Node, field, msg string) Range {
+	r := a.docStart(d)
+	if n := walkPath(root, fieldSteps(field)); n != nil && n.Kind == yaml.ScalarNode {
+		r = a.at(d.fileLine(n.Line), n.Column)
+		if m := celErrorRE.FindStringSubmatch(msg); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			col, _ := strconv.Atoi(m[2])
+			if l, c, ok := scalarRunePos(d.lines, n, celOffset(n.Value, line, col)); ok {
+				r = a.at(d.fileLine(l), c)
 			}
 		}
-		a.add(r, SeverityError, e.Error())
 	}
+	return r
 }
 
 // fieldSteps splits a field path ("spec.validations[0].expression") into
@@ -137,17 +144,6 @@ func (a *analysis) typeCheckPolicy(d *docInfo, groupCRDs func(group string) []*e
 		if a.full() {
 			break
 		}
-		r := a.docStart(d)
-		if n := walkPath(root, fieldSteps(w.FieldRef)); n != nil && n.Kind == yaml.ScalarNode {
-			r = a.at(d.fileLine(n.Line), n.Column)
-			if m := celErrorRE.FindStringSubmatch(w.Warning); m != nil {
-				line, _ := strconv.Atoi(m[1])
-				col, _ := strconv.Atoi(m[2])
-				if l, c, ok := scalarRunePos(d.lines, n, celOffset(n.Value, line, col)); ok {
-					r = a.at(d.fileLine(l), c)
-				}
-			}
-		}
-		a.add(r, SeverityWarning, w.FieldRef+": "+strings.TrimSuffix(w.Warning, "\n"))
+		a.add(a.expressionRange(d, root, w.FieldRef, w.Warning), SeverityWarning, w.FieldRef+": "+strings.TrimSuffix(w.Warning, "\n"))
 	}
 }
