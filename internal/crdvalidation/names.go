@@ -2,12 +2,12 @@ package crdvalidation
 
 import (
 	"fmt"
-	"github.com/crdlab/crdlab/internal/kubeversion"
 	"net/url"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/names"
 	"github.com/crdlab/crdlab/internal/objectmeta"
 )

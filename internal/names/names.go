@@ -11,8 +11,9 @@ package names
 
 import (
 	"fmt"
-	"github.com/crdlab/crdlab/internal/kubeversion"
 	"strings"
+
+	"github.com/crdlab/crdlab/internal/kubeversion"
 )
 
 // Length limits, from k8s.io/apimachinery/pkg/util/validation and

@@ -1,12 +1,12 @@
 package objectmeta
 
 import (
-	"github.com/crdlab/crdlab/internal/kubeversion"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 )
 
 func boolPtr(b bool) *bool    { return &b }
