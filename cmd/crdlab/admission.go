@@ -97,7 +97,7 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 	// when a policy is given or one of the input files names the kind
 	// (mentioned: noted by the scan that read them first, so a run
 	// without policies reads nothing twice).
-	found := mentioned || len(in.Policies) > 0 || len(in.Bindings) > 0 || len(in.Webhooks) > 0 || len(in.MutatingPolicies) > 0 || len(in.MutatingBindings) > 0
+	found := mentioned || hasAdmission(in)
 	var args []string
 	for _, a := range inputs {
 		if a != "-" { // stdin is read once, by the validation
@@ -114,7 +114,7 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 	if err := decodePolicyDocs(in, docs, false); err != nil {
 		return nil, err
 	}
-	if len(in.Policies) == 0 && len(in.Bindings) == 0 && len(in.Webhooks) == 0 && len(in.MutatingPolicies) == 0 && len(in.MutatingBindings) == 0 {
+	if !hasAdmission(in) {
 		return nil, nil
 	}
 	p := &policyRun{cat: cat, tmpl: admission.Request{Operation: "CREATE", UserInfo: defaultUser}}
@@ -133,15 +133,7 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 		}
 		p.tmpl.Operation = op
 	}
-	if f.user != "" {
-		p.tmpl.UserInfo = admission.UserInfo{Username: f.user}
-		if f.groups == nil {
-			p.tmpl.UserInfo.Groups = []string{"system:authenticated"}
-		}
-	}
-	if f.groups != nil {
-		p.tmpl.UserInfo.Groups = f.groups
-	}
+	p.setUser(f)
 	if p.tmpl.Operation == "UPDATE" && !update {
 		return nil, fmt.Errorf("an UPDATE needs the stored object: give --old FILE")
 	}
@@ -385,7 +377,7 @@ func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw
 	if err := decodePolicyDocs(in, docs, true); err != nil {
 		return nil, err
 	}
-	if len(in.Policies) == 0 && len(in.Bindings) == 0 && len(in.Webhooks) == 0 && len(in.MutatingPolicies) == 0 && len(in.MutatingBindings) == 0 {
+	if !hasAdmission(in) {
 		return nil, fmt.Errorf("no admission policy, binding or webhook configuration found in --policy %s", strings.Join(f.policies, ", "))
 	}
 	p := &policyRun{tmpl: admission.Request{UserInfo: defaultUser}}
@@ -394,15 +386,7 @@ func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw
 			return nil, err
 		}
 	}
-	if f.user != "" {
-		p.tmpl.UserInfo = admission.UserInfo{Username: f.user}
-		if f.groups == nil {
-			p.tmpl.UserInfo.Groups = []string{"system:authenticated"}
-		}
-	}
-	if f.groups != nil {
-		p.tmpl.UserInfo.Groups = f.groups
-	}
+	p.setUser(f)
 	adm, err := admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Webhooks: in.Webhooks, Objects: in.Objects, Resources: noResources{}})
 	if err != nil {
 		return nil, err
@@ -498,4 +482,24 @@ func crdWebhooksLine(name string, a *wire.AdmissionOutcome) string {
 		return ""
 	}
 	return report.WebhooksLine(&wire.RunEntry{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: name, Webhooks: a.Webhooks})
+}
+
+// hasAdmission reports whether in holds a policy, binding or webhook
+// configuration (params and Namespaces alone do nothing).
+func hasAdmission(in *admission.Inputs) bool {
+	return len(in.Policies) > 0 || len(in.Bindings) > 0 || len(in.Webhooks) > 0 || len(in.MutatingPolicies) > 0 || len(in.MutatingBindings) > 0
+}
+
+// setUser applies --user and --group to the request template: --user
+// alone is in system:authenticated.
+func (p *policyRun) setUser(f *admissionFlags) {
+	if f.user != "" {
+		p.tmpl.UserInfo = admission.UserInfo{Username: f.user}
+		if f.groups == nil {
+			p.tmpl.UserInfo.Groups = []string{"system:authenticated"}
+		}
+	}
+	if f.groups != nil {
+		p.tmpl.UserInfo.Groups = f.groups
+	}
 }
