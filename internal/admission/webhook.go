@@ -46,6 +46,10 @@ type WebhookCall struct {
 	Error string `json:"error,omitempty"`
 	// Code is the HTTP status code of Error.
 	Code int `json:"code,omitempty"`
+	// Answer is what the API server makes of the webhook's recorded
+	// answer (Admitter.DispatchWebhooks); nil when the webhook is not
+	// called or has no recorded answer.
+	Answer *WebhookAnswer `json:"answer,omitempty"`
 }
 
 type compiledWebhook struct {
