@@ -39,6 +39,16 @@ type (
 	WebhookCall = iadm.WebhookCall
 	// WebhookTarget is the resource and kind a webhook is called with.
 	WebhookTarget = iadm.WebhookTarget
+	// WebhookResponse is a webhook's recorded AdmissionReview answer
+	// (DecodeWebhookResponse).
+	WebhookResponse = iadm.WebhookResponse
+	// WebhookAnswer is what the API server makes of a called webhook's
+	// recorded answer.
+	WebhookAnswer = iadm.WebhookAnswer
+	// WebhookDispatch is Admitter.DispatchWebhooks' result: the calls,
+	// the patched object, the request's failure, warnings and audit
+	// annotations.
+	WebhookDispatch = iadm.WebhookDispatch
 	// DecodeError locates a policy or binding that does not decode.
 	DecodeError = iadm.DecodeError
 )
@@ -51,6 +61,17 @@ func DecodeFile(data []byte, file string) (*Inputs, error) { return iadm.DecodeF
 // DecodeObject decodes a JSON object as the API server holds it
 // (integers int64, other numbers float64).
 func DecodeObject(data []byte) (map[string]interface{}, error) { return iadm.DecodeObject(data) }
+
+// DecodeWebhookResponse reads a webhook's recorded admission.k8s.io/v1
+// AdmissionReview answer (JSON) for Admitter.DispatchWebhooks, keyed by
+// WebhookKey. Only what cannot be read at all is an error: a wrong
+// apiVersion, a missing response or a mismatched uid is the webhook's
+// failure, decided under its failurePolicy when it is called.
+func DecodeWebhookResponse(js []byte) (*WebhookResponse, error) { return iadm.DecodeWebhookResponse(js) }
+
+// WebhookKey names a webhook of a configuration ("configuration/webhook"),
+// the key of DispatchWebhooks' answers.
+func WebhookKey(configuration, webhook string) string { return iadm.WebhookKey(configuration, webhook) }
 
 // New compiles the policies of cfg.
 func New(cfg Config) (*Admitter, error) { return iadm.New(cfg) }

@@ -126,11 +126,14 @@ func (a *Admitter) DispatchWebhooks(req *Request, mutating bool, answers map[str
 				break
 			}
 			resp := answers[WebhookKey(c.Configuration, c.Webhook)]
-			if !c.Called || resp == nil {
+			if !c.Called {
 				break
 			}
 			if !mutating {
 				calls = append(calls, called{w, len(d.Calls)})
+				break
+			}
+			if resp == nil {
 				break
 			}
 			ans, obj, err := a.answerMutating(&cur, w, i, c.CalledWith, resp)
@@ -151,7 +154,11 @@ func (a *Admitter) DispatchWebhooks(req *Request, mutating bool, answers map[str
 	var first *statusError
 	for idx, cl := range calls {
 		c := &d.Calls[cl.i]
-		ans, err := a.answerValidating(&cur, cl.w, idx, resp(answers, c))
+		r := resp(answers, c)
+		if r == nil {
+			continue // called, not answered
+		}
+		ans, err := a.answerValidating(&cur, cl.w, idx, r)
 		c.Answer = ans
 		d.record(ans)
 		if err != nil && first == nil {
@@ -281,6 +288,15 @@ func (a *Admitter) verify(req *Request, w *compiledWebhook, r *WebhookResponse, 
 	}
 	invalid := func(format string, args ...interface{}) error {
 		return &callError{h.Name, "received invalid webhook response: " + fmt.Sprintf(format, args...)}
+	}
+	// The client decodes the answer into a v1 AdmissionReview first.
+	if r.APIVersion != "" && r.Kind != "" {
+		switch {
+		case r.APIVersion == "admission.k8s.io/v1beta1" && r.Kind == "AdmissionReview":
+			return nil, &callError{h.Name, "failed to call webhook: converting (v1beta1.AdmissionReview) to (v1.AdmissionReview): unknown conversion"}
+		case r.APIVersion != "admission.k8s.io/v1" || r.Kind != "AdmissionReview":
+			return nil, &callError{h.Name, fmt.Sprintf("failed to call webhook: no kind %q is registered for version %q in scheme \"pkg/runtime/scheme.go:111\"", r.Kind, r.APIVersion)}
+		}
 	}
 	if r.Response == nil {
 		return nil, invalid("webhook response was absent")
