@@ -67,7 +67,9 @@ func DecodeObject(data []byte) (map[string]interface{}, error) { return iadm.Dec
 // WebhookKey. Only what cannot be read at all is an error: a wrong
 // apiVersion, a missing response or a mismatched uid is the webhook's
 // failure, decided under its failurePolicy when it is called.
-func DecodeWebhookResponse(js []byte) (*WebhookResponse, error) { return iadm.DecodeWebhookResponse(js) }
+func DecodeWebhookResponse(js []byte) (*WebhookResponse, error) {
+	return iadm.DecodeWebhookResponse(js)
+}
 
 // WebhookKey names a webhook of a configuration ("configuration/webhook"),
 // the key of DispatchWebhooks' answers.

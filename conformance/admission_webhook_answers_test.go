@@ -231,7 +231,7 @@ func TestWebhookAnswers(t *testing.T) {
 			usr := admission.UserInfo{Username: "admin", Groups: []string{"system:masters", "system:authenticated"}}
 			req := &admission.Request{Operation: op, Kind: admission.GVK{Group: "stable.example.com", Version: "v1", Kind: "CronTab"},
 				Resource: admission.GVR{Group: "stable.example.com", Version: "v1", Resource: "crontabs"},
-				Name: "small", Namespace: "prod", Object: obj, OldObject: old, UserInfo: usr, DryRun: tc.dryRun}
+				Name:     "small", Namespace: "prod", Object: obj, OldObject: old, UserInfo: usr, DryRun: tc.dryRun}
 			equivalents := map[schema.GroupVersionResource]schema.GroupVersionKind{}
 			for _, e := range (testResources{}).Equivalents(req.Resource, "") {
 				equivalents[schema.GroupVersionResource{Group: e.Resource.Group, Version: e.Resource.Version, Resource: e.Resource.Resource}] =
@@ -264,7 +264,7 @@ func TestWebhookAnswers(t *testing.T) {
 					Objects: objects, Equivalents: equivalents,
 					Operation: op, Kind: schema.GroupVersionKind{Group: req.Kind.Group, Version: req.Kind.Version, Kind: req.Kind.Kind},
 					Resource: schema.GroupVersionResource{Group: req.Resource.Group, Version: req.Resource.Version, Resource: req.Resource.Resource},
-					Name: req.Name, Namespace: req.Namespace, Object: req.Object, OldObject: req.OldObject,
+					Name:     req.Name, Namespace: req.Namespace, Object: req.Object, OldObject: req.OldObject,
 					User: &user.DefaultInfo{Name: usr.Username, Groups: usr.Groups}, DryRun: tc.dryRun, Options: upstreamOptions(op),
 				}, configs, mutating)
 				if err != nil {
