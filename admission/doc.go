@@ -62,6 +62,15 @@ func DecodeFile(data []byte, file string) (*Inputs, error) { return iadm.DecodeF
 // (integers int64, other numbers float64).
 func DecodeObject(data []byte) (map[string]interface{}, error) { return iadm.DecodeObject(data) }
 
+// The outcomes of a webhook's recorded answer (WebhookAnswer.Outcome).
+const (
+	AnswerAllowed = iadm.AnswerAllowed
+	AnswerPatched = iadm.AnswerPatched
+	AnswerDenied  = iadm.AnswerDenied
+	AnswerFailed  = iadm.AnswerFailed
+	AnswerIgnored = iadm.AnswerIgnored
+)
+
 // DecodeWebhookResponse reads a webhook's recorded admission.k8s.io/v1
 // AdmissionReview answer (JSON) for Admitter.DispatchWebhooks, keyed by
 // WebhookKey. Only what cannot be read at all is an error: a wrong

@@ -116,6 +116,30 @@ type WebhookCall struct {
 	// Fail, a bad selector); Code its HTTP code.
 	Error string `json:"error,omitempty"`
 	Code  int    `json:"code,omitempty"`
+	// Answer is what the API server makes of the webhook's recorded
+	// AdmissionReview answer (--webhook-response); nil when it is not
+	// called or has no recorded answer.
+	Answer *WebhookAnswer `json:"answer,omitempty"`
+}
+
+// WebhookAnswer is what the API server makes of a called webhook's
+// recorded AdmissionReview answer.
+type WebhookAnswer struct {
+	// Outcome is "allowed", "patched" (allowed with a patch that changed
+	// the object), "denied", "failed" (the answer is unusable and fails
+	// the request) or "ignored" (unusable, let through by failurePolicy
+	// Ignore).
+	Outcome string `json:"outcome"`
+	// Message is the API server's error (denied, failed) or the error let
+	// through (ignored); Reason and Code its status reason and HTTP code.
+	Message string `json:"message,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	Code    int    `json:"code,omitempty"`
+	// Warnings are the answer's warnings as the API server returns them.
+	Warnings []string `json:"warnings,omitempty"`
+	// AuditAnnotations are the annotations the call adds to the request's
+	// audit event ("<webhook>/<key>", mutation.webhook.admission.k8s.io/...).
+	AuditAnnotations map[string]string `json:"auditAnnotations,omitempty"`
 }
 
 // WebhookTarget is a resource and kind a webhook is called with.

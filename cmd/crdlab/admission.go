@@ -21,7 +21,8 @@ import (
 // --operation, --user, --group.
 
 type admissionFlags struct {
-	policies  []string
+	policies         []string
+	webhookResponses []string
 	request   string
 	operation string
 	user      string
@@ -31,6 +32,7 @@ type admissionFlags struct {
 func (a *admissionFlags) declare(fs *flag.FlagSet) {
 	fs.StringArrayVar(&a.policies, "policy", nil, "Validating and Mutating AdmissionPolicies, bindings, params, Namespaces and Validating/MutatingWebhookConfigurations `FILE` or directory (repeatable); those among the inputs apply too")
 	fs.StringVar(&a.request, "request", "", "an admission.k8s.io/v1 AdmissionReview `FILE`: its request's operation, subResource, userInfo, dryRun and options apply to every object")
+	fs.StringArrayVar(&a.webhookResponses, "webhook-response", nil, webhookResponseUsage)
 	fs.StringVar(&a.operation, "operation", "", "the admission operation: CREATE, UPDATE or DELETE (default: CREATE, UPDATE with --old)")
 	fs.StringVar(&a.user, "user", "", "the requesting user's name (default: kubernetes-admin)")
 	fs.StringArrayVar(&a.groups, "group", nil, "a group of the requesting user (repeatable; default: system:masters and system:authenticated)")
@@ -78,6 +80,10 @@ type policyRun struct {
 	nameNS      bool // the request names the name and namespace
 	cat         *catalog.Catalog
 	keepResults bool
+	// webhookAnswers are the --webhook-response answers; hooked, when a
+	// mutating webhook has one, what the mutating step's webhooks did.
+	webhookAnswers *webhookAnswers
+	hooked         *webhookMutation
 }
 
 // loadAdmission reads the policies (--policy and the inputs) and the
@@ -143,6 +149,12 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 	}
 	if err := p.loadMutating(in); err != nil {
 		return nil, err
+	}
+	if p.webhookAnswers, err = loadWebhookAnswers(f.webhookResponses, reader, p.adm); err != nil {
+		return nil, err
+	}
+	if p.webhookAnswers != nil && p.webhookAnswers.mutating {
+		p.hooked = &webhookMutation{done: map[*catalog.Document]*admission.WebhookDispatch{}, targets: map[string]*mutationTarget{}}
 	}
 	return p, nil
 }
@@ -233,6 +245,16 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 			r.Result, r.OldResult = nil, nil
 		}
 	}()
+	if r.Mutation != nil && !r.Mutation.Allowed {
+		// Refused by mutating admission: the webhooks as far as they ran.
+		if p.hooked != nil {
+			if res := p.hooked.take(d); res != nil {
+				prependWarnings(r, res.Warnings)
+				r.Webhooks = wireCalls(append(res.Calls, validatingNotReached(p.adm, "not reached: the request failed at "+failedAt(res.Calls))...))
+			}
+		}
+		return
+	}
 	if r.Status != wire.StatusValid || admission.IsAdmissionKind(r.APIVersion, r.Kind) {
 		return
 	}
@@ -262,83 +284,55 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 	}
 	// The admission chain: mutating webhooks, then validating policies,
 	// then validating webhooks; a failure ends it.
-	calls := p.adm.Webhooks(&req)
-	if failed := webhookFailure(calls, "mutating"); failed != nil {
-		r.Webhooks = wireCalls(calls, "")
-		p.fail(r, failed)
+	mres := p.mutatingCalls(d, &req)
+	prependWarnings(r, mres.Warnings)
+	if !mres.Allowed {
+		r.Webhooks = wireCalls(append(mres.Calls, validatingNotReached(p.adm, "not reached: the request failed at "+failedAt(mres.Calls))...))
+		failWith(r, mres.Message, mres.Reason, mres.Code)
 		return
 	}
 	dec := p.adm.Validate(&req)
+	vres := admission.WebhookDispatch{Allowed: true}
 	if dec.Denied != nil {
-		r.Webhooks = wireCalls(calls, "not reached: the request was denied by ValidatingAdmissionPolicy '"+dec.Denied.Policy+"'")
+		r.Webhooks = wireCalls(append(mres.Calls, validatingNotReached(p.adm, "not reached: the request was denied by ValidatingAdmissionPolicy '"+dec.Denied.Policy+"'")...))
 	} else {
-		r.Webhooks = wireCalls(calls, "")
+		vres = p.adm.DispatchWebhooks(&req, false, p.webhookAnswers.answers())
+		r.Webhooks = wireCalls(append(mres.Calls, vres.Calls...))
 	}
 	if p.adm.Policies() == 0 {
-		if failed := webhookFailure(calls, "validating"); failed != nil {
-			p.fail(r, failed)
+		addWarnings(r, vres.Warnings)
+		if !vres.Allowed {
+			failWith(r, vres.Message, vres.Reason, vres.Code)
 		}
 		return
 	}
 	out := &wire.AdmissionOutcome{Allowed: dec.Denied == nil, Warnings: dec.Warnings, AuditAnnotations: dec.AuditAnnotations,
 		Evaluated: dec.Evaluated, Notes: dec.Notes}
-	defer func() {
-		if failed := webhookFailure(calls, "validating"); failed != nil && dec.Denied == nil {
-			p.fail(r, failed)
-		}
-	}()
-	for _, w := range dec.Warnings {
-		r.Warnings = append(r.Warnings, w)
-		if r.WarningPositions != nil {
-			r.WarningPositions = append(r.WarningPositions, nil)
-		}
-	}
+	addWarnings(r, dec.Warnings)
+	addWarnings(r, vres.Warnings)
 	if dec.Denied != nil {
 		out.Policy, out.Binding, out.Message, out.Reason, out.Code = dec.Denied.Policy, dec.Denied.Binding, dec.Denied.Message, dec.Denied.Reason, dec.Denied.Code
 		r.Status = wire.StatusInvalid
 		r.Errors = append(r.Errors, wire.LocatedError{ErrorReport: wire.ErrorReport{Type: "AdmissionDenied", Detail: dec.Denied.Cause, Message: dec.Denied.Message}, Line: r.Line})
 	}
 	r.Admission = out
-}
-
-// webhookFailure is the first webhook of the type whose matching fails
-// the request.
-func webhookFailure(calls []admission.WebhookCall, typ string) *admission.WebhookCall {
-	for i := range calls {
-		if calls[i].Type == typ && calls[i].Error != "" {
-			return &calls[i]
-		}
+	if !vres.Allowed {
+		failWith(r, vres.Message, vres.Reason, vres.Code)
 	}
-	return nil
 }
 
-// wireCalls are the webhook verdicts of an entry; the validating webhooks
-// are skipped with notReached when the request failed before them.
-func wireCalls(calls []admission.WebhookCall, notReached string) []wire.WebhookCall {
+// wireCalls are the webhook verdicts of an entry.
+func wireCalls(calls []admission.WebhookCall) []wire.WebhookCall {
 	out := make([]wire.WebhookCall, len(calls))
 	for i, c := range calls {
 		out[i] = wire.WebhookCall{Configuration: c.Configuration, Type: c.Type, Webhook: c.Webhook, Called: c.Called,
-			Skipped: c.Skipped, Error: c.Error, Code: c.Code}
+			Skipped: c.Skipped, Error: c.Error, Code: c.Code, Answer: wireAnswer(c.Answer)}
 		if t := c.CalledWith; t != nil {
 			out[i].CalledWith = &wire.WebhookTarget{Group: t.Group, Version: t.Version, Resource: t.Resource,
 				SubResource: t.SubResource, APIVersion: t.APIVersion, Kind: t.Kind}
 		}
-		if notReached != "" && c.Type == "validating" {
-			out[i] = wire.WebhookCall{Configuration: c.Configuration, Type: c.Type, Webhook: c.Webhook, Skipped: notReached}
-		}
 	}
 	return out
-}
-
-// fail makes the entry invalid with a webhook's matching error, as the
-// API server's status (reason Forbidden or InternalError).
-func (p *policyRun) fail(r *catalog.Result, c *admission.WebhookCall) {
-	if r.Admission == nil {
-		r.Admission = &wire.AdmissionOutcome{}
-	}
-	failOutcome(r.Admission, c)
-	r.Status = wire.StatusInvalid
-	r.Errors = append(r.Errors, wire.LocatedError{ErrorReport: wire.ErrorReport{Type: "AdmissionDenied", Detail: c.Error, Message: c.Error}, Line: r.Line})
 }
 
 // declareForUpdate declares the flags of the CRD-update commands (lint
@@ -346,6 +340,7 @@ func (p *policyRun) fail(r *catalog.Result, c *admission.WebhookCall) {
 func (a *admissionFlags) declareForUpdate(fs *flag.FlagSet) {
 	fs.StringArrayVar(&a.policies, "policy", nil, "ValidatingAdmissionPolicies, bindings and Validating/MutatingWebhookConfigurations `FILE` or directory (repeatable): applied to the CRD update")
 	fs.StringVar(&a.request, "request", "", "an admission.k8s.io/v1 AdmissionReview `FILE`: its request's userInfo, dryRun and options")
+	fs.StringArrayVar(&a.webhookResponses, "webhook-response", nil, webhookResponseUsage)
 	fs.StringVar(&a.user, "user", "", "the requesting user's name (default: kubernetes-admin)")
 	fs.StringArrayVar(&a.groups, "group", nil, "a group of the requesting user (repeatable; default: system:masters and system:authenticated)")
 }
@@ -364,8 +359,8 @@ func (noResources) ParamScope(_, kind string) bool                              
 // are not run on CRDs (a note says so).
 func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw []byte) (*wire.AdmissionOutcome, error) {
 	if len(f.policies) == 0 {
-		if f.request != "" || f.user != "" || f.groups != nil {
-			return nil, fmt.Errorf("--request, --user and --group need --policy")
+		if f.request != "" || f.user != "" || f.groups != nil || f.webhookResponses != nil {
+			return nil, fmt.Errorf("--request, --user, --group and --webhook-response need --policy")
 		}
 		return nil, nil
 	}
@@ -412,32 +407,35 @@ func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw
 	if len(in.MutatingPolicies) > 0 || len(in.MutatingBindings) > 0 {
 		notes = append(notes, "MutatingAdmissionPolicies are not run on CRD updates: crdlab mutates only the custom resources of the run's CRDs")
 	}
-	calls := adm.Webhooks(&req)
-	if failed := webhookFailure(calls, "mutating"); failed != nil {
-		out := &wire.AdmissionOutcome{Webhooks: wireCalls(calls, ""), Notes: notes}
-		failOutcome(out, failed)
+	answers, err := loadWebhookAnswers(f.webhookResponses, reader, adm)
+	if err != nil {
+		return nil, err
+	}
+	mres := adm.DispatchWebhooks(&req, true, answers.answers())
+	if mres.Patched {
+		req.Object = mres.Object
+		notes = append(notes, "the mutating webhooks' patches are applied to the CRD the policies and validating webhooks see; crdlab does not validate the patched CRD again")
+	}
+	if !mres.Allowed {
+		out := &wire.AdmissionOutcome{Message: mres.Message, Reason: mres.Reason, Code: mres.Code, Warnings: mres.Warnings, Notes: notes,
+			Webhooks: wireCalls(append(mres.Calls, validatingNotReached(adm, "not reached: the request failed at "+failedAt(mres.Calls))...))}
 		return out, nil
 	}
 	dec := adm.Validate(&req)
-	out := &wire.AdmissionOutcome{Allowed: dec.Denied == nil, Warnings: dec.Warnings, AuditAnnotations: dec.AuditAnnotations,
-		Evaluated: dec.Evaluated, Notes: append(notes, dec.Notes...), Webhooks: wireCalls(calls, "")}
+	out := &wire.AdmissionOutcome{Allowed: dec.Denied == nil, Warnings: append(mres.Warnings, dec.Warnings...), AuditAnnotations: dec.AuditAnnotations,
+		Evaluated: dec.Evaluated, Notes: append(notes, dec.Notes...)}
 	if d := dec.Denied; d != nil {
 		out.Policy, out.Binding, out.Message, out.Reason, out.Code = d.Policy, d.Binding, d.Message, d.Reason, d.Code
-		out.Webhooks = wireCalls(calls, "not reached: the request was denied by ValidatingAdmissionPolicy '"+d.Policy+"'")
-	} else if failed := webhookFailure(calls, "validating"); failed != nil {
-		failOutcome(out, failed)
+		out.Webhooks = wireCalls(append(mres.Calls, validatingNotReached(adm, "not reached: the request was denied by ValidatingAdmissionPolicy '"+d.Policy+"'")...))
+		return out, nil
+	}
+	vres := adm.DispatchWebhooks(&req, false, answers.answers())
+	out.Webhooks = wireCalls(append(mres.Calls, vres.Calls...))
+	out.Warnings = append(out.Warnings, vres.Warnings...)
+	if !vres.Allowed {
+		out.Allowed, out.Message, out.Reason, out.Code = false, vres.Message, vres.Reason, vres.Code
 	}
 	return out, nil
-}
-
-// failOutcome makes an outcome a webhook's matching error, as the API
-// server's status (reason Forbidden or InternalError).
-func failOutcome(out *wire.AdmissionOutcome, c *admission.WebhookCall) {
-	out.Reason = "Forbidden"
-	if c.Code == 500 {
-		out.Reason = "InternalError"
-	}
-	out.Allowed, out.Message, out.Code = false, c.Error, c.Code
 }
 
 // yamlObject decodes the one YAML or JSON document of a CRD file.

@@ -402,16 +402,16 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		return usageError(c, stderr, "%v", err)
 	}
 	if policies != nil {
-		if policies.adm.Policies() > 0 || policies.mut == nil {
+		if policies.adm.Policies() > 0 || policies.mut == nil || policies.adm.WebhookCount() > 0 {
 			policies.keepResults = opts.Results
 			opts.Results = true
 			opts.Admit = policies.apply
 		}
-		if policies.mut != nil {
+		if policies.mut != nil || policies.hooked != nil {
 			if old != nil {
 				policies.oldObject, _ = admission.DecodeObject(old)
 			}
-			opts.Mutate = policies.mutate
+			opts.Mutate = policies.mutateAll
 		}
 	} else if len(f.policies) > 0 || f.request != "" {
 		return usageError(c, stderr, "no ValidatingAdmissionPolicy, MutatingAdmissionPolicy, binding or webhook configuration found in --policy %s", strings.Join(f.policies, ", "))

@@ -3,7 +3,9 @@ package admission
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 )
 
@@ -69,9 +71,33 @@ func DecodeWebhookResponse(js []byte) (*WebhookResponse, error) {
 	var r WebhookResponse
 	dec := json.NewDecoder(bytes.NewReader(js))
 	if err := dec.Decode(&r); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return nil, fmt.Errorf("not an AdmissionReview: %s: expected %s, found %s", te.Field, jsonKind(te.Type), te.Value)
+		}
 		return nil, fmt.Errorf("not an AdmissionReview: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return &r, nil
+}
+
+// jsonKind names the JSON value a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.String:
+		return "a string"
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		return "an integer"
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return "a base64 string"
+		}
+		return "a list"
+	case reflect.Map, reflect.Struct, reflect.Pointer:
+		return "an object"
+	}
+	return t.String()
 }
 
 // WebhookKey names a webhook of a configuration: "configuration/webhook".
@@ -83,6 +109,23 @@ func (a *Admitter) WebhookNames() []string {
 	out := make([]string, len(a.webhooks))
 	for i, w := range a.webhooks {
 		out[i] = WebhookKey(w.config.Metadata.Name, w.hook.Name)
+	}
+	return out
+}
+
+// MutatingWebhookNames and ValidatingWebhookNames are the keys of the
+// admitter's mutating and validating webhooks, in dispatch order.
+func (a *Admitter) MutatingWebhookNames() []string { return a.webhookNames(true) }
+
+// ValidatingWebhookNames: see MutatingWebhookNames.
+func (a *Admitter) ValidatingWebhookNames() []string { return a.webhookNames(false) }
+
+func (a *Admitter) webhookNames(mutating bool) []string {
+	var out []string
+	for _, w := range a.webhooks {
+		if w.config.Mutating() == mutating {
+			out = append(out, WebhookKey(w.config.Metadata.Name, w.hook.Name))
+		}
 	}
 	return out
 }

@@ -672,7 +672,7 @@ export interface AdmissionOutcome {
   webhooks?: WebhookCall[];
 }
 
-/** whether one admission webhook is called for a request (matched, never called) */
+/** whether one admission webhook is called for a request (matched, never called; its recorded answer applied when given) */
 export interface WebhookCall {
   configuration: string;
   /** "mutating" or "validating" */
@@ -686,6 +686,21 @@ export interface WebhookCall {
   /** the API server's error failing the request before the call; code its HTTP code */
   error?: string;
   code?: number;
+  /** what the API server makes of its recorded AdmissionReview answer (--webhook-response) */
+  answer?: WebhookAnswer;
+}
+
+/** what the API server makes of a called webhook's recorded AdmissionReview answer */
+export interface WebhookAnswer {
+  /** "allowed", "patched", "denied", "failed" or "ignored" (failed, let through by failurePolicy Ignore) */
+  outcome: string;
+  /** the API server's error (denied, failed) or the error let through (ignored); reason and code its status */
+  message?: string;
+  reason?: string;
+  code?: number;
+  warnings?: string[];
+  /** "<webhook>/<key>" and the dispatcher's mutation.webhook.admission.k8s.io/... annotations */
+  auditAnnotations?: Record<string, string>;
 }
 
 /** a resource and kind a webhook is called with */

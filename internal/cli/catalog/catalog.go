@@ -350,8 +350,9 @@ type Options struct {
 	Timeout time.Duration
 	// Admit, when set, runs on each entry right after its validation (in
 	// the worker, before it is counted and emitted): validating admission
-	// policies change the entry's status, errors and warnings there. It
-	// must be safe for concurrent use.
+	// policies change the entry's status, errors and warnings there; it
+	// runs too on an entry that Mutate refused (its Mutation not allowed).
+	// It must be safe for concurrent use.
 	Admit func(d *Document, r *Result)
 	// Mutate, when set, runs on each object before its validation (in the
 	// worker): mutating admission policies. It returns the document to
@@ -462,7 +463,7 @@ func (c *Catalog) stream(n int, gen func(i int) (*Document, error), opts Options
 						if mo != nil && it.r != nil {
 							recordMutation(it.r, mo)
 						}
-						if opts.Admit != nil && it.r != nil && (mo == nil || mo.Allowed) {
+						if opts.Admit != nil && it.r != nil {
 							opts.Admit(vd, it.r)
 						}
 					}

@@ -190,6 +190,12 @@ func WebhooksLine(e *wire.RunEntry) string {
 				gv = c.CalledWith.Group + "/" + gv
 			}
 			fmt.Fprintf(&b, " called (%s %s)", gv, r)
+			if a := c.Answer; a != nil {
+				b.WriteString(": " + a.Outcome)
+				if a.Message != "" {
+					b.WriteString(": " + a.Message)
+				}
+			}
 		case c.Error != "":
 			b.WriteString(" failed: " + c.Error)
 		default:
