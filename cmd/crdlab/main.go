@@ -187,7 +187,11 @@ server decides it (rules, scope, namespace and object selectors,
 matchPolicy Equivalent, matchConditions): a "webhooks:" line per object in
 text output, a "webhooks" array on -o json entries. The webhooks are not
 called; a matchConditions error under failurePolicy Fail fails the request
-with the API server's error.
+with the API server's error. --webhook-response WEBHOOK=FILE gives a
+webhook's recorded AdmissionReview answer, applied as the API server
+applies it: a mutating webhook's JSONPatch changes the object validated, a
+denial or an unusable answer (under failurePolicy Fail) fails the request
+with the API server's error, warnings are added.
 
 Mutating admission policies (MutatingAdmissionPolicy and its binding)
 given the same way run first, before the validation, and change the object
@@ -210,6 +214,9 @@ validated; -o json entries carry the mutated object and the mutations run
 
   # Which of the cluster's admission webhooks each object would be sent to
   crdlab validate --crd crds/ --policy webhooks.yaml manifests/
+
+  # With a webhook's recorded answer (an AdmissionReview with a response)
+  crdlab validate --crd crds/ --policy webhooks.yaml --webhook-response images.example.com=answer.yaml manifests/
 
   # As a Kubernetes 1.36 API server validates them
   crdlab validate --kube-version 1.36 --crd crds/ -R manifests/
@@ -590,8 +597,8 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	if lf.storedVersions != "" && lf.old == "" {
 		return usageError(c, stderr, "--stored-versions needs --old")
 	}
-	if (lf.admission.request != "" || lf.admission.user != "" || lf.admission.groups != nil) && lf.old == "" {
-		return usageError(c, stderr, "--request, --user and --group need --old (the policies apply to the CRD update; without --old, --policy type-checks the policies against the CRDs)")
+	if (lf.admission.request != "" || lf.admission.user != "" || lf.admission.groups != nil || lf.admission.webhookResponses != nil) && lf.old == "" {
+		return usageError(c, stderr, "--request, --user, --group and --webhook-response need --old (the policies apply to the CRD update; without --old, --policy type-checks the policies against the CRDs)")
 	}
 	if lf.old != "" {
 		if f.output != "text" && f.output != "json" && f.output != "yaml" {
