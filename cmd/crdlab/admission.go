@@ -23,10 +23,10 @@ import (
 type admissionFlags struct {
 	policies         []string
 	webhookResponses []string
-	request   string
-	operation string
-	user      string
-	groups    []string
+	request          string
+	operation        string
+	user             string
+	groups           []string
 }
 
 func (a *admissionFlags) declare(fs *flag.FlagSet) {
