@@ -251,9 +251,20 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 			if res := p.hooked.take(d); res != nil {
 				prependWarnings(r, res.Warnings)
 				r.Webhooks = wireCalls(append(res.Calls, validatingNotReached(p.adm, "not reached: the request failed at "+failedAt(res.Calls))...))
+				if !res.Allowed {
+					// kubectl prints the webhook's status.
+					r.Admission = &wire.AdmissionOutcome{Message: res.Message, Reason: res.Reason, Code: res.Code}
+				}
 			}
 		}
 		return
+	}
+	if r.Status != wire.StatusValid && p.hooked != nil {
+		// The mutating webhooks ran before the validation that failed.
+		if res := p.hooked.take(d); res != nil {
+			prependWarnings(r, res.Warnings)
+			r.Webhooks = wireCalls(append(res.Calls, validatingNotReached(p.adm, "not reached: the object is invalid")...))
+		}
 	}
 	if r.Status != wire.StatusValid || admission.IsAdmissionKind(r.APIVersion, r.Kind) {
 		return
