@@ -48,10 +48,10 @@ func patchAnswer(patch string) string {
 func TestValidateWebhookResponses(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"crd.yaml": admissionCRD, "hooks.yaml": answerHooks, "policy.yaml": admissionPolicy, "obj.yaml": oneCronTab,
-		"nine.json":   patchAnswer(`[{"op": "replace", "path": "/spec/replicas", "value": 9}]`),
-		"string.json": patchAnswer(`[{"op": "replace", "path": "/spec/replicas", "value": "many"}]`),
-		"denied.json": `{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": {"uid": "1", "allowed": false, "status": {"message": "no", "code": 403, "reason": "Forbidden"}}}`,
-		"absent.json": `{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview"}`,
+		"nine.json":      patchAnswer(`[{"op": "replace", "path": "/spec/replicas", "value": 9}]`),
+		"string.json":    patchAnswer(`[{"op": "replace", "path": "/spec/replicas", "value": "many"}]`),
+		"denied.json":    `{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": {"uid": "1", "allowed": false, "status": {"message": "no", "code": 403, "reason": "Forbidden"}}}`,
+		"absent.json":    `{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview"}`,
 		"notreview.yaml": admissionCRD,
 	})
 	p := func(name string) string { return filepath.Join(dir, name) }
