@@ -3,6 +3,8 @@ package admission
 import (
 	"strings"
 	"testing"
+
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 )
 
 func TestDecodeWebhookResponseRefusesWhatIsNotAnAdmissionReview(t *testing.T) {
@@ -131,4 +133,27 @@ func TestWebhookAnswersApplied(t *testing.T) {
 			t.Errorf("%+v", d)
 		}
 	})
+}
+
+func TestWebhookPatchCopiesAreBounded(t *testing.T) {
+	// Each copy doubles the list: 40 of them would add terabytes.
+	ops := `[{"op": "add", "path": "/l", "value": ["` + strings.Repeat("x", 1000) + `"]}`
+	for i := 0; i < 40; i++ {
+		ops += `, {"op": "copy", "from": "/l", "path": "/l/-"}`
+	}
+	ops += "]"
+	p, err := jsonpatch.DecodePatch([]byte(ops))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = applyBounded(p, []byte(`{"kind": "W"}`))
+	if err == nil || !strings.Contains(err.Error(), "Unable to complete the copy, the accumulated size increase of copy is") {
+		t.Fatalf("error %v", err)
+	}
+	// Without copies the patch applies whole.
+	p, _ = jsonpatch.DecodePatch([]byte(`[{"op": "add", "path": "/a", "value": 1}, {"op": "copy", "from": "/a", "path": "/b"}, {"op": "remove", "path": "/a"}]`))
+	out, err := applyBounded(p, []byte(`{"kind": "W"}`))
+	if err != nil || string(out) != `{"b":1,"kind":"W"}` {
+		t.Fatalf("%s %v", out, err)
+	}
 }

@@ -11,6 +11,7 @@ import (
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/names"
 )
 
@@ -434,7 +435,7 @@ func (a *Admitter) patch(req *Request, w *compiledWebhook, i int, target *Webhoo
 	if err != nil {
 		return nil, internalStatus(err.Error())
 	}
-	patched, err := ops.Apply(js)
+	patched, err := applyBounded(ops, js)
 	if err != nil {
 		return nil, internalStatus(err.Error())
 	}
@@ -469,4 +470,45 @@ func sortedStrings(m map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// applyBounded applies a JSON patch as the API server does, with
+// json-patch's AccumulatedCopySizeLimit at limits.JSONPatchMaxCopyBytes
+// (a process-wide setting there; crdlab keeps no such global): a patch
+// with copy operations is applied one operation at a time, each copy's
+// growth of the document counted against the limit.
+func applyBounded(ops jsonpatch.Patch, doc []byte) ([]byte, error) {
+	hasCopy := false
+	for _, op := range ops {
+		hasCopy = hasCopy || op.Kind() == "copy"
+	}
+	if !hasCopy {
+		return ops.Apply(doc)
+	}
+	var copied int64
+	start := 0
+	for i, op := range ops {
+		if op.Kind() != "copy" {
+			continue
+		}
+		var err error
+		if i > start {
+			if doc, err = ops[start:i].Apply(doc); err != nil {
+				return nil, err
+			}
+		}
+		before := len(doc)
+		if doc, err = ops[i : i+1].Apply(doc); err != nil {
+			return nil, err
+		}
+		copied += int64(len(doc) - before)
+		if copied > limits.JSONPatchMaxCopyBytes {
+			return nil, jsonpatch.NewAccumulatedCopySizeError(limits.JSONPatchMaxCopyBytes, copied)
+		}
+		start = i + 1
+	}
+	if start < len(ops) {
+		return ops[start:].Apply(doc)
+	}
+	return doc, nil
 }

@@ -54,6 +54,12 @@ const (
 	// accepts (k8s.io/apiserver/pkg/server/config.go NewConfig's default
 	// MaxRequestBodyBytes, 3 MiB).
 	MaxRequestBodyBytes = int64(3 * 1024 * 1024)
+
+	// JSONPatchMaxCopyBytes bounds the bytes the copy operations of one
+	// JSON patch may add (k8s.io/apiserver pkg/server/config.go
+	// JSONPatchMaxCopyBytes, 3 MiB, set as json-patch's
+	// AccumulatedCopySizeLimit): a mutating webhook's patch over it fails.
+	JSONPatchMaxCopyBytes = int64(3 * 1024 * 1024)
 )
 
 // CEL parser limits: github.com/google/cel-go/parser/parser.go (the
