@@ -420,6 +420,8 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 			}
 			opts.Mutate = policies.mutateAll
 		}
+	} else if len(f.policies) == 0 && f.request == "" && f.webhookResponses != nil {
+		return usageError(c, stderr, "--webhook-response %s: no webhook configuration is given (--policy or among the inputs)", f.webhookResponses[0])
 	} else if len(f.policies) > 0 || f.request != "" {
 		return usageError(c, stderr, "no ValidatingAdmissionPolicy, MutatingAdmissionPolicy, binding or webhook configuration found in --policy %s", strings.Join(f.policies, ", "))
 	}

@@ -111,6 +111,14 @@ func TestValidateWebhookResponses(t *testing.T) {
 	}
 }
 
+func TestWebhookResponseWithoutWebhookConfigurationsIsAUsageError(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "obj.yaml": oneCronTab})
+	code, _, stderr := runCLI("validate", "--crd", filepath.Join(dir, "crd.yaml"), "--webhook-response", "a.example.com=answer.yaml", filepath.Join(dir, "obj.yaml"))
+	if code != exitUsage || !strings.Contains(stderr, "--webhook-response a.example.com=answer.yaml: no webhook configuration is given (--policy or among the inputs)") {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+}
+
 func TestWebhookResponsesOnCRDUpdates(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"hooks.yaml": crdWebhooks,
 		"denied.yaml": "apiVersion: admission.k8s.io/v1\nkind: AdmissionReview\nresponse: {uid: x, allowed: false, status: {message: frozen, reason: Forbidden, code: 403}}\n"})
