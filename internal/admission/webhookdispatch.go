@@ -299,6 +299,9 @@ func (a *Admitter) verify(req *Request, w *compiledWebhook, r *WebhookResponse, 
 			return nil, &callError{h.Name, fmt.Sprintf("failed to call webhook: no kind %q is registered for version %q in scheme \"pkg/runtime/scheme.go:111\"", r.Kind, r.APIVersion)}
 		}
 	}
+	if r.DecodeError != "" {
+		return nil, &callError{h.Name, "failed to call webhook: " + r.DecodeError}
+	}
 	if r.Response == nil {
 		return nil, invalid("webhook response was absent")
 	}

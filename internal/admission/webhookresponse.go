@@ -25,6 +25,9 @@ type WebhookResponse struct {
 	} `json:"request,omitempty"`
 	// Response is nil when the answer has none.
 	Response *ReviewResponse `json:"response,omitempty"`
+	// DecodeError is why the API server's client cannot decode the
+	// answer (a field of the wrong type, bad base64): the call fails.
+	DecodeError string `json:"-"`
 }
 
 // ReviewResponse is an AdmissionReview's response.
@@ -49,18 +52,21 @@ type ResponseStatus struct {
 }
 
 // DecodeWebhookResponse reads a recorded AdmissionReview answer (JSON; the
-// caller converts YAML). What the API server's client cannot decode at all
-// (not an object, a field of the wrong type) is an error; a wrong
-// apiVersion or kind, or a missing response, is the webhook's failure and
-// is decided when the webhook is called (Admitter.DispatchWebhooks).
+// caller converts YAML). What is not an AdmissionReview answer at all (not
+// an object; another kind without a response) is an error; everything
+// else is decided when the webhook is called (Admitter.DispatchWebhooks),
+// as the API server decides it: a wrong apiVersion or kind, a missing
+// response, a field the client cannot decode (WebhookResponse.DecodeError)
+// fail the call under the webhook's failure policy. Field names are
+// matched case-sensitively, as the API server's decoder matches them.
 func DecodeWebhookResponse(js []byte) (*WebhookResponse, error) {
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(js, &probe); err != nil || probe == nil {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(js, &top); err != nil || top == nil {
 		return nil, fmt.Errorf("expected an admission.k8s.io/v1 AdmissionReview object with a response")
 	}
-	_, hasResponse := probe["response"]
+	_, hasResponse := top["response"]
 	var kind string
-	_ = json.Unmarshal(probe["kind"], &kind)
+	_ = json.Unmarshal(top["kind"], &kind)
 	if kind != "AdmissionReview" && !hasResponse {
 		what := "kind " + fmt.Sprintf("%q", kind)
 		if kind == "" {
@@ -69,15 +75,89 @@ func DecodeWebhookResponse(js []byte) (*WebhookResponse, error) {
 		return nil, fmt.Errorf("expected an admission.k8s.io/v1 AdmissionReview with a response, found %s and no response", what)
 	}
 	var r WebhookResponse
-	dec := json.NewDecoder(bytes.NewReader(js))
-	if err := dec.Decode(&r); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return nil, fmt.Errorf("not an AdmissionReview: %s: expected %s, found %s", te.Field, jsonKind(te.Type), te.Value)
-		}
-		return nil, fmt.Errorf("not an AdmissionReview: %s", strings.TrimPrefix(err.Error(), "json: "))
+	_ = json.Unmarshal(top["apiVersion"], &r.APIVersion)
+	r.Kind = kind
+	if err := json.Unmarshal(exactFields(js), &r); err != nil {
+		r.DecodeError = decodeErrorText(err)
 	}
 	return &r, nil
+}
+
+// exactFields drops from an answer the keys that match a field of the
+// review, request, response or status only when case is ignored (Go's
+// encoding/json would take them; the API server's decoder does not).
+func exactFields(js []byte) []byte {
+	var v interface{}
+	d := json.NewDecoder(bytes.NewReader(js))
+	d.UseNumber()
+	if d.Decode(&v) != nil {
+		return js
+	}
+	fields := map[string][]string{
+		"":                {"apiVersion", "kind", "request", "response"},
+		"request":         {"uid"},
+		"response":        {"uid", "allowed", "status", "patch", "patchType", "auditAnnotations", "warnings"},
+		"response.status": {"status", "message", "reason", "code"},
+	}
+	var walk func(o map[string]interface{}, path string)
+	walk = func(o map[string]interface{}, path string) {
+		for k, sub := range o {
+			for _, f := range fields[path] {
+				if k != f && strings.EqualFold(k, f) {
+					delete(o, k)
+				}
+			}
+			if m, ok := sub.(map[string]interface{}); ok {
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				if _, known := fields[p]; known {
+					walk(m, p)
+				}
+			}
+		}
+	}
+	if m, ok := v.(map[string]interface{}); ok {
+		walk(m, "")
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return js
+	}
+	return out
+}
+
+// decodeErrorText is the API server's decoder's message for an answer it
+// cannot decode into admission/v1 types (encoding/json's, with upstream's
+// type names).
+func decodeErrorText(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return strings.TrimPrefix(err.Error(), "json: ")
+	}
+	upstreamType := map[string]string{
+		"request":            "v1.AdmissionRequest",
+		"request.uid":        "types.UID",
+		"response":           "v1.AdmissionResponse",
+		"response.uid":       "types.UID",
+		"response.status":    "v1.Status",
+		"response.patchType": "v1.PatchType",
+	}
+	typ, ok := upstreamType[te.Field]
+	if !ok {
+		typ = te.Type.String()
+	}
+	owner := "AdmissionReview"
+	switch {
+	case strings.HasPrefix(te.Field, "response.status."):
+		owner = "Status"
+	case strings.HasPrefix(te.Field, "response."):
+		owner = "AdmissionResponse"
+	case strings.HasPrefix(te.Field, "request."):
+		owner = "AdmissionRequest"
+	}
+	return fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s.%s of type %s", te.Value, owner, te.Field, typ)
 }
 
 // jsonKind names the JSON value a Go type decodes from.
