@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 )
 
@@ -158,26 +157,6 @@ func decodeErrorText(err error) string {
 		owner = "AdmissionRequest"
 	}
 	return fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s.%s of type %s", te.Value, owner, te.Field, typ)
-}
-
-// jsonKind names the JSON value a Go type decodes from.
-func jsonKind(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.String:
-		return "a string"
-	case reflect.Int, reflect.Int32, reflect.Int64:
-		return "an integer"
-	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 {
-			return "a base64 string"
-		}
-		return "a list"
-	case reflect.Map, reflect.Struct, reflect.Pointer:
-		return "an object"
-	}
-	return t.String()
 }
 
 // WebhookKey names a webhook of a configuration: "configuration/webhook".
