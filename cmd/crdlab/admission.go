@@ -478,7 +478,7 @@ func writeAdmissionText(stderr interface{ Write([]byte) (int, error) }, file str
 		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}
 	if !a.Allowed {
-		fmt.Fprintf(stderr, "Error from server (%s): error when replacing %q: %s\n", a.Reason, file, a.Message)
+		fmt.Fprintf(stderr, "%s: error when replacing %q: %s\n", report.FromServer(a.Reason), file, a.Message)
 	}
 }
 

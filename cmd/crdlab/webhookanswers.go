@@ -199,17 +199,21 @@ func (p *policyRun) mutateWebhooks(d *catalog.Document, mo *wire.MutationOutcome
 	return nd, mo
 }
 
-// webhookCalls are the webhooks of an entry's request: the mutating ones
-// as the mutating step ran them (or matched on the validated object when
-// it did not run), the validating ones dispatched when the request gets
-// that far (notReached, when not empty, says why it does not).
+// mutatingCalls are the mutating webhooks of an entry's request as the
+// mutating step ran them, or, when it did not run, run here on the
+// validated object (req.Object becomes the patched one).
 func (p *policyRun) mutatingCalls(d *catalog.Document, req *admission.Request) *admission.WebhookDispatch {
 	if p.hooked != nil {
 		if res := p.hooked.take(d); res != nil {
 			return res
 		}
 	}
-	res := p.adm.DispatchWebhooks(req, true, nil)
+	// Not run by the mutating step (a CRD among the inputs): answered
+	// here, the patched object going on to the validating admission.
+	res := p.adm.DispatchWebhooks(req, true, p.webhookAnswers.answers())
+	if res.Patched {
+		req.Object = res.Object
+	}
 	return &res
 }
 

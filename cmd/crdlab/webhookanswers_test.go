@@ -48,11 +48,12 @@ func patchAnswer(patch string) string {
 func TestValidateWebhookResponses(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"crd.yaml": admissionCRD, "hooks.yaml": answerHooks, "policy.yaml": admissionPolicy, "obj.yaml": oneCronTab,
-		"nine.json":      patchAnswer(`[{"op": "replace", "path": "/spec/replicas", "value": 9}]`),
-		"string.json":    patchAnswer(`[{"op": "replace", "path": "/spec/replicas", "value": "many"}]`),
-		"denied.json":    `{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": {"uid": "1", "allowed": false, "status": {"message": "no", "code": 403, "reason": "Forbidden"}}}`,
-		"absent.json":    `{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview"}`,
-		"notreview.yaml": admissionCRD,
+		"nine.json":        patchAnswer(`[{"op": "replace", "path": "/spec/replicas", "value": 9}]`),
+		"string.json":      patchAnswer(`[{"op": "replace", "path": "/spec/replicas", "value": "many"}]`),
+		"denied.json":      `{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": {"uid": "1", "allowed": false, "status": {"message": "no", "code": 403, "reason": "Forbidden"}}}`,
+		"absent.json":      `{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview"}`,
+		"bare-denial.json": `{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": {"uid": "1", "allowed": false}}`,
+		"notreview.yaml":   admissionCRD,
 	})
 	p := func(name string) string { return filepath.Join(dir, name) }
 	base := []string{"validate", "--crd", p("crd.yaml"), "--policy", p("hooks.yaml")}
@@ -85,6 +86,14 @@ func TestValidateWebhookResponses(t *testing.T) {
 		if code != exitInvalid || !strings.Contains(stderr, `Error from server (Forbidden): error when creating`) || !strings.Contains(stderr, `admission webhook "replicas.example.com" denied the request: no`) ||
 			!strings.Contains(stdout, `checks/checks.example.com skipped: not reached: the request failed at webhook "replicas.example.com" of MutatingWebhookConfiguration "defaults"`) {
 			t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+	})
+	t.Run("a denial without a status: no reason, kubectl's plain 'Error from server'", func(t *testing.T) {
+		args := append(append([]string{}, base...), "--webhook-response", "checks.example.com="+p("bare-denial.json"), p("obj.yaml"))
+		code, _, stderr := runCLI(args...)
+		want := `: Error from server: error when creating "` + p("obj.yaml") + `": admission webhook "checks.example.com" denied the request without explanation`
+		if code != exitInvalid || !strings.Contains(stderr, want) {
+			t.Errorf("exit %d\nstderr:\n%s\nwant %q", code, stderr, want)
 		}
 	})
 	t.Run("an unusable validating answer under Ignore lets the request through", func(t *testing.T) {

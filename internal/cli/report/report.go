@@ -139,7 +139,7 @@ func (t *textWriter) Entry(e *catalog.Result) error {
 	case e.Status == wire.StatusInvalid && e.Admission != nil && !e.Admission.Allowed && len(e.Errors) == 1:
 		// Denied by a validating admission policy: kubectl prints the
 		// status message with its reason.
-		fmt.Fprintf(stderr, "%s: Error from server (%s): error when %s %q: %s\n", where(&e.RunEntry), e.Admission.Reason, errVerb, e.File, e.Admission.Message)
+		fmt.Fprintf(stderr, "%s: %s: error when %s %q: %s\n", where(&e.RunEntry), FromServer(e.Admission.Reason), errVerb, e.File, e.Admission.Message)
 	case e.DecodeError != "":
 		file := e.File
 		if p := e.DecodeErrorPosition; p != nil {
@@ -164,6 +164,16 @@ func (t *textWriter) Entry(e *catalog.Result) error {
 		fmt.Fprintln(stdout, WebhooksLine(&e.RunEntry))
 	}
 	return nil
+}
+
+// FromServer is kubectl's prefix of a status error: "Error from server
+// (Reason)", or "Error from server" for a status without a reason (a
+// webhook's denial may have none).
+func FromServer(reason string) string {
+	if reason == "" {
+		return "Error from server"
+	}
+	return "Error from server (" + reason + ")"
 }
 
 // WebhooksLine is the text output's line on the admission webhooks of an
