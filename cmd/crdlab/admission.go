@@ -152,7 +152,7 @@ func decodePolicyDocs(in *admission.Inputs, docs []catalog.Document, all bool) e
 		if d.IsCRD() {
 			continue
 		}
-		if admission.IsAdmissionKind(d.APIVersion, d.Kind) {
+		if admission.IsAdmissionKind(d.APIVersion, d.Kind) || iadm.IsRBACKind(d.APIVersion, d.Kind) {
 			body, file, line := d.Raw, d.File, d.RawLine
 			if d.Item >= 0 || body == nil {
 				body, file, line = d.Data, d.Where(), 0

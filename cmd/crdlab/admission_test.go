@@ -513,3 +513,20 @@ func TestValidateAuthorizerAnswersFromRBACObjectsOfPolicyFilesAndInputs(t *testi
 		}
 	}
 }
+
+func TestValidateLocatesRBACObjectsOfTheWrongShapeInPolicyFilesAndInputs(t *testing.T) {
+	bad := strings.Replace(rbacBinding, "subjects:", "subjects: 5\nx:", 1)
+	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "policy.yaml": rbacAdmission, "bad.yaml": bad, "objs.yaml": admissionObjects})
+	for _, c := range []struct{ name, policy, input string }{
+		{"in a --policy file", "bad.yaml", "objs.yaml"},
+		{"among the inputs", "policy.yaml", "bad.yaml"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, c.policy), filepath.Join(dir, "objs.yaml"), filepath.Join(dir, c.input)}, strings.NewReader(""), &stdout, &stderr)
+		line := strings.Count(bad[:strings.Index(bad, "subjects: 5")], "\n") + 1
+		want := fmt.Sprintf("%s:%d:1: subjects: expected a list, got a number", filepath.Join(dir, "bad.yaml"), line)
+		if code != exitUsage || !strings.Contains(stderr.String(), want) {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit %d and %s", c.name, code, stderr.String(), exitUsage, want)
+		}
+	}
+}

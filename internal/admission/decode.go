@@ -166,6 +166,11 @@ func decodeInto(in *Inputs, raw []byte, file string, firstLine int) error {
 		return nil
 	}
 	if !IsAdmissionKind(apiVersion, kind) {
+		if isRBACObject(obj) {
+			if err := checkRBACShape(obj, kind, locate); err != nil {
+				return err
+			}
+		}
 		in.Objects = append(in.Objects, obj)
 		return nil
 	}
@@ -329,6 +334,9 @@ func strictFill(v interface{}, rv reflect.Value, path string, locate func(path, 
 				return err
 			}
 		}
+		return nil
+	case reflect.Interface:
+		rv.Set(reflect.ValueOf(v)) // any JSON value
 		return nil
 	}
 	return locate(path, "unsupported field type")
