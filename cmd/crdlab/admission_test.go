@@ -530,3 +530,31 @@ func TestValidateLocatesRBACObjectsOfTheWrongShapeInPolicyFilesAndInputs(t *test
 		}
 	}
 }
+
+func TestAdmissionAtAnOlderReleaseIsNotedAsTheNewestReleases(t *testing.T) {
+	note := "note: admission is evaluated as Kubernetes 1.37's (policies, webhook matching): --kube-version 1.35 applies to validation only"
+	for _, c := range []struct {
+		name string
+		args []string
+		want bool
+	}{
+		{"validate at 1.35", []string{"validate", "--kube-version", "1.35", "--crd", "../../examples/crontab-crd.yaml", "--policy", "../../examples/admission/policy.yaml", "../../examples/valid.yaml"}, true},
+		{"validate at 1.37", []string{"validate", "--kube-version", "1.37", "--crd", "../../examples/crontab-crd.yaml", "--policy", "../../examples/admission/policy.yaml", "../../examples/valid.yaml"}, false},
+		{"validate at 1.35 without policies", []string{"validate", "--kube-version", "1.35", "--crd", "../../examples/crontab-crd.yaml", "../../examples/valid.yaml"}, false},
+		{"lint --old at 1.35", []string{"lint", "--kube-version", "1.35", "--old", "../../examples/crd-update/old.yaml", "--policy", "../../examples/admission/webhooks.yaml", "../../examples/crd-update/new-v1.yaml"}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			run(c.args, strings.NewReader(""), &stdout, &stderr)
+			if got := strings.Contains(stderr.String(), note); got != c.want {
+				t.Errorf("note on stderr: %v, want %v; stderr:\n%s", got, c.want, stderr.String())
+			}
+			stdout.Reset()
+			stderr.Reset()
+			run(append(append([]string{}, c.args[:1]...), append([]string{"-o", "json"}, c.args[1:]...)...), strings.NewReader(""), &stdout, &stderr)
+			if got := strings.Contains(stdout.String(), strings.TrimPrefix(note, "note: ")); got != c.want {
+				t.Errorf("note in the JSON admission outcome: %v, want %v; stdout:\n%s", got, c.want, stdout.String())
+			}
+		})
+	}
+}

@@ -402,6 +402,10 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		return usageError(c, stderr, "%v", err)
 	}
 	if policies != nil {
+		if n := admissionReleaseNote(f.kube.version); n != "" {
+			policies.releaseNote = n
+			fmt.Fprintf(stderr, "note: %s\n", n)
+		}
 		if policies.adm.Policies() > 0 || policies.mut == nil {
 			policies.keepResults = opts.Results
 			opts.Results = true
