@@ -59,7 +59,15 @@ func check(patterns []string, kubeVersion string) (*result, error) {
 	rt.OutputRules = genall.OutputRules{Default: out}
 	var genErrs bytes.Buffer
 	rt.ErrorWriter = &genErrs
-	rt.Run() // its error report is the packages' errors, read below
+	// Run prints the packages' errors on os.Stderr (loader.PrintErrors):
+	// they are read below and reported as diagnostics instead
+	stderr := os.Stderr
+	if null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
+		os.Stderr = null
+		defer null.Close()
+	}
+	rt.Run()
+	os.Stderr = stderr
 
 	res := &result{generated: time.Now()}
 	m := newMapper(rt.Roots, rt.Collector)
@@ -91,9 +99,18 @@ func check(patterns []string, kubeVersion string) (*result, error) {
 		res.crds++
 		res.diags = append(res.diags, m.checkCRD(name, data, kubeVersion)...)
 	}
-	for i := range res.diags {
-		res.diags[i].File = displayPath(res.diags[i].File)
+	// controller-tools reports a marker that does not parse once per
+	// target it tried: each diagnostic once
+	seen := map[Diagnostic]bool{}
+	uniq := res.diags[:0]
+	for _, d := range res.diags {
+		d.File = displayPath(d.File)
+		if !seen[d] {
+			seen[d] = true
+			uniq = append(uniq, d)
+		}
 	}
+	res.diags = uniq
 	sort.SliceStable(res.diags, func(i, j int) bool {
 		a, b := res.diags[i], res.diags[j]
 		if a.File != b.File {
