@@ -1,14 +1,12 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -116,21 +114,16 @@ func (s *Server) runMarkers(dir string, r *markersRun, gen int) {
 		args = append(args, "--kube-version", kube)
 	}
 	args = append(args, ".")
-	cmd := exec.CommandContext(ctx, command, args...)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	stdout, stderr, code, err := runCommand(ctx, dir, command, args)
 	if ctx.Err() == context.Canceled {
 		return // a newer run replaced it
 	}
-	var exit *exec.ExitError
 	var diags []markersDiagnostic
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		s.logMessage(fmt.Sprintf("crdlab lsp: markersCommand %q in %s: no answer after %v", command, dir, markersTimeout))
 		return
-	case err != nil && !errors.As(err, &exit):
+	case err != nil:
 		// the command is missing or cannot run: said once
 		s.mu.Lock()
 		warned := s.markersWarned
@@ -140,11 +133,11 @@ func (s *Server) runMarkers(dir string, r *markersRun, gen int) {
 			s.showMessage(MessageTypeWarning, fmt.Sprintf("crdlab lsp: markersCommand %q: %v (install it: go install ./cmd/crdlab-markers in crdlab's markers/ module)", command, err))
 		}
 		return
-	case err != nil && exit.ExitCode() != 1:
-		s.logMessage(fmt.Sprintf("crdlab lsp: markersCommand %q in %s: %v: %s", command, dir, err, strings.TrimSpace(stderr.String())))
+	case code != 0 && code != 1:
+		s.logMessage(fmt.Sprintf("crdlab lsp: markersCommand %q in %s: exit status %d: %s", command, dir, code, strings.TrimSpace(string(stderr))))
 		return
 	}
-	if jerr := json.Unmarshal(stdout.Bytes(), &diags); jerr != nil {
+	if jerr := json.Unmarshal(stdout, &diags); jerr != nil {
 		s.logMessage(fmt.Sprintf("crdlab lsp: markersCommand %q in %s: reading its output: %v", command, dir, jerr))
 		return
 	}
@@ -198,6 +191,94 @@ func (s *Server) runMarkers(dir string, r *markersRun, gen int) {
 	for uri, ds := range byURI {
 		s.notify(PublishDiagnosticsParams{URI: uri, Diagnostics: ds})
 	}
+}
+
+// runCommand runs command with args in dir and returns its output and
+// exit status; err is about starting it (not found, not executable).
+// The process is killed when ctx ends. It uses os.StartProcess, not
+// os/exec, which would add about 140 KB to bin/crdlab.
+func runCommand(ctx context.Context, dir, command string, args []string) (stdout, stderr []byte, code int, err error) {
+	path, err := lookPath(command)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, nil, 0, err
+	}
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		errR.Close()
+		errW.Close()
+		return nil, nil, 0, err
+	}
+	p, err := os.StartProcess(path, append([]string{command}, args...), &os.ProcAttr{Dir: dir, Files: []*os.File{devnull, outW, errW}})
+	devnull.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return nil, nil, 0, err
+	}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			// its children (go list) may hold the pipes open: closing
+			// them ends the reads now
+			_ = p.Kill()
+			outR.Close()
+			errR.Close()
+		case <-done:
+		}
+	}()
+	errc := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(io.LimitReader(errR, 1<<16))
+		_, _ = io.Copy(io.Discard, errR)
+		errR.Close()
+		errc <- b
+	}()
+	stdout, _ = io.ReadAll(io.LimitReader(outR, 64<<20))
+	_, _ = io.Copy(io.Discard, outR)
+	outR.Close()
+	stderr = <-errc
+	st, werr := p.Wait()
+	close(done)
+	if werr != nil {
+		return stdout, stderr, 0, werr
+	}
+	return stdout, stderr, st.ExitCode(), nil
+}
+
+// lookPath finds command: a path (with a separator) as it is, a name in
+// $PATH.
+func lookPath(command string) (string, error) {
+	if strings.ContainsRune(command, filepath.Separator) || strings.ContainsRune(command, '/') {
+		if fi, err := os.Stat(command); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+			return "", fmt.Errorf("%s: not an executable file", command)
+		}
+		return command, nil
+	}
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, command)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s: not found in $PATH", command)
 }
 
 // utf16Position converts a 1-based line and byte column to a protocol

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"net/url"
 	"os"
@@ -140,5 +141,50 @@ func TestMissingMarkersCommandIsReportedOnce(t *testing.T) {
 	defer cl.mu.Unlock()
 	if len(cl.msgs) != 1 || cl.msgs[0].Type != MessageTypeWarning || !strings.Contains(cl.msgs[0].Message, missing) {
 		t.Errorf("messages: %+v", cl.msgs)
+	}
+}
+
+// lookPath finds a command by name in $PATH (only executable files) and
+// takes a path as it is.
+func TestMarkersCommandIsFoundInPATH(t *testing.T) {
+	dir := t.TempDir()
+	script := fakeMarkers(t, dir)
+	if err := os.WriteFile(filepath.Join(dir, "not-executable"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	for _, tc := range []struct {
+		command, want string
+	}{
+		{"fake-markers", script},
+		{script, script},
+		{"not-executable", ""},
+		{"no-such-command", ""},
+		{filepath.Join(dir, "not-executable"), ""},
+	} {
+		got, err := lookPath(tc.command)
+		if got != tc.want || (err == nil) != (tc.want != "") {
+			t.Errorf("lookPath(%q) = %q, %v; want %q", tc.command, got, err, tc.want)
+		}
+	}
+}
+
+// A run that outlives its context is killed, and returns even when a
+// child of the command keeps its output open.
+func TestMarkersCommandIsKilledWhenCancelled(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the command is a shell script")
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "slow")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nsleep 30 &\nsleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	runCommand(ctx, dir, script, nil)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the run returned after %v", d)
 	}
 }
