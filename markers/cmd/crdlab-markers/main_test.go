@@ -87,3 +87,19 @@ func TestMarkerErrorsArePlaced(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsShowTheTextOutput: docs/editors.md's sample output is the
+// text golden file, so that the page cannot go stale.
+func TestDocsShowTheTextOutput(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/editors.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden, err := os.ReadFile("testdata/text.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(doc, golden) {
+		t.Errorf("docs/editors.md's Kubebuilder markers section does not show testdata/text.golden: copy it there")
+	}
+}
