@@ -25,6 +25,7 @@ import (
 type result struct {
 	diags     []Diagnostic
 	crds      int
+	files     map[string][]byte // the generated CRDs by controller-gen's file name
 	generated time.Time // when the CRDs were generated (for --time)
 }
 
@@ -69,7 +70,7 @@ func check(patterns []string, kubeVersion string) (*result, error) {
 	rt.Run()
 	os.Stderr = stderr
 
-	res := &result{generated: time.Now()}
+	res := &result{generated: time.Now(), files: map[string][]byte{}}
 	m := newMapper(rt.Roots, rt.Collector)
 	// the packages' errors (syntax, a marker that does not parse, an
 	// invalid marker value): controller-gen prints them and fails;
@@ -96,6 +97,7 @@ func check(patterns []string, kubeVersion string) (*result, error) {
 	sort.Strings(names)
 	for _, name := range names {
 		data := out.files[name].Bytes()
+		res.files[name] = data
 		res.crds++
 		res.diags = append(res.diags, m.checkCRD(name, data, kubeVersion)...)
 	}

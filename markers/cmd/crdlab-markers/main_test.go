@@ -103,3 +103,44 @@ func TestDocsShowTheTextOutput(t *testing.T) {
 		t.Errorf("docs/editors.md's Kubebuilder markers section does not show testdata/text.golden: copy it there")
 	}
 }
+
+// TestGeneratedCRDsAreControllerGens pins the CRDs generated from
+// ../../testdata/api/v1 (testdata/crds/, controller-gen's file names):
+// what `controller-gen crd paths=./testdata/api/v1` writes, and the
+// CRDs of conformance/testdata/cases/30_markers.yaml, where upstream's
+// verdict on them is compared with crdlab's.
+func TestGeneratedCRDsAreControllerGens(t *testing.T) {
+	t.Chdir("../..")
+	res, err := check([]string{"./testdata/api/v1"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join("cmd", "crdlab-markers", "testdata", "crds")
+	if *update {
+		os.RemoveAll(dir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range res.files {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != len(res.files) || len(entries) != 3 {
+		t.Errorf("%d files in %s, %d generated, want 3", len(entries), dir, len(res.files))
+	}
+	for _, e := range entries {
+		want, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.files[e.Name()]; !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the generated CRD (go test -update rewrites it):\n%s", e.Name(), got)
+		}
+	}
+}
