@@ -26,7 +26,7 @@ type result struct {
 	diags     []Diagnostic
 	crds      int
 	files     map[string][]byte // the generated CRDs by controller-gen's file name
-	generated time.Time // when the CRDs were generated (for --time)
+	generated time.Time         // when the CRDs were generated (for --time)
 }
 
 // memOutput is a genall.OutputRule that keeps the generated files.

@@ -397,10 +397,12 @@ func (m *mapper) fieldError(def *apiextensionsv1.CustomResourceDefinition, path,
 	last := n // the deepest node found that has a field, or the root
 	found := true
 	key, ruleIdx, ruleKey := "", -1, ""
+	var itemsOf goNode // the field whose items n is (its +kubebuilder:validation:items: markers)
 walk:
 	for i, s := range rest {
 		switch s.name {
 		case "properties":
+			itemsOf = goNode{}
 			if schema != nil {
 				if p, ok := schema.Properties[s.key]; ok {
 					schema = &p
@@ -428,6 +430,10 @@ walk:
 			if found {
 				var e goNode
 				if e, found = elem(n); found {
+					itemsOf = goNode{}
+					if s.name == "items" && n.field != nil {
+						itemsOf = n
+					}
 					e.field = nil
 					n = e
 				}
@@ -459,6 +465,11 @@ walk:
 	} else if key != "" {
 		for _, ml := range cands {
 			if markerMatchesKey(ml.text, key) {
+				return placeAt(d, ml)
+			}
+		}
+		for _, ml := range m.fieldMarkers(itemsOf) {
+			if name := markerName(ml.text); strings.Contains(name, ":items:") && markerMatchesKey(strings.Replace(ml.text, ":items:", ":", 1), key) {
 				return placeAt(d, ml)
 			}
 		}

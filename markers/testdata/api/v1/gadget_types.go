@@ -7,6 +7,10 @@ type GadgetSpec struct {
 	// zone's pattern is not a regular expression.
 	// +kubebuilder:validation:Pattern=`^[a-z(+$`
 	Zone string `json:"zone,omitempty"`
+
+	// each name's pattern is not a regular expression either.
+	// +kubebuilder:validation:items:Pattern=`^[a-z(+$`
+	Names []string `json:"names,omitempty"`
 }
 
 // Gadget is the test kind whose schema is invalid.
