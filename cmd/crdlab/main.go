@@ -399,6 +399,9 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		if _, ok := err.(*admission.DecodeError); ok {
 			return reportInputError(stderr, err)
 		}
+		if _, ok := err.(*admission.CreateError); ok {
+			return reportInputError(stderr, err)
+		}
 		return usageError(c, stderr, "%v", err)
 	}
 	if policies != nil {

@@ -92,6 +92,21 @@ func (in *Inputs) CheckCreate() error {
 	return nil
 }
 
+// contentLine is the line of the first line of raw (which starts at line
+// firstLine) that is neither blank nor a comment: where a document's
+// object starts. firstLine 0 (no line: a kind: List item) stays 0.
+func contentLine(raw []byte, firstLine int) int {
+	if firstLine == 0 {
+		return 0
+	}
+	for i, l := range strings.Split(string(raw), "\n") {
+		if t := strings.TrimSpace(l); t != "" && t != "---" && !strings.HasPrefix(t, "#") {
+			return firstLine + i
+		}
+	}
+	return firstLine
+}
+
 // enumValue is a value of one of the API's string types (FailurePolicyType,
 // OperationType, ...): upstream's field errors render those as JSON, not
 // as a quoted Go string (field.Error's type switch matches only string).
