@@ -299,7 +299,7 @@ func createDocsOf(t *testing.T) map[string]string {
 			out[where+":"+strconv.Itoa(d.Line)] = string(d.Data)
 		}
 	}
-	files, _ := filepath.Glob("../examples/admission/*.yaml")
+	files, _ := filepath.Glob("../examples/admission*/*.yaml")
 	policyFiles, _ := filepath.Glob("../crdtest/testdata/admission/*.yaml")
 	for _, f := range append(files, policyFiles...) {
 		if strings.Contains(f, ".crdtest.") {
