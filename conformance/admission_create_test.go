@@ -219,6 +219,17 @@ paramRef: {selector: {matchLabels: {a: b}}, parameterNotFoundAction: Allow}
 	{"validation expression of a newer library", vapDoc(deploymentsRule + "validations:\n- expression: \"[1, 2].includes(1)\"\n")},
 	{"many errors in order", vapDoc("failurePolicy: Maybe\nparamKind: {kind: x_y}\nmatchConditions:\n- {name: c, expression: '1'}\nvariables:\n- {name: v, expression: 'object.'}\nvalidations:\n- {expression: '', reason: Nope, message: ' '}\nauditAnnotations:\n- {key: '', valueExpression: ''}\n")},
 
+	{"65 match conditions", vapDoc(deploymentsRule + "matchConditions:\n" + strings.Repeat("- {name: c, expression: 'true'}\n", 65) + replicasValidation)},
+	{"21 audit annotations", vapDoc(deploymentsRule + "auditAnnotations:\n" + strings.Repeat("- {key: k, valueExpression: \"'v'\"}\n", 21))},
+	{"a variable refers to a later one", vapDoc(deploymentsRule + "variables:\n- {name: a, expression: variables.b}\n- {name: b, expression: '1'}\n" + replicasValidation)},
+	{"a variable defined twice", vapDoc(deploymentsRule + "variables:\n- {name: a, expression: \"'x'\"}\n- {name: a, expression: '1'}\nvalidations:\n- expression: variables.a > 0\n")},
+	{"params in a match condition and a messageExpression with paramKind", vapDoc("paramKind: {apiVersion: v1, kind: ConfigMap}\n" + deploymentsRule + "matchConditions:\n- {name: c, expression: params.data.x == 'y'}\nvalidations:\n- expression: 'true'\n  messageExpression: params.data.msg\n")},
+	{"expression and messageExpression both broken", vapDoc(deploymentsRule + "validations:\n- expression: '1 +'\n  messageExpression: 'true'\n  message: ok\n")},
+	{"an audit annotation on a policy with variables", vapDoc(deploymentsRule + "variables:\n- {name: nm, expression: object.metadata.name}\nauditAnnotations:\n- {key: name, valueExpression: variables.nm}\n- {key: bad, valueExpression: variables.m}\n")},
+	{"a mutating policy's match condition with params", mapDoc("paramKind: {apiVersion: v1, kind: ConfigMap}\n" + deploymentsRule + "reinvocationPolicy: Never\nmatchConditions:\n- {name: c, expression: \"params.data.on == 'yes'\"}\nmutations:\n- {patchType: ApplyConfiguration, applyConfiguration: {expression: \"Object{metadata: Object.metadata{labels: {'a': params.data.on}}}\"}}\n")},
+	{"a JSONPatch using the escapeKey function", mapDoc(deploymentsRule + "reinvocationPolicy: IfNeeded\nmutations:\n- {patchType: JSONPatch, jsonPatch: {expression: \"[JSONPatch{op: 'add', path: '/metadata/labels/' + jsonpatch.escapeKey('a/b'), value: 'c'}]\"}}\n")},
+	{"a mutation's authorizer use", mapDoc(deploymentsRule + "reinvocationPolicy: Never\nmutations:\n- {patchType: JSONPatch, jsonPatch: {expression: \"authorizer.group('').resource('pods').check('get').allowed() ? [] : [JSONPatch{op: 'remove', path: '/x'}]\"}}\n")},
+
 	// metadata
 	{"policy name not a DNS subdomain", strings.Replace(vapDoc(deploymentsRule+replicasValidation), "demo.example.com", "Demo_Policy", 1)},
 	{"policy name with the static suffix", strings.Replace(vapDoc(deploymentsRule+replicasValidation), "demo.example.com", "demo.static.k8s.io", 1)},
