@@ -233,6 +233,7 @@ paramRef: {selector: {matchLabels: {a: b}}, parameterNotFoundAction: Allow}
 	// metadata
 	{"policy name not a DNS subdomain", strings.Replace(vapDoc(deploymentsRule+replicasValidation), "demo.example.com", "Demo_Policy", 1)},
 	{"policy name with the static suffix", strings.Replace(vapDoc(deploymentsRule+replicasValidation), "demo.example.com", "demo.static.k8s.io", 1)},
+	{"policy with the static suffix and nothing to validate", strings.Replace(vapDoc(deploymentsRule), "demo.example.com", "demo.static.k8s.io", 1)},
 	{"policy with bad labels and annotations", strings.Replace(vapDoc(deploymentsRule+replicasValidation), "{name: demo.example.com}", "{name: demo.example.com, labels: {'a b': c}, annotations: {'/x': z}}", 1)},
 	{"policy with a namespace", strings.Replace(vapDoc(deploymentsRule+replicasValidation), "{name: demo.example.com}", "{name: demo.example.com, namespace: default}", 1)},
 

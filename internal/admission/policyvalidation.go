@@ -164,7 +164,8 @@ func ValidatePolicy(p *Policy) fieldpath.ErrorList {
 	}
 	if len(spec.Validations) == 0 && len(spec.AuditAnnotations) == 0 {
 		const msg = "validations or auditAnnotations must contain at least one item"
-		return append(errs, fieldpath.Required(path.Child("validations"), msg), fieldpath.Required(path.Child("auditAnnotations"), msg))
+		errs = append(errs, fieldpath.Required(path.Child("validations"), msg), fieldpath.Required(path.Child("auditAnnotations"), msg))
+		return append(errs, validateStaticSuffix(p.Metadata.Name)...)
 	}
 	for i := range spec.Validations {
 		errs = append(errs, pc.validation(&spec.Validations[i], spec.ParamKind != nil, path.Child("validations").Index(i))...)
