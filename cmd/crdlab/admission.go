@@ -176,6 +176,11 @@ func decodePolicyDocs(in *admission.Inputs, docs []catalog.Document, all bool) e
 			if err != nil {
 				return err
 			}
+			// An object the API server would refuse to create is not in
+			// the cluster: an input error (file:line and its text).
+			if err := got.CheckCreate(); err != nil {
+				return err
+			}
 			in.Add(got)
 			continue
 		}

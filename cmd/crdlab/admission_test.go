@@ -409,6 +409,7 @@ const crdMutatingPolicy = `apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingAdmissionPolicy
 metadata: {name: label-crds}
 spec:
+  reinvocationPolicy: Never
   matchConstraints:
     resourceRules:
     - {apiGroups: [apiextensions.k8s.io], apiVersions: [v1], operations: [UPDATE], resources: [customresourcedefinitions]}

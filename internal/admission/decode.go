@@ -154,7 +154,7 @@ func decodeInto(in *Inputs, raw []byte, file string, firstLine int) error {
 	}
 	apiVersion, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
-	where := fmt.Sprintf("%s:%d", file, firstLine)
+	where := fmt.Sprintf("%s:%d", file, contentLine(raw, firstLine))
 	if kind == "List" && apiVersion == "v1" {
 		items, _ := obj["items"].([]interface{})
 		for i, it := range items {
