@@ -12,13 +12,14 @@ GOFMT    ?= $(shell $(GO) env GOROOT)/bin/gofmt
 NPM      ?= npm
 CHROMIUM ?= /usr/bin/chromium
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-MODULES  := . $(wildcard conformance benchmarks tools)
-# the modules that build upstream Kubernetes code (vetted by vet-oracles)
-ORACLEMODS := $(wildcard conformance benchmarks)
+MODULES  := . $(wildcard conformance benchmarks tools markers)
+# the modules that build upstream Kubernetes code (vetted by vet-oracles;
+# markers/ builds controller-tools and k8s.io/apiextensions-apiserver)
+ORACLEMODS := $(wildcard conformance benchmarks markers)
 # modules that only pin tools (tool directives, no packages)
 TOOLMODS := $(wildcard benchmarks/tools benchmarks/tools/kubectl-validate)
 
-.PHONY: help race setup build check check-help deadcode test vet-oracles conformance conformance-versions versions-report corpus-matrix clean
+.PHONY: help race setup build markers markers-test check check-help deadcode test vet-oracles conformance conformance-versions versions-report corpus-matrix clean
 
 help: ## list every target with one line (the default goal)
 	@awk -F':.*## ' '/^[a-zA-Z0-9_.-]+:.*## /{printf "  make %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -55,6 +56,16 @@ setup: ## Go modules of every module, npm ci (bindings/js, playground), Debian p
 build: ## build bin/crdlab
 	@mkdir -p bin
 	$(GO) build -trimpath -buildvcs=auto -ldflags "-X github.com/crdlab/crdlab/engine.Version=$(VERSION)" -o bin/crdlab ./cmd/crdlab
+
+# crdlab-markers (markers/, its own module: controller-tools and k8s.io/*
+# stay out of the main module): diagnostics on kubebuilder markers in Go,
+# for the CLI and crdlab lsp's markersCommand option (docs/editors.md).
+markers: ## build bin/crdlab-markers (the markers/ module: kubebuilder markers in Go source checked as the API server would)
+	@mkdir -p bin
+	cd markers && $(GO) build -trimpath -o ../bin/crdlab-markers ./cmd/crdlab-markers
+
+markers-test: ## go vet and go test of the markers/ module (crdlab-markers; compiles controller-tools and k8s.io, not part of make test)
+	cd markers && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # The repository's hygiene, for every Go module (the main one, conformance/,
 # benchmarks/, tools/, and benchmarks/tools/, which pins benchstat): go.mod

@@ -51,6 +51,10 @@ type (
 	WebhookDispatch = iadm.WebhookDispatch
 	// DecodeError locates a policy or binding that does not decode.
 	DecodeError = iadm.DecodeError
+	// CreateError is a policy or binding the API server refuses to create
+	// (Inputs.CreateErrors, Inputs.CheckCreate): its file:line and the
+	// API server's field errors.
+	CreateError = iadm.CreateError
 )
 
 // DecodeFile reads the documents of a YAML stream or JSON file: policies,

@@ -152,7 +152,8 @@ spec:
 // (cel-go's checker finds no overload of _?_:_ for (bool, string, null):
 // the conformance case audit-annotations-dyn-type shows upstream's
 // identical error), so docsAudit uses ” (an empty value is left out, as
-// null is) and docsAuditAsWritten pins the compile error.
+// null is) and docsAuditAsWritten pins the compile error (the API server
+// would not even create that policy: CheckCreate refuses it).
 const docsAudit = `
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy
@@ -269,6 +270,11 @@ func TestKubernetesDocumentationExamples(t *testing.T) {
 			in, err := admission.DecodeFile([]byte(tc.policies+"\n---\n"+docsNamespaces), "docs.yaml")
 			if err != nil {
 				t.Fatal(err)
+			}
+			// The API server creates every policy of the page but the
+			// audit annotation as written.
+			if err := in.CheckCreate(); (err != nil) != (tc.policies == docsAuditAsWritten) {
+				t.Errorf("CheckCreate() = %v", err)
 			}
 			a, err := admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Objects: in.Objects})
 			if err != nil {

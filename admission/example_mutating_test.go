@@ -49,6 +49,7 @@ apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingAdmissionPolicy
 metadata: {name: add-tz}
 spec:
+  reinvocationPolicy: Never
   matchConstraints:
     resourceRules:
     - {apiGroups: [stable.example.com], apiVersions: ["*"], operations: [CREATE], resources: [crontabs]}

@@ -54,8 +54,13 @@ require (
 require k8s.io/streaming v0.37.2 // indirect
 
 require (
+	github.com/distribution/reference v0.6.0 // indirect
 	github.com/fsnotify/fsnotify v1.9.0 // indirect
+	github.com/opencontainers/go-digest v1.0.0 // indirect
+	github.com/robfig/cron/v3 v3.0.1 // indirect
 	k8s.io/component-helpers v0.0.0 // indirect
+	k8s.io/controller-manager v0.0.0 // indirect
+	k8s.io/kubelet v0.0.0 // indirect
 )
 
 require (

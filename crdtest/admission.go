@@ -366,6 +366,11 @@ func (l *loader) admissionInputs(suitePath string, entries []string, lines []int
 			}
 			return nil, fmt.Errorf("%s:%d: policies: %v", suitePath, line, err)
 		}
+		// A policy or binding the API server would not create cannot take
+		// part in a case: the suite does not load.
+		if err := got.CheckCreate(); err != nil {
+			return nil, err
+		}
 		if len(got.Webhooks) > 0 {
 			return nil, fmt.Errorf("%s:%d: policies: admission cases do not run webhook configurations (crdlab does not call webhooks; crdlab validate --policy tells which are called)", suitePath, line)
 		}

@@ -13,6 +13,7 @@ import (
 	iadm "github.com/crdlab/crdlab/internal/admission"
 	"github.com/crdlab/crdlab/internal/cli/catalog"
 	"github.com/crdlab/crdlab/internal/cli/report"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/yamldoc"
 	"github.com/crdlab/crdlab/wire"
 )
@@ -84,6 +85,20 @@ type policyRun struct {
 	// mutating webhook has one, what the mutating step's webhooks did.
 	webhookAnswers *webhookAnswers
 	hooked         *webhookMutation
+	// releaseNote is admissionReleaseNote's remark, in every outcome's notes.
+	releaseNote string
+}
+
+// admissionReleaseNote is the remark that admission (policies, webhook
+// matching) is evaluated as the newest release's, when --kube-version asks
+// for an older one: the objects' and CRDs' validation follow the release,
+// admission does not (docs/kube-versions.md). "" at the newest release.
+func admissionReleaseNote(kubeVersion string) string {
+	rel, err := kubeversion.Parse(kubeVersion)
+	if kubeVersion == "" || err != nil || rel.IsNewest() {
+		return ""
+	}
+	return fmt.Sprintf("admission is evaluated as Kubernetes %s's (policies, webhook matching): --kube-version %s applies to validation only", kubeversion.Of(kubeversion.Newest), rel)
 }
 
 // loadAdmission reads the policies (--policy and the inputs) and the
@@ -164,13 +179,18 @@ func decodePolicyDocs(in *admission.Inputs, docs []catalog.Document, all bool) e
 		if d.IsCRD() {
 			continue
 		}
-		if admission.IsAdmissionKind(d.APIVersion, d.Kind) {
+		if admission.IsAdmissionKind(d.APIVersion, d.Kind) || iadm.IsRBACKind(d.APIVersion, d.Kind) {
 			body, file, line := d.Raw, d.File, d.RawLine
 			if d.Item >= 0 || body == nil {
 				body, file, line = d.Data, d.Where(), 0
 			}
 			got, err := iadm.DecodeDocument(body, file, line)
 			if err != nil {
+				return err
+			}
+			// An object the API server would refuse to create is not in
+			// the cluster: an input error (file:line and its text).
+			if err := got.CheckCreate(); err != nil {
 				return err
 			}
 			in.Add(got)
@@ -319,6 +339,9 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 	}
 	out := &wire.AdmissionOutcome{Allowed: dec.Denied == nil, Warnings: dec.Warnings, AuditAnnotations: dec.AuditAnnotations,
 		Evaluated: dec.Evaluated, Notes: dec.Notes}
+	if p.releaseNote != "" {
+		out.Notes = append(out.Notes, p.releaseNote)
+	}
 	addWarnings(r, dec.Warnings)
 	addWarnings(r, vres.Warnings)
 	if dec.Denied != nil {
@@ -368,7 +391,7 @@ func (noResources) ParamScope(_, kind string) bool                              
 // webhooks, validating policies, validating webhooks (the webhooks are
 // matched, not called); nil when no --policy is given. Mutating policies
 // are not run on CRDs (a note says so).
-func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw []byte) (*wire.AdmissionOutcome, error) {
+func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw []byte, kubeVersion string) (*wire.AdmissionOutcome, error) {
 	if len(f.policies) == 0 {
 		if f.request != "" || f.user != "" || f.groups != nil || f.webhookResponses != nil {
 			return nil, fmt.Errorf("--request, --user, --group and --webhook-response need --policy")
@@ -415,6 +438,9 @@ func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw
 	}
 	req.Namespace = ""
 	var notes []string
+	if n := admissionReleaseNote(kubeVersion); n != "" {
+		notes = append(notes, n)
+	}
 	if len(in.MutatingPolicies) > 0 || len(in.MutatingBindings) > 0 {
 		notes = append(notes, "MutatingAdmissionPolicies are not run on CRD updates: crdlab mutates only the custom resources of the run's CRDs")
 	}

@@ -409,6 +409,7 @@ const crdMutatingPolicy = `apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingAdmissionPolicy
 metadata: {name: label-crds}
 spec:
+  reinvocationPolicy: Never
   matchConstraints:
     resourceRules:
     - {apiGroups: [apiextensions.k8s.io], apiVersions: [v1], operations: [UPDATE], resources: [customresourcedefinitions]}
@@ -511,5 +512,50 @@ func TestValidateAuthorizerAnswersFromRBACObjectsOfPolicyFilesAndInputs(t *testi
 		if want := "skipped RoleBinding prod/jane-scales: rbac.authorization.k8s.io/v1 RoleBinding is a built-in kind"; !strings.Contains(stdout.String()+stderr.String(), want) {
 			t.Errorf("%s: output lacks %q:\n%s%s", c.user, want, stdout.String(), stderr.String())
 		}
+	}
+}
+
+func TestValidateLocatesRBACObjectsOfTheWrongShapeInPolicyFilesAndInputs(t *testing.T) {
+	bad := strings.Replace(rbacBinding, "subjects:", "subjects: 5\nx:", 1)
+	dir := writeFiles(t, map[string]string{"crd.yaml": admissionCRD, "policy.yaml": rbacAdmission, "bad.yaml": bad, "objs.yaml": admissionObjects})
+	for _, c := range []struct{ name, policy, input string }{
+		{"in a --policy file", "bad.yaml", "objs.yaml"},
+		{"among the inputs", "policy.yaml", "bad.yaml"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"validate", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, c.policy), filepath.Join(dir, "objs.yaml"), filepath.Join(dir, c.input)}, strings.NewReader(""), &stdout, &stderr)
+		line := strings.Count(bad[:strings.Index(bad, "subjects: 5")], "\n") + 1
+		want := fmt.Sprintf("%s:%d:1: subjects: expected a list, got a number", filepath.Join(dir, "bad.yaml"), line)
+		if code != exitUsage || !strings.Contains(stderr.String(), want) {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit %d and %s", c.name, code, stderr.String(), exitUsage, want)
+		}
+	}
+}
+
+func TestAdmissionAtAnOlderReleaseIsNotedAsTheNewestReleases(t *testing.T) {
+	note := "note: admission is evaluated as Kubernetes 1.37's (policies, webhook matching): --kube-version 1.35 applies to validation only"
+	for _, c := range []struct {
+		name string
+		args []string
+		want bool
+	}{
+		{"validate at 1.35", []string{"validate", "--kube-version", "1.35", "--crd", "../../examples/crontab-crd.yaml", "--policy", "../../examples/admission/policy.yaml", "../../examples/valid.yaml"}, true},
+		{"validate at 1.37", []string{"validate", "--kube-version", "1.37", "--crd", "../../examples/crontab-crd.yaml", "--policy", "../../examples/admission/policy.yaml", "../../examples/valid.yaml"}, false},
+		{"validate at 1.35 without policies", []string{"validate", "--kube-version", "1.35", "--crd", "../../examples/crontab-crd.yaml", "../../examples/valid.yaml"}, false},
+		{"lint --old at 1.35", []string{"lint", "--kube-version", "1.35", "--old", "../../examples/crd-update/old.yaml", "--policy", "../../examples/admission/webhooks.yaml", "../../examples/crd-update/new-v1.yaml"}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			run(c.args, strings.NewReader(""), &stdout, &stderr)
+			if got := strings.Contains(stderr.String(), note); got != c.want {
+				t.Errorf("note on stderr: %v, want %v; stderr:\n%s", got, c.want, stderr.String())
+			}
+			stdout.Reset()
+			stderr.Reset()
+			run(append(append([]string{}, c.args[:1]...), append([]string{"-o", "json"}, c.args[1:]...)...), strings.NewReader(""), &stdout, &stderr)
+			if got := strings.Contains(stdout.String(), strings.TrimPrefix(note, "note: ")); got != c.want {
+				t.Errorf("note in the JSON admission outcome: %v, want %v; stdout:\n%s", got, c.want, stdout.String())
+			}
+		})
 	}
 }

@@ -38,7 +38,11 @@ The diagnostics are those of the release --kube-version names (default
 the newest), or of the client's initializationOptions' kubeVersion.
 
 The client's initializationOptions may hold {"crdPaths": [...],
-"debounceMs": 100, "scanWorkspace": true, "kubeVersion": "1.36"}.`,
+"debounceMs": 100, "scanWorkspace": true, "kubeVersion": "1.36",
+"markersCommand": "crdlab-markers"}. With markersCommand, opening or
+saving a Go file runs that command (crdlab-markers, from crdlab's markers/
+module) on its package and reports the errors of the CRDs generated from
+it at their kubebuilder markers (docs/editors.md).`,
 	example: `  crdlab lsp
   crdlab lsp --crd config/crd/bases/
   crdlab lsp --kube-version 1.35`,

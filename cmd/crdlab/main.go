@@ -179,7 +179,9 @@ looked up among the --policy files and the inputs. The request is a CREATE
 (an UPDATE with --old) by kubernetes-admin (groups system:masters,
 system:authenticated); --request takes operation, subResource, userInfo,
 dryRun and options from an AdmissionReview, --operation, --user and
---group override them.
+--group override them. A policy or binding the API server would refuse to
+create is an input error (exit 2) with its file:line and the API server's
+message.
 
 ValidatingWebhookConfigurations and MutatingWebhookConfigurations given the
 same way say which webhooks each request would be sent to, as the API
@@ -406,9 +408,16 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		if _, ok := err.(*admission.DecodeError); ok {
 			return reportInputError(stderr, err)
 		}
+		if _, ok := err.(*admission.CreateError); ok {
+			return reportInputError(stderr, err)
+		}
 		return usageError(c, stderr, "%v", err)
 	}
 	if policies != nil {
+		if n := admissionReleaseNote(f.kube.version); n != "" {
+			policies.releaseNote = n
+			fmt.Fprintf(stderr, "note: %s\n", n)
+		}
 		if policies.adm.Policies() > 0 || policies.mut == nil || policies.adm.WebhookCount() > 0 {
 			policies.keepResults = opts.Results
 			opts.Results = true
@@ -542,7 +551,9 @@ With --policy (and no --old), the ValidatingAdmissionPolicies given are
 type-checked against the CRDs as the API server does for a policy's
 status.typeChecking: each policy is an entry whose warnings name the
 expression (file:line) and the kind it fails for. Warnings do not change
-the exit status.`,
+the exit status. A policy or binding the API server would refuse to
+create is an invalid entry with its field errors instead (exit 1); with
+--old, and in validate and upgrade, it is an input error (exit 2).`,
 	example: `  crdlab lint config/crd/bases/
   crdlab lint -R -o github config/
 

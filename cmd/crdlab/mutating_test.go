@@ -14,6 +14,7 @@ const capReplicasPolicy = `apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingAdmissionPolicy
 metadata: {name: cap}
 spec:
+  reinvocationPolicy: Never
   matchConstraints:
     resourceRules:
     - {apiGroups: [stable.example.com], apiVersions: ["*"], operations: [CREATE], resources: [crontabs]}

@@ -12,7 +12,9 @@ import (
 
 // crdlab lint --policy (without --old): the type checking of the
 // ValidatingAdmissionPolicies given, against the CRDs linted
-// (internal/admission.TypeCheck), one run entry per policy.
+// (internal/admission.TypeCheck), one run entry per policy; a policy or
+// binding the API server would not create is an invalid entry with its
+// create errors instead (policycreate.go).
 
 // typeCheckEntries reads the --policy files and returns one valid entry
 // per ValidatingAdmissionPolicy: its status.typeChecking warnings
@@ -35,7 +37,7 @@ func typeCheckEntries(reader *catalog.Reader, files []string, defs []catalog.Doc
 	}
 	var out []wire.RunEntry
 	for _, d := range docs {
-		if !iadm.IsPolicyKind(d.APIVersion, d.Kind) || d.Kind != iadm.KindPolicy {
+		if !iadm.IsPolicyKind(d.APIVersion, d.Kind) {
 			continue
 		}
 		body, file, line := d.Raw, d.File, d.RawLine
@@ -45,6 +47,10 @@ func typeCheckEntries(reader *catalog.Reader, files []string, defs []catalog.Doc
 		in, err := iadm.DecodeDocument(body, file, line)
 		if err != nil {
 			return nil, err
+		}
+		if errs := in.CreateErrors(); len(errs) > 0 {
+			out = append(out, createErrorEntries(d, body, line, errs)...)
+			continue
 		}
 		var tree *position.Tree
 		for _, p := range in.Policies {

@@ -98,9 +98,12 @@ func runLintUpdate(c *command, lf *lintFlags, args []string, stdin io.Reader, st
 	var adm *wire.AdmissionOutcome
 	if len(rep.Errors) == 0 {
 		var err error
-		adm, err = crdUpdateAdmission(&lf.admission, catalog.Reader{Recursive: lf.recursive}, newRaw, oldRaw)
+		adm, err = crdUpdateAdmission(&lf.admission, catalog.Reader{Recursive: lf.recursive}, newRaw, oldRaw, lf.kube.version)
 		if err != nil {
 			return reportInputError(stderr, err)
+		}
+		if n := admissionReleaseNote(lf.kube.version); adm != nil && n != "" {
+			fmt.Fprintf(stderr, "note: %s\n", n)
 		}
 		if adm != nil && !adm.Allowed {
 			status = exitInvalid

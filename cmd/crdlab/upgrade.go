@@ -134,8 +134,11 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	var adm *wire.AdmissionOutcome
 	if len(rep.CRDUpdate.Errors) == 0 {
-		if adm, err = crdUpdateAdmission(&f.admission, catalog.Reader{Recursive: f.recursive}, newRaw, oldRaw); err != nil {
+		if adm, err = crdUpdateAdmission(&f.admission, catalog.Reader{Recursive: f.recursive}, newRaw, oldRaw, f.kube.version); err != nil {
 			return reportInputError(stderr, err)
+		}
+		if n := admissionReleaseNote(f.kube.version); adm != nil && n != "" {
+			fmt.Fprintf(stderr, "note: %s\n", n)
 		}
 		if adm != nil && !adm.Allowed {
 			rep.Safe = false

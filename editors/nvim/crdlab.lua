@@ -10,7 +10,9 @@
 --   cmd          the command (default { 'crdlab', 'lsp' })
 --   init_options the server's initializationOptions
 --                ({ crdPaths = { 'config/crd' }, debounceMs = 100,
---                kubeVersion = '1.36' })
+--                kubeVersion = '1.36' }); with markersCommand =
+--                'crdlab-markers' Go buffers are served too (diagnostics
+--                on kubebuilder markers, on open and save)
 --   root_dir     the workspace folder (default: the current directory)
 -- This is the configuration crdlab's Neovim end-to-end test runs
 -- (cmd/crdlab/lsp_nvim_test.go).
@@ -27,7 +29,7 @@ function M.setup(opts)
   local group = vim.api.nvim_create_augroup('crdlab_lsp', { clear = true })
   vim.api.nvim_create_autocmd('FileType', {
     group = group,
-    pattern = 'yaml',
+    pattern = (opts.init_options and opts.init_options.markersCommand or '') ~= '' and { 'yaml', 'go' } or 'yaml',
     callback = function(args)
       if vim.lsp.start then
         vim.lsp.start(config, { bufnr = args.buf })

@@ -154,7 +154,7 @@ func decodeInto(in *Inputs, raw []byte, file string, firstLine int) error {
 	}
 	apiVersion, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
-	where := fmt.Sprintf("%s:%d", file, firstLine)
+	where := fmt.Sprintf("%s:%d", file, contentLine(raw, firstLine))
 	if kind == "List" && apiVersion == "v1" {
 		items, _ := obj["items"].([]interface{})
 		for i, it := range items {
@@ -166,6 +166,11 @@ func decodeInto(in *Inputs, raw []byte, file string, firstLine int) error {
 		return nil
 	}
 	if !IsAdmissionKind(apiVersion, kind) {
+		if isRBACObject(obj) {
+			if err := checkRBACShape(obj, kind, locate); err != nil {
+				return err
+			}
+		}
 		in.Objects = append(in.Objects, obj)
 		return nil
 	}
@@ -329,6 +334,9 @@ func strictFill(v interface{}, rv reflect.Value, path string, locate func(path, 
 				return err
 			}
 		}
+		return nil
+	case reflect.Interface:
+		rv.Set(reflect.ValueOf(v)) // any JSON value
 		return nil
 	}
 	return locate(path, "unsupported field type")

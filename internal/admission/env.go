@@ -142,6 +142,13 @@ func newEnvs(variables bool) (*policyEnvs, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newEnvsOn(b, variables)
+}
+
+// newEnvsOn is newEnvs over the base environment b (the StoredExpressions
+// one at run time, the NewExpressions one on create: policyvalidation.go).
+func newEnvsOn(b *cel.Env, variables bool) (*policyEnvs, error) {
+	var err error
 	vars := kcel.NewObjectDeclType("kubernetes.variables", nil)
 	withVars := b
 	if variables {

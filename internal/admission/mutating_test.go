@@ -81,7 +81,7 @@ spec:
 		t.Fatalf("decoded %d mutating policies, %d bindings, %d validating policies", len(in.MutatingPolicies), len(in.MutatingBindings), len(in.Policies))
 	}
 	got := toJSON(in.MutatingPolicies[0].Spec) + "\n" + toJSON(in.MutatingBindings[0].Spec)
-	want := `{"matchConstraints":{"namespaceSelector":{},"objectSelector":{},"resourceRules":[{"operations":["CREATE"],"apiGroups":["example.com"],"apiVersions":["v1"],"resources":["widgets"],"scope":"*"}],"matchPolicy":"Equivalent"},"mutations":[{"patchType":"JSONPatch","jsonPatch":{"expression":"[]"}}],"failurePolicy":"Fail","reinvocationPolicy":"Never"}
+	want := `{"matchConstraints":{"namespaceSelector":{},"objectSelector":{},"resourceRules":[{"operations":["CREATE"],"apiGroups":["example.com"],"apiVersions":["v1"],"resources":["widgets"],"scope":"*"}],"matchPolicy":"Equivalent"},"mutations":[{"patchType":"JSONPatch","jsonPatch":{"expression":"[]"}}],"failurePolicy":"Fail"}
 {"policyName":"p","matchResources":{"namespaceSelector":{},"objectSelector":{},"matchPolicy":"Equivalent"}}`
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)

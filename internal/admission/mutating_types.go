@@ -79,14 +79,12 @@ type MutatingBindingSpec struct {
 }
 
 // defaultMutatingPolicy applies the API server's defaults: failurePolicy
-// Fail, reinvocationPolicy Never, and matchConstraints' as for validating
-// policies.
+// Fail and matchConstraints' as for validating policies. reinvocationPolicy
+// has no default in v1 (it is required on create); an empty one runs as
+// Never.
 func defaultMutatingPolicy(p *MutatingPolicy) {
 	if p.Spec.FailurePolicy == nil {
 		p.Spec.FailurePolicy = strPtr("Fail")
-	}
-	if p.Spec.ReinvocationPolicy == "" {
-		p.Spec.ReinvocationPolicy = "Never"
 	}
 	defaultMatchResources(p.Spec.MatchConstraints)
 }

@@ -3,6 +3,7 @@ package admission
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -54,13 +55,44 @@ type rbacRole struct {
 
 type rbacSubject struct {
 	Kind      string `json:"kind"`
+	APIGroup  string `json:"apiGroup"`
 	Name      string `json:"name"`
 	Namespace string `json:"namespace"`
 }
 
 type rbacRoleRef struct {
-	Kind string `json:"kind"`
-	Name string `json:"name"`
+	APIGroup string `json:"apiGroup"`
+	Kind     string `json:"kind"`
+	Name     string `json:"name"`
+}
+
+// rbacRoleShape and rbacBindingShape are the fields of the four RBAC
+// kinds, to check an input's shape where its positions are known.
+type rbacRoleShape struct {
+	APIVersion      string      `json:"apiVersion"`
+	Kind            string      `json:"kind"`
+	Metadata        rbacMeta    `json:"metadata"`
+	Rules           []rbacRule  `json:"rules"`
+	AggregationRule interface{} `json:"aggregationRule"`
+}
+
+type rbacBindingShape struct {
+	APIVersion string        `json:"apiVersion"`
+	Kind       string        `json:"kind"`
+	Metadata   rbacMeta      `json:"metadata"`
+	Subjects   []rbacSubject `json:"subjects"`
+	RoleRef    rbacRoleRef   `json:"roleRef"`
+}
+
+// checkRBACShape refuses a Role, ClusterRole, RoleBinding or
+// ClusterRoleBinding whose fields are unknown or of the wrong JSON type,
+// located by locate (file:line:column and the field's path).
+func checkRBACShape(obj map[string]interface{}, kind string, locate func(path, msg string) error) error {
+	var shape interface{} = &rbacBindingShape{}
+	if kind == "Role" || kind == "ClusterRole" {
+		shape = &rbacRoleShape{}
+	}
+	return strictFill(obj, reflect.ValueOf(shape).Elem(), "", locate)
 }
 
 type rbacBinding struct {
@@ -83,10 +115,19 @@ type rbacAuthorizer struct {
 // isRBACObject tells whether o is one of the four RBAC kinds of
 // rbac.authorization.k8s.io/v1.
 func isRBACObject(o map[string]interface{}) bool {
-	if o["apiVersion"] != rbacGroupVersion {
+	apiVersion, _ := o["apiVersion"].(string)
+	kind, _ := o["kind"].(string)
+	return IsRBACKind(apiVersion, kind)
+}
+
+// IsRBACKind reports whether apiVersion and kind are a Role, ClusterRole,
+// RoleBinding or ClusterRoleBinding of rbac.authorization.k8s.io/v1, the
+// objects the authorizer answers from (DecodeDocument checks their shape).
+func IsRBACKind(apiVersion, kind string) bool {
+	if apiVersion != rbacGroupVersion {
 		return false
 	}
-	switch o["kind"] {
+	switch kind {
 	case "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding":
 		return true
 	}

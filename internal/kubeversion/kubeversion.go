@@ -9,7 +9,8 @@
 // default costs one comparison and no allocation.
 //
 // Adding a release (see ARCHITECTURE.md "Kubernetes releases") is a data
-// change: bump Newest, append the release's Changes, and add its oracle
+// change: bump Newest, add the release's Changes at the top of the const
+// block (newest release first), and add its oracle
 // module under conformance/versions. A release is Supported (accepted by
 // --kube-version) only once its differential suite is green.
 package kubeversion

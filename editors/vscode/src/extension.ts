@@ -26,6 +26,7 @@ function initializationOptions() {
     scanWorkspace: cfg.get<boolean>('scanWorkspace') ?? true,
     debounceMs: cfg.get<number>('debounceMs') ?? 100,
     kubeVersion: cfg.get<string>('kubeVersion') ?? '',
+    markersCommand: cfg.get<string>('markersCommand') ?? '',
   };
 }
 
@@ -34,6 +35,10 @@ async function start(): Promise<void> {
     documentSelector: [
       { scheme: 'file', language: 'yaml' },
       { scheme: 'untitled', language: 'yaml' },
+      // Go files when crdlab.markersCommand is set (kubebuilder markers)
+      ...(vscode.workspace.getConfiguration('crdlab').get<string>('markersCommand')
+        ? [{ scheme: 'file', language: 'go' }]
+        : []),
     ],
     initializationOptions: initializationOptions(),
     // settings changes reach the server as workspace/didChangeConfiguration,

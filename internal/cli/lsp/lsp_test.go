@@ -20,6 +20,7 @@ type client struct {
 	conn  *jsonrpc2.Conn
 	mu    sync.Mutex
 	diags map[string][]PublishDiagnosticsParams
+	msgs  []ShowMessageParams // window/showMessage and window/logMessage
 	cond  *sync.Cond
 	done  chan struct{}
 }
@@ -41,6 +42,15 @@ func newClient(t testing.TB, s *Server, init InitializeParams) *client {
 				if err := json.Unmarshal(*req.Params, &p); err == nil {
 					c.mu.Lock()
 					c.diags[p.URI] = append(c.diags[p.URI], p)
+					c.cond.Broadcast()
+					c.mu.Unlock()
+				}
+			}
+			if (req.Method == "window/showMessage" || req.Method == "window/logMessage") && req.Params != nil {
+				var p ShowMessageParams
+				if err := json.Unmarshal(*req.Params, &p); err == nil {
+					c.mu.Lock()
+					c.msgs = append(c.msgs, p)
 					c.cond.Broadcast()
 					c.mu.Unlock()
 				}

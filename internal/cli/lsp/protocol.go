@@ -83,6 +83,11 @@ type Options struct {
 	// diagnostics ("1.36"; default: the server's --kube-version, else
 	// engine.DefaultKubeVersion).
 	KubeVersion string `json:"kubeVersion,omitempty"`
+	// MarkersCommand (e.g. "crdlab-markers"; off when empty) is run on
+	// the package directory of a Go file when it is opened or saved, and
+	// its diagnostics (kubebuilder markers) are published on the
+	// package's Go files; see markers.go.
+	MarkersCommand string `json:"markersCommand,omitempty"`
 }
 
 // Text document sync kinds.

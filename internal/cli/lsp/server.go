@@ -37,6 +37,9 @@ type Server struct {
 	closed   bool
 	wg       sync.WaitGroup
 
+	markers       map[string]*markersRun // by package directory (markers.go)
+	markersWarned bool                   // the markers command could not run: said once
+
 	connected func() // tests: runs once the connection reads, before s.conn is set
 }
 
@@ -184,6 +187,7 @@ func (s *Server) stopAll() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
+	s.stopMarkersLocked()
 	for _, d := range s.docs {
 		s.stopTimerLocked(d)
 		if d.cancel != nil {
@@ -289,6 +293,9 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			return nil, err
 		}
 		s.mu.Lock()
+		if isGoURI(p.TextDocument.URI) {
+			s.scheduleMarkersLocked(p.TextDocument.URI)
+		}
 		d := s.docs[p.TextDocument.URI]
 		crd := d != nil && d.last != nil && hasCRD(d.last)
 		s.mu.Unlock()
@@ -379,8 +386,15 @@ func (s *Server) initialize(p InitializeParams) (*InitializeResult, error) {
 func (s *Server) setOptions(o Options) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	before := s.kubeVersionLocked()
+	before, markers := s.kubeVersionLocked(), s.opts.MarkersCommand
 	s.opts = o
+	if o.MarkersCommand != markers {
+		for _, d := range s.docs {
+			if isGoURI(d.uri) {
+				s.scheduleMarkersLocked(d.uri)
+			}
+		}
+	}
 	if kv := s.kubeVersionLocked(); kv != before {
 		// another release: every open document is checked again
 		s.index.setKubeVersion(kv)
@@ -451,7 +465,9 @@ func (s *Server) change(p DidChangeTextDocumentParams) error {
 	}
 	d.text, d.version = text, p.TextDocument.Version
 	d.parsed = nil
-	s.scheduleLocked(d, s.debounce())
+	if !isGoURI(d.uri) { // a Go file is checked on save (the markers command reads the files)
+		s.scheduleLocked(d, s.debounce())
+	}
 	return nil
 }
 
@@ -483,6 +499,10 @@ func (s *Server) stopTimerLocked(d *document) {
 // the one pending or running.
 func (s *Server) scheduleLocked(d *document, delay time.Duration) {
 	if s.closed {
+		return
+	}
+	if isGoURI(d.uri) {
+		s.scheduleMarkersLocked(d.uri)
 		return
 	}
 	d.gen++

@@ -22,6 +22,10 @@ func (s *Server) admit(r *wire.Request) (interface{}, *wire.Error) {
 		return nil, e
 	}
 	in, err := admission.DecodeFile([]byte(r.Policies), "policies")
+	if err == nil {
+		// a policy or binding the API server would not create
+		err = in.CheckCreate()
+	}
 	if err != nil {
 		return nil, &wire.Error{Code: wire.CodeDecodeError, Message: err.Error()}
 	}

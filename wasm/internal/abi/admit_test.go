@@ -174,6 +174,8 @@ func TestAdmitErrors(t *testing.T) {
 	}{
 		{"policy that does not decode", map[string]interface{}{"policies": "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: x}\nspec: {validations: 3}\n"},
 			wire.CodeDecodeError, "policies:4"},
+		{"policy the API server refuses to create", map[string]interface{}{"policies": "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: x}\nspec: {validations: [{expression: 'true'}]}\n"},
+			wire.CodeDecodeError, `policies:1: ValidatingAdmissionPolicy.admissionregistration.k8s.io "x" is invalid: spec.matchConstraints: Required value`},
 		{"operation", map[string]interface{}{"operation": "PATCH"}, wire.CodeBadRequest, `"operation" must be CREATE, UPDATE or DELETE, not "PATCH"`},
 		{"update without old", map[string]interface{}{"operation": "UPDATE"}, wire.CodeBadRequest, `an UPDATE needs the stored object`},
 	} {
