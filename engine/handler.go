@@ -237,9 +237,7 @@ func (v *Validator) coerce(obj map[string]interface{}, stored bool) ([]string, e
 		obj["apiVersion"] = apiVersion
 	}
 	if foundMeta {
-		if err := objectmeta.SetObjectMeta(obj, meta); err != nil {
-			return nil, err
-		}
+		objectmeta.SetObjectMetaAt(obj, meta, v.crd.release)
 		if repairGeneration {
 			if g, _, _ := unstructured.NestedInt64(obj, "metadata", "generation"); g == 0 {
 				unstructured.SetNestedField(obj, int64(1), "metadata", "generation")

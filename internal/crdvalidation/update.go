@@ -471,14 +471,16 @@ func findTooManySelectableFieldsAllowed(spec, oldSpec *internalSpec) map[string]
 // formats of the new CRD that the old one does not have, then its set-list
 // warnings that the old one does not have.
 func warningsOnUpdate(spec, oldSpec *internalSpec, rel kubeversion.Release) []string {
-	oldFormats := map[string]bool{}
-	for _, f := range unrecognizedFormats(oldSpec) {
-		oldFormats[f] = true
-	}
 	var warnings []string
-	for _, f := range unrecognizedFormats(spec) {
-		if !oldFormats[f] {
-			warnings = append(warnings, fmt.Sprintf("unrecognized format %q", f))
+	if rel.Has(kubeversion.UnrecognizedFormatWarnings) {
+		oldFormats := map[string]bool{}
+		for _, f := range unrecognizedFormats(oldSpec) {
+			oldFormats[f] = true
+		}
+		for _, f := range unrecognizedFormats(spec) {
+			if !oldFormats[f] {
+				warnings = append(warnings, fmt.Sprintf("unrecognized format %q", f))
+			}
 		}
 	}
 	seen := map[string]bool{}

@@ -860,6 +860,9 @@ func warningsOnCreate(spec *internalSpec, rel kubeversion.Release) []string {
 		}
 	}
 	for _, s := range schemas {
+		if !rel.Has(kubeversion.UnrecognizedFormatWarnings) {
+			break
+		}
 		schemaHas(s, func(n *crd.JSONSchemaProps) bool {
 			if len(n.Format) > 0 {
 				for _, f := range openapi.GetUnrecognizedFormatsAt(&crd.JSONSchemaProps{Format: n.Format, Type: n.Type}, rel) {

@@ -118,6 +118,32 @@ const (
 	// items`). apiextensions-apiserver v0.35 pkg/apis/apiextensions/
 	// validation/validation.go findTooManySelectableFieldsAllowed.
 	TooManySelectableFieldsKept
+	// CreationTimestampOmitted: a zero metadata.creationTimestamp is left
+	// out when ObjectMeta is written back into an object (the decoded
+	// request body, the stored object, an embedded resource); before, it
+	// is written as null (`creationTimestamp: null`).
+	// k8s.io/apimachinery v0.34 pkg/apis/meta/v1/types.go (the field's
+	// json tag gained omitzero).
+	CreationTimestampOmitted
+	// UnrecognizedFormatWarnings: CRD create warns `unrecognized format
+	// "<f>"` for each unrecognized format of its schemas, and CRD update
+	// for those the old CRD does not have; before, neither warns.
+	// apiextensions-apiserver v0.34 registry/customresourcedefinition/
+	// strategy.go WarningsOnCreate, WarningsOnUpdate.
+	UnrecognizedFormatWarnings
+	// FieldValueJSON: a field error's bad value other than a number,
+	// boolean or string is rendered as JSON (`["a","b"]`, `null`); before,
+	// in Go syntax as fmt's %#v prints upstream's Go value
+	// (`[]string{"a", "b"}`, `apiextensions.ValidationRule{Rule:"…", …}`,
+	// a nil value as `"null"`), a pointer dereferenced first.
+	// k8s.io/apimachinery v0.34 pkg/util/validation/field/errors.go
+	// ErrorBody.
+	FieldValueJSON
+	// SingularUnits: TooLong and TooMany say "1 byte" and "1 item";
+	// before, "may not be more than 1 bytes" and "must have at most 1
+	// items". k8s.io/apimachinery v0.34 pkg/util/validation/field/errors.go
+	// TooLong, TooMany.
+	SingularUnits
 	numChanges
 )
 
@@ -132,6 +158,10 @@ var since = [numChanges]int{
 	K8sNameFormats:              35,
 	ContentMessages:             35,
 	TooManySelectableFieldsKept: 35,
+	CreationTimestampOmitted:    34,
+	UnrecognizedFormatWarnings:  34,
+	FieldValueJSON:              34,
+	SingularUnits:               34,
 }
 
 // Has reports whether release r has change c.
@@ -141,7 +171,7 @@ func (r Release) Has(c Change) bool {
 
 // supported are the releases whose differential suite is green
 // (conformance: `make conformance-versions`), newest first.
-var supported = []int{37, 36, 35, 34}
+var supported = []int{37, 36, 35, 34, 33}
 
 // Supported returns the releases --kube-version accepts, newest first.
 func Supported() []Release {
