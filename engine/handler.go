@@ -69,6 +69,7 @@ func (v *Validator) serve(ctx context.Context, object []byte, body *jsonBody, ol
 	if res.Errors == nil {
 		res.Errors = field.ErrorList{}
 	}
+	res.Errors = errorsAt(v.crd.release, res.Errors)
 	return res, nil
 }
 

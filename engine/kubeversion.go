@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/crdlab/crdlab/internal/kubeversion"
+import (
+	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/kubeversion"
+)
 
 // DefaultKubeVersion is the Kubernetes release reproduced when
 // CompileOptions.KubeVersion is empty.
@@ -36,3 +39,35 @@ func ParseKubeVersions(s string) ([]string, error) {
 
 // KubeVersion is the Kubernetes release c was compiled for ("1.<minor>").
 func (c *CRD) KubeVersion() string { return c.release.String() }
+
+// errorsAt returns errs as release rel renders them: unchanged from 1.34;
+// before, bad values in Go syntax (kubeversion.FieldValueJSON) and "1
+// bytes", "1 items" (kubeversion.SingularUnits). The errors are copied,
+// never changed in place (a CompileShare's compilations share them).
+func errorsAt(rel kubeversion.Release, errs field.ErrorList) field.ErrorList {
+	if len(errs) == 0 || rel.Has(kubeversion.FieldValueJSON) && rel.Has(kubeversion.SingularUnits) {
+		return errs
+	}
+	if !rel.Has(kubeversion.FieldValueJSON) {
+		errs = errs.WithGoSyntaxValues()
+	} else {
+		errs = append(field.ErrorList(nil), errs...)
+	}
+	if !rel.Has(kubeversion.SingularUnits) {
+		for i, e := range errs {
+			var d string
+			switch {
+			case e.Type == field.ErrorTypeTooLong && e.Detail == "may not be more than 1 byte":
+				d = "may not be more than 1 bytes"
+			case e.Type == field.ErrorTypeTooMany && e.Detail == "must have at most 1 item":
+				d = "must have at most 1 items"
+			default:
+				continue
+			}
+			c := *e
+			c.Detail = d
+			errs[i] = &c
+		}
+	}
+	return errs
+}

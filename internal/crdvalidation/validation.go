@@ -79,6 +79,14 @@ type options struct {
 	compileRules func(CELNode) ([]CELRuleResult, error)
 }
 
+// before134 is detail, or old before 1.34 (kubeversion.DetailWithoutFieldName).
+func (o *options) before134(detail, old string) string {
+	if o.Release.Has(kubeversion.DetailWithoutFieldName) {
+		return detail
+	}
+	return old
+}
+
 var (
 	printerColumnDatatypes      = []string{"boolean", "date", "integer", "number", "string"}
 	printerColumnFormats        = []string{"byte", "date", "date-time", "double", "float", "int32", "int64", "password"}
@@ -285,7 +293,7 @@ func validateSpec(spec *internalSpec, flags specFlags, o *options, fldPath *fiel
 		if spec.Validation == nil || spec.Validation.OpenAPIV3Schema == nil {
 			for i, v := range spec.Versions {
 				if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
-					allErrs = append(allErrs, field.Required(fldPath.Child("versions").Index(i).Child("schema").Child("openAPIV3Schema"), ""))
+					allErrs = append(allErrs, field.Required(fldPath.Child("versions").Index(i).Child("schema").Child("openAPIV3Schema"), o.before134("", "schemas are required")))
 				}
 			}
 		}
@@ -392,7 +400,7 @@ func validateSpec(spec *internalSpec, flags specFlags, o *options, fldPath *fiel
 	}
 	if len(spec.SelectableFields) > 0 {
 		if spec.Validation == nil {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("selectableFields"), "", "may only be set when validations.schema is included"))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("selectableFields"), "", o.before134("may only be set when validations.schema is included", "selectableFields may only be set when validations.schema is included")))
 		} else {
 			ss, err := schema.NewStructural(spec.Validation.OpenAPIV3Schema)
 			if err != nil {
@@ -422,7 +430,7 @@ func validateVersion(version *internalVersion, fldPath *field.Path, statusEnable
 	}
 	if len(version.SelectableFields) > 0 {
 		if version.Schema == nil || version.Schema.OpenAPIV3Schema == nil {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("selectableFields"), "", "may only be set when `version.schema.openAPIV3Schema` is not included"))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("selectableFields"), "", o.before134("may only be set when `version.schema.openAPIV3Schema` is not included", "selectableFields may only be set when version.schema.openAPIV3Schema is not included")))
 		} else {
 			ss, err := schema.NewStructural(version.Schema.OpenAPIV3Schema)
 			if err != nil {

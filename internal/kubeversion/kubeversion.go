@@ -144,6 +144,22 @@ const (
 	// items". k8s.io/apimachinery v0.34 pkg/util/validation/field/errors.go
 	// TooLong, TooMany.
 	SingularUnits
+	// DetailWithoutFieldName: details no longer repeat the field's name:
+	// `must not contain line breaks` (a rule's message and fieldPath),
+	// `must be a valid path`, `must be non-empty if specified`, `may only
+	// be set when …` (selectableFields), a missing version schema and an
+	// embedded resource's apiVersion and kind are `Required value` without
+	// detail, an owner reference's empty kind, name or uid `must not be
+	// empty`; before, `message must not contain line breaks`, `fieldPath
+	// must be a valid path`, `selectableFields may only be set when
+	// validations.schema is included` (the `version.schema…` one without
+	// backquotes), `Required value: schemas are required`, `Required value:
+	// must not be empty`, `kind must not be empty`.
+	// apiextensions-apiserver v0.34 apis/apiextensions/validation/
+	// validation.go, apiserver/schema/objectmeta/validation.go;
+	// k8s.io/apimachinery v0.34 pkg/api/validation/objectmeta.go
+	// ValidateOwnerReferences.
+	DetailWithoutFieldName
 	numChanges
 )
 
@@ -162,6 +178,7 @@ var since = [numChanges]int{
 	UnrecognizedFormatWarnings:  34,
 	FieldValueJSON:              34,
 	SingularUnits:               34,
+	DetailWithoutFieldName:      34,
 }
 
 // Has reports whether release r has change c.
