@@ -100,7 +100,7 @@ func validateCustomResourceDefinitionUpdate(newCRD, oldCRD *crd.CustomResourceDe
 	errs = append(errs, validateObjectMetaUpdate(o.Release, &in.Metadata, &old.Metadata, meta)...)
 	errs = append(errs, validateSpecUpdate(&in.Spec, &old.Spec, flags, established, o, field.NewPath("spec"))...)
 	errs = append(errs, validateNames(&in.Status.AcceptedNames, field.NewPath("status").Child("acceptedNames"))...)
-	errs = append(errs, validateStoredVersions(in.Status.StoredVersions, in.Spec.Versions, field.NewPath("status").Child("storedVersions"))...)
+	errs = append(errs, validateStoredVersions(in.Status.StoredVersions, in.Spec.Versions, field.NewPath("status").Child("storedVersions"), o.Release)...)
 	errs = append(errs, validateAPIApprovalUpdate(in, old)...)
 	if !(old.Spec.PreserveUnknownFields != nil && *old.Spec.PreserveUnknownFields) &&
 		in.Spec.PreserveUnknownFields != nil && *in.Spec.PreserveUnknownFields {

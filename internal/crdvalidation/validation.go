@@ -144,7 +144,7 @@ func validateCustomResourceDefinition(c *crd.CustomResourceDefinition, o *option
 	errs = append(errs, validateObjectMeta(o.Release, &in.Metadata, nameFn, field.NewPath("metadata"))...)
 	errs = append(errs, validateSpec(&in.Spec, createFlags(), o, field.NewPath("spec"))...)
 	errs = append(errs, validateNames(&in.Status.AcceptedNames, field.NewPath("status").Child("acceptedNames"))...)
-	errs = append(errs, validateStoredVersions(in.Status.StoredVersions, in.Spec.Versions, field.NewPath("status").Child("storedVersions"))...)
+	errs = append(errs, validateStoredVersions(in.Status.StoredVersions, in.Spec.Versions, field.NewPath("status").Child("storedVersions"), o.Release)...)
 	errs = append(errs, validateAPIApproval(in)...)
 	if in.Spec.PreserveUnknownFields != nil && *in.Spec.PreserveUnknownFields {
 		errs = append(errs, field.Invalid(field.NewPath("spec").Child("preserveUnknownFields"), true, "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
@@ -155,7 +155,7 @@ func validateCustomResourceDefinition(c *crd.CustomResourceDefinition, o *option
 	return errs, warningsOnCreate(&in.Spec, o.Release)
 }
 
-func validateStoredVersions(stored []string, versions []internalVersion, fldPath *field.Path) field.ErrorList {
+func validateStoredVersions(stored []string, versions []internalVersion, fldPath *field.Path, rel kubeversion.Release) field.ErrorList {
 	if len(stored) == 0 {
 		return field.ErrorList{field.Invalid(fldPath, stored, "must have at least one stored version")}
 	}
@@ -177,7 +177,11 @@ func validateStoredVersions(stored []string, versions []internalVersion, fldPath
 	// remains here; kept for completeness in sorted order.
 	rest := keys.Sorted(idx)
 	for _, v := range rest {
-		allErrs = append(allErrs, field.Invalid(fldPath.Index(idx[v]), v, fmt.Sprintf("missing from spec.versions; %[1]s was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in %[1]s and removes %[1]s from status.storedVersions", v)))
+		msg := "must appear in spec.versions" // before 1.33 (kubeversion.StoredVersionMissingMessage)
+		if rel.Has(kubeversion.StoredVersionMissingMessage) {
+			msg = fmt.Sprintf("missing from spec.versions; %[1]s was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in %[1]s and removes %[1]s from status.storedVersions", v)
+		}
+		allErrs = append(allErrs, field.Invalid(fldPath.Index(idx[v]), v, msg))
 	}
 	return allErrs
 }

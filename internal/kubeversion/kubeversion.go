@@ -160,6 +160,22 @@ const (
 	// k8s.io/apimachinery v0.34 pkg/api/validation/objectmeta.go
 	// ValidateOwnerReferences.
 	DetailWithoutFieldName
+	// StatusRatcheting: a status update ratchets (the schema's and the
+	// rules' errors on unchanged correlatable values are dropped, the
+	// rules' become warnings), as a main-resource update does; before, a
+	// status update validates the status and the rules without ratcheting.
+	// apiextensions-apiserver v0.33 registry/customresource/
+	// status_strategy.go ValidateUpdate (validation.WithRatcheting,
+	// cel.WithRatcheting).
+	StatusRatcheting
+	// StoredVersionMissingMessage: a status.storedVersions entry missing
+	// from spec.versions reads `missing from spec.versions; v1 was
+	// previously a storage version, and must remain in spec.versions until
+	// a storage migration ensures no data remains persisted in v1 and
+	// removes v1 from status.storedVersions`; before, `must appear in
+	// spec.versions`. apiextensions-apiserver v0.33 apis/apiextensions/
+	// validation/validation.go ValidateCustomResourceDefinitionStoredVersions.
+	StoredVersionMissingMessage
 	numChanges
 )
 
@@ -179,6 +195,8 @@ var since = [numChanges]int{
 	FieldValueJSON:              34,
 	SingularUnits:               34,
 	DetailWithoutFieldName:      34,
+	StatusRatcheting:            33,
+	StoredVersionMissingMessage: 33,
 }
 
 // Has reports whether release r has change c.
@@ -188,7 +206,7 @@ func (r Release) Has(c Change) bool {
 
 // supported are the releases whose differential suite is green
 // (conformance: `make conformance-versions`), newest first.
-var supported = []int{37, 36, 35, 34, 33}
+var supported = []int{37, 36, 35, 34, 33, 32}
 
 // Supported returns the releases --kube-version accepts, newest first.
 func Supported() []Release {
