@@ -176,6 +176,14 @@ const (
 	// spec.versions`. apiextensions-apiserver v0.33 apis/apiextensions/
 	// validation/validation.go ValidateCustomResourceDefinitionStoredVersions.
 	StoredVersionMissingMessage
+	// ScientificWithoutSpaces: CEL's string.format renders %e as
+	// "2.500000×10⁰⁰"; before, with a narrow no-break space on each side
+	// of the "×" (golang.org/x/text before v0.23, internal/number/
+	// format.go: Kubernetes 1.32 resolves v0.19.0, 1.33 v0.23.0). It is a
+	// property of the binary, not of the CEL compatibility version: the
+	// library table (internal/cel/library/env.go) keys it by the
+	// StoredExpressions environment's version, which is the release's.
+	ScientificWithoutSpaces
 	numChanges
 )
 
@@ -197,7 +205,11 @@ var since = [numChanges]int{
 	DetailWithoutFieldName:      34,
 	StatusRatcheting:            33,
 	StoredVersionMissingMessage: 33,
+	ScientificWithoutSpaces:     33,
 }
+
+// Since returns the release (minor version) change c arrived in.
+func Since(c Change) int { return since[c] }
 
 // Has reports whether release r has change c.
 func (r Release) Has(c Change) bool {
