@@ -184,6 +184,25 @@ const (
 	// library table (internal/cel/library/env.go) keys it by the
 	// StoredExpressions environment's version, which is the release's.
 	ScientificWithoutSpaces
+	// TooLongBytes: a TooLong error reads `may not be more than N bytes`;
+	// before, `must have at most N bytes` (field.TooLong: annotations,
+	// fieldManager, a managed field's subresource) and `may not be longer
+	// than N` for a schema's maxLength (field.TooLongMaxLength, which
+	// apiextensions-apiserver's kube-openapi error conversion used).
+	// k8s.io/apimachinery v0.32 pkg/util/validation/field/errors.go.
+	TooLongBytes
+	// FinalizerPathHint: the warning for a finalizer name with a dot and
+	// no path prefers `a domain-qualified finalizer name including a path
+	// (/)`; before, every unqualified name gets `prefer a domain-qualified
+	// finalizer name`. apiextensions-apiserver v0.32 registry/
+	// customresource/validator.go.
+	FinalizerPathHint
+	// KubernetesTypeEqualityCost: `==` on Kubernetes CEL types (quantity,
+	// ip, cidr, format, url, semver, the authorizer's) is estimated at cost
+	// 1; before, cel-go's default estimate of an equality of values of
+	// unknown size applies (a rule comparing cidrs can exceed the budget).
+	// k8s.io/apiserver v0.32 pkg/cel/library/cost.go EstimateCallCost.
+	KubernetesTypeEqualityCost
 	numChanges
 )
 
@@ -206,6 +225,9 @@ var since = [numChanges]int{
 	StatusRatcheting:            33,
 	StoredVersionMissingMessage: 33,
 	ScientificWithoutSpaces:     33,
+	TooLongBytes:                32,
+	FinalizerPathHint:           32,
+	KubernetesTypeEqualityCost:  32,
 }
 
 // Since returns the release (minor version) change c arrived in.
@@ -218,7 +240,7 @@ func (r Release) Has(c Change) bool {
 
 // supported are the releases whose differential suite is green
 // (conformance: `make conformance-versions`), newest first.
-var supported = []int{37, 36, 35, 34, 33, 32}
+var supported = []int{37, 36, 35, 34, 33, 32, 31}
 
 // Supported returns the releases --kube-version accepts, newest first.
 func Supported() []Release {
