@@ -147,9 +147,6 @@ func NewValidatorFromStructural(s *schema.Structural, patterns *Patterns) *Valid
 // NewValidatorFromStructuralAt is NewValidatorFromStructural as Kubernetes
 // release rel compiles it.
 func NewValidatorFromStructuralAt(s *schema.Structural, patterns *Patterns, rel kubeversion.Release) *Validator {
-	if s == nil {
-		return &Validator{root: &node{}}
-	}
 	return &Validator{root: (&compiler{patterns: patterns, release: rel}).fromStructural(s), release: rel}
 }
 
@@ -256,8 +253,12 @@ func orRoot(p string) string {
 	return "openAPIV3Schema" + p
 }
 
+// fromStructural compiles s (nil: the empty node, which accepts anything).
 func (cp *compiler) fromStructural(s *schema.Structural) *node {
 	n := &node{}
+	if s == nil {
+		return n
+	}
 	if s.Items != nil {
 		n.items = cp.fromStructural(s.Items)
 	}
