@@ -65,7 +65,7 @@ func TestAnalyzeWithOptionsFollowsTheRelease(t *testing.T) {
 			}
 		})
 	}
-	if _, err := cost.AnalyzeWithOptions(defs[0], cost.AnalyzeOptions{KubeVersion: "1.30"}); err == nil || !strings.Contains(err.Error(), "supported: 1.34, 1.35, 1.36, 1.37") {
+	if _, err := cost.AnalyzeWithOptions(defs[0], cost.AnalyzeOptions{KubeVersion: "1.30"}); err == nil || !strings.Contains(err.Error(), "supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37") {
 		t.Errorf("an unsupported release: error %v, want one naming the supported releases", err)
 	}
 }

@@ -107,6 +107,7 @@ func CompileCRDUpdate(newCRD, oldCRD *crd.CustomResourceDefinition, opts UpdateO
 		}()
 		out.errs, out.warnings = crdvalidation.ValidateCustomResourceDefinitionUpdate(&nd, old, crdvalidation.Options{CompileCache: cache, Patterns: patterns, Release: rel})
 	}()
+	out.errs = errorsAt(rel, out.errs)
 	out.warnings = recordWarnings(out.warnings)
 	if len(out.errs) > 0 {
 		return out

@@ -207,6 +207,7 @@ func compileCRD(ctx context.Context, c *crd.CustomResourceDefinition, decodeWarn
 		}()
 		out.errs, out.warnings = crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{CompileCache: cache, Patterns: patterns, Release: rel})
 	}()
+	out.errs = errorsAt(rel, out.errs)
 	out.warnings = recordWarnings(append(decodeWarnings, out.warnings...))
 	if len(out.errs) > 0 || cache.Err() != nil {
 		return out

@@ -69,6 +69,7 @@ func (v *Validator) serve(ctx context.Context, object []byte, body *jsonBody, ol
 	if res.Errors == nil {
 		res.Errors = field.ErrorList{}
 	}
+	res.Errors = errorsAt(v.crd.release, res.Errors)
 	return res, nil
 }
 
@@ -237,9 +238,7 @@ func (v *Validator) coerce(obj map[string]interface{}, stored bool) ([]string, e
 		obj["apiVersion"] = apiVersion
 	}
 	if foundMeta {
-		if err := objectmeta.SetObjectMeta(obj, meta); err != nil {
-			return nil, err
-		}
+		objectmeta.SetObjectMetaAt(obj, meta, v.crd.release)
 		if repairGeneration {
 			if g, _, _ := unstructured.NestedInt64(obj, "metadata", "generation"); g == 0 {
 				unstructured.SetNestedField(obj, int64(1), "metadata", "generation")

@@ -5,6 +5,7 @@ package engine
 
 import (
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/listtype"
 	"github.com/crdlab/crdlab/internal/schema"
 	"github.com/crdlab/crdlab/internal/unstructured"
@@ -30,10 +31,13 @@ func prepareStatusUpdate(obj, old map[string]interface{}) map[string]interface{}
 	return out
 }
 
-// statusValidateUpdate mirrors statusStrategy.ValidateUpdate.
+// statusValidateUpdate mirrors statusStrategy.ValidateUpdate: with
+// ratcheting of the schema and the rules from 1.33
+// (kubeversion.StatusRatcheting).
 func (v *Validator) statusValidateUpdate(obj, old map[string]interface{}, res *Result) field.ErrorList {
-	errs := v.validatorValidateStatusUpdate(obj, old)
+	ratchet := v.crd.release.Has(kubeversion.StatusRatcheting)
+	errs := v.validatorValidateStatusUpdate(obj, old, ratchet)
 	errs = append(errs, listtype.ValidateListSetsAndMapsUpdate(nil, v.structural, obj, old)...)
-	errs = append(errs, v.validateCEL(errs, obj, old, res)...)
+	errs = append(errs, v.validateCEL(errs, obj, old, res, ratchet)...)
 	return errs
 }

@@ -59,7 +59,7 @@ func (v *Validator) strategyValidate(obj map[string]interface{}, res *Result) fi
 	errs = append(errs, v.validatorValidate(obj, nil)...)
 	errs = append(errs, objectmeta.ValidateAt(v.crd.release, nil, obj, v.structural, false)...)
 	errs = append(errs, listtype.ValidateListSetsAndMaps(nil, v.structural, obj)...)
-	errs = append(errs, v.validateCEL(errs, obj, nil, res)...)
+	errs = append(errs, v.validateCEL(errs, obj, nil, res, false)...)
 	return errs
 }
 
@@ -69,7 +69,7 @@ func (v *Validator) strategyValidateUpdate(obj, old map[string]interface{}, res 
 	errs = append(errs, v.validatorValidate(obj, old)...)
 	errs = append(errs, objectmeta.ValidateAt(v.crd.release, nil, obj, v.structural, false)...)
 	errs = append(errs, listtype.ValidateListSetsAndMapsUpdate(nil, v.structural, obj, old)...)
-	errs = append(errs, v.validateCEL(errs, obj, old, res)...)
+	errs = append(errs, v.validateCEL(errs, obj, old, res, true)...)
 	return errs
 }
 
@@ -77,14 +77,14 @@ func (v *Validator) strategyValidateUpdate(obj, old map[string]interface{}, res 
 // ValidateUpdate (and of the status strategy's ValidateUpdate): when the
 // errors so far contain a blocking error (hasBlockingErr), a single Invalid
 // error instead of running the rules.
-func (v *Validator) validateCEL(errsSoFar field.ErrorList, obj, old map[string]interface{}, res *Result) field.ErrorList {
+func (v *Validator) validateCEL(errsSoFar field.ErrorList, obj, old map[string]interface{}, res *Result, ratchet bool) field.ErrorList {
 	if v.cel == nil {
 		return nil
 	}
 	if blocking := hasBlockingErr(errsSoFar); blocking != nil {
 		return field.ErrorList{blocking}
 	}
-	return v.runCEL(obj, old, res)
+	return v.runCEL(obj, old, res, ratchet)
 }
 
 // runCEL evaluates the rules as the strategies do: on create without an old
@@ -92,7 +92,9 @@ func (v *Validator) validateCEL(errsSoFar field.ErrorList, obj, old map[string]i
 // CRDValidationRatcheting feature is GA), within the per-object runtime
 // budget. Ratcheted errors become warnings, as upstream emits them through
 // the request context; per-rule runtime costs are kept in the result.
-func (v *Validator) runCEL(obj, old map[string]interface{}, res *Result) field.ErrorList {
+// Without ratchet (a status update before 1.33) an update is validated
+// with the old object but without ratcheting.
+func (v *Validator) runCEL(obj, old map[string]interface{}, res *Result, ratchet bool) field.ErrorList {
 	var (
 		errs   field.ErrorList
 		report *cel.Report
@@ -104,8 +106,10 @@ func (v *Validator) runCEL(obj, old map[string]interface{}, res *Result) field.E
 	if old == nil {
 		errs, _, report = v.cel.Validate(nil, obj, nil, limits.RuntimeCELCostBudget, opts...)
 	} else {
-		errs, _, report = v.cel.Validate(nil, obj, old, limits.RuntimeCELCostBudget,
-			append(opts, cel.WithRatcheting(cel.NewCorrelatedObject(obj, old, v.structural)))...)
+		if ratchet {
+			opts = append(opts, cel.WithRatcheting(cel.NewCorrelatedObject(obj, old, v.structural)))
+		}
+		errs, _, report = v.cel.Validate(nil, obj, old, limits.RuntimeCELCostBudget, opts...)
 	}
 	if report != nil {
 		res.interrupted = res.interrupted || report.Interrupted

@@ -39,13 +39,17 @@ func (v *Validator) validatorValidate(obj, old map[string]interface{}) field.Err
 
 // validatorValidateStatusUpdate mirrors
 // customResourceValidator.ValidateStatusUpdate.
-func (v *Validator) validatorValidateStatusUpdate(obj, old map[string]interface{}) field.ErrorList {
+func (v *Validator) validatorValidateStatusUpdate(obj, old map[string]interface{}, ratchet bool) field.ErrorList {
 	if errs := v.validateTypeMeta(obj); len(errs) > 0 {
 		return errs
 	}
 	errs := v.validateObjectMetaUpdateDeclaratively(obj, old)
 	if status, ok := obj["status"]; ok && v.statusValidator != nil {
-		errs = append(errs, v.statusValidator.ValidateUpdate(field.NewPath("status"), status, old["status"])...)
+		if ratchet {
+			errs = append(errs, v.statusValidator.ValidateUpdate(field.NewPath("status"), status, old["status"])...)
+		} else {
+			errs = append(errs, v.statusValidator.Validate(field.NewPath("status"), status)...)
+		}
 	}
 	errs = append(errs, v.validateScaleStatus(obj)...)
 	return errs

@@ -170,7 +170,7 @@ func TestKubeVersionOptions(t *testing.T) {
 		_, perr := engine.CompileWithOptions(gadgets, engine.CompileOptions{KubeVersion: bad})
 		_, err := r.CompileWithOptions(ctx, gadgets, CompileOptions{KubeVersion: bad})
 		var e *Error
-		if !errors.As(err, &e) || e.Code != wire.CodeBadRequest || perr == nil || !strings.Contains(perr.Error(), e.Message) || !strings.Contains(e.Message, "1.34, 1.35, 1.36, 1.37") {
+		if !errors.As(err, &e) || e.Code != wire.CodeBadRequest || perr == nil || !strings.Contains(perr.Error(), e.Message) || !strings.Contains(e.Message, "1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37") {
 			t.Errorf("compile at %q: %v, want BadRequest with the native message %v", bad, err, perr)
 		}
 		if _, err := r.Test(ctx, files, TestOptions{KubeVersion: bad}); !errors.As(err, &e) || e.Code != wire.CodeBadRequest {

@@ -65,7 +65,7 @@ func TestCLI(t *testing.T) {
 		{"lint-matrix-supported-yaml", []string{"lint", "-o", "yaml", "--kube-version", "supported", "testdata/matrix-name-rule-crd.yaml"}, "", 1},
 		{"lint-update-matrix-text", []string{"lint", "--kube-version", "1.35-1.37", "--old", "../../examples/crd-update/old.yaml", "../../examples/crd-update/new-v1.yaml"}, "", 0},
 		{"usage-matrix-bad-output", []string{"validate", "-o", "junit", "--kube-version", "1.36-1.37", "--crd", "testdata/matrix-crd.yaml", "testdata/matrix-widgets.yaml"}, "", 2},
-		{"usage-matrix-unsupported-in-range", []string{"validate", "--kube-version", "1.33-1.37", "--crd", "testdata/matrix-crd.yaml", "testdata/matrix-widgets.yaml"}, "", 2},
+		{"usage-matrix-unsupported-in-range", []string{"validate", "--kube-version", "1.30-1.37", "--crd", "testdata/matrix-crd.yaml", "testdata/matrix-widgets.yaml"}, "", 2},
 		{"upgrade-matrix-text", []string{"upgrade", "--kube-version", "1.35-1.37", "../../examples/upgrade/old.yaml", "../../examples/upgrade/new.yaml", "testdata/matrix-upgrade-stored.yaml"}, "", 1},
 		{"conversion-matrix-json", []string{"conversion-review", "-o", "json", "--kube-version", "1.36,1.37", "--crd", "../../examples/conversion/crd.yaml", "../../examples/conversion/request.json", "../../examples/conversion/response.json"}, "", 0},
 		{"cost-matrix-text", []string{"cost", "--kube-version", "supported", "testdata/matrix-name-rule-crd.yaml"}, "", 1},

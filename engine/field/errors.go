@@ -63,6 +63,10 @@ type Error struct {
 	Field    string
 	BadValue interface{}
 	Detail   string
+
+	// goSyntax renders BadValue as Kubernetes 1.33 and older do
+	// (WithGoSyntaxValues).
+	goSyntax bool
 }
 
 // OmitValueType marks a BadValue that must not be rendered.
@@ -87,6 +91,10 @@ func (e *Error) ErrorBody() string {
 		ErrorTypeNotFound, ErrorTypeDuplicate, ErrorTypeTooMany, ErrorTypeTooFew:
 		if e.BadValue == OmitValue {
 			s = e.Type.String()
+			break
+		}
+		if e.goSyntax {
+			s = e.Type.String() + ": " + renderValueGoSyntax(e.BadValue)
 			break
 		}
 		s = e.Type.String() + ": " + renderValue(e.BadValue)

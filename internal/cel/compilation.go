@@ -190,7 +190,7 @@ func (c *CompileCache) CompileWithLoader(s *schema.Structural, declType *DeclTyp
 		return c.compile(s, declType, perCallLimit, load)
 	}
 	envs := map[EnvKind]*ruleEnvs{}
-	estimator := newCostEstimator(declType)
+	estimator := newCostEstimator(declType, kubeversion.Release{})
 	results := make([]CompilationResult, len(s.XValidations))
 	maxCard := maxCardinality(declType.MinSerializedSize)
 	for i, rule := range s.XValidations {

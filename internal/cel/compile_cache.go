@@ -56,8 +56,17 @@ type envID uint64
 
 // envIDAt is the envID of kind at release rel (baseEnvOptions' choice).
 func envIDAt(kind EnvKind, rel kubeversion.Release) envID {
-	return envID(library.OptionsMask(envMinor(kind, rel)))
+	id := envID(library.OptionsMask(envMinor(kind, rel)))
+	if !rel.Has(kubeversion.KubernetesTypeEqualityCost) {
+		id |= estimatorBefore132 // the binary's cost estimator differs (newCostEstimator)
+	}
+	return id
 }
+
+// estimatorBefore132 marks the envIDs of releases whose cost estimator
+// leaves == on Kubernetes types to cel-go (the options mask uses the low
+// bits, one per library option).
+const estimatorBefore132 envID = 1 << 63
 
 // maxCachedRules bounds a cache that is kept for long: past it, the cache
 // starts over.
@@ -227,7 +236,7 @@ func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCall
 			}
 		}
 	}
-	estimator := newCostEstimator(declType)
+	estimator := newCostEstimator(declType, c.release)
 	maxCard := maxCardinality(declType.MinSerializedSize)
 	for _, i := range missing {
 		if err := c.Err(); err != nil {

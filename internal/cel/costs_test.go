@@ -61,7 +61,7 @@ func costRow(t *testing.T, expr string) string {
 		t.Fatal(err)
 	}
 	ast, _ := envs.oldSelf.Compile(expr)
-	est, err := envs.oldSelf.EstimateCost(ast, newCostEstimator(dt))
+	est, err := envs.oldSelf.EstimateCost(ast, newCostEstimator(dt, kubeversion.Release{}))
 	if err != nil {
 		t.Fatal(err)
 	}

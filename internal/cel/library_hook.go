@@ -51,6 +51,6 @@ func baseProgramOptions() []cel.ProgramOption { return library.ProgramOptions() 
 // (interpreter.ActualCostEstimator).
 type costEstimator = library.CostEstimator
 
-func newCostEstimator(root *DeclType) *costEstimator {
-	return &library.CostEstimator{SizeEstimator: &sizeEstimator{root: root}}
+func newCostEstimator(root *DeclType, rel kubeversion.Release) *costEstimator {
+	return &library.CostEstimator{SizeEstimator: &sizeEstimator{root: root}, NoTypeEquality: !rel.Has(kubeversion.KubernetesTypeEqualityCost)}
 }

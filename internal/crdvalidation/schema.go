@@ -10,6 +10,7 @@ import (
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/cel"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -128,6 +129,15 @@ func (e schemaErrors) all() field.ErrorList {
 type schemaWalker struct {
 	opts  *options
 	flags specFlags
+}
+
+// named is detail as the release words it: before 1.34 prefixed by the
+// field's name (kubeversion.DetailWithoutFieldName).
+func (w *schemaWalker) named(name, detail string) string {
+	if w.opts.Release.Has(kubeversion.DetailWithoutFieldName) {
+		return detail
+	}
+	return name + detail
 }
 
 // validateSchema is upstream's ValidateCustomResourceDefinitionOpenAPISchema.
@@ -302,9 +312,9 @@ func (w *schemaWalker) validateSchema(s *crd.JSONSchemaProps, fldPath *field.Pat
 			case len(trimmedRule) == 0:
 				errs.schema = append(errs.schema, field.Required(rp.Child("rule"), "rule is not specified"))
 			case len(rule.Message) > 0 && len(trimmedMsg) == 0:
-				errs.schema = append(errs.schema, field.Invalid(rp.Child("message"), rule.Message, "must be non-empty if specified"))
+				errs.schema = append(errs.schema, field.Invalid(rp.Child("message"), rule.Message, w.named("message ", "must be non-empty if specified")))
 			case hasNewlines(trimmedMsg):
-				errs.schema = append(errs.schema, field.Invalid(rp.Child("message"), rule.Message, "must not contain line breaks"))
+				errs.schema = append(errs.schema, field.Invalid(rp.Child("message"), rule.Message, w.named("message ", "must not contain line breaks")))
 			case hasNewlines(trimmedRule) && len(trimmedMsg) == 0:
 				errs.schema = append(errs.schema, field.Required(rp.Child("message"), "message must be specified if rule contains line breaks"))
 			}
@@ -316,13 +326,13 @@ func (w *schemaWalker) validateSchema(s *crd.JSONSchemaProps, fldPath *field.Pat
 			}
 			trimmedFieldPath := strings.TrimSpace(rule.FieldPath)
 			if len(rule.FieldPath) > 0 && len(trimmedFieldPath) == 0 {
-				errs.schema = append(errs.schema, field.Invalid(rp.Child("fieldPath"), rule.FieldPath, "must be non-empty if specified"))
+				errs.schema = append(errs.schema, field.Invalid(rp.Child("fieldPath"), rule.FieldPath, w.named("fieldPath ", "must be non-empty if specified")))
 			}
 			if hasNewlines(rule.FieldPath) {
-				errs.schema = append(errs.schema, field.Invalid(rp.Child("fieldPath"), rule.FieldPath, "must not contain line breaks"))
+				errs.schema = append(errs.schema, field.Invalid(rp.Child("fieldPath"), rule.FieldPath, w.named("fieldPath ", "must not contain line breaks")))
 			}
 			if len(rule.FieldPath) > 0 && !pathValid(s, rule.FieldPath) {
-				errs.schema = append(errs.schema, field.Invalid(rp.Child("fieldPath"), rule.FieldPath, "must be a valid path"))
+				errs.schema = append(errs.schema, field.Invalid(rp.Child("fieldPath"), rule.FieldPath, w.named("fieldPath ", "must be a valid path")))
 			}
 		}
 		// CEL compilation only when no schema error was found at this level

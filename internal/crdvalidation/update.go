@@ -100,7 +100,7 @@ func validateCustomResourceDefinitionUpdate(newCRD, oldCRD *crd.CustomResourceDe
 	errs = append(errs, validateObjectMetaUpdate(o.Release, &in.Metadata, &old.Metadata, meta)...)
 	errs = append(errs, validateSpecUpdate(&in.Spec, &old.Spec, flags, established, o, field.NewPath("spec"))...)
 	errs = append(errs, validateNames(&in.Status.AcceptedNames, field.NewPath("status").Child("acceptedNames"))...)
-	errs = append(errs, validateStoredVersions(in.Status.StoredVersions, in.Spec.Versions, field.NewPath("status").Child("storedVersions"))...)
+	errs = append(errs, validateStoredVersions(in.Status.StoredVersions, in.Spec.Versions, field.NewPath("status").Child("storedVersions"), o.Release)...)
 	errs = append(errs, validateAPIApprovalUpdate(in, old)...)
 	if !(old.Spec.PreserveUnknownFields != nil && *old.Spec.PreserveUnknownFields) &&
 		in.Spec.PreserveUnknownFields != nil && *in.Spec.PreserveUnknownFields {
@@ -471,14 +471,16 @@ func findTooManySelectableFieldsAllowed(spec, oldSpec *internalSpec) map[string]
 // formats of the new CRD that the old one does not have, then its set-list
 // warnings that the old one does not have.
 func warningsOnUpdate(spec, oldSpec *internalSpec, rel kubeversion.Release) []string {
-	oldFormats := map[string]bool{}
-	for _, f := range unrecognizedFormats(oldSpec) {
-		oldFormats[f] = true
-	}
 	var warnings []string
-	for _, f := range unrecognizedFormats(spec) {
-		if !oldFormats[f] {
-			warnings = append(warnings, fmt.Sprintf("unrecognized format %q", f))
+	if rel.Has(kubeversion.UnrecognizedFormatWarnings) {
+		oldFormats := map[string]bool{}
+		for _, f := range unrecognizedFormats(oldSpec) {
+			oldFormats[f] = true
+		}
+		for _, f := range unrecognizedFormats(spec) {
+			if !oldFormats[f] {
+				warnings = append(warnings, fmt.Sprintf("unrecognized format %q", f))
+			}
 		}
 	}
 	seen := map[string]bool{}

@@ -79,6 +79,14 @@ type options struct {
 	compileRules func(CELNode) ([]CELRuleResult, error)
 }
 
+// before134 is detail, or old before 1.34 (kubeversion.DetailWithoutFieldName).
+func (o *options) before134(detail, old string) string {
+	if o.Release.Has(kubeversion.DetailWithoutFieldName) {
+		return detail
+	}
+	return old
+}
+
 var (
 	printerColumnDatatypes      = []string{"boolean", "date", "integer", "number", "string"}
 	printerColumnFormats        = []string{"byte", "date", "date-time", "double", "float", "int32", "int64", "password"}
@@ -136,7 +144,7 @@ func validateCustomResourceDefinition(c *crd.CustomResourceDefinition, o *option
 	errs = append(errs, validateObjectMeta(o.Release, &in.Metadata, nameFn, field.NewPath("metadata"))...)
 	errs = append(errs, validateSpec(&in.Spec, createFlags(), o, field.NewPath("spec"))...)
 	errs = append(errs, validateNames(&in.Status.AcceptedNames, field.NewPath("status").Child("acceptedNames"))...)
-	errs = append(errs, validateStoredVersions(in.Status.StoredVersions, in.Spec.Versions, field.NewPath("status").Child("storedVersions"))...)
+	errs = append(errs, validateStoredVersions(in.Status.StoredVersions, in.Spec.Versions, field.NewPath("status").Child("storedVersions"), o.Release)...)
 	errs = append(errs, validateAPIApproval(in)...)
 	if in.Spec.PreserveUnknownFields != nil && *in.Spec.PreserveUnknownFields {
 		errs = append(errs, field.Invalid(field.NewPath("spec").Child("preserveUnknownFields"), true, "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
@@ -147,7 +155,7 @@ func validateCustomResourceDefinition(c *crd.CustomResourceDefinition, o *option
 	return errs, warningsOnCreate(&in.Spec, o.Release)
 }
 
-func validateStoredVersions(stored []string, versions []internalVersion, fldPath *field.Path) field.ErrorList {
+func validateStoredVersions(stored []string, versions []internalVersion, fldPath *field.Path, rel kubeversion.Release) field.ErrorList {
 	if len(stored) == 0 {
 		return field.ErrorList{field.Invalid(fldPath, stored, "must have at least one stored version")}
 	}
@@ -169,7 +177,11 @@ func validateStoredVersions(stored []string, versions []internalVersion, fldPath
 	// remains here; kept for completeness in sorted order.
 	rest := keys.Sorted(idx)
 	for _, v := range rest {
-		allErrs = append(allErrs, field.Invalid(fldPath.Index(idx[v]), v, fmt.Sprintf("missing from spec.versions; %[1]s was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in %[1]s and removes %[1]s from status.storedVersions", v)))
+		msg := "must appear in spec.versions" // before 1.33 (kubeversion.StoredVersionMissingMessage)
+		if rel.Has(kubeversion.StoredVersionMissingMessage) {
+			msg = fmt.Sprintf("missing from spec.versions; %[1]s was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in %[1]s and removes %[1]s from status.storedVersions", v)
+		}
+		allErrs = append(allErrs, field.Invalid(fldPath.Index(idx[v]), v, msg))
 	}
 	return allErrs
 }
@@ -285,7 +297,7 @@ func validateSpec(spec *internalSpec, flags specFlags, o *options, fldPath *fiel
 		if spec.Validation == nil || spec.Validation.OpenAPIV3Schema == nil {
 			for i, v := range spec.Versions {
 				if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
-					allErrs = append(allErrs, field.Required(fldPath.Child("versions").Index(i).Child("schema").Child("openAPIV3Schema"), ""))
+					allErrs = append(allErrs, field.Required(fldPath.Child("versions").Index(i).Child("schema").Child("openAPIV3Schema"), o.before134("", "schemas are required")))
 				}
 			}
 		}
@@ -392,7 +404,7 @@ func validateSpec(spec *internalSpec, flags specFlags, o *options, fldPath *fiel
 	}
 	if len(spec.SelectableFields) > 0 {
 		if spec.Validation == nil {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("selectableFields"), "", "may only be set when validations.schema is included"))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("selectableFields"), "", o.before134("may only be set when validations.schema is included", "selectableFields may only be set when validations.schema is included")))
 		} else {
 			ss, err := schema.NewStructural(spec.Validation.OpenAPIV3Schema)
 			if err != nil {
@@ -422,7 +434,7 @@ func validateVersion(version *internalVersion, fldPath *field.Path, statusEnable
 	}
 	if len(version.SelectableFields) > 0 {
 		if version.Schema == nil || version.Schema.OpenAPIV3Schema == nil {
-			allErrs = append(allErrs, field.Invalid(fldPath.Child("selectableFields"), "", "may only be set when `version.schema.openAPIV3Schema` is not included"))
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("selectableFields"), "", o.before134("may only be set when `version.schema.openAPIV3Schema` is not included", "selectableFields may only be set when version.schema.openAPIV3Schema is not included")))
 		} else {
 			ss, err := schema.NewStructural(version.Schema.OpenAPIV3Schema)
 			if err != nil {
@@ -860,6 +872,9 @@ func warningsOnCreate(spec *internalSpec, rel kubeversion.Release) []string {
 		}
 	}
 	for _, s := range schemas {
+		if !rel.Has(kubeversion.UnrecognizedFormatWarnings) {
+			break
+		}
 		schemaHas(s, func(n *crd.JSONSchemaProps) bool {
 			if len(n.Format) > 0 {
 				for _, f := range openapi.GetUnrecognizedFormatsAt(&crd.JSONSchemaProps{Format: n.Format, Type: n.Type}, rel) {

@@ -119,6 +119,91 @@ const (
 	// items`). apiextensions-apiserver v0.35 pkg/apis/apiextensions/
 	// validation/validation.go findTooManySelectableFieldsAllowed.
 	TooManySelectableFieldsKept
+	// CreationTimestampOmitted: a zero metadata.creationTimestamp is left
+	// out when ObjectMeta is written back into an object (the decoded
+	// request body, the stored object, an embedded resource); before, it
+	// is written as null (`creationTimestamp: null`).
+	// k8s.io/apimachinery v0.34 pkg/apis/meta/v1/types.go (the field's
+	// json tag gained omitzero).
+	CreationTimestampOmitted
+	// UnrecognizedFormatWarnings: CRD create warns `unrecognized format
+	// "<f>"` for each unrecognized format of its schemas, and CRD update
+	// for those the old CRD does not have; before, neither warns.
+	// apiextensions-apiserver v0.34 registry/customresourcedefinition/
+	// strategy.go WarningsOnCreate, WarningsOnUpdate.
+	UnrecognizedFormatWarnings
+	// FieldValueJSON: a field error's bad value other than a number,
+	// boolean or string is rendered as JSON (`["a","b"]`, `null`); before,
+	// in Go syntax as fmt's %#v prints upstream's Go value
+	// (`[]string{"a", "b"}`, `apiextensions.ValidationRule{Rule:"…", …}`,
+	// a nil value as `"null"`), a pointer dereferenced first.
+	// k8s.io/apimachinery v0.34 pkg/util/validation/field/errors.go
+	// ErrorBody.
+	FieldValueJSON
+	// SingularUnits: TooLong and TooMany say "1 byte" and "1 item";
+	// before, "may not be more than 1 bytes" and "must have at most 1
+	// items". k8s.io/apimachinery v0.34 pkg/util/validation/field/errors.go
+	// TooLong, TooMany.
+	SingularUnits
+	// DetailWithoutFieldName: details no longer repeat the field's name:
+	// `must not contain line breaks` (a rule's message and fieldPath),
+	// `must be a valid path`, `must be non-empty if specified`, `may only
+	// be set when …` (selectableFields), a missing version schema and an
+	// embedded resource's apiVersion and kind are `Required value` without
+	// detail, an owner reference's empty kind, name or uid `must not be
+	// empty`; before, `message must not contain line breaks`, `fieldPath
+	// must be a valid path`, `selectableFields may only be set when
+	// validations.schema is included` (the `version.schema…` one without
+	// backquotes), `Required value: schemas are required`, `Required value:
+	// must not be empty`, `kind must not be empty`.
+	// apiextensions-apiserver v0.34 apis/apiextensions/validation/
+	// validation.go, apiserver/schema/objectmeta/validation.go;
+	// k8s.io/apimachinery v0.34 pkg/api/validation/objectmeta.go
+	// ValidateOwnerReferences.
+	DetailWithoutFieldName
+	// StatusRatcheting: a status update ratchets (the schema's and the
+	// rules' errors on unchanged correlatable values are dropped, the
+	// rules' become warnings), as a main-resource update does; before, a
+	// status update validates the status and the rules without ratcheting.
+	// apiextensions-apiserver v0.33 registry/customresource/
+	// status_strategy.go ValidateUpdate (validation.WithRatcheting,
+	// cel.WithRatcheting).
+	StatusRatcheting
+	// StoredVersionMissingMessage: a status.storedVersions entry missing
+	// from spec.versions reads `missing from spec.versions; v1 was
+	// previously a storage version, and must remain in spec.versions until
+	// a storage migration ensures no data remains persisted in v1 and
+	// removes v1 from status.storedVersions`; before, `must appear in
+	// spec.versions`. apiextensions-apiserver v0.33 apis/apiextensions/
+	// validation/validation.go ValidateCustomResourceDefinitionStoredVersions.
+	StoredVersionMissingMessage
+	// ScientificWithoutSpaces: CEL's string.format renders %e as
+	// "2.500000×10⁰⁰"; before, with a narrow no-break space on each side
+	// of the "×" (golang.org/x/text before v0.23, internal/number/
+	// format.go: Kubernetes 1.32 resolves v0.19.0, 1.33 v0.23.0). It is a
+	// property of the binary, not of the CEL compatibility version: the
+	// library table (internal/cel/library/env.go) keys it by the
+	// StoredExpressions environment's version, which is the release's.
+	ScientificWithoutSpaces
+	// TooLongBytes: a TooLong error reads `may not be more than N bytes`;
+	// before, `must have at most N bytes` (field.TooLong: annotations,
+	// fieldManager, a managed field's subresource) and `may not be longer
+	// than N` for a schema's maxLength (field.TooLongMaxLength, which
+	// apiextensions-apiserver's kube-openapi error conversion used).
+	// k8s.io/apimachinery v0.32 pkg/util/validation/field/errors.go.
+	TooLongBytes
+	// FinalizerPathHint: the warning for a finalizer name with a dot and
+	// no path prefers `a domain-qualified finalizer name including a path
+	// (/)`; before, every unqualified name gets `prefer a domain-qualified
+	// finalizer name`. apiextensions-apiserver v0.32 registry/
+	// customresource/validator.go.
+	FinalizerPathHint
+	// KubernetesTypeEqualityCost: `==` on Kubernetes CEL types (quantity,
+	// ip, cidr, format, url, semver, the authorizer's) is estimated at cost
+	// 1; before, cel-go's default estimate of an equality of values of
+	// unknown size applies (a rule comparing cidrs can exceed the budget).
+	// k8s.io/apiserver v0.32 pkg/cel/library/cost.go EstimateCallCost.
+	KubernetesTypeEqualityCost
 	numChanges
 )
 
@@ -133,7 +218,21 @@ var since = [numChanges]int{
 	K8sNameFormats:              35,
 	ContentMessages:             35,
 	TooManySelectableFieldsKept: 35,
+	CreationTimestampOmitted:    34,
+	UnrecognizedFormatWarnings:  34,
+	FieldValueJSON:              34,
+	SingularUnits:               34,
+	DetailWithoutFieldName:      34,
+	StatusRatcheting:            33,
+	StoredVersionMissingMessage: 33,
+	ScientificWithoutSpaces:     33,
+	TooLongBytes:                32,
+	FinalizerPathHint:           32,
+	KubernetesTypeEqualityCost:  32,
 }
+
+// Since returns the release (minor version) change c arrived in.
+func Since(c Change) int { return since[c] }
 
 // Has reports whether release r has change c.
 func (r Release) Has(c Change) bool {
@@ -142,7 +241,7 @@ func (r Release) Has(c Change) bool {
 
 // supported are the releases whose differential suite is green
 // (conformance: `make conformance-versions`), newest first.
-var supported = []int{37, 36, 35, 34}
+var supported = []int{37, 36, 35, 34, 33, 32, 31}
 
 // Supported returns the releases --kube-version accepts, newest first.
 func Supported() []Release {

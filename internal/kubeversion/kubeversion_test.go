@@ -45,7 +45,7 @@ func TestParse(t *testing.T) {
 		{"1.37", 37, ""},
 		{"v1.36", 36, ""},
 		{"1.36", 36, ""},
-		{"1.30", 0, "unsupported Kubernetes version \"1.30\" (supported: 1.34, 1.35, 1.36, 1.37)"},
+		{"1.30", 0, "unsupported Kubernetes version \"1.30\" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)"},
 		{"1.38", 0, "unsupported"},
 		{"2.1", 0, "invalid Kubernetes version \"2.1\""},
 		{"1.", 0, "invalid"},
@@ -73,7 +73,7 @@ func TestParseSet(t *testing.T) {
 		want    string
 		wantErr string
 	}{
-		{"supported", "1.37 1.36 1.35 1.34", ""},
+		{"supported", "1.37 1.36 1.35 1.34 1.33 1.32 1.31", ""},
 		{"1.36-1.37", "1.37 1.36", ""},
 		{"1.36,1.37,1.36", "1.37 1.36", ""},
 		{"1.36", "1.36", ""},
@@ -95,6 +95,18 @@ func TestParseSet(t *testing.T) {
 		}
 		if err != nil || strings.Join(names, " ") != tt.want {
 			t.Errorf("ParseSet(%q) = %v, %v; want %s", tt.in, names, err, tt.want)
+		}
+	}
+}
+
+func TestSinceIsTheFirstReleaseWithTheChange(t *testing.T) {
+	for c := Change(0); c < numChanges; c++ {
+		s := Since(c)
+		if s < Oldest+1 || s > Newest {
+			t.Errorf("change %d arrives in 1.%d, outside 1.%d-1.%d", c, s, Oldest+1, Newest)
+		}
+		if !Of(s).Has(c) || Of(s-1).Has(c) {
+			t.Errorf("change %d: 1.%d has it %v, 1.%d has it %v", c, s, Of(s).Has(c), s-1, Of(s-1).Has(c))
 		}
 	}
 }

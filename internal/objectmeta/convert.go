@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/unstructured"
 	"strings"
 
@@ -291,4 +292,15 @@ func SetObjectMeta(obj map[string]interface{}, meta *ObjectMeta) error {
 	}
 	obj["metadata"] = meta.ToUnstructured()
 	return nil
+}
+
+// SetObjectMetaAt is SetObjectMeta as release rel writes a resource's own
+// metadata: before Kubernetes 1.34 a zero creationTimestamp is written as
+// null (kubeversion.CreationTimestampOmitted). (An embedded resource's is
+// removed at every release: CoerceWithOptions.)
+func SetObjectMetaAt(obj map[string]interface{}, meta *ObjectMeta, rel kubeversion.Release) {
+	_ = SetObjectMeta(obj, meta)
+	if meta != nil && meta.CreationTimestamp.IsZero() && !rel.Has(kubeversion.CreationTimestampOmitted) {
+		obj["metadata"].(map[string]interface{})["creationTimestamp"] = nil
+	}
 }

@@ -154,8 +154,15 @@ func validateOwnerReference(ref OwnerReference, fldPath *field.Path) field.Error
 // missing kind, name or uid is `Invalid value: "": must not be empty`,
 // and the group and version come from schema.FromAPIVersionAndKind (an
 // unparsable apiVersion gives neither: "version must not be empty").
-func validateOwnerReferenceBefore137(ref OwnerReference, fldPath *field.Path) field.ErrorList {
+func validateOwnerReferenceBefore137(rel kubeversion.Release, ref OwnerReference, fldPath *field.Path) field.ErrorList {
 	allErrs := field.ErrorList{}
+	// before 1.34 the detail names the field (kubeversion.DetailWithoutFieldName)
+	empty := func(name string) string {
+		if rel.Has(kubeversion.DetailWithoutFieldName) {
+			return "must not be empty"
+		}
+		return name + " must not be empty"
+	}
 	group, version, err := ParseGroupVersion(ref.APIVersion)
 	if err != nil {
 		group, version = "", ""
@@ -164,13 +171,13 @@ func validateOwnerReferenceBefore137(ref OwnerReference, fldPath *field.Path) fi
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("apiVersion"), ref.APIVersion, "version must not be empty"))
 	}
 	if len(ref.Kind) == 0 {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("kind"), ref.Kind, "must not be empty"))
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("kind"), ref.Kind, empty("kind")))
 	}
 	if len(ref.Name) == 0 {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("name"), ref.Name, "must not be empty"))
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("name"), ref.Name, empty("name")))
 	}
 	if len(ref.UID) == 0 {
-		allErrs = append(allErrs, field.Invalid(fldPath.Child("uid"), string(ref.UID), "must not be empty"))
+		allErrs = append(allErrs, field.Invalid(fldPath.Child("uid"), string(ref.UID), empty("uid")))
 	}
 	if group == "" && version == "v1" && ref.Kind == "Event" {
 		gvk := group + "/" + version + ", Kind=" + ref.Kind
@@ -194,7 +201,7 @@ func ValidateOwnerReferencesAt(rel kubeversion.Release, refs []OwnerReference, f
 		if rel.Has(kubeversion.OwnerReferenceRequired) {
 			allErrs = append(allErrs, validateOwnerReference(ref, fldPath.Index(i))...)
 		} else {
-			allErrs = append(allErrs, validateOwnerReferenceBefore137(ref, fldPath)...)
+			allErrs = append(allErrs, validateOwnerReferenceBefore137(rel, ref, fldPath)...)
 		}
 		if ref.Controller != nil && *ref.Controller {
 			cur := ref.Kind + "/" + ref.Name

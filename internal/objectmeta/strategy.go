@@ -132,7 +132,7 @@ func FinalizerNameWarnings(rel kubeversion.Release, name string, fldPath *field.
 		switch name {
 		case FinalizerOrphanDependents, FinalizerDeleteDependents, FinalizerKubernetes:
 		default:
-			if strings.Contains(name, ".") {
+			if strings.Contains(name, ".") && rel.Has(kubeversion.FinalizerPathHint) {
 				warnings = append(warnings, fmt.Sprintf("%s: %q: prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers", fldPath.String(), name))
 			} else {
 				warnings = append(warnings, fmt.Sprintf("%s: %q: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers", fldPath.String(), name))

@@ -131,6 +131,10 @@ type OwnerReference struct {
 	BlockOwnerDeletion *bool  `json:"blockOwnerDeletion,omitempty"`
 }
 
+// GoTypeName implements field.GoTypeNamer: upstream's type, as Kubernetes
+// 1.33 and older print a bad owner reference (Go syntax).
+func (OwnerReference) GoTypeName() string { return "v1.OwnerReference" }
+
 // ManagedFieldsEntry mirrors metav1.ManagedFieldsEntry.
 type ManagedFieldsEntry struct {
 	Manager     string                     `json:"manager,omitempty"`

@@ -138,13 +138,23 @@ func ParseGroupVersion(gv string) (group, version string, err error) {
 	}
 }
 
+// requiredDetail is the detail of an embedded resource's missing apiVersion
+// or kind: none, "must not be empty" before 1.34
+// (kubeversion.DetailWithoutFieldName).
+func requiredDetail(rel kubeversion.Release) string {
+	if rel.Has(kubeversion.DetailWithoutFieldName) {
+		return ""
+	}
+	return "must not be empty"
+}
+
 func validateEmbeddedResource(pth *field.Path, x map[string]interface{}, rel kubeversion.Release) field.ErrorList {
 	var allErrs field.ErrorList
 	if _, found := x["apiVersion"]; !found {
-		allErrs = append(allErrs, field.Required(pth.Child("apiVersion"), ""))
+		allErrs = append(allErrs, field.Required(pth.Child("apiVersion"), requiredDetail(rel)))
 	}
 	if _, found := x["kind"]; !found {
-		allErrs = append(allErrs, field.Required(pth.Child("kind"), ""))
+		allErrs = append(allErrs, field.Required(pth.Child("kind"), requiredDetail(rel)))
 	}
 	for _, k := range keys.Sorted(x) {
 		v := x[k]

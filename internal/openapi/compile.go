@@ -30,7 +30,8 @@ const (
 // Validator validates decoded JSON values against one compiled schema.
 // It is immutable and safe for concurrent use.
 type Validator struct {
-	root *node
+	root    *node
+	release kubeversion.Release
 }
 
 // node is one compiled schema: the subset of kube-openapi's spec.Schema that
@@ -133,7 +134,7 @@ func NewSchemaValidatorAt(s *crd.JSONSchemaProps, patterns *Patterns, rel kubeve
 	if err != nil {
 		return nil, err
 	}
-	return &Validator{root: n}, nil
+	return &Validator{root: n, release: rel}, nil
 }
 
 // NewValidatorFromStructural compiles a structural schema the way upstream's
@@ -146,10 +147,7 @@ func NewValidatorFromStructural(s *schema.Structural, patterns *Patterns) *Valid
 // NewValidatorFromStructuralAt is NewValidatorFromStructural as Kubernetes
 // release rel compiles it.
 func NewValidatorFromStructuralAt(s *schema.Structural, patterns *Patterns, rel kubeversion.Release) *Validator {
-	if s == nil {
-		return &Validator{root: &node{}}
-	}
-	return &Validator{root: (&compiler{patterns: patterns, release: rel}).fromStructural(s)}
+	return &Validator{root: (&compiler{patterns: patterns, release: rel}).fromStructural(s), release: rel}
 }
 
 func (cp *compiler) fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
@@ -255,8 +253,12 @@ func orRoot(p string) string {
 	return "openAPIV3Schema" + p
 }
 
+// fromStructural compiles s (nil: the empty node, which accepts anything).
 func (cp *compiler) fromStructural(s *schema.Structural) *node {
 	n := &node{}
+	if s == nil {
+		return n
+	}
 	if s.Items != nil {
 		n.items = cp.fromStructural(s.Items)
 	}

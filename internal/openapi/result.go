@@ -1,9 +1,11 @@
 package openapi
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 )
 
 // errCode classifies an error as kube-openapi's errors.Validation codes do;
@@ -161,7 +163,7 @@ func (r *result) keepImportant(into *result) {
 }
 
 // toFieldErrors is upstream's kubeOpenAPIResultToFieldErrors.
-func toFieldErrors(fldPath *field.Path, errs []*vErr) field.ErrorList {
+func toFieldErrors(fldPath *field.Path, errs []*vErr, rel kubeversion.Release) field.ErrorList {
 	if len(errs) == 0 {
 		return nil
 	}
@@ -187,7 +189,12 @@ func toFieldErrors(fldPath *field.Path, errs []*vErr) field.ErrorList {
 			// detail rendered once per enum
 			out = append(out, &field.Error{Type: field.ErrorTypeNotSupported, Field: p.String(), BadValue: e.value, Detail: e.enum.notSupportedDetail()})
 		case codeTooLong:
-			out = append(out, field.TooLong(p, "", int(e.valid)))
+			tl := field.TooLong(p, "", int(e.valid))
+			if !rel.Has(kubeversion.TooLongBytes) {
+				// field.TooLongMaxLength before k8s.io/apimachinery v0.32
+				tl.Detail = fmt.Sprintf("may not be longer than %d", e.valid)
+			}
+			out = append(out, tl)
 		case codeMaxItems, codeTooManyProperties:
 			actual := int64(-1)
 			if i, ok := e.value.(int64); ok {

@@ -24,7 +24,7 @@ func (v *Validator) Validate(fldPath *field.Path, obj interface{}) field.ErrorLi
 	}
 	var res result
 	validateNode(v.root, obj, newPath(), nil, &res)
-	return toFieldErrors(fldPath, res.errs)
+	return toFieldErrors(fldPath, res.errs, v.release)
 }
 
 // ValidateUpdate validates obj as an update of old with ratcheting, as
@@ -38,7 +38,7 @@ func (v *Validator) ValidateUpdate(fldPath *field.Path, obj, old interface{}) fi
 	var res result
 	c := &corr{OldValue: old, Value: obj, Schema: v.root}
 	validateNode(v.root, obj, newPath(), c, &res)
-	return toFieldErrors(fldPath, res.errs)
+	return toFieldErrors(fldPath, res.errs, v.release)
 }
 
 // vpath is the kube-openapi validator path of the value being validated

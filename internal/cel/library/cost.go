@@ -21,6 +21,10 @@ import (
 // nodes (the CRD schema size estimator).
 type CostEstimator struct {
 	SizeEstimator checker.CostEstimator
+	// NoTypeEquality leaves `==` on Kubernetes types to cel-go's estimate,
+	// as before Kubernetes 1.32 (kubeversion.KubernetesTypeEqualityCost).
+	// The runtime charge is not switched.
+	NoTypeEquality bool
 }
 
 var (
@@ -289,7 +293,7 @@ func (l *CostEstimator) EstimateCallCost(function, overloadID string, target *ch
 	case "getScheme", "getHostname", "getHost", "getPort", "getEscapedPath", "getQuery":
 		return fixed(1)
 	case "_==_":
-		if len(args) == 2 {
+		if len(args) == 2 && !l.NoTypeEquality {
 			return l.estimateEquality(args[0], args[1])
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/google/cel-go/ext"
 	"github.com/google/cel-go/interpreter"
 
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/limits"
 )
 
@@ -77,6 +78,14 @@ var baseOptions = []versioned{
 	// that its charge does not exceed the per-call limit. They follow every
 	// library they re-bind; results and costs under the limit are unchanged.
 	{introduced: 0, env: func() []cel.EnvOption { return []cel.EnvOption{stringGuards()} }, prog: costGuardProgramOptions},
+	// Not upstream's table: before golang.org/x/text v0.23 (Kubernetes
+	// 1.32 and older), string.format's %e has spaces around its "×"
+	// (scientific.go). A property of the binary: keyed by the
+	// StoredExpressions environment's version, which is the release's (the
+	// NewExpressions environment, one version lower, only type-checks).
+	{introduced: 0, removed: uint(kubeversion.Since(kubeversion.ScientificWithoutSpaces)), env: func() []cel.EnvOption {
+		return []cel.EnvOption{scientificSpaces()}
+	}},
 }
 
 // optionsAt returns the env and program options enabled at compatibility
