@@ -71,8 +71,11 @@ const (
 	// (one implementation: internal/celcomplete). Added in ABI version 1
 	// without a version change: hosts that do not use it are unaffected.
 	OpComplete Op = "complete"
-	// OpAdmit validates an object, then runs validating admission policies
-	// on it (an AdmitRequest); its result is an AdmitResult.
+	// OpAdmit runs mutating admission policies on an object, validates it,
+	// then runs validating admission policies on it (an AdmitRequest); its
+	// result is an AdmitResult. (Mutating policies were added in ABI
+	// version 1 without a version change: a request without them is
+	// answered as before.)
 	OpAdmit Op = "admit"
 )
 
