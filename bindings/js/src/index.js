@@ -425,12 +425,17 @@ export class CompiledCRD {
   }
 
   /**
-   * Validates one object, then runs validating admission policies on it as
+   * Runs mutating admission policies on one object, validates it (the
+   * mutated object), then runs validating admission policies on it as
    * `crdlab validate --policy` does: `policies` is a YAML stream of
-   * ValidatingAdmissionPolicies, bindings, params and Namespaces. Returns
-   * `{report, admission}`: `report` as validate(), `admission` the
-   * outcome (`allowed`, the denying `policy`/`binding`, `message`,
-   * `warnings`, `auditAnnotations`, `evaluated`) when the object is valid.
+   * Validating- and MutatingAdmissionPolicies, bindings, params and
+   * Namespaces. Returns `{report, mutation, admission}`: `report` as
+   * validate() (of the mutated object), `mutation` the mutating policies'
+   * outcome when one's binding matched (`allowed`, the mutated `object`,
+   * the `mutations` that ran with the fields each `changed`), `admission`
+   * the validating outcome (`allowed`, the denying `policy`/`binding`,
+   * `message`, `warnings`, `auditAnnotations`, `evaluated`) when the
+   * object is valid.
    * Options: `old` (an UPDATE), `operation` (CREATE, UPDATE, DELETE),
    * `user`, `groups`, and validate()'s.
    */
