@@ -1,0 +1,196 @@
+package celcomplete
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/limits"
+)
+
+// Variable is a kind of proposal: an expression's variable (a policy's
+// object, request...) or a macro variable in scope.
+const Variable Kind = "variable"
+
+// Policy is what types the expressions of an admission policy
+// (ValidatingAdmissionPolicy or MutatingAdmissionPolicy): the variables
+// kube-apiserver declares for them (object, oldObject, request,
+// namespaceObject, authorizer, variables, params).
+type Policy struct {
+	// Object is the schema (openAPIV3Schema) of the kind the policy
+	// matches, which types object and oldObject; nil: they are dyn.
+	Object *crd.JSONSchemaProps
+	// Params says the policy has a paramKind (params is declared);
+	// ParamsSchema is its kind's schema when known (nil: params is dyn).
+	Params       bool
+	ParamsSchema *crd.JSONSchemaProps
+	// Variables are the policy's spec.variables, in order.
+	Variables []PolicyVariable
+}
+
+// PolicyVariable is one of spec.variables: variables.<Name> is typed by
+// its expression when that is a select chain of a known type
+// (object.spec.replicas: int), dyn otherwise.
+type PolicyVariable struct {
+	Name       string
+	Expression string
+}
+
+// Types of the policy environment (upstream's
+// k8s.io/apiserver/pkg/admission/plugin/cel BuildRequestType and
+// BuildNamespaceType, and the authorizer library's types).
+var (
+	tAuthorizer    = simple("Authorizer")
+	tGroupCheck    = simple("GroupCheck")
+	tResourceCheck = simple("ResourceCheck")
+	tPathCheck     = simple("PathCheck")
+	tDecision      = simple("Decision")
+)
+
+func declared(name string, fields map[string]*typ) *typ {
+	return &typ{kind: "object", name: name, fields: fields}
+}
+
+var requestType = func() *typ {
+	gvk := declared("kubernetes.GroupVersionKind", map[string]*typ{"group": tString, "version": tString, "kind": tString})
+	gvr := declared("kubernetes.GroupVersionResource", map[string]*typ{"group": tString, "version": tString, "resource": tString})
+	user := declared("kubernetes.UserInfo", map[string]*typ{"username": tString, "uid": tString, "groups": listOf(tString),
+		"extra": mapOf(tString, listOf(tString))})
+	return declared("kubernetes.AdmissionRequest", map[string]*typ{
+		"kind": gvk, "resource": gvr, "subResource": tString, "requestKind": gvk, "requestResource": gvr,
+		"requestSubResource": tString, "name": tString, "namespace": tString, "operation": tString,
+		"userInfo": user, "dryRun": tBool, "options": tDyn,
+	})
+}()
+
+var namespaceType = func() *typ {
+	strs, strMap := listOf(tString), mapOf(tString, tString)
+	cond := declared("kubernetes.NamespaceCondition", map[string]*typ{"status": tString, "type": tString,
+		"lastTransitionTime": tTimestamp, "message": tString, "reason": tString})
+	return declared("kubernetes.Namespace", map[string]*typ{
+		"metadata": declared("kubernetes.NamespaceMetadata", map[string]*typ{
+			"name": tString, "generateName": tString, "namespace": tString, "labels": strMap, "annotations": strMap,
+			"UID": tString, "creationTimestamp": tTimestamp, "deletionGracePeriodSeconds": tInt,
+			"deletionTimestamp": tTimestamp, "generation": tInt, "resourceVersion": tString, "finalizers": strs}),
+		"spec":   declared("kubernetes.NamespaceSpec", map[string]*typ{"finalizers": strs}),
+		"status": declared("kubernetes.NamespaceStatus", map[string]*typ{"conditions": listOf(cond), "phase": tString}),
+	})
+}()
+
+// env is the policy's variables and their types.
+func (p *Policy) env() map[string]*typ {
+	obj := tDyn
+	if p.Object != nil {
+		if t := schemaType(p.Object, true); t != nil {
+			obj = t
+		}
+	}
+	vars := declared("kubernetes.variables", map[string]*typ{})
+	env := map[string]*typ{
+		"object": obj, "oldObject": obj, "request": requestType, "namespaceObject": namespaceType,
+		"authorizer": {kind: "Authorizer", fields: map[string]*typ{"requestResource": tResourceCheck}},
+		"variables":  vars,
+	}
+	if p.Params {
+		params := tDyn
+		if p.ParamsSchema != nil {
+			if t := schemaType(p.ParamsSchema, true); t != nil {
+				params = t
+			}
+		}
+		env["params"] = params
+	}
+	for _, v := range p.Variables {
+		if v.Name == "" {
+			continue
+		}
+		vars.fields[v.Name] = exprType(v.Expression, env)
+	}
+	return env
+}
+
+// exprType is the type of an expression that is one select chain
+// (object.spec.items[0]), dyn for anything else.
+func exprType(expr string, env map[string]*typ) *typ {
+	if utf8.RuneCountInString(expr) > limits.CELExpressionSizeCodePoints {
+		return tDyn
+	}
+	toks := tokenize(expr)
+	if len(toks) == 0 || chainStart(toks, len(toks)-1) != 0 {
+		return tDyn
+	}
+	if t := chainType(toks, 0, len(toks)-1, nil, env); t != nil {
+		return t
+	}
+	return tDyn
+}
+
+// CompletePolicy returns the completion at the end of before (the text of
+// one of p's expressions up to the cursor): after "<receiver>.", as
+// Complete; where an identifier starts (the start, after an operator or
+// an opening bracket, or a name typed so far), the policy's variables
+// (object, oldObject, request, params...) and the macro variables in
+// scope. nil when nothing completes there.
+func CompletePolicy(p *Policy, before string) *Result {
+	if p == nil {
+		p = &Policy{}
+	}
+	return complete(p.env(), before, true)
+}
+
+// completeName offers the names of env and of the macro variables in
+// scope where an identifier starts at the end of before.
+func completeName(env map[string]*typ, before string) *Result {
+	from := len(before)
+	for from > 0 && isWord(before[from-1]) {
+		from--
+	}
+	if from < len(before) && !isIdentStart(before[from]) {
+		return nil // a number
+	}
+	head := before[:from]
+	toks := tokenize(head)
+	if n := len(toks); n > 0 {
+		last := toks[n-1]
+		if last.t == 's' && (last.e > len(head) || !closedString(head[last.s:last.e])) {
+			return nil // inside a string literal
+		}
+		if from == len(before) && !(last.t == 'p' && strings.Contains("([{,!&|=<>+-*/%?:", last.v)) {
+			return nil // nothing typed, and no identifier may start here
+		}
+	}
+	if from > 0 && (before[from-1] == '.' || isWord(before[from-1])) {
+		return nil
+	}
+	scope, ok := scopeAtEnd(toks, env)
+	if !ok {
+		return nil
+	}
+	all := map[string]*typ{}
+	for name, t := range env {
+		all[name] = t
+	}
+	for _, f := range scope {
+		for name, t := range f.vars {
+			all[name] = t
+		}
+	}
+	names := make([]string, 0, len(all))
+	for name := range all {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	out := &Result{From: from}
+	for _, name := range names {
+		detail := "dyn"
+		if t := all[name]; t != nil {
+			detail = t.String()
+		}
+		out.Options = append(out.Options, Option{Label: name, Kind: Variable, Detail: detail})
+	}
+	if len(out.Options) == 0 {
+		return nil
+	}
+	return out
+}
