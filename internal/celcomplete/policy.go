@@ -5,7 +5,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/admission"
 	"github.com/crdlab/crdlab/internal/limits"
 )
 
@@ -193,4 +196,32 @@ func completeName(env map[string]*typ, before string) *Result {
 		return nil
 	}
 	return out
+}
+
+// PolicyFor reads what types a policy's expressions from its document (a
+// ValidatingAdmissionPolicy or MutatingAdmissionPolicy, YAML or JSON;
+// only spec.matchConstraints, spec.paramKind and spec.variables are read,
+// other fields are not checked) and the CRDs of the cluster: object's
+// schema is that of the kind the policy matches among crds (as type
+// checking picks it: internal/admission.PolicyObjectSchema), params' that
+// of its paramKind when one of crds serves it.
+func PolicyFor(doc []byte, crds []*crd.CustomResourceDefinition) (*Policy, error) {
+	var p struct {
+		Spec struct {
+			ParamKind        *admission.ParamKind      `json:"paramKind"`
+			MatchConstraints *admission.MatchResources `json:"matchConstraints"`
+			Variables        []admission.Variable      `json:"variables"`
+		} `json:"spec"`
+	}
+	if err := yaml.Unmarshal(doc, &p); err != nil {
+		return nil, err
+	}
+	out := &Policy{Object: admission.PolicyObjectSchema(p.Spec.MatchConstraints, crds), Params: p.Spec.ParamKind != nil}
+	if out.Params {
+		out.ParamsSchema = admission.PolicyParamsSchema(p.Spec.ParamKind, crds)
+	}
+	for _, v := range p.Spec.Variables {
+		out.Variables = append(out.Variables, PolicyVariable{Name: v.Name, Expression: v.Expression})
+	}
+	return out, nil
 }

@@ -3,7 +3,10 @@ package celcomplete
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/crdlab/crdlab/engine/crd"
 )
 
 // The expressions of an admission policy complete with the variables
@@ -110,5 +113,80 @@ func TestCompletePolicyNameDetails(t *testing.T) {
 		"oldObject": "object", "request": "kubernetes.AdmissionRequest", "variables": "kubernetes.variables"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// PolicyFor types object by the CRD version the policy's rules match (the
+// kind type checking checks; with a wildcard version, the served version
+// the rules match, storage first), params by paramKind's CRD, and reads
+// the variables; a policy matching another resource leaves object dyn.
+func TestPolicyForTypesObjectByTheMatchedVersion(t *testing.T) {
+	const crdText = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: false
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {old: {type: string}}}}}}
+  - name: v2
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: integer}}}}}}
+`
+	defs, err := crd.Decode([]byte(crdText), "crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := func(versions, paramKind string) string {
+		return `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: p}
+spec:
+  ` + paramKind + `
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [example.com], apiVersions: ` + versions + `, operations: [CREATE], resources: [widgets]}
+  variables:
+  - {name: size, expression: object.spec.size}
+  validations:
+  - expression: "true"
+`
+	}
+	for _, c := range []struct {
+		name, doc, before string
+		want              []string
+	}{
+		{"the version named", policy("[v1]", ""), "object.spec.", []string{"old"}},
+		{"a wildcard version: the storage version", policy(`["*"]`, ""), "object.spec.", []string{"size"}},
+		{"variables", policy("[v2]", ""), "variables.", []string{"size"}},
+		{"a variable typed by the schema", policy("[v2]", ""), "variables.size.", nil},
+		{"params typed by paramKind", policy("[v2]", "paramKind: {apiVersion: example.com/v1, kind: Widget}"), "params.spec.", []string{"old"}},
+		{"another resource", strings.Replace(policy("[v2]", ""), "widgets]", "gadgets]", 1), "object.", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := PolicyFor([]byte(c.doc), defs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			if r := CompletePolicy(p, c.before); r != nil {
+				for _, o := range r.Options {
+					if o.Kind == Property {
+						got = append(got, o.Label)
+					}
+				}
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("%s properties %v, want %v", c.before, got, c.want)
+			}
+		})
+	}
+	if _, err := PolicyFor([]byte("spec: {variables: 3}"), defs); err == nil {
+		t.Error("a policy whose variables are not a list: no error")
 	}
 }
