@@ -289,9 +289,10 @@ type Request struct {
 	ReviewResponse string `json:"reviewResponse,omitempty"`
 	List           bool   `json:"list,omitempty"`
 	ListAPIVersion string `json:"listAPIVersion,omitempty"`
-	// SchemaNode, Root, Expression and Cursor are the members of a
-	// CompleteRequest.
+	// SchemaNode, Root, Expression, Cursor and Policy are the members of
+	// a CompleteRequest (with Handle).
 	SchemaNode json.RawMessage `json:"schemaNode,omitempty"`
+	Policy     string          `json:"policy,omitempty"`
 	Root       bool            `json:"root,omitempty"`
 	Expression string          `json:"expression,omitempty"`
 	Cursor     *int            `json:"cursor,omitempty"`
