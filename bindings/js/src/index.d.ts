@@ -513,7 +513,7 @@ export interface CompleteResult {
 export interface CompletionOption {
   /** the text to insert: a field as CEL spells it (x__dash__y), a function or macro name */
   label: string;
-  /** "property", "method" or "macro" */
+  /** "property", "method", "macro" or "variable" (a policy's or a macro's variable, where an identifier starts) */
   kind: string;
   /** the field's CEL type or the function's signature */
   detail: string;
@@ -755,6 +755,8 @@ export declare class CompiledCRD {
   validateAll(stream: string, options?: ValidateOptions): DocumentReport[];
   /** Runs mutating admission policies on one object, validates it (mutated), then runs validating admission policies on it (policies: a YAML stream of policies, bindings, params, Namespaces). */
   admit(object: string | object, policies: string, options?: AdmitOptions): AdmitResult;
+  /** CEL completion in an expression of an admission policy (policy: its YAML or JSON document); object is typed by this CRD at the version the policy matches. */
+  completePolicy(policy: string, expression: string, options?: Omit<CompleteOptions, 'root'>): CompleteResult;
   /** The JSON Schema export of this CRD (crdFieldValidation is the CRD's own). */
   schema(options?: Omit<SchemaOptions, 'crdFieldValidation' | 'kubeVersion'>): SchemaResult;
   /** The benchmark of this CRD's CEL rules on objects. */

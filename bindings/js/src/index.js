@@ -453,6 +453,24 @@ export class CompiledCRD {
     return this.owner.call(withTimeout(req, timeoutMs));
   }
 
+  /**
+   * CEL completion in an expression of an admission policy: `policy` is
+   * the policy's document (a ValidatingAdmissionPolicy or
+   * MutatingAdmissionPolicy, YAML or JSON), whose matchConstraints pick the
+   * version of this CRD that types `object` and `oldObject`, whose
+   * paramKind declares `params` and whose variables are `variables`'
+   * fields. Where an identifier starts, the expression's variables are
+   * offered (kind "variable"); after "<receiver>.", as complete().
+   * Returns complete()'s result.
+   */
+  completePolicy(policy, expression, { cursor } = {}) {
+    if (this.disposed) throw new CrdlabError(Code.Invalid, 'CRD was disposed');
+    if (this.handle === undefined) this.handle = this.owner.call(this.compileReq).handle;
+    const req = { op: Op.Complete, handle: this.handle, policy: text(policy), expression: String(expression ?? '') };
+    if (cursor !== undefined && cursor !== null) req.cursor = cursor;
+    return this.owner.call(req);
+  }
+
   /** The JSON Schema export of this CRD: Crdlab.schema's options and result. */
   schema(options = {}) {
     if (this.disposed) throw new CrdlabError(Code.Invalid, 'CRD was disposed');
