@@ -152,27 +152,6 @@ var kindMethods = map[string]map[string]method{
 		"orValue":  {"orValue(default) → the value", elemOf},
 		"or":       {"or(optional) → optional", same},
 	},
-	"Authorizer": {
-		"group":          {"group(name) → GroupCheck", always(tGroupCheck)},
-		"path":           {"path(path) → PathCheck", always(tPathCheck)},
-		"serviceAccount": {"serviceAccount(namespace, name) → Authorizer", always(tAuthorizer)},
-	},
-	"GroupCheck": {"resource": {"resource(name) → ResourceCheck", always(tResourceCheck)}},
-	"ResourceCheck": {
-		"subresource":   {"subresource(name) → ResourceCheck", always(tResourceCheck)},
-		"namespace":     {"namespace(name) → ResourceCheck", always(tResourceCheck)},
-		"name":          {"name(name) → ResourceCheck", always(tResourceCheck)},
-		"fieldSelector": {"fieldSelector(selector) → ResourceCheck", always(tResourceCheck)},
-		"labelSelector": {"labelSelector(selector) → ResourceCheck", always(tResourceCheck)},
-		"check":         {"check(verb) → Decision", always(tDecision)},
-	},
-	"PathCheck": {"check": {"check(verb) → Decision", always(tDecision)}},
-	"Decision": {
-		"allowed": {"allowed() → bool", always(tBool)},
-		"reason":  {"reason() → string", always(tString)},
-		"errored": {"errored() → bool", always(tBool)},
-		"error":   {"error() → string", always(tString)},
-	},
 	"Format": {"validate": {"validate(string) → optional(list(string))", func(*typ) *typ { return optionalOf(listOf(tString)) }}},
 }
 
@@ -199,6 +178,7 @@ func methodsOf(t *typ) map[string]method {
 		add(mapMethods)
 	default:
 		add(kindMethods[t.kind])
+		addAuthzMethods(t.kind, out)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package celcomplete
 import (
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"sigs.k8s.io/yaml"
@@ -40,46 +41,85 @@ type PolicyVariable struct {
 	Expression string
 }
 
-// Types of the policy environment (upstream's
-// k8s.io/apiserver/pkg/admission/plugin/cel BuildRequestType and
-// BuildNamespaceType, and the authorizer library's types).
-var (
-	tAuthorizer    = simple("Authorizer")
-	tGroupCheck    = simple("GroupCheck")
-	tResourceCheck = simple("ResourceCheck")
-	tPathCheck     = simple("PathCheck")
-	tDecision      = simple("Decision")
-)
-
-func declared(name string, fields map[string]*typ) *typ {
-	return &typ{kind: "object", name: name, fields: fields}
+// declaredTypes are the object types of the policy environment that no
+// schema gives, each field "name type" (a type: a simple type, list(t),
+// map(k,v), or a type declared above it), as static data: a table of
+// strings costs the WebAssembly module far less than map literals, which
+// compile to initialization code.
+var declaredTypes = [...]struct{ name, fields string }{
+	{"kubernetes.GroupVersionKind", "group string; version string; kind string"},
+	{"kubernetes.GroupVersionResource", "group string; version string; resource string"},
+	{"kubernetes.UserInfo", "username string; uid string; groups list(string); extra map(string,list(string))"},
+	{"kubernetes.AdmissionRequest", "kind kubernetes.GroupVersionKind; resource kubernetes.GroupVersionResource; " +
+		"subResource string; requestKind kubernetes.GroupVersionKind; requestResource kubernetes.GroupVersionResource; " +
+		"requestSubResource string; name string; namespace string; operation string; userInfo kubernetes.UserInfo; " +
+		"dryRun bool; options dyn"},
+	{"kubernetes.NamespaceCondition", "status string; type string; lastTransitionTime timestamp; message string; reason string"},
+	{"kubernetes.NamespaceMetadata", "name string; generateName string; namespace string; labels map(string,string); " +
+		"annotations map(string,string); UID string; creationTimestamp timestamp; deletionGracePeriodSeconds int; " +
+		"deletionTimestamp timestamp; generation int; resourceVersion string; finalizers list(string)"},
+	{"kubernetes.NamespaceSpec", "finalizers list(string)"},
+	{"kubernetes.NamespaceStatus", "conditions list(kubernetes.NamespaceCondition); phase string"},
+	{"kubernetes.Namespace", "metadata kubernetes.NamespaceMetadata; spec kubernetes.NamespaceSpec; status kubernetes.NamespaceStatus"},
 }
 
-var requestType = func() *typ {
-	gvk := declared("kubernetes.GroupVersionKind", map[string]*typ{"group": tString, "version": tString, "kind": tString})
-	gvr := declared("kubernetes.GroupVersionResource", map[string]*typ{"group": tString, "version": tString, "resource": tString})
-	user := declared("kubernetes.UserInfo", map[string]*typ{"username": tString, "uid": tString, "groups": listOf(tString),
-		"extra": mapOf(tString, listOf(tString))})
-	return declared("kubernetes.AdmissionRequest", map[string]*typ{
-		"kind": gvk, "resource": gvr, "subResource": tString, "requestKind": gvk, "requestResource": gvr,
-		"requestSubResource": tString, "name": tString, "namespace": tString, "operation": tString,
-		"userInfo": user, "dryRun": tBool, "options": tDyn,
-	})
-}()
+// declared is the declared types by name (built once, read-only).
+var declared = sync.OnceValue(func() map[string]*typ {
+	out := map[string]*typ{}
+	for _, d := range declaredTypes {
+		t := &typ{kind: "object", name: d.name, fields: map[string]*typ{}}
+		for _, f := range strings.Split(d.fields, "; ") {
+			name, ft, _ := strings.Cut(f, " ")
+			t.fields[name] = parseType(ft, out)
+		}
+		out[d.name] = t
+	}
+	return out
+})
 
-var namespaceType = func() *typ {
-	strs, strMap := listOf(tString), mapOf(tString, tString)
-	cond := declared("kubernetes.NamespaceCondition", map[string]*typ{"status": tString, "type": tString,
-		"lastTransitionTime": tTimestamp, "message": tString, "reason": tString})
-	return declared("kubernetes.Namespace", map[string]*typ{
-		"metadata": declared("kubernetes.NamespaceMetadata", map[string]*typ{
-			"name": tString, "generateName": tString, "namespace": tString, "labels": strMap, "annotations": strMap,
-			"UID": tString, "creationTimestamp": tTimestamp, "deletionGracePeriodSeconds": tInt,
-			"deletionTimestamp": tTimestamp, "generation": tInt, "resourceVersion": tString, "finalizers": strs}),
-		"spec":   declared("kubernetes.NamespaceSpec", map[string]*typ{"finalizers": strs}),
-		"status": declared("kubernetes.NamespaceStatus", map[string]*typ{"conditions": listOf(cond), "phase": tString}),
-	})
-}()
+// parseType reads a type of declaredTypes.
+func parseType(s string, declared map[string]*typ) *typ {
+	if inner, ok := strings.CutPrefix(s, "list("); ok {
+		return listOf(parseType(strings.TrimSuffix(inner, ")"), declared))
+	}
+	if inner, ok := strings.CutPrefix(s, "map("); ok {
+		k, v, _ := strings.Cut(strings.TrimSuffix(inner, ")"), ",")
+		return mapOf(parseType(k, declared), parseType(v, declared))
+	}
+	if t := declared[s]; t != nil {
+		return t
+	}
+	return simple(s)
+}
+
+// authzMethods are the member functions of the authorizer library's
+// types (k8s.io/apiserver/pkg/cel/library/authz.go), as static data.
+var authzMethods = [...]struct{ recv, name, detail, result string }{
+	{"Authorizer", "group", "group(name) → GroupCheck", "GroupCheck"},
+	{"Authorizer", "path", "path(path) → PathCheck", "PathCheck"},
+	{"Authorizer", "serviceAccount", "serviceAccount(namespace, name) → Authorizer", "Authorizer"},
+	{"GroupCheck", "resource", "resource(name) → ResourceCheck", "ResourceCheck"},
+	{"ResourceCheck", "subresource", "subresource(name) → ResourceCheck", "ResourceCheck"},
+	{"ResourceCheck", "namespace", "namespace(name) → ResourceCheck", "ResourceCheck"},
+	{"ResourceCheck", "name", "name(name) → ResourceCheck", "ResourceCheck"},
+	{"ResourceCheck", "fieldSelector", "fieldSelector(selector) → ResourceCheck", "ResourceCheck"},
+	{"ResourceCheck", "labelSelector", "labelSelector(selector) → ResourceCheck", "ResourceCheck"},
+	{"ResourceCheck", "check", "check(verb) → Decision", "Decision"},
+	{"PathCheck", "check", "check(verb) → Decision", "Decision"},
+	{"Decision", "allowed", "allowed() → bool", "bool"},
+	{"Decision", "reason", "reason() → string", "string"},
+	{"Decision", "errored", "errored() → bool", "bool"},
+	{"Decision", "error", "error() → string", "string"},
+}
+
+// addAuthzMethods adds the authorizer library's methods of kind to out.
+func addAuthzMethods(kind string, out map[string]method) {
+	for _, m := range authzMethods {
+		if m.recv == kind {
+			out[m.name] = method{m.detail, always(simple(m.result))}
+		}
+	}
+}
 
 // env is the policy's variables and their types.
 func (p *Policy) env() map[string]*typ {
@@ -89,11 +129,12 @@ func (p *Policy) env() map[string]*typ {
 			obj = t
 		}
 	}
-	vars := declared("kubernetes.variables", map[string]*typ{})
+	vars := &typ{kind: "object", name: "kubernetes.variables", fields: map[string]*typ{}}
 	env := map[string]*typ{
-		"object": obj, "oldObject": obj, "request": requestType, "namespaceObject": namespaceType,
-		"authorizer": {kind: "Authorizer", fields: map[string]*typ{"requestResource": tResourceCheck}},
-		"variables":  vars,
+		"object": obj, "oldObject": obj, "request": declared()["kubernetes.AdmissionRequest"],
+		"namespaceObject": declared()["kubernetes.Namespace"],
+		"authorizer":      {kind: "Authorizer", fields: map[string]*typ{"requestResource": simple("ResourceCheck")}},
+		"variables":       vars,
 	}
 	if p.Params {
 		params := tDyn
