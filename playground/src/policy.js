@@ -221,7 +221,7 @@ export function setupPolicy({ makeEditor, request, module, changed, perf }) {
       // the diff lines need the object as given
     }
     for (const ptr of [...changed].sort()) {
-      line('diff', `${ptr}: ${show(pointer(before, ptr))} → ${show(pointer(mutation.object, ptr))}`);
+      line('diff', `${ptr}: ${showValue(pointer(before, ptr))} → ${showValue(pointer(mutation.object, ptr))}`);
     }
     line('muted', 'The mutated object (as validation received it):');
     $('policyResult').appendChild(el('pre', 'mutated', toYAML(mutation.object)));
@@ -258,4 +258,4 @@ function pointer(obj, ptr) {
   return v;
 }
 
-const show = (v) => (v === undefined ? '(absent)' : JSON.stringify(v));
+const showValue = (v) => (v === undefined ? '(absent)' : JSON.stringify(v));
