@@ -1,8 +1,10 @@
 package wire
 
-// AdmitRequest is the request of "admit": one object through the CRD's
-// validation (as "validate"), then, when it is valid, through the
-// validating admission policies of Policies as kube-apiserver's
+// AdmitRequest is the request of "admit": one object through the
+// mutating admission policies of Policies (kube-apiserver's
+// MutatingAdmissionPolicy plugin), the CRD's validation (as "validate", of
+// the mutated object), then, when it is valid, through the validating
+// admission policies of Policies as kube-apiserver's
 // ValidatingAdmissionPolicy plugin evaluates them (`crdlab validate
 // --policy`).
 type AdmitRequest struct {
@@ -18,7 +20,8 @@ type AdmitRequest struct {
 	ObjectBytes []byte `json:"objectBytes,omitempty"`
 	OldBytes    []byte `json:"oldBytes,omitempty"`
 	// Policies is a YAML stream (or JSON) of ValidatingAdmissionPolicies,
-	// their bindings, param objects and Namespaces.
+	// MutatingAdmissionPolicies, their bindings, param objects and
+	// Namespaces.
 	Policies string `json:"policies"`
 	// Operation is CREATE (the default; UPDATE when Old is set) or DELETE.
 	Operation string `json:"operation,omitempty"`
@@ -35,10 +38,17 @@ type AdmitRequest struct {
 	TimeoutMs       int64  `json:"timeoutMs,omitempty"`
 }
 
-// AdmitResult is the result of "admit": the object's report, and the
-// admission outcome when the object passed validation and a policy's
-// binding was considered (nil otherwise).
+// AdmitResult is the result of "admit": the object's report, the
+// mutating admission outcome when a MutatingAdmissionPolicy's binding
+// matched the request, and the validating admission outcome when the
+// object passed validation (nil otherwise).
 type AdmitResult struct {
-	Report    *Report           `json:"report"`
+	// Report is the validation of the object (the mutated object when a
+	// mutation changed it); its Object is absent when a mutating policy
+	// failed the request (nothing is validated then).
+	Report *Report `json:"report"`
+	// Mutation is the mutating policies' outcome: the mutated object (when
+	// a mutation changed it), each mutation that ran, or the failure.
+	Mutation  *MutationOutcome  `json:"mutation,omitempty"`
 	Admission *AdmissionOutcome `json:"admission,omitempty"`
 }

@@ -71,8 +71,11 @@ const (
 	// (one implementation: internal/celcomplete). Added in ABI version 1
 	// without a version change: hosts that do not use it are unaffected.
 	OpComplete Op = "complete"
-	// OpAdmit validates an object, then runs validating admission policies
-	// on it (an AdmitRequest); its result is an AdmitResult.
+	// OpAdmit runs mutating admission policies on an object, validates it,
+	// then runs validating admission policies on it (an AdmitRequest); its
+	// result is an AdmitResult. (Mutating policies were added in ABI
+	// version 1 without a version change: a request without them is
+	// answered as before.)
 	OpAdmit Op = "admit"
 )
 
@@ -286,9 +289,10 @@ type Request struct {
 	ReviewResponse string `json:"reviewResponse,omitempty"`
 	List           bool   `json:"list,omitempty"`
 	ListAPIVersion string `json:"listAPIVersion,omitempty"`
-	// SchemaNode, Root, Expression and Cursor are the members of a
-	// CompleteRequest.
+	// SchemaNode, Root, Expression, Cursor and Policy are the members of
+	// a CompleteRequest (with Handle).
 	SchemaNode json.RawMessage `json:"schemaNode,omitempty"`
+	Policy     string          `json:"policy,omitempty"`
 	Root       bool            `json:"root,omitempty"`
 	Expression string          `json:"expression,omitempty"`
 	Cursor     *int            `json:"cursor,omitempty"`

@@ -19,15 +19,19 @@ type AdmitOptions struct {
 	Groups []string
 }
 
-// Admit validates one object, then runs the validating admission policies
-// of policies (a YAML stream of ValidatingAdmissionPolicies, bindings,
-// params and Namespaces) on its request, as `crdlab validate --policy`
-// does: the "admit" op. The result's Admission is nil when the object is
-// invalid. The error is for misuse (a policy that does not decode, an
+// Admit runs the mutating admission policies of policies on one object,
+// validates it (the mutated object when a mutation changed it), then runs
+// the validating admission policies of policies on its request, as
+// `crdlab validate --policy` does: the "admit" op. policies is a YAML
+// stream of ValidatingAdmissionPolicies, MutatingAdmissionPolicies, their
+// bindings, params and Namespaces. The result's Mutation is nil when no
+// mutating policy's binding matched; its Admission is nil when the object
+// is invalid or a mutating policy failed the request. The error is for misuse (a policy that does not decode, an
 // UPDATE without Old), a closed CRD, a trap or the context's end.
 func (c *CRD) Admit(ctx context.Context, object, policies []byte, opts AdmitOptions) (*wire.AdmitResult, error) {
 	var out struct {
 		Report    json.RawMessage        `json:"report"`
+		Mutation  *wire.MutationOutcome  `json:"mutation"`
 		Admission *wire.AdmissionOutcome `json:"admission"`
 	}
 	err := c.withHandle(ctx, func(handle uint32, timeoutMs int64) interface{} {
@@ -45,5 +49,5 @@ func (c *CRD) Admit(ctx context.Context, object, policies []byte, opts AdmitOpti
 	if err != nil {
 		return nil, err
 	}
-	return &wire.AdmitResult{Report: rep, Admission: out.Admission}, nil
+	return &wire.AdmitResult{Report: rep, Mutation: out.Mutation, Admission: out.Admission}, nil
 }

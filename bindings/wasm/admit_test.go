@@ -2,6 +2,7 @@ package wasm
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -50,5 +51,43 @@ func TestAdmitThroughTheModule(t *testing.T) {
 	}
 	if _, err := crd.Admit(ctx, []byte(docs[0]), policies, AdmitOptions{Operation: "UPDATE"}); err == nil || !strings.Contains(err.Error(), "an UPDATE needs the stored object") {
 		t.Errorf("UPDATE without Old: %v", err)
+	}
+}
+
+// TestAdmitRunsMutatingPoliciesThroughTheModule: with
+// examples/admission/mutating.yaml's policies, big's replicas are capped
+// to 5 before validation, so crontab-rules no longer denies it (the
+// native op pins the same outcome in wasm/internal/abi).
+func TestAdmitRunsMutatingPoliciesThroughTheModule(t *testing.T) {
+	read := func(name string) []byte {
+		b, err := os.ReadFile("../../examples/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	r := newRuntime(t, Options{})
+	ctx := context.Background()
+	crd, err := r.Compile(ctx, read("crontab-crd.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	policies := append(append(read("admission/mutating.yaml"), "\n---\n"...), read("admission/policy.yaml")...)
+	big := strings.Split(string(read("admission/crontabs.yaml")), "\n---\n")[1]
+	res, err := crd.Admit(ctx, []byte(big), policies, AdmitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Mutation
+	if m == nil || !m.Allowed || len(m.Mutations) == 0 || m.Mutations[0].Policy != "cap-replicas" ||
+		!reflect.DeepEqual(m.Mutations[0].Changed, []string{"/spec/replicas"}) {
+		t.Fatalf("mutation %+v", m)
+	}
+	spec, _ := m.Object["spec"].(map[string]interface{})
+	if fmt.Sprint(spec["replicas"]) != "5" {
+		t.Errorf("mutated object %v: want spec.replicas 5", m.Object)
+	}
+	if a := res.Admission; a == nil || !a.Allowed {
+		t.Errorf("validating admission %+v: want allowed (the mutated object has 5 replicas)", a)
 	}
 }

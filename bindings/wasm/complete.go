@@ -36,3 +36,26 @@ func (r *Runtime) Complete(ctx context.Context, schemaNode []byte, expression st
 	}
 	return &out, nil
 }
+
+// CompletePolicy is the completion in an expression of an admission
+// policy (a ValidatingAdmissionPolicy's or MutatingAdmissionPolicy's):
+// policy is that policy's document (YAML or JSON), whose matchConstraints
+// pick the version of this CRD that types object and oldObject (as type
+// checking picks it; the storage version under a wildcard version), whose
+// paramKind declares params and whose variables are variables' fields.
+// Where an identifier starts, the expression's variables are offered
+// (object, oldObject, request, namespaceObject, params, variables,
+// authorizer); after "<receiver>.", as Complete. opts.Root is not read.
+// The error is about the request (DecodeError: a policy that does not
+// decode; BadRequest: a cursor outside the expression), a closed CRD or
+// reaching the module.
+func (c *CRD) CompletePolicy(ctx context.Context, policy []byte, expression string, opts CompleteOptions) (*wire.CompleteResult, error) {
+	var out wire.CompleteResult
+	err := c.withHandle(ctx, func(handle uint32, _ int64) interface{} {
+		return wire.CompleteRequest{Op: wire.OpComplete, Policy: string(policy), Handle: handle, Expression: expression, Cursor: opts.Cursor}
+	}, &out)
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

@@ -17,7 +17,15 @@
 // Property names are offered as CEL spells them (escaped: "x-y" ->
 // "x__dash__y", "namespace" -> "__namespace__").
 //
-// Receivers: self and oldSelf, a macro's variable (self.items.all(x, x.),
+// CompletePolicy completes an admission policy's expression instead
+// (ValidatingAdmissionPolicy, MutatingAdmissionPolicy): its variables
+// object, oldObject (typed by the schema of the kind the policy matches),
+// request, namespaceObject, params, variables (the policy's, each typed
+// when its expression is a select chain of a known type), authorizer and
+// authorizer.requestResource, offered as names where an identifier starts
+// too.
+//
+// Receivers: self and oldSelf (a policy's variables), a macro's variable (self.items.all(x, x.),
 // the two-variable forms), field selects (.f and .?f), indexes, and calls
 // whose result type is known (self.items.filter(...)., quantity('1').).
 // Functions offered are those of kube-apiserver 1.37's CEL environment:
@@ -103,11 +111,17 @@ func EscapeName(name string) (string, bool) {
 
 // typ is a CEL type as far as completion needs it.
 type typ struct {
-	kind   string // dyn string int uint double bool bytes duration timestamp Quantity URL IP CIDR Semver Format list map object optional
+	kind   string // dyn string int uint double bool bytes duration timestamp Quantity URL IP CIDR Semver Format list map object optional, and the authorizer's Authorizer GroupCheck ResourceCheck PathCheck Decision
 	elem   *typ   // list element, map value, optional inner
 	key    *typ   // map key
 	schema *crd.JSONSchemaProps
 	root   bool // object with apiVersion, kind, metadata
+	// fields are the fields of a type declared here rather than by a
+	// schema (a policy's request, namespaceObject, variables), and of
+	// authorizer (authorizer.requestResource).
+	fields map[string]*typ
+	// name is the type's CEL name when it has one (kubernetes.AdmissionRequest).
+	name string
 }
 
 func simple(k string) *typ { return &typ{kind: k} }
@@ -219,6 +233,14 @@ type fieldInfo struct {
 
 // fields returns an object type's fields sorted by their CEL names.
 func fields(t *typ) []fieldInfo {
+	if t.fields != nil {
+		out := make([]fieldInfo, 0, len(t.fields))
+		for name, ft := range t.fields {
+			out = append(out, fieldInfo{name: name, cel: name, t: ft, schema: &crd.JSONSchemaProps{}})
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].cel < out[j].cel })
+		return out
+	}
 	props := map[string]crd.JSONSchemaProps{}
 	if t.schema != nil {
 		for k, v := range t.schema.Properties {
@@ -256,6 +278,9 @@ func field(t *typ, name string) *typ {
 func (t *typ) String() string {
 	if t == nil {
 		return ""
+	}
+	if t.name != "" {
+		return t.name
 	}
 	switch t.kind {
 	case "list":

@@ -181,8 +181,9 @@ func skipGroup(toks []token, i int) int {
 	return len(toks)
 }
 
-// chainType is the type of the chain toks[start..end] in scope.
-func chainType(toks []token, start, end int, scope []frame, self *typ) *typ {
+// chainType is the type of the chain toks[start..end] in scope, env the
+// expression's variables (self and oldSelf, or a policy's).
+func chainType(toks []token, start, end int, scope []frame, env map[string]*typ) *typ {
 	i := start
 	var t *typ
 	tok := toks[i]
@@ -196,9 +197,8 @@ func chainType(toks []token, start, end int, scope []frame, self *typ) *typ {
 			t = globals[tok.v]
 			i = skipGroup(toks, i+1) + 1
 		} else {
-			if tok.v == "self" || tok.v == "oldSelf" {
-				t = self
-			} else {
+			var ok bool
+			if t, ok = env[tok.v]; !ok {
 				t, _ = lookup(scope, tok.v)
 			}
 			i++
@@ -270,7 +270,7 @@ func chainType(toks []token, start, end int, scope []frame, self *typ) *typ {
 // below it), so that a long run of closed macros costs one pass. ok is
 // false past the CEL parser's nesting limit (the expression cannot
 // compile: nothing is offered).
-func scopeAtEnd(toks []token, self *typ) (_ []frame, ok bool) {
+func scopeAtEnd(toks []token, env map[string]*typ) (_ []frame, ok bool) {
 	var frames []frame
 	var macroAt []int // per frame: the index of its macro's "(", or -1
 	for i, tok := range toks {
@@ -303,7 +303,7 @@ func scopeAtEnd(toks []token, self *typ) (_ []frame, ok bool) {
 		name := toks[i-1].v
 		var recv *typ
 		if rs := chainStart(toks, i-3); rs >= 0 {
-			recv = chainType(toks, rs, i-3, frames[:k], self)
+			recv = chainType(toks, rs, i-3, frames[:k], env)
 		}
 		vars := map[string]*typ{}
 		two := i+4 < len(toks) && toks[i+3].t == 'i' && isP(toks, i+4, ",") && twoVarMacros[name]
@@ -334,11 +334,22 @@ var memberRE = regexp.MustCompile(`\.(\?)?([A-Za-z_]\w*)?$`)
 // root says the rule is on the resource's root (openAPIV3Schema), whose
 // type has apiVersion, kind and metadata.
 func Complete(schema *crd.JSONSchemaProps, before string, root bool) *Result {
+	self := schemaType(schema, root || (schema != nil && schema.XEmbeddedResource))
+	return complete(map[string]*typ{"self": self, "oldSelf": self}, before, false)
+}
+
+// complete is the completion at the end of before with env's variables;
+// names says that where an identifier starts, the variables' names (and
+// the macro variables in scope) are offered.
+func complete(env map[string]*typ, before string, names bool) *Result {
 	if utf8.RuneCountInString(before) > limits.CELExpressionSizeCodePoints {
 		return nil // over the CEL parser's limit: the rule cannot compile
 	}
 	m := memberRE.FindStringSubmatchIndex(before)
 	if m == nil {
+		if names {
+			return completeName(env, before)
+		}
 		return nil
 	}
 	optSelect := m[2] >= 0
@@ -358,8 +369,7 @@ func Complete(schema *crd.JSONSchemaProps, before string, root bool) *Result {
 	if last := toks[len(toks)-1]; last.t == 's' && (last.e == len(head) && !closedString(head[last.s:last.e])) {
 		return nil // inside an unterminated string literal
 	}
-	self := schemaType(schema, root || (schema != nil && schema.XEmbeddedResource))
-	scope, ok := scopeAtEnd(toks, self)
+	scope, ok := scopeAtEnd(toks, env)
 	if !ok {
 		return nil
 	}
@@ -368,12 +378,12 @@ func Complete(schema *crd.JSONSchemaProps, before string, root bool) *Result {
 	if start < 0 {
 		return nil
 	}
-	recv := chainType(toks, start, end, scope, self)
+	recv := chainType(toks, start, end, scope, env)
 	if recv == nil {
 		return nil
 	}
 	var opts []Option
-	if recv.kind == "object" {
+	if recv.kind == "object" || recv.fields != nil {
 		for _, f := range fields(recv) {
 			detail := f.t.String()
 			if f.schema.XIntOrString {

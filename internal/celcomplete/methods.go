@@ -178,6 +178,7 @@ func methodsOf(t *typ) map[string]method {
 		add(mapMethods)
 	default:
 		add(kindMethods[t.kind])
+		addAuthzMethods(t.kind, out)
 	}
 	return out
 }
@@ -214,6 +215,9 @@ func member(t *typ, name string, call bool) *typ {
 			return r
 		}
 		return tDyn
+	}
+	if t.fields != nil {
+		return t.fields[name]
 	}
 	switch t.kind {
 	case "object":

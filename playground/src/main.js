@@ -124,7 +124,7 @@ let scheduleTests = () => {};
 let schedulePolicy = () => {};
 let scheduleApply = () => {};
 
-function makeEditor(parent, name, doc) {
+function makeEditor(parent, name, doc, extra = []) {
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -135,6 +135,7 @@ function makeEditor(parent, name, doc) {
         syntaxHighlighting(highlight), bracketMatching(), closeBrackets(), rectangularSelection(),
         highlightActiveLine(), highlightSelectionMatches(), lintGutter(),
         name === 'crd' ? [autocompletion({ override: [celCompletion] }), celHighlight] : [],
+        extra,
         keymap.of([
           { key: 'Mod-Enter', run: () => { runNow(); return true; } },
           indentWithTab,
@@ -197,7 +198,7 @@ scheduleTests = () => {
 // The Policy tab (policy.js): admission policies on the Validate tab's
 // object (its CRD, mode and old object).
 const policy = setupPolicy({
-  makeEditor: (parent, name) => (editors[name] = makeEditor(parent, name, '')),
+  makeEditor: (parent, name, extra) => (editors[name] = makeEditor(parent, name, '', extra)),
   request: () => {
     const update = $('modeUpdate').checked;
     return {

@@ -2,7 +2,10 @@
 // tabs: started when the tab is first shown, handed the page's compiled
 // module; one request in flight at a time, and while one is, only the
 // newest edit is remembered (sent when the answer comes). Answers to
-// superseded requests are the caller's to drop (by id).
+// superseded requests are the caller's to drop (by id). Completion
+// requests ("complete") go beside them: complete(message) posts one at
+// once and resolves with its result (null when a newer one superseded it
+// or it failed).
 
 /**
  * `module()` is the compiled module (a promise); `busy` the element shown
@@ -15,12 +18,18 @@ export function tabWorker({ module, busy, shown, request, answer, failed }) {
   let ready = false;
   let inflight = false;
   let dirty = false;
+  const completing = new Map(); // id -> resolve
 
   function start() {
     if (worker) return;
     worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     worker.onmessage = (ev) => {
       const m = ev.data;
+      if (m.kind === 'complete') {
+        completing.get(m.id)?.(m.result ?? null);
+        completing.delete(m.id);
+        return;
+      }
       if (m.kind === 'ready') {
         if (m.error) {
           failed(m.error);
@@ -50,5 +59,13 @@ export function tabWorker({ module, busy, shown, request, answer, failed }) {
     worker.postMessage(request());
   }
 
-  return { start, run, idle: () => !worker || (ready && !inflight && !dirty) };
+  function complete(message) {
+    start();
+    return new Promise((resolve) => {
+      completing.set(message.id, resolve);
+      worker.postMessage({ ...message, kind: 'complete' });
+    });
+  }
+
+  return { start, run, complete, idle: () => !worker || (ready && !inflight && !dirty) };
 }

@@ -9,7 +9,8 @@
 //     ABI's "cost" op recompiles the CRD on each call, so a big CRD's cost
 //     report never delays a validation) and "bench";
 //   - the Tests tab's worker (tests.js): "test";
-//   - the Policy tab's worker (policy.js): "admit";
+//   - the Policy tab's worker (policy.js): "admit", and "complete" with a
+//     policy (CEL completion in the policies' expressions);
 //   - the Apply tab's worker (apply.js): "apply" (applyop.js).
 //   The tabs' workers start when their tab is first shown.
 // The Share URL is encoded in share-worker.js, not here. A CRD is
@@ -34,6 +35,8 @@
 //   {kind: 'schema', id, crd, oldCrd?, kubeVersion?, version, draft, strict} → {id, kind, schema | error, ms}
 //   {kind: 'bench', id, crd, object, durationMs, samples, timeoutMs} → {id, kind, bench | error, ms}
 //   {kind: 'complete', id, schemaNode, root, expression} → {id, kind, result | error}
+//   {kind: 'complete', id, policy, expression, crd, oldCrd?, kubeVersion?} → {id, kind, result | error}
+//     (a policy's expression: the CRD's compile types object)
 //     (the ABI's "complete": result {from, to, type, options}; a newer
 //     request answers the older one with result null)
 //   and {id, kind, fatal} when a request throws unexpectedly. Errors are
@@ -139,7 +142,12 @@ let completion = null;
 function complete(req) {
   const res = { id: req.id, kind: 'complete' };
   try {
-    res.result = engine.complete(req.schemaNode, req.expression, { root: req.root });
+    if (req.policy !== undefined) {
+      const { c } = compiled(req.crd, req.oldCrd, req.kubeVersion);
+      res.result = c.completePolicy(req.policy, req.expression);
+    } else {
+      res.result = engine.complete(req.schemaNode, req.expression, { root: req.root });
+    }
   } catch (e) {
     res.error = failure(e);
   }

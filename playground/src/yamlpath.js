@@ -116,7 +116,7 @@ export function locateInCRD(text, field) {
 // The CEL text of a YAML scalar's source up to the cursor: without its
 // quote or block indicator, with quoting undone (for completion, which
 // looks at the end of it).
-function exprBefore(src, type) {
+export function exprBefore(src, type) {
   if (type === 'QUOTE_DOUBLE') return src.slice(1).replace(/\\(["\\/])/g, '$1');
   if (type === 'QUOTE_SINGLE') return src.slice(1).replace(/''/g, "'");
   if (type === 'BLOCK_LITERAL' || type === 'BLOCK_FOLDED') {

@@ -513,7 +513,7 @@ export interface CompleteResult {
 export interface CompletionOption {
   /** the text to insert: a field as CEL spells it (x__dash__y), a function or macro name */
   label: string;
-  /** "property", "method" or "macro" */
+  /** "property", "method", "macro" or "variable" (a policy's or a macro's variable, where an identifier starts) */
   kind: string;
   /** the field's CEL type or the function's signature */
   detail: string;
@@ -713,10 +713,48 @@ export interface WebhookTarget {
   kind: string;
 }
 
-/** the result of admit: the object's report and, for a valid object, the admission outcome */
+/** the result of admit: the object's report (of the mutated object when a mutation changed it), the mutating policies' outcome when one's binding matched, and, for a valid object, the validating admission outcome */
 export interface AdmitResult {
+  /** report.object is absent when a mutating policy failed the request */
   report: Report;
+  mutation?: MutationOutcome;
   admission?: AdmissionOutcome;
+}
+
+/** what kube-apiserver's MutatingAdmissionPolicy plugin did */
+export interface MutationOutcome {
+  /** false when a policy's error failed the request (nothing is validated then) */
+  allowed: boolean;
+  policy?: string;
+  binding?: string;
+  message?: string;
+  reason?: string;
+  code?: number;
+  /** the mutated object as validation received it (absent when nothing changed it) */
+  object?: Record<string, unknown>;
+  /** the mutations that ran, in order */
+  mutations?: AppliedMutation[];
+  /** the reinvocation pass ran */
+  reinvoked?: boolean;
+  /** crdlab's remarks on what it does not model */
+  notes?: string[];
+}
+
+/** one mutation of a MutatingAdmissionPolicy that ran */
+export interface AppliedMutation {
+  policy: string;
+  binding: string;
+  /** the param object ("namespace/name"), empty without */
+  param?: string;
+  /** its index in the policy's spec.mutations */
+  mutation: number;
+  patchType: string;
+  /** it ran in the reinvocation pass */
+  reinvocation?: boolean;
+  /** the JSON pointers of the fields it added, changed or removed */
+  changed?: string[];
+  /** its error (it changed nothing) */
+  error?: string;
 }
 
 export declare class CompiledCRD {
@@ -730,8 +768,10 @@ export declare class CompiledCRD {
   validate(object: string | object, options?: ValidateOptions): Report;
   /** Validates every document of a multi-document YAML stream; validate() refuses a stream. */
   validateAll(stream: string, options?: ValidateOptions): DocumentReport[];
-  /** Validates one object, then runs validating admission policies (a YAML stream of policies, bindings, params, Namespaces) on it. */
+  /** Runs mutating admission policies on one object, validates it (mutated), then runs validating admission policies on it (policies: a YAML stream of policies, bindings, params, Namespaces). */
   admit(object: string | object, policies: string, options?: AdmitOptions): AdmitResult;
+  /** CEL completion in an expression of an admission policy (policy: its YAML or JSON document); object is typed by this CRD at the version the policy matches. */
+  completePolicy(policy: string, expression: string, options?: Omit<CompleteOptions, 'root'>): CompleteResult;
   /** The JSON Schema export of this CRD (crdFieldValidation is the CRD's own). */
   schema(options?: Omit<SchemaOptions, 'crdFieldValidation' | 'kubeVersion'>): SchemaResult;
   /** The benchmark of this CRD's CEL rules on objects. */

@@ -425,12 +425,17 @@ export class CompiledCRD {
   }
 
   /**
-   * Validates one object, then runs validating admission policies on it as
+   * Runs mutating admission policies on one object, validates it (the
+   * mutated object), then runs validating admission policies on it as
    * `crdlab validate --policy` does: `policies` is a YAML stream of
-   * ValidatingAdmissionPolicies, bindings, params and Namespaces. Returns
-   * `{report, admission}`: `report` as validate(), `admission` the
-   * outcome (`allowed`, the denying `policy`/`binding`, `message`,
-   * `warnings`, `auditAnnotations`, `evaluated`) when the object is valid.
+   * Validating- and MutatingAdmissionPolicies, bindings, params and
+   * Namespaces. Returns `{report, mutation, admission}`: `report` as
+   * validate() (of the mutated object), `mutation` the mutating policies'
+   * outcome when one's binding matched (`allowed`, the mutated `object`,
+   * the `mutations` that ran with the fields each `changed`), `admission`
+   * the validating outcome (`allowed`, the denying `policy`/`binding`,
+   * `message`, `warnings`, `auditAnnotations`, `evaluated`) when the
+   * object is valid.
    * Options: `old` (an UPDATE), `operation` (CREATE, UPDATE, DELETE),
    * `user`, `groups`, and validate()'s.
    */
@@ -446,6 +451,24 @@ export class CompiledCRD {
     if (subresource) req.subresource = subresource;
     if (fieldValidation) req.fieldValidation = fieldValidation;
     return this.owner.call(withTimeout(req, timeoutMs));
+  }
+
+  /**
+   * CEL completion in an expression of an admission policy: `policy` is
+   * the policy's document (a ValidatingAdmissionPolicy or
+   * MutatingAdmissionPolicy, YAML or JSON), whose matchConstraints pick the
+   * version of this CRD that types `object` and `oldObject`, whose
+   * paramKind declares `params` and whose variables are `variables`'
+   * fields. Where an identifier starts, the expression's variables are
+   * offered (kind "variable"); after "<receiver>.", as complete().
+   * Returns complete()'s result.
+   */
+  completePolicy(policy, expression, { cursor } = {}) {
+    if (this.disposed) throw new CrdlabError(Code.Invalid, 'CRD was disposed');
+    if (this.handle === undefined) this.handle = this.owner.call(this.compileReq).handle;
+    const req = { op: Op.Complete, handle: this.handle, policy: text(policy), expression: String(expression ?? '') };
+    if (cursor !== undefined && cursor !== null) req.cursor = cursor;
+    return this.owner.call(req);
   }
 
   /** The JSON Schema export of this CRD: Crdlab.schema's options and result. */

@@ -37,3 +37,14 @@ test('admit: an invalid object has its report and no admission; a bad operation 
   assert.equal(r.admission, undefined);
   assert.throws(() => crd.admit(named('small'), policies, { operation: 'PATCH' }), (e) => e instanceof CrdlabError && e.code === 'BadRequest');
 });
+
+test('admit: MutatingAdmissionPolicies mutate the object before validation and validating policies', () => {
+  const r = crd.admit(named('big'), read('admission/mutating.yaml') + '\n---\n' + policies);
+  assert.equal(r.mutation.allowed, true);
+  assert.equal(r.mutation.mutations[0].policy, 'cap-replicas');
+  assert.deepEqual(r.mutation.mutations[0].changed, ['/spec/replicas']);
+  assert.equal(r.mutation.object.spec.replicas, 5);
+  assert.equal(r.report.object.result.spec.replicas, 5);
+  assert.equal(r.admission.allowed, true);
+  assert.equal(crd.admit(named('small'), read('admission/mutating.yaml')).mutation, undefined);
+});

@@ -44,3 +44,17 @@ test('complete: the cursor counts UTF-16 code units; nothing to complete is an e
   assert.deepEqual(m.complete(node, "self.replicas == 'a."), { from: 20, to: 20, type: '', options: [] });
   assert.throws(() => m.complete(node, 'self.', { cursor: 9 }), (e) => e.code === 'BadRequest' && /cursor 9 is outside/.test(e.detail));
 });
+
+test('completePolicy: a policy expression has the CRD\'s fields after object., the policy\'s variables where a name starts', async () => {
+  const { readFileSync } = await import('node:fs');
+  const read = (name) => readFileSync(new URL(`../../../examples/${name}`, import.meta.url), 'utf8');
+  const crd = m.compile(read('crontab-crd.yaml'));
+  const policy = read('admission/policy.yaml').split('\n---\n')[0];
+  const r = crd.completePolicy(policy, 'object.spec.re');
+  assert.equal(r.from, 12);
+  assert.deepEqual(r.options.filter((o) => o.kind === 'property').map((o) => o.label), ['cronSpec', 'image', 'replicas']);
+  const names = crd.completePolicy(policy, 'has(', {});
+  assert.deepEqual(names.options.map((o) => o.label), ['authorizer', 'namespaceObject', 'object', 'oldObject', 'request', 'variables']);
+  assert.equal(names.options.find((o) => o.label === 'request').kind, 'variable');
+  assert.deepEqual(crd.completePolicy(policy, 'variables.').options.map((o) => o.label), ['replicas']);
+});

@@ -731,8 +731,6 @@ spec:
     const denial = await page.textContent('#policyResult .denial');
     assert.equal(denial, `Error from server (Invalid): crontabs.stable.example.com "big" is forbidden: ValidatingAdmissionPolicy 'crontab-rules' with binding 'crontab-rules' denied request: replicas must be at most 5, not 8`);
     assert.deepEqual(await page.$$eval('#policyResult .audit', (l) => l.map((d) => d.textContent)), ['crontab-rules/replicas: 8']);
-    await page.evaluate(() => document.activeElement?.blur());
-    await page.screenshot({ path: join(shots, 'playground-policy.png') });
     // Edited, the policies run again: a higher limit admits the object; another user's request reaches the policy.
     const policies = await getText(page, 'policy');
     let runs = await page.evaluate(() => window.__crdlab.policy.runs);
@@ -765,6 +763,84 @@ spec:
     await page.fill('#policyUser', '');
     await page.click('#tabValidate');
     assert.equal(await page.isVisible('#policyView'), false);
+    await settle(page);
+  });
+
+  await step('Policy tab: a MutatingAdmissionPolicy mutates the object before validation and validating policies; policy expressions complete from the CRD\'s schema (the module\'s "complete" op)', async () => {
+    const capReplicas = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata:
+  name: cap-replicas
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [stable.example.com]
+      apiVersions: [v1]
+      operations: [CREATE, UPDATE]
+      resources: [crontabs]
+  matchConditions:
+  - name: too-many
+    expression: object.spec.replicas > 5
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: >
+        Object{spec: Object.spec{replicas: 5}}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata:
+  name: cap-replicas
+spec:
+  policyName: cap-replicas
+---
+`;
+    const validating = await readFile(new URL('../../../examples/admission/policy.yaml', import.meta.url), 'utf8');
+    await page.click('#tabPolicy');
+    const saved = await getText(page, 'policy');
+    let runs = await page.evaluate(() => window.__crdlab.policy.runs);
+    await setText(page, 'policy', capReplicas + validating);
+    await page.waitForFunction((n) => window.__crdlab.policy.runs > n, runs, { timeout: 60000 });
+    await settle(page, 60000);
+    // big (8 replicas) is capped to 5 before crontab-rules sees it.
+    assert.match(await page.textContent('#policySummary'), /^Allowed \(/);
+    const mutations = await page.$$eval('#policyResult .mutation', (l) => l.map((d) => d.textContent));
+    assert.equal(mutations[0], 'cap-replicas/cap-replicas ApplyConfiguration #0: changed /spec/replicas');
+    assert.deepEqual(await page.$$eval('#policyResult .diff', (l) => l.map((d) => d.textContent)), ['/spec/replicas: 8 → 5']);
+    assert.match(await page.textContent('#policyResult pre.mutated'), /\n {2}replicas: 5\n/);
+    assert.deepEqual(await page.$$eval('#policyResult .audit', (l) => l.map((d) => d.textContent)), ['crontab-rules/replicas: 5']);
+
+    // Completion after object.spec. in the MAP's match condition: the CRD's fields.
+    const text = await getText(page, 'policy');
+    const served = await page.evaluate(() => window.__crdlab.policy.completions);
+    let pos = text.indexOf('expression: object.spec.') + 'expression: object.spec.'.length;
+    await page.evaluate((p) => { const v = window.__crdlab.editors.policy; v.focus(); v.dispatch({ selection: { anchor: p }, scrollIntoView: true }); }, pos);
+    const t0 = Date.now();
+    await page.keyboard.press('Control+Space');
+    await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: 10000, state: 'attached' });
+    measure('policy completion after object.spec. (Ctrl+Space -> list shown, the Policy worker\'s "complete")', Date.now() - t0);
+    let labels = await page.$$eval('.cm-tooltip-autocomplete li .cm-completionLabel', (els) => els.map((e) => e.textContent));
+    assert.deepEqual([...labels].sort(), ['cronSpec', 'image', 'replicas']);
+    assert.equal(await page.evaluate(() => window.__crdlab.policy.completions), served + 1);
+    await page.screenshot({ path: join(shots, 'playground-policy.png') });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('.cm-tooltip-autocomplete', { state: 'detached', timeout: 5000 });
+
+    // Typing "object." in a validation's messageExpression offers object's fields (the resource's root).
+    pos = text.indexOf('+ string(') + '+ string('.length;
+    await page.evaluate((p) => { const v = window.__crdlab.editors.policy; v.focus(); v.dispatch({ selection: { anchor: p }, scrollIntoView: true }); }, pos);
+    await page.keyboard.type('object.');
+    await page.waitForFunction(() => [...document.querySelectorAll('.cm-tooltip-autocomplete li .cm-completionLabel')].map((e) => e.textContent).join() === 'apiVersion,kind,metadata,spec', null, { timeout: 10000 });
+    await page.keyboard.press('Escape');
+    // A name typed where an identifier starts: the policy's variables.
+    await page.keyboard.type('+ req');
+    await page.waitForFunction(() => [...document.querySelectorAll('.cm-tooltip-autocomplete li .cm-completionLabel')].map((e) => e.textContent).includes('request'), null, { timeout: 10000 });
+    await page.keyboard.press('Escape');
+    runs = await page.evaluate(() => window.__crdlab.policy.runs);
+    await setText(page, 'policy', saved);
+    await page.waitForFunction((n) => window.__crdlab.policy.runs > n, runs, { timeout: 60000 });
+    await settle(page, 60000);
+    await page.click('#tabValidate');
     await settle(page);
   });
 

@@ -11,6 +11,7 @@ import (
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/celcomplete"
+	yaml "sigs.k8s.io/yaml/goyaml.v3"
 )
 
 // ruleAt returns the rule or messageExpression scalar of a CRD document
@@ -97,28 +98,10 @@ func (s *Server) complete(pf *parsedFile, p Position) *CompletionList {
 		if schema == nil {
 			return out
 		}
-		res := celcomplete.Complete(schema, before, len(inside) == 0)
-		if res == nil {
-			return out
-		}
-		prefix := utf8.RuneCountInString(before[res.From:])
-		rng := pf.toRange(d, line, col-prefix, col)
-		for _, o := range res.Options {
-			it := CompletionItem{Label: o.Label, Detail: o.Detail, TextEdit: &TextEdit{Range: rng, NewText: o.Label}}
-			switch o.Kind {
-			case celcomplete.Property:
-				it.Kind = CompletionKindField
-			case celcomplete.Macro:
-				it.Kind = CompletionKindKeyword
-			default:
-				it.Kind = CompletionKindMethod
-			}
-			if o.Info != "" {
-				it.Documentation = &MarkupContent{Kind: "markdown", Value: o.Info}
-			}
-			out.Items = append(out.Items, it)
-		}
-		return out
+		return completionItems(pf, d, line, col, before, celcomplete.Complete(schema, before, len(inside) == 0))
+	}
+	if isPolicy(d) || isMutatingPolicy(d) {
+		return policyCompletion(pf, d, line, col)
 	}
 	if d.kind == "" || d.apiVersion == "" || pf.lookup == nil {
 		return out
@@ -393,4 +376,96 @@ func share(f float64) string {
 		return ">10000%"
 	}
 	return strconv.FormatFloat(p, 'f', 1, 64) + "%"
+}
+
+// completionItems are celcomplete's options as LSP items replacing the
+// name typed before the cursor.
+func completionItems(pf *parsedFile, d *docInfo, line, col int, before string, res *celcomplete.Result) *CompletionList {
+	out := &CompletionList{Items: []CompletionItem{}}
+	if res == nil {
+		return out
+	}
+	prefix := utf8.RuneCountInString(before[res.From:])
+	rng := pf.toRange(d, line, col-prefix, col)
+	for _, o := range res.Options {
+		it := CompletionItem{Label: o.Label, Detail: o.Detail, TextEdit: &TextEdit{Range: rng, NewText: o.Label}}
+		switch o.Kind {
+		case celcomplete.Property:
+			it.Kind = CompletionKindField
+		case celcomplete.Macro:
+			it.Kind = CompletionKindKeyword
+		case celcomplete.Variable:
+			it.Kind = CompletionKindVariable
+		default:
+			it.Kind = CompletionKindMethod
+		}
+		if o.Info != "" {
+			it.Documentation = &MarkupContent{Kind: "markdown", Value: o.Info}
+		}
+		out.Items = append(out.Items, it)
+	}
+	return out
+}
+
+// policyExpressionKeys are the keys whose values are CEL expressions in a
+// policy's spec (validations, matchConditions, variables,
+// auditAnnotations, mutations).
+var policyExpressionKeys = map[string]bool{"expression": true, "messageExpression": true, "valueExpression": true}
+
+// policyCompletion completes an expression of a ValidatingAdmissionPolicy
+// or MutatingAdmissionPolicy (celcomplete.CompletePolicy, the playground's
+// Policy tab's): object typed by the CRDs of the file (as decoded) at the
+// version the policy matches. The document must parse.
+func policyCompletion(pf *parsedFile, d *docInfo, line, col int) *CompletionList {
+	out := &CompletionList{Items: []CompletionItem{}}
+	root := d.ensureRoot()
+	if root == nil {
+		return out
+	}
+	_, spec := lookup(root, "spec")
+	if spec == nil {
+		return out
+	}
+	before, ok := expressionAt(d.lines, spec, line, col)
+	if !ok {
+		return out
+	}
+	var defs []*crd.CustomResourceDefinition
+	for _, o := range pf.docs {
+		if def := o.definition(); def != nil {
+			defs = append(defs, def)
+		}
+	}
+	p, err := celcomplete.PolicyFor(d.data, defs)
+	if err != nil {
+		return out
+	}
+	return completionItems(pf, d, line, col, before, celcomplete.CompletePolicy(p, before))
+}
+
+// expressionAt finds, under n, the expression scalar the cursor is in and
+// its text before the cursor.
+func expressionAt(lines []string, n *yaml.Node, line, col int) (string, bool) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if v.Kind == yaml.ScalarNode && policyExpressionKeys[k.Value] {
+				if b, inside := scalarPrefix(lines, v, line, col); inside {
+					return b, true
+				}
+				continue
+			}
+			if b, ok := expressionAt(lines, v, line, col); ok {
+				return b, true
+			}
+		}
+	case yaml.SequenceNode:
+		for _, it := range n.Content {
+			if b, ok := expressionAt(lines, it, line, col); ok {
+				return b, true
+			}
+		}
+	}
+	return "", false
 }

@@ -546,3 +546,42 @@ func TestCompletionWhileAQuoteIsStillOpen(t *testing.T) {
 		t.Errorf("x. on list(string) items with an open quote: %v", got)
 	}
 }
+
+// In a ValidatingAdmissionPolicy or MutatingAdmissionPolicy beside the
+// CRD, expressions complete as in the playground's Policy tab
+// (celcomplete.CompletePolicy): object's fields from the CRD at the
+// version the policy matches, the policy's variables by name.
+func TestCompletionInPolicyExpressions(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile("../../../examples/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	policies := read("admission/policy.yaml")
+	text := read("crontab-crd.yaml") + "\n---\n" + policies + "\n---\n" + read("admission/mutating.yaml")
+	c := newClient(t, NewServer(), InitializeParams{})
+	c.open(crdURI, text)
+	for _, tt := range []struct {
+		name, marker string
+		offset       int
+		want         []string
+	}{
+		{"object's fields in a validation", `"object.spec.image.startsWith`, len(`"object.spec.`), []string{"cronSpec", "image", "replicas"}},
+		{"object's fields in a variable", `"object.spec.replicas"`, len(`"object.spec.`), []string{"cronSpec", "image", "replicas"}},
+		{"variables", `"variables.replicas <= 5"`, len(`"variables.`), []string{"replicas"}},
+		{"names", `"variables.replicas <= 5"`, len(`"v`), []string{"authorizer", "namespaceObject", "object", "oldObject", "request", "variables"}},
+		{"a MutatingAdmissionPolicy's match condition", `expression: object.spec.replicas > 5`, len(`expression: object.spec.`), []string{"cronSpec", "image", "replicas"}},
+		{"not an expression", `name: crontab-rules`, len(`name: cron`), nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var l CompletionList
+			at := positionOf(t, text, tt.marker, tt.offset)
+			c.mustCall("textDocument/completion", TextDocumentPositionParams{TextDocument: TextDocumentIdentifier{crdURI}, Position: at}, &l)
+			if got := labelsOf(l); !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -11,6 +11,13 @@ import (
 	yaml "sigs.k8s.io/yaml/goyaml.v3"
 )
 
+// isMutatingPolicy reports whether a document is a
+// MutatingAdmissionPolicy (admissionregistration.k8s.io, any version).
+func isMutatingPolicy(d *docInfo) bool {
+	g, _, _ := strings.Cut(d.apiVersion, "/")
+	return g == admission.APIGroup && d.kind == admission.KindMutatingPolicy
+}
+
 // isPolicy reports whether a document is a ValidatingAdmissionPolicy
 // (admissionregistration.k8s.io, any version).
 func isPolicy(d *docInfo) bool {

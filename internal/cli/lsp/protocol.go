@@ -198,6 +198,7 @@ const (
 	CompletionKindMethod   = 2
 	CompletionKindFunction = 3
 	CompletionKindField    = 5
+	CompletionKindVariable = 6
 	CompletionKindProperty = 10
 	CompletionKindValue    = 12
 	CompletionKindKeyword  = 14

@@ -224,7 +224,7 @@ func (s *Server) dispatch(r *wire.Request) (interface{}, *wire.Error) {
 	case wire.OpAdmit:
 		return s.admit(r)
 	case wire.OpComplete:
-		return complete(r)
+		return s.complete(r)
 	case wire.OpApply:
 		return s.applyReport(r)
 	case "":

@@ -1,11 +1,15 @@
 package abi
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/crdlab/crdlab/admission"
 	"github.com/crdlab/crdlab/engine"
+	crdtypes "github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -13,9 +17,11 @@ import (
 // administrator (cmd/crdlab's defaultUser).
 var defaultUser = admission.UserInfo{Username: "kubernetes-admin", Groups: []string{"system:masters", "system:authenticated"}}
 
-// admit answers "admit": the object's validation against the compiled CRD,
-// then, for a valid object, the validating admission policies of
-// r.Policies on its request, as `crdlab validate --policy` runs them.
+// admit answers "admit": the mutating admission policies of r.Policies on
+// the object, its validation against the compiled CRD (the mutated object
+// when a mutation changed it), then, for a valid object, the validating
+// admission policies of r.Policies on its request, as `crdlab validate
+// --policy` runs them.
 func (s *Server) admit(r *wire.Request) (interface{}, *wire.Error) {
 	c, e := s.lookup(r.Handle)
 	if e != nil {
@@ -54,7 +60,24 @@ func (s *Server) admit(r *wire.Request) (interface{}, *wire.Error) {
 		out.Report = engine.NewReport(c, nil)
 		return out, nil
 	}
-	res, err := c.ValidateContext(withTimeout(r.TimeoutMs), pick(r.Object, r.ObjectBytes), validateOptions(r))
+	def := c.Definition()
+	resources := admission.CRDResources{def}
+	object, opts := pick(r.Object, r.ObjectBytes), validateOptions(r)
+	if len(in.MutatingPolicies) > 0 {
+		mutated, mo, e := mutate(def, resources, in, req, object, opts.Old)
+		if e != nil {
+			return nil, e
+		}
+		out.Mutation = mo
+		if mo != nil && !mo.Allowed {
+			out.Report = engine.NewReport(c, nil)
+			return out, nil
+		}
+		if mutated != nil {
+			object = mutated
+		}
+	}
+	res, err := c.ValidateContext(withTimeout(r.TimeoutMs), object, opts)
 	if err != nil {
 		return nil, engineError(wire.CodeInvalid, err)
 	}
@@ -62,9 +85,8 @@ func (s *Server) admit(r *wire.Request) (interface{}, *wire.Error) {
 	if out.Report.Object == nil || out.Report.Object.Result == nil || len(res.Errors) > 0 || res.DecodeError != "" {
 		return out, nil
 	}
-	def := c.Definition()
 	adm, err := admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Objects: in.Objects,
-		Resources: admission.CRDResources{def}})
+		Resources: resources})
 	if err != nil {
 		return nil, &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
 	}
@@ -76,9 +98,7 @@ func (s *Server) admit(r *wire.Request) (interface{}, *wire.Error) {
 	if err != nil {
 		return nil, &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
 	}
-	apiVersion, _ := obj["apiVersion"].(string)
-	kind, _ := obj["kind"].(string)
-	areq := admission.ObjectRequest(req, apiVersion, kind, def.Spec.Names.Plural, def.Spec.Scope != "Cluster", obj, old, false)
+	areq := objectRequest(def, req, obj, old)
 	dec := adm.Validate(&areq)
 	o := &wire.AdmissionOutcome{Allowed: dec.Denied == nil, Warnings: dec.Warnings, AuditAnnotations: dec.AuditAnnotations,
 		Evaluated: dec.Evaluated, Notes: dec.Notes}
@@ -87,4 +107,80 @@ func (s *Server) admit(r *wire.Request) (interface{}, *wire.Error) {
 	}
 	out.Admission = o
 	return out, nil
+}
+
+// objectRequest is the admission request of obj (and old) for the CRD def.
+func objectRequest(def *crdtypes.CustomResourceDefinition, req admission.Request, obj, old map[string]interface{}) admission.Request {
+	apiVersion, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	return admission.ObjectRequest(req, apiVersion, kind, def.Spec.Names.Plural, def.Spec.Scope != "Cluster", obj, old, false)
+}
+
+// mutate runs the MutatingAdmissionPolicies of in on the object as
+// kube-apiserver runs mutating admission before decoding, pruning,
+// defaulting and validating it (crdtest's admission cases and `crdlab
+// validate` do the same): the stored object (old) is read with its
+// schema's defaults. It returns the mutated object's JSON when a mutation
+// changed it, and the outcome (nil when no policy's binding matched and
+// there is nothing to say). An object that does not decode is left to the
+// validation, which reports it.
+func mutate(def *crdtypes.CustomResourceDefinition, resources admission.Resources, in *admission.Inputs, req admission.Request, object, oldText []byte) ([]byte, *wire.MutationOutcome, *wire.Error) {
+	m, err := admission.NewMutator(admission.MutatingConfig{Policies: in.MutatingPolicies, Bindings: in.MutatingBindings,
+		Objects: in.Objects, Resources: resources})
+	if err != nil {
+		return nil, nil, &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
+	}
+	if m.Policies() == 0 {
+		return nil, nil, nil
+	}
+	obj, err := decodeObject(object)
+	if err != nil {
+		return nil, nil, nil
+	}
+	target, err := admission.TargetFor(def)
+	if err != nil {
+		return nil, &wire.MutationOutcome{Allowed: true, Notes: []string{err.Error()}}, nil
+	}
+	var old map[string]interface{}
+	if len(oldText) > 0 {
+		if old, err = decodeObject(oldText); err != nil {
+			return nil, nil, nil
+		}
+		if target.Default != nil {
+			target.Default(old)
+		}
+	}
+	areq := objectRequest(def, req, obj, old)
+	res := m.Mutate(&areq, target)
+	if len(res.Mutations) == 0 && res.Denied == nil && len(res.Notes) == 0 {
+		return nil, nil, nil
+	}
+	out := &wire.MutationOutcome{Allowed: res.Denied == nil, Reinvoked: res.Reinvoked, Notes: res.Notes}
+	for _, a := range res.Mutations {
+		out.Mutations = append(out.Mutations, wire.AppliedMutation{Policy: a.Policy, Binding: a.Binding, Param: a.Param,
+			Mutation: a.Mutation, PatchType: a.PatchType, Reinvocation: a.Reinvocation, Changed: a.Changed, Error: a.Error})
+	}
+	if den := res.Denied; den != nil {
+		out.Policy, out.Binding, out.Message, out.Reason, out.Code = den.Policy, den.Binding, den.Message, den.Reason, den.Code
+		return nil, out, nil
+	}
+	if !res.Changed() || req.Operation == "DELETE" {
+		return nil, out, nil
+	}
+	js, err := json.Marshal(res.Object)
+	if err != nil {
+		return nil, nil, &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
+	}
+	out.Object = res.Object
+	return js, out, nil
+}
+
+// decodeObject decodes an object's YAML or JSON text as admission holds
+// objects (the YAML converted as kubectl converts it).
+func decodeObject(text []byte) (map[string]interface{}, error) {
+	js, err := yaml.YAMLToJSON(text)
+	if err != nil {
+		return nil, err
+	}
+	return admission.DecodeObject(js)
 }

@@ -2,6 +2,7 @@ package abi
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -187,4 +188,109 @@ func TestAdmitErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// MutatingAdmissionPolicies run before validation, as `crdlab validate`
+// runs them (docs/admission.md, "Mutating admission policies"): big's
+// replicas are capped to 5 and elsewhere's image is mirrored, so the
+// validating policies no longer deny nor warn; the mutated object is the
+// one validated (the report's result) and the one in the outcome.
+func TestAdmitRunsMutatingPoliciesBeforeValidation(t *testing.T) {
+	policies := readExample(t, "admission/mutating.yaml") + "\n---\n" + readExample(t, "admission/policy.yaml")
+	for _, tt := range []struct {
+		name      string
+		mutations []wire.AppliedMutation
+		path      []string
+		want      interface{}
+	}{
+		{"small", nil, []string{"spec", "replicas"}, json.Number("2")},
+		{"big", []wire.AppliedMutation{{Policy: "cap-replicas", Binding: "cap-replicas", PatchType: "ApplyConfiguration", Changed: []string{"/spec/replicas"}}},
+			[]string{"spec", "replicas"}, json.Number("5")},
+		{"elsewhere", []wire.AppliedMutation{{Policy: "mirror-images", Binding: "mirror-images", PatchType: "JSONPatch", Changed: []string{"/metadata/annotations", "/spec/image"}}},
+			[]string{"spec", "image"}, "registry.example.com/mirror/cron:1.0"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res, e := admitCall(t, map[string]interface{}{"object": crontab(t, tt.name), "policies": policies})
+			if e != nil {
+				t.Fatalf("%+v", e)
+			}
+			if res.Admission == nil || !res.Admission.Allowed || len(res.Admission.Warnings) != 0 {
+				t.Errorf("validating admission %+v: want allowed without warnings", res.Admission)
+			}
+			if res.Report == nil || res.Report.Object == nil {
+				t.Fatalf("report %+v", res.Report)
+			}
+			var stored map[string]interface{}
+			b, _ := json.Marshal(res.Report.Object.Result)
+			d := json.NewDecoder(strings.NewReader(string(b)))
+			d.UseNumber()
+			if err := d.Decode(&stored); err != nil {
+				t.Fatal(err)
+			}
+			if got := dig(stored, tt.path); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("stored %v = %#v, want %#v", tt.path, got, tt.want)
+			}
+			if tt.mutations == nil {
+				if res.Mutation != nil {
+					t.Errorf("mutation %+v, want none (no match condition holds)", res.Mutation)
+				}
+				return
+			}
+			m := res.Mutation
+			if m == nil || !m.Allowed || m.Object == nil {
+				t.Fatalf("mutation %+v", m)
+			}
+			// the reinvocation pass runs the policy again: compare the first run
+			if !reflect.DeepEqual(m.Mutations[:1], tt.mutations) {
+				t.Errorf("mutations %+v, want %+v", m.Mutations, tt.mutations)
+			}
+			if got := fmt.Sprint(dig(m.Object, tt.path)); got != fmt.Sprint(tt.want) {
+				t.Errorf("mutated %v = %s, want %v", tt.path, got, tt.want)
+			}
+		})
+	}
+}
+
+// A mutating policy whose expression fails under failurePolicy Fail
+// fails the request: the outcome says why, nothing is validated.
+func TestAdmitMutatingPolicyFailureFailsTheRequest(t *testing.T) {
+	policy := `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: broken}
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [stable.example.com], apiVersions: ["*"], operations: ["*"], resources: [crontabs]}
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: '[JSONPatch{op: "replace", path: "/spec/nothing/here", value: 1}]'
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: broken}
+spec: {policyName: broken}
+`
+	res, e := admitCall(t, map[string]interface{}{"object": crontab(t, "small"), "policies": policy})
+	if e != nil {
+		t.Fatalf("%+v", e)
+	}
+	m := res.Mutation
+	if m == nil || m.Allowed || m.Policy != "broken" || m.Message == "" {
+		t.Fatalf("mutation %+v, want the request failed by broken", m)
+	}
+	if res.Admission != nil || res.Report == nil || res.Report.Object != nil {
+		t.Errorf("after a failed mutation: report %+v, admission %+v, want the CRD's report alone", res.Report, res.Admission)
+	}
+}
+
+// dig returns the value at path in obj.
+func dig(obj map[string]interface{}, path []string) interface{} {
+	var v interface{} = obj
+	for _, k := range path {
+		m, _ := v.(map[string]interface{})
+		v = m[k]
+	}
+	return v
 }

@@ -13,14 +13,35 @@ import (
 
 // complete answers "complete": internal/celcomplete (the language
 // server's completion) at the request's cursor, offsets in UTF-16 code
-// units.
-func complete(r *wire.Request) (interface{}, *wire.Error) {
-	if len(r.SchemaNode) == 0 {
-		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: `complete request needs a "schemaNode" (the schema object that carries the rule)`}
+// units: in a CRD's rule on SchemaNode, or in an expression of the
+// admission policy r.Policy (object typed by the CRD of r.Handle).
+func (s *Server) complete(r *wire.Request) (interface{}, *wire.Error) {
+	var policy *celcomplete.Policy
+	if r.Policy != "" {
+		var defs []*crdtypes.CustomResourceDefinition
+		if r.Handle != 0 {
+			c, e := s.lookup(r.Handle)
+			if e != nil {
+				return nil, e
+			}
+			if def := c.Definition(); def != nil {
+				defs = append(defs, def)
+			}
+		}
+		p, err := celcomplete.PolicyFor([]byte(r.Policy), defs)
+		if err != nil {
+			return nil, &wire.Error{Code: wire.CodeDecodeError, Message: "policy: " + err.Error()}
+		}
+		policy = p
+	}
+	if policy == nil && len(r.SchemaNode) == 0 {
+		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: `complete request needs a "schemaNode" (the schema object that carries the rule) or a "policy" (the admission policy whose expression it is)`}
 	}
 	var node crdtypes.JSONSchemaProps
-	if err := json.Unmarshal(r.SchemaNode, &node); err != nil {
-		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: "schemaNode: " + err.Error()}
+	if policy == nil {
+		if err := json.Unmarshal(r.SchemaNode, &node); err != nil {
+			return nil, &wire.Error{Code: wire.CodeBadRequest, Message: "schemaNode: " + err.Error()}
+		}
 	}
 	units := utf16Len(r.Expression)
 	cursor := units
@@ -32,7 +53,12 @@ func complete(r *wire.Request) (interface{}, *wire.Error) {
 	}
 	before := r.Expression[:byteOffset(r.Expression, cursor)]
 	out := wire.CompleteResult{From: cursor, To: cursor, Options: []wire.CompletionOption{}}
-	res := celcomplete.Complete(&node, before, r.Root)
+	var res *celcomplete.Result
+	if policy != nil {
+		res = celcomplete.CompletePolicy(policy, before)
+	} else {
+		res = celcomplete.Complete(&node, before, r.Root)
+	}
 	if res == nil {
 		return out, nil
 	}

@@ -107,3 +107,57 @@ func TestCompleteBadRequests(t *testing.T) {
 		}
 	}
 }
+
+// With "policy", the expression is an admission policy's: object has the
+// fields of the compiled CRD (handle) at the version the policy matches,
+// the policy's variables are offered where an identifier starts.
+func TestCompleteInAPolicyExpression(t *testing.T) {
+	s := NewServer()
+	env := call(t, s, request(t, map[string]interface{}{"op": "compile", "crd": readExample(t, "crontab-crd.yaml")}))
+	var c wire.CompileResult
+	if err := json.Unmarshal(env.Result, &c); err != nil {
+		t.Fatal(err)
+	}
+	policy := readExample(t, "admission/policy.yaml")
+	policy = policy[:strings.Index(policy, "\n---\n")] // the first document: crontab-rules
+	for _, tt := range []struct {
+		name   string
+		fields map[string]interface{}
+		from   int
+		labels []string
+	}{
+		{"object's fields", map[string]interface{}{"handle": c.Handle, "expression": "object.spec."}, 12, []string{"cronSpec", "image", "replicas"}},
+		{"names", map[string]interface{}{"handle": c.Handle, "expression": "size(o"}, 5, []string{"object", "oldObject"}},
+		{"variables", map[string]interface{}{"handle": c.Handle, "expression": "variables."}, 10, []string{"replicas"}},
+		{"without a handle object is dyn", map[string]interface{}{"expression": "object.spec."}, 12, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.fields["op"], tt.fields["policy"] = "complete", policy
+			env := call(t, s, request(t, tt.fields))
+			if env.Error != nil {
+				t.Fatalf("%+v", env.Error)
+			}
+			var res wire.CompleteResult
+			if err := json.Unmarshal(env.Result, &res); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, o := range res.Options {
+				if o.Kind == "property" || (o.Kind == "variable" && strings.HasPrefix(o.Label, "o")) {
+					got = append(got, o.Label)
+				}
+			}
+			if !reflect.DeepEqual(got, tt.labels) || (got != nil && res.From != tt.from) {
+				t.Errorf("got %v from %d, want %v from %d", got, res.From, tt.labels, tt.from)
+			}
+		})
+	}
+	env = call(t, s, request(t, map[string]interface{}{"op": "complete", "policy": "spec: {variables: 3}", "expression": "object."}))
+	if env.Error == nil || env.Error.Code != wire.CodeDecodeError || !strings.HasPrefix(env.Error.Message, "policy: ") {
+		t.Errorf("a policy that does not decode: %+v", env.Error)
+	}
+	env = call(t, s, request(t, map[string]interface{}{"op": "complete", "policy": policy, "handle": 99, "expression": "object."}))
+	if env.Error == nil || env.Error.Code != wire.CodeNotFound {
+		t.Errorf("an unknown handle: %+v", env.Error)
+	}
+}
