@@ -772,6 +772,7 @@ kind: MutatingAdmissionPolicy
 metadata:
   name: cap-replicas
 spec:
+  reinvocationPolicy: Never
   matchConstraints:
     resourceRules:
     - apiGroups: [stable.example.com]

@@ -259,6 +259,7 @@ kind: MutatingAdmissionPolicy
 metadata: {name: broken}
 spec:
   failurePolicy: Fail
+  reinvocationPolicy: Never
   matchConstraints:
     resourceRules:
     - {apiGroups: [stable.example.com], apiVersions: ["*"], operations: ["*"], resources: [crontabs]}
