@@ -1,3 +1,5 @@
+//go:build !versions_oracle
+
 package upstream
 
 import (

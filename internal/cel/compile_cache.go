@@ -60,6 +60,9 @@ func envIDAt(kind EnvKind, rel kubeversion.Release) envID {
 	if !rel.Has(kubeversion.KubernetesTypeEqualityCost) {
 		id |= estimatorBefore132 // the binary's cost estimator differs (newCostEstimator)
 	}
+	if !rel.Has(kubeversion.GlobalMatchesCost) {
+		id |= estimatorBefore137 // the global matches is priced as O(1) (newCostEstimator)
+	}
 	return id
 }
 
@@ -67,6 +70,10 @@ func envIDAt(kind EnvKind, rel kubeversion.Release) envID {
 // leaves == on Kubernetes types to cel-go (the options mask uses the low
 // bits, one per library option).
 const estimatorBefore132 envID = 1 << 63
+
+// estimatorBefore137 marks the envIDs of releases whose cost estimator
+// prices the global matches(s, re) as an O(1) call (cel-go before v0.29).
+const estimatorBefore137 envID = 1 << 62
 
 // maxCachedRules bounds a cache that is kept for long: past it, the cache
 // starts over.

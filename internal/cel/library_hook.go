@@ -52,5 +52,9 @@ func baseProgramOptions() []cel.ProgramOption { return library.ProgramOptions() 
 type costEstimator = library.CostEstimator
 
 func newCostEstimator(root *DeclType, rel kubeversion.Release) *costEstimator {
-	return &library.CostEstimator{SizeEstimator: &sizeEstimator{root: root}, NoTypeEquality: !rel.Has(kubeversion.KubernetesTypeEqualityCost)}
+	return &library.CostEstimator{
+		SizeEstimator:       &sizeEstimator{root: root},
+		NoTypeEquality:      !rel.Has(kubeversion.KubernetesTypeEqualityCost),
+		NoGlobalMatchesCost: !rel.Has(kubeversion.GlobalMatchesCost),
+	}
 }

@@ -67,6 +67,16 @@ const (
 	// k8s.io/apimachinery v0.37 pkg/api/validation/objectmeta.go
 	// validateOwnerReference (declarative ObjectMeta validation).
 	OwnerReferenceRequired Change = iota
+	// GlobalMatchesCost: the global form `matches(s, re)` is priced as the
+	// member form `s.matches(re)` (string size × regex size, statically and
+	// at runtime); before, cel-go has no estimate for the global overload
+	// and charges it as any O(1) call (1 plus its arguments), so a rule
+	// `matches(url(self).getEscapedPath(), '...')` costs a few units where
+	// 1.37 estimates it over budget. cel-go v0.29 (Kubernetes 1.37)
+	// checker/cost.go functionCost and interpreter/runtimecost.go costCall
+	// (overloads.Matches); v0.22 to v0.26 (1.32 to 1.36) price only
+	// overloads.MatchesString.
+	GlobalMatchesCost
 	// ListTypeSetNonScalarWarning: CRD create and update warn about
 	// x-kubernetes-list-type: set with object or array items.
 	// apiextensions-apiserver v0.37 registry/customresourcedefinition/
@@ -210,6 +220,7 @@ const (
 // since is the release each change arrived in.
 var since = [numChanges]int{
 	OwnerReferenceRequired:      37,
+	GlobalMatchesCost:           37,
 	ListTypeSetNonScalarWarning: 37,
 	ListsLibraryV1:              37,
 	MetadataNameSizeCap:         37,

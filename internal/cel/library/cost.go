@@ -6,6 +6,7 @@ import (
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common"
 	"github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
@@ -25,6 +26,11 @@ type CostEstimator struct {
 	// as before Kubernetes 1.32 (kubeversion.KubernetesTypeEqualityCost).
 	// The runtime charge is not switched.
 	NoTypeEquality bool
+	// NoGlobalMatchesCost prices the global `matches(s, re)` as an O(1)
+	// call (1, statically and at runtime), as cel-go before v0.29 does
+	// (Kubernetes 1.36 and older: kubeversion.GlobalMatchesCost); the
+	// member form `s.matches(re)` is not affected.
+	NoGlobalMatchesCost bool
 }
 
 var (
@@ -53,6 +59,9 @@ func ceilCost(f float64) uint64 { return uint64(math.Ceil(f)) }
 
 // CallCost implements interpreter.ActualCostEstimator.
 func (l *CostEstimator) CallCost(function, overloadID string, args []ref.Val, result ref.Val) *uint64 {
+	if l.NoGlobalMatchesCost && overloadID == overloads.Matches {
+		return u64(1)
+	}
 	stf := common.StringTraversalCostFactor
 	switch function {
 	case "check":
@@ -161,6 +170,9 @@ func (l *CostEstimator) EstimateCallCost(function, overloadID string, target *ch
 	stf := common.StringTraversalCostFactor
 	fixed := func(n uint64) *checker.CallEstimate {
 		return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: n, Max: n}}
+	}
+	if l.NoGlobalMatchesCost && overloadID == overloads.Matches {
+		return fixed(1) // cel-go adds the arguments' costs
 	}
 	switch function {
 	case "check":

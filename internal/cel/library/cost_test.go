@@ -1,9 +1,12 @@
 package library
 
 import (
+	"math"
 	"net/netip"
 	"testing"
 
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 )
@@ -56,5 +59,54 @@ func TestTraversalCostWalksNestedValues(t *testing.T) {
 	}
 	if got := traversalCost(types.Int(5)); got != 1 {
 		t.Errorf("got %d, want 1", got)
+	}
+}
+
+// Before Kubernetes 1.37 (cel-go before v0.29) the global matches(s, re)
+// has no estimate and costs as an O(1) call; the member form is priced as
+// string size × regex size at every release.
+func TestGlobalMatchesCostBefore137(t *testing.T) {
+	env, err := cel.NewEnv(cel.Variable("s", cel.StringType))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		expr     string
+		noGlobal bool
+		wantMax  uint64 // 0: the unbounded string's size × the regex's (over 2^61)
+	}{
+		{"global form priced from 1.37", "matches(s, '^[a-z]+$')", false, 0},
+		{"global form is O(1) before 1.37", "matches(s, '^[a-z]+$')", true, 2},
+		{"member form priced before 1.37", "s.matches('^[a-z]+$')", true, 0},
+		{"member form priced from 1.37", "s.matches('^[a-z]+$')", false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ast, iss := env.Compile(tt.expr)
+			if iss.Err() != nil {
+				t.Fatal(iss.Err())
+			}
+			est, err := env.EstimateCost(ast, &CostEstimator{NoGlobalMatchesCost: tt.noGlobal})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.wantMax == 0 && est.Max < math.MaxUint64/8 {
+				t.Errorf("%s: estimated max %d, want the unbounded string's (over 2^61)", tt.expr, est.Max)
+			}
+			if tt.wantMax != 0 && est.Max != tt.wantMax {
+				t.Errorf("%s: estimated max %d, want %d", tt.expr, est.Max, tt.wantMax)
+			}
+		})
+	}
+	args := []ref.Val{types.String("abcdefghij"), types.String("^[a-z]+$")}
+	if got := (&CostEstimator{NoGlobalMatchesCost: true}).CallCost("matches", overloads.Matches, args, types.True); got == nil || *got != 1 {
+		t.Errorf("runtime charge of the global matches before 1.37: %v, want 1", got)
+	}
+	if got := (&CostEstimator{NoGlobalMatchesCost: true}).CallCost("matches", overloads.MatchesString, args, types.True); got != nil {
+		t.Errorf("runtime charge of the member matches before 1.37: %d, want cel-go's (nil)", *got)
+	}
+	if got := (&CostEstimator{}).CallCost("matches", overloads.Matches, args, types.True); got != nil {
+		t.Errorf("runtime charge of the global matches from 1.37: %d, want cel-go's (nil)", *got)
 	}
 }
