@@ -360,7 +360,7 @@ func wireCalls(calls []admission.WebhookCall) []wire.WebhookCall {
 	out := make([]wire.WebhookCall, len(calls))
 	for i, c := range calls {
 		out[i] = wire.WebhookCall{Configuration: c.Configuration, Type: c.Type, Webhook: c.Webhook, Called: c.Called,
-			Skipped: c.Skipped, Error: c.Error, Code: c.Code, Answer: wireAnswer(c.Answer)}
+			Skipped: c.Skipped, Error: c.Error, Code: c.Code, Answer: c.Answer}
 		if t := c.CalledWith; t != nil {
 			out[i].CalledWith = &wire.WebhookTarget{Group: t.Group, Version: t.Version, Resource: t.Resource,
 				SubResource: t.SubResource, APIVersion: t.APIVersion, Kind: t.Kind}

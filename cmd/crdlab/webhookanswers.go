@@ -273,12 +273,3 @@ func failWith(r *catalog.Result, message, reason string, code int) {
 	r.Status = wire.StatusInvalid
 	r.Errors = append(r.Errors, wire.LocatedError{ErrorReport: wire.ErrorReport{Type: "AdmissionDenied", Detail: message, Message: message}, Line: r.Line})
 }
-
-// wireAnswer is an answer on the wire.
-func wireAnswer(a *admission.WebhookAnswer) *wire.WebhookAnswer {
-	if a == nil {
-		return nil
-	}
-	return &wire.WebhookAnswer{Outcome: a.Outcome, Message: a.Message, Reason: a.Reason, Code: a.Code,
-		Warnings: a.Warnings, AuditAnnotations: a.AuditAnnotations}
-}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/names"
+	"github.com/crdlab/crdlab/wire"
 )
 
 // The webhooks' recorded answers applied as the API server's dispatchers
@@ -35,23 +36,8 @@ const (
 )
 
 // WebhookAnswer is what the API server makes of a called webhook's
-// recorded answer.
-type WebhookAnswer struct {
-	// Outcome is AnswerAllowed, AnswerPatched, AnswerDenied, AnswerFailed
-	// or AnswerIgnored.
-	Outcome string `json:"outcome"`
-	// Message is the API server's error (denied, failed) or the error let
-	// through (ignored); Reason and Code its status reason and HTTP code.
-	Message string `json:"message,omitempty"`
-	Reason  string `json:"reason,omitempty"`
-	Code    int    `json:"code,omitempty"`
-	// Warnings are the answer's warnings as the API server returns them.
-	Warnings []string `json:"warnings,omitempty"`
-	// AuditAnnotations are the annotations the call adds to the request's
-	// audit event: the answer's, prefixed "<webhook>/", and the
-	// dispatcher's own (mutation.webhook.admission.k8s.io/...).
-	AuditAnnotations map[string]string `json:"auditAnnotations,omitempty"`
-}
+// recorded answer: the wire type (Outcome is one of the Answer* outcomes).
+type WebhookAnswer = wire.WebhookAnswer
 
 // WebhookDispatch is one dispatcher's run (the mutating or the validating
 // webhooks) on a request with recorded answers.
