@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -15,6 +14,7 @@ import (
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/cel"
 	"github.com/crdlab/crdlab/internal/yamldoc"
 	yaml "sigs.k8s.io/yaml/goyaml.v3"
 )
@@ -480,16 +480,11 @@ func decodeMessage(de *crd.DecodeError) string {
 	return de.Msg
 }
 
-// celErrorRE finds the first location of a CEL compile error:
-// "ERROR: <input>:2:7: undefined field 'nosuch'".
-var celErrorRE = regexp.MustCompile(`ERROR: <input>:(\d+):(\d+):`)
-
 // celErrorRange places a CEL compile error (an error on a rule or
 // messageExpression whose detail holds "<input>:line:col") inside the
 // rule's string: p is the engine's position of the rule's key.
 func (a *analysis) celErrorRange(d *docInfo, p engine.Position, detail string) (Range, bool) {
-	m := celErrorRE.FindStringSubmatch(detail)
-	if m == nil || !p.Known() || d.ensureRoot() == nil {
+	if _, named := cel.CompileErrorOffset("", detail); !named || !p.Known() || d.ensureRoot() == nil {
 		return Range{}, false
 	}
 	var rule *ruleRef
@@ -502,27 +497,12 @@ func (a *analysis) celErrorRange(d *docInfo, p engine.Position, detail string) (
 	if rule == nil {
 		return Range{}, false
 	}
-	line, _ := strconv.Atoi(m[1])
-	col, _ := strconv.Atoi(m[2])
-	k := celOffset(rule.value.Value, line, col)
+	k, _ := cel.CompileErrorOffset(rule.value.Value, detail)
 	l, c, ok := scalarRunePos(d.lines, rule.value, k)
 	if !ok {
 		return Range{}, false
 	}
 	return a.at(d.fileLine(l), c), true
-}
-
-// celOffset converts CEL's 1-based line and column (in runes) to a rune
-// index in expr.
-func celOffset(expr string, line, col int) int {
-	k := 0
-	rs := []rune(expr)
-	for l := 1; l < line && k < len(rs); k++ {
-		if rs[k] == '\n' {
-			l++
-		}
-	}
-	return k + col - 1
 }
 
 // checkObject validates a custom resource against its CRD.

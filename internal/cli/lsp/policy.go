@@ -2,12 +2,12 @@ package lsp
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/admission"
+	"github.com/crdlab/crdlab/internal/cel"
 	yaml "sigs.k8s.io/yaml/goyaml.v3"
 )
 
@@ -68,10 +68,8 @@ func (a *analysis) expressionRange(d *docInfo, root *yaml.Node, field, msg strin
 	r := a.docStart(d)
 	if n := walkPath(root, fieldSteps(field)); n != nil && n.Kind == yaml.ScalarNode {
 		r = a.at(d.fileLine(n.Line), n.Column)
-		if m := celErrorRE.FindStringSubmatch(msg); m != nil {
-			line, _ := strconv.Atoi(m[1])
-			col, _ := strconv.Atoi(m[2])
-			if l, c, ok := scalarRunePos(d.lines, n, celOffset(n.Value, line, col)); ok {
+		if k, named := cel.CompileErrorOffset(n.Value, msg); named {
+			if l, c, ok := scalarRunePos(d.lines, n, k); ok {
 				r = a.at(d.fileLine(l), c)
 			}
 		}

@@ -82,22 +82,6 @@ func findScalar(n *yamlNode, key string) *yamlNode {
 	return nil
 }
 
-func TestCELOffsetCountsLinesOfTheExpression(t *testing.T) {
-	for _, c := range []struct {
-		expr      string
-		line, col int
-		want      int
-	}{
-		{"self.a", 1, 5, 4},
-		{"a &&\n  self.b", 2, 7, 11},
-		{"é.x", 1, 2, 1},
-	} {
-		if got := celOffset(c.expr, c.line, c.col); got != c.want {
-			t.Errorf("celOffset(%q, %d, %d) = %d, want %d", c.expr, c.line, c.col, got, c.want)
-		}
-	}
-}
-
 func TestIndentPathFindsTheMappingAtTheCursor(t *testing.T) {
 	doc := `apiVersion: x/v1
 kind: K

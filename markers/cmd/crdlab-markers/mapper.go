@@ -15,6 +15,8 @@ import (
 	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 	"sigs.k8s.io/controller-tools/pkg/loader"
 	"sigs.k8s.io/controller-tools/pkg/markers"
+
+	"github.com/crdlab/crdlab/internal/cel"
 )
 
 // mapper maps CRD field paths back to the Go declarations and the
@@ -360,9 +362,6 @@ func parsePath(p string) []pathSeg {
 	return out
 }
 
-// celErrorRE finds the first location of a CEL compile error.
-var celErrorRE = regexp.MustCompile(`ERROR: <input>:(\d+):(\d+):`)
-
 // fieldError places an error on path (the CRD's field path).
 func (m *mapper) fieldError(def *apiextensionsv1.CustomResourceDefinition, path, detail, msg string) Diagnostic {
 	segs := parsePath(path)
@@ -591,32 +590,14 @@ func (m *mapper) ruleDiag(d Diagnostic, ml markerLine, xv crdmarkers.XValidation
 	base := ml.col + 1 + len(xvalidationName) // 1-based column of the text after the marker's name
 	d.Column = base + offs[0]
 	d.EndColumn = base + offs[len(offs)-1]
-	if mm := celErrorRE.FindStringSubmatch(detail); mm != nil {
-		line, _ := strconv.Atoi(mm[1])
-		col, _ := strconv.Atoi(mm[2])
-		expr := xv.Rule
-		if arg == "messageExpression" {
-			expr = xv.MessageExpression
-		}
-		k := celOffset(expr, line, col)
-		if k >= 0 && k+1 < len(offs) {
-			d.Column = base + offs[k+1]
-		}
+	expr := xv.Rule
+	if arg == "messageExpression" {
+		expr = xv.MessageExpression
+	}
+	if k, named := cel.CompileErrorOffset(expr, detail); named && k >= 0 && k+1 < len(offs) {
+		d.Column = base + offs[k+1]
 	}
 	return d
-}
-
-// celOffset converts CEL's 1-based line and column (in runes) to a rune
-// index in expr.
-func celOffset(expr string, line, col int) int {
-	k := 0
-	rs := []rune(expr)
-	for l := 1; l < line && k < len(rs); k++ {
-		if rs[k] == '\n' {
-			l++
-		}
-	}
-	return k + col - 1
 }
 
 // argValue finds the argument name=value of a marker's arguments
