@@ -97,13 +97,8 @@ func (p *policyRun) mutate(d *catalog.Document) (*catalog.Document, *wire.Mutati
 	if len(res.Mutations) == 0 && res.Denied == nil && len(res.Notes) == 0 {
 		return d, nil
 	}
-	out := &wire.MutationOutcome{Allowed: res.Denied == nil, Reinvoked: res.Reinvoked, Notes: res.Notes}
-	for _, m := range res.Mutations {
-		out.Mutations = append(out.Mutations, wire.AppliedMutation{Policy: m.Policy, Binding: m.Binding, Param: m.Param,
-			Mutation: m.Mutation, PatchType: m.PatchType, Reinvocation: m.Reinvocation, Changed: m.Changed, Error: m.Error})
-	}
-	if den := res.Denied; den != nil {
-		out.Policy, out.Binding, out.Message, out.Reason, out.Code = den.Policy, den.Binding, den.Message, den.Reason, den.Code
+	out := res.Outcome()
+	if res.Denied != nil {
 		return d, out
 	}
 	if !res.Changed() || req.Operation == "DELETE" {

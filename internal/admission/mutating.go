@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/crdlab/crdlab/internal/ssa"
+	"github.com/crdlab/crdlab/wire"
 )
 
 // Mutating admission: k8s.io/apiserver/pkg/admission/plugin/policy/mutating
@@ -145,24 +146,8 @@ type MutationTarget struct {
 	Default func(obj map[string]interface{})
 }
 
-// AppliedMutation is one mutation that ran.
-type AppliedMutation struct {
-	Policy  string `json:"policy"`
-	Binding string `json:"binding"`
-	// Param is the param object ("namespace/name" or "name"), empty
-	// without params.
-	Param string `json:"param,omitempty"`
-	// Mutation is the index in spec.mutations.
-	Mutation  int    `json:"mutation"`
-	PatchType string `json:"patchType"`
-	// Reinvocation: it ran in the reinvocation pass.
-	Reinvocation bool `json:"reinvocation,omitempty"`
-	// Changed lists the JSON pointers of the fields the mutation added,
-	// changed or removed; empty when it changed nothing.
-	Changed []string `json:"changed,omitempty"`
-	// Error is the mutation's error (the object is unchanged by it).
-	Error string `json:"error,omitempty"`
-}
+// AppliedMutation is one mutation that ran: the wire type.
+type AppliedMutation = wire.AppliedMutation
 
 // MutationResult is the outcome of mutating admission for one request.
 type MutationResult struct {
@@ -176,6 +161,17 @@ type MutationResult struct {
 	// Reinvoked: the reinvocation pass ran.
 	Reinvoked bool     `json:"reinvoked,omitempty"`
 	Notes     []string `json:"notes,omitempty"`
+}
+
+// Outcome is the result on the wire without the object: the mutations
+// run and, when the request fails, the denying policy and its status (the
+// caller sets Object when it reports the mutated object).
+func (r *MutationResult) Outcome() *wire.MutationOutcome {
+	out := &wire.MutationOutcome{Allowed: r.Denied == nil, Reinvoked: r.Reinvoked, Notes: r.Notes, Mutations: r.Mutations}
+	if den := r.Denied; den != nil {
+		out.Policy, out.Binding, out.Message, out.Reason, out.Code = den.Policy, den.Binding, den.Message, den.Reason, den.Code
+	}
+	return out
 }
 
 // Changed reports whether the mutations changed the object.

@@ -155,13 +155,8 @@ func mutate(def *crdtypes.CustomResourceDefinition, resources admission.Resource
 	if len(res.Mutations) == 0 && res.Denied == nil && len(res.Notes) == 0 {
 		return nil, nil, nil
 	}
-	out := &wire.MutationOutcome{Allowed: res.Denied == nil, Reinvoked: res.Reinvoked, Notes: res.Notes}
-	for _, a := range res.Mutations {
-		out.Mutations = append(out.Mutations, wire.AppliedMutation{Policy: a.Policy, Binding: a.Binding, Param: a.Param,
-			Mutation: a.Mutation, PatchType: a.PatchType, Reinvocation: a.Reinvocation, Changed: a.Changed, Error: a.Error})
-	}
-	if den := res.Denied; den != nil {
-		out.Policy, out.Binding, out.Message, out.Reason, out.Code = den.Policy, den.Binding, den.Message, den.Reason, den.Code
+	out := res.Outcome()
+	if res.Denied != nil {
 		return nil, out, nil
 	}
 	if !res.Changed() || req.Operation == "DELETE" {
