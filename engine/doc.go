@@ -104,7 +104,8 @@
 // newest) is parsed into an internal/kubeversion Release, kept by the CRD
 // and handed to where a behaviour differs (crdvalidation.Options.Release,
 // the CEL compile cache, the OpenAPI validators, internal/objectmeta's *At
-// functions). Before 1.34, field errors print non-scalar values in Go
+// functions; the functions without At are the newest release's). Before
+// 1.34, field errors print non-scalar values in Go
 // syntax: the errors of a compile or validation are copied once, at its
 // end (errorsAt, field.ErrorList.WithGoSyntaxValues).
 //
