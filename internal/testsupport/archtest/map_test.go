@@ -108,8 +108,7 @@ func loadRepo(fsys fs.FS, std func(string) bool) (*repo, error) {
 				break
 			}
 		}
-		testOnly := name == ""
-		if testOnly {
+		if name == "" {
 			for _, f := range fs {
 				if n := f.file.Name.Name; !strings.HasSuffix(n, "_test") {
 					name = n
@@ -125,7 +124,8 @@ func loadRepo(fsys fs.FS, std func(string) bool) (*repo, error) {
 			if f.file.Name.Name != name {
 				continue
 			}
-			if f.file.Doc != nil && (!f.test || testOnly) {
+			// The comment go doc shows: a non-test file's.
+			if f.file.Doc != nil && !f.test {
 				p.doc = true
 			}
 			p.addDecls(f.file)
@@ -595,7 +595,8 @@ func TestMapFitsInAHead(t *testing.T) {
 }
 
 // TestEveryPackageHasADocComment: every Go package of the repository (the
-// main module's and the nested modules', commands too) says what it is.
+// main module's and the nested modules', commands and test-only packages
+// too) says what it is, in a comment go doc shows (not a test file's).
 func TestEveryPackageHasADocComment(t *testing.T) {
 	r, _ := loadRoot(t)
 	for _, e := range r.undocumented() {
@@ -625,7 +626,7 @@ func TestMapCheckFlagsWhatIsStale(t *testing.T) {
 		"eng/sub/sub.go":     {Data: []byte("package sub\n\nfunc F() {}\n")},
 		"cmd/crdlab/main.go": {Data: []byte("// Command crdlab.\npackage main\n\nfunc run(args []string) {\n\tswitch args[0] {\n\tcase \"version\", \"--version\":\n\t}\n}\n\nvar validateCommand = &command{name: \"validate\"}\n\nfunc flags(fs *F) {\n\tfs.StringVarP(&o, \"output\", \"o\", \"text\", \"\")\n\tfs.BoolVar(&b, \"policy\", false, \"\")\n}\n")},
 		"cmd/crdlab/cli.go":  {Data: []byte("package main\n\ntype command struct{ name string }\n")},
-		"only/only_test.go":  {Data: []byte("// Package only has tests only.\npackage only\n")},
+		"only/only_test.go":  {Data: []byte("// Package only has tests only; go doc shows no test file's comment.\npackage only\n")},
 		"nested/go.mod":      {Data: []byte("module m/nested\n")},
 		"nested/n.go":        {Data: []byte("package n\n")},
 		"docs/cli.md":        {Data: []byte("# cli\n")},
@@ -668,6 +669,7 @@ func TestMapCheckFlagsWhatIsStale(t *testing.T) {
 		got := r.undocumented()
 		want := []string{
 			"package n (nested/) has no package doc comment (add a doc.go)",
+			"package only (only/) has no package doc comment (add a doc.go)",
 			"package sub (eng/sub/) has no package doc comment (add a doc.go)",
 		}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
