@@ -20,16 +20,34 @@
 // ValidateUpdate (OpenAPI schema, embedded ObjectMeta, list types, then
 // x-kubernetes-validations) and the finalizer warnings.
 //
-// The files follow upstream's: engine.go is the API; serving.go builds the
-// per-version validators (getOrCreateServingInfoFor); handler.go is the
-// request handler and its decoding (customresource_handler.go's
-// schemaCoercingDecoder, the handlers' decode errors), reading the body as
-// serializer.go (runtime/serializer/json) does; store.go is the generic
-// registry store with rest.BeforeCreate/BeforeUpdate; strategy.go,
-// status_strategy.go and validator.go are pkg/registry/customresource's;
-// warnings.go is the warning recorder of a response; context.go holds the
-// request body limit and the context variants (CompileContext,
-// ValidateContext).
+// # Files
+//
+// They follow upstream's:
+//
+//   - engine.go: the API (Compile and its variants, CRD, Validator,
+//     Validate).
+//   - serving.go: the per-version validators (getOrCreateServingInfoFor).
+//   - handler.go, serializer.go: the request handler and its decoding
+//     (customresource_handler.go's schemaCoercingDecoder, the handlers'
+//     decode errors), reading the body as runtime/serializer/json does.
+//   - store.go: the generic registry store with rest.BeforeCreate and
+//     BeforeUpdate.
+//   - strategy.go, status_strategy.go, validator.go:
+//     pkg/registry/customresource's.
+//   - warnings.go: the warning recorder of a response.
+//   - context.go: the request body limit and the context variants
+//     (CompileContext, ValidateContext).
+//   - crdupdate.go: a CRD update (CompileUpdate).
+//   - stored.go, converted.go: a stored object read at a version
+//     (ReadStored), a converter's answer coerced (CoerceConverted).
+//   - document.go, validateall.go: an object document parsed once
+//     (ParseDocument, ValidateDocument) and multi-document streams
+//     (ValidateAll).
+//   - positions.go, report.go: source positions of errors and warnings,
+//     and the wire report (NewReport).
+//   - kubeversion.go, version.go: the releases (DefaultKubeVersion,
+//     SupportedKubeVersions, errorsAt) and Kubernetes-aware version order.
+//   - share.go: CompileShare (below).
 //
 // # Where upstream's steps are
 //

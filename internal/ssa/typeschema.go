@@ -5,7 +5,7 @@
 // manager identifiers, the update-manager cap, metadata stripping,
 // conflicts). The public entry point is package apply.
 //
-// Where upstream's steps are:
+// # Files
 //
 //   - typeschema.go: the CRD schema as an SMD typed schema (list and map
 //     types, keys, deduced and untyped nodes, TypeMeta and ObjectMeta at

@@ -28,6 +28,8 @@ type goPkg struct {
 	dir     string // slash path from the repository root ("" for the root)
 	name    string
 	doc     bool                       // a package doc comment in one of its files
+	docText string                     // its text
+	files   []string                   // its non-test .go files
 	decls   map[string]bool            // top-level names: funcs, types, vars, consts
 	members map[string]map[string]bool // type name → its methods and fields
 }
@@ -127,6 +129,10 @@ func loadRepo(fsys fs.FS, std func(string) bool) (*repo, error) {
 			// The comment go doc shows: a non-test file's.
 			if f.file.Doc != nil && !f.test {
 				p.doc = true
+				p.docText += f.file.Doc.Text()
+			}
+			if !f.test {
+				p.files = append(p.files, path.Base(fset.File(f.file.Package).Name()))
 			}
 			p.addDecls(f.file)
 		}
@@ -521,6 +527,57 @@ func (r *repo) undocumented() []string {
 	return out
 }
 
+var (
+	listItem = regexp.MustCompile(`^\s+- (.*)$`)
+	goFile   = regexp.MustCompile(`^[\w.-]+\.go$`)
+)
+
+// fileMapErrors checks the file maps of the package doc comments: the list
+// items that start with file names ("  - a.go, b.go: what they hold") name
+// files of the package, and a doc comment with a "# Files" heading names
+// every non-test file of its package but doc.go.
+func (r *repo) fileMapErrors() []string {
+	var out []string
+	for dir, p := range r.pkgs {
+		if p.docText == "" {
+			continue
+		}
+		has := map[string]bool{}
+		for _, f := range p.files {
+			has[f] = true
+		}
+		named := map[string]bool{}
+		for _, line := range strings.Split(p.docText, "\n") {
+			m := listItem.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			head, _, ok := strings.Cut(m[1], ":")
+			if !ok {
+				continue
+			}
+			for _, name := range strings.FieldsFunc(head, func(r rune) bool { return r == ',' || r == ' ' }) {
+				if name == "and" || !goFile.MatchString(name) {
+					continue
+				}
+				named[name] = true
+				if !has[name] {
+					out = append(out, fmt.Sprintf("%s/: the package doc's file map names %s, which is not a file of the package", dir, name))
+				}
+			}
+		}
+		if strings.Contains(p.docText, "\n# Files\n") {
+			for _, f := range p.files {
+				if f != "doc.go" && !named[f] {
+					out = append(out, fmt.Sprintf("%s/: %s is not in the package doc's file map (# Files)", dir, f))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // unmappedModules lists the nested modules that no `module` row of the
 // package table names (a row may use * for one name).
 func (r *repo) unmappedModules(d doc) []string {
@@ -604,6 +661,15 @@ func TestEveryPackageHasADocComment(t *testing.T) {
 	}
 }
 
+// TestPackageFileMapsAreTrue: the file maps of the package doc comments
+// name files that exist, and a "# Files" section names them all.
+func TestPackageFileMapsAreTrue(t *testing.T) {
+	r, _ := loadRoot(t)
+	for _, e := range r.fileMapErrors() {
+		t.Error(e)
+	}
+}
+
 // TestEveryModuleIsOnTheMap: every nested module has a `module` row.
 func TestEveryModuleIsOnTheMap(t *testing.T) {
 	r, text := loadRoot(t)
@@ -614,7 +680,7 @@ func TestEveryModuleIsOnTheMap(t *testing.T) {
 
 // TestMapCheckFlagsWhatIsStale: the checks above find a stale file, a
 // stale function, type member, command, flag and make target, an
-// undocumented package and an unmapped module, so that they cannot pass by
+// undocumented package, a stale file map and an unmapped module, so that they cannot pass by
 // reading nothing.
 func TestMapCheckFlagsWhatIsStale(t *testing.T) {
 	fsys := fstest.MapFS{
@@ -629,6 +695,11 @@ func TestMapCheckFlagsWhatIsStale(t *testing.T) {
 		"only/only_test.go":  {Data: []byte("// Package only has tests only; go doc shows no test file's comment.\npackage only\n")},
 		"nested/go.mod":      {Data: []byte("module m/nested\n")},
 		"nested/n.go":        {Data: []byte("package n\n")},
+		"fm/doc.go":          {Data: []byte("// Package fm has a file map.\n//\n// # Files\n//\n//   - a.go, c.go: the first\n//   - gone.go: the second\n//   - not a file: prose\npackage fm\n")},
+		"fm/a.go":            {Data: []byte("package fm\n")},
+		"fm/b.go":            {Data: []byte("package fm\n")},
+		"fm/c.go":            {Data: []byte("package fm\n")},
+		"fm/c_test.go":       {Data: []byte("package fm\n")},
 		"docs/cli.md":        {Data: []byte("# cli\n")},
 	}
 	r, err := loadRepo(fsys, func(p string) bool { return p == "os/exec" })
@@ -671,6 +742,16 @@ func TestMapCheckFlagsWhatIsStale(t *testing.T) {
 			"package n (nested/) has no package doc comment (add a doc.go)",
 			"package only (only/) has no package doc comment (add a doc.go)",
 			"package sub (eng/sub/) has no package doc comment (add a doc.go)",
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	})
+	t.Run("a stale file map", func(t *testing.T) {
+		got := r.fileMapErrors()
+		want := []string{
+			"fm/: b.go is not in the package doc's file map (# Files)",
+			"fm/: the package doc's file map names gone.go, which is not a file of the package",
 		}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -11,7 +11,7 @@
 // main module; `crdlab lsp` runs it for Go files when its
 // markersCommand option names it.
 //
-// Files:
+// # Files
 //
 //   - main.go: flags (-o text|json, --kube-version, --time), output, exit
 //     status (1 an error, 2 usage or load errors).

@@ -11,19 +11,28 @@
 // # Ops
 //
 // The ops are the rows of wire.Ops; Server.dispatch (abi.go) has one case
-// per op. Besides the engine's (compile, lint, validate, validateAll,
-// free, version, in abi.go) the module links package cost (cost, bench),
-// upgrade (upgrade), crdtest (test: suites from files held in memory,
-// crdtest.RunFiles), jsonschema (schema), conversion (conversionReview),
-// internal/celcomplete (complete: the playground's CEL completion),
-// admission (admit: the admission chain, mutating policies and webhook
-// answers, then validation, then validating policies) and apply (apply:
-// server-side apply steps). The handlers of the ops above the engine are
-// in files named after them (upgrade.go, suites.go for test, conversion.go,
-// schema.go for schema and bench, complete.go, admit.go, apply.go;
-// update.go compiles a CRD update). A CRD is a handle; the ops that
-// compile one from text take the request's kubeVersion (kubeVersionOf,
-// with kubeversion.Parse's message), and the handle keeps its release.
+// per op. A CRD is a handle; the ops that compile one from text take the
+// request's kubeVersion (kubeVersionOf, with kubeversion.Parse's message),
+// and the handle keeps its release.
+//
+// # Files
+//
+//   - abi.go: Server.Handle, the envelope, Server.dispatch, the engine's ops
+//     (version, compile, lint, validate, validateAll, free) and cost.
+//   - update.go: compile and lint with an old CRD (a CRD update).
+//   - upgrade.go: upgrade (package upgrade).
+//   - suites.go: test (package crdtest: suites from files held in memory,
+//     crdtest.RunFiles).
+//   - schema.go: schema (package jsonschema) and bench (package cost).
+//   - conversion.go: conversionReview (package conversion).
+//   - complete.go: complete (internal/celcomplete: the playground's CEL
+//     completion).
+//   - admit.go: admit (package admission: the admission chain, mutating
+//     policies and webhook answers, then validation, then validating
+//     policies).
+//   - apply.go: apply (package apply: server-side apply steps).
+//   - deadline.go: a context deadline read from the clock (the
+//     single-threaded runtime fires no timer while the engine runs).
 //
 // # Adding an op
 //
