@@ -16,9 +16,14 @@
 // their types' methods and fields; every `make target` is a target of the
 // Makefile or the *.mk beside it; every `crdlab command` is in cmd/crdlab's
 // command table (the name of every command literal, and the words run
-// answers itself) and its flags are flags some command declares. Besides:
-// every Go package of every module has a package doc comment, every
-// nested module has a `module` row, and the page stays under 15 KB.
+// answers itself) and its flags are flags some command declares; every
+// `go doc ./dir` names a package; no code span is broken across lines
+// (it would not be checked). Besides: every Go package of every module
+// has a package doc comment in a non-test file (what go doc shows), the
+// list items of a doc comment that start with file names ("  - a.go, b.go:
+// what they hold") name files of the package, and a doc comment with a
+// "# Files" heading lists every file of its package; every nested module
+// has a `module` row; the page stays under 15 KB.
 // TestMapCheckFlagsWhatIsStale shows each check failing on a small
 // repository held in memory.
 package archtest

@@ -375,6 +375,9 @@ func (r *repo) mapErrors(text string) []string {
 				report(n, "link: %s", msg)
 			}
 		}
+		if strings.Count(line, "`")%2 == 1 {
+			report(n, "a code span across lines: keep it on one line, so that it is checked")
+		}
 		for _, span := range codes(line) {
 			if msg := r.spanError(span); msg != "" {
 				report(n, "%s", msg)
@@ -400,6 +403,13 @@ func (r *repo) spanError(span string) string {
 			if !r.targets[w] {
 				return fmt.Sprintf("`%s`: make has no target %q (Makefile, *.mk)", span, w)
 			}
+		}
+		return ""
+	case words[0] == "go" && len(words) == 3 && words[1] == "doc":
+		// go doc ./path/to/package: a directory of Go files.
+		dir := strings.TrimSuffix(strings.TrimPrefix(words[2], "./"), "/")
+		if r.pkgs[dir] == nil {
+			return fmt.Sprintf("`%s`: no Go package in %s/", span, dir)
 		}
 		return ""
 	case words[0] == "crdlab" && len(words) > 1:
@@ -713,7 +723,7 @@ func TestMapCheckFlagsWhatIsStale(t *testing.T) {
 		{"what exists passes", "`eng/eng.go`, `eng/`, `cmd/crdlab/<command>.go`, `cmd/*/main.go`, `go.mod`, [cli](docs/cli.md#flags), `os/exec`, `k8s.io/apiserver/pkg/x.go`, `x/...`\n" +
 			"`eng.Compile`, `k8s.io/apiserver/pkg/cel.X`, `eng.CRD.Validate`, `eng.CRD.Name`, `CRD.Validate`, `Opts.embedded`, `eng.defaults`, `eng/sub.F`, `sub.F()`\n" +
 			"`make check`, `make test build`, `make wasm`, `make check V=1`\n" +
-			"`crdlab validate`, `crdlab validate -o json --policy=x`, `crdlab --output json`, `crdlab version`, `crdlab`, `a b.c`\n" +
+			"`go doc ./eng`, `crdlab validate`, `crdlab validate -o json --policy=x`, `crdlab --output json`, `crdlab version`, `crdlab`, `a b.c`\n" +
 			"```\n cmd/crdlab   eng/\n```\n", nil},
 		{"a stale file", "see `eng/gone.go`", []string{"ARCHITECTURE.md:1: `eng/gone.go`: no such file or directory (paths are from the repository root)"}},
 		{"a bare file name", "see `eng.go`", []string{"ARCHITECTURE.md:1: `eng.go`: no such file or directory (paths are from the repository root)"}},
@@ -727,6 +737,11 @@ func TestMapCheckFlagsWhatIsStale(t *testing.T) {
 		{"a stale package path", "`eng/gone.F`", []string{"ARCHITECTURE.md:1: `eng/gone.F`: no package eng/gone"}},
 		{"a stale command", "`crdlab admission --policy`", []string{"ARCHITECTURE.md:1: `crdlab admission --policy`: crdlab has no command \"admission\" (cmd/crdlab's command table)"}},
 		{"a stale flag", "`crdlab validate --nope`", []string{"ARCHITECTURE.md:1: `crdlab validate --nope`: no crdlab command has the flag --nope"}},
+		{"a stale go doc", "`go doc ./gone`", []string{"ARCHITECTURE.md:1: `go doc ./gone`: no Go package in gone/"}},
+		{"a code span across lines", "a `go doc\n./gone` b", []string{
+			"ARCHITECTURE.md:1: a code span across lines: keep it on one line, so that it is checked",
+			"ARCHITECTURE.md:2: a code span across lines: keep it on one line, so that it is checked",
+		}},
 		{"a stale make target", "`make check fuzz`", []string{"ARCHITECTURE.md:1: `make check fuzz`: make has no target \"fuzz\" (Makefile, *.mk)"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
