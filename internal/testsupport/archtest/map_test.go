@@ -30,6 +30,7 @@ type goPkg struct {
 	doc     bool                       // a package doc comment in one of its files
 	docText string                     // its text
 	files   []string                   // its non-test .go files
+	example bool                       // a test file (either test package) has an Example function
 	decls   map[string]bool            // top-level names: funcs, types, vars, consts
 	members map[string]map[string]bool // type name → its methods and fields
 }
@@ -123,6 +124,13 @@ func loadRepo(fsys fs.FS, std func(string) bool) (*repo, error) {
 		}
 		p := &goPkg{dir: dir, name: name, decls: map[string]bool{}, members: map[string]map[string]bool{}}
 		for _, f := range fs {
+			if f.test {
+				for _, d := range f.file.Decls {
+					if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && strings.HasPrefix(fn.Name.Name, "Example") {
+						p.example = true
+					}
+				}
+			}
 			if f.file.Name.Name != name {
 				continue
 			}
@@ -588,6 +596,19 @@ func (r *repo) fileMapErrors() []string {
 	return out
 }
 
+// withoutExamples lists the public packages (ARCHITECTURE.md's public API)
+// that have no example.
+func (r *repo) withoutExamples(d doc) []string {
+	var out []string
+	for _, dir := range d.public {
+		if p := r.pkgs[dir]; p != nil && !p.example {
+			out = append(out, fmt.Sprintf("public package %s has no example (an Example function in a _test.go file, which go doc shows)", dir))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // unmappedModules lists the nested modules that no `module` row of the
 // package table names (a row may use * for one name).
 func (r *repo) unmappedModules(d doc) []string {
@@ -680,6 +701,15 @@ func TestPackageFileMapsAreTrue(t *testing.T) {
 	}
 }
 
+// TestEveryPublicPackageHasAnExample: what ARCHITECTURE.md's public API
+// lists, a user can read an example of.
+func TestEveryPublicPackageHasAnExample(t *testing.T) {
+	r, text := loadRoot(t)
+	for _, e := range r.withoutExamples(parse(t, text)) {
+		t.Error(e)
+	}
+}
+
 // TestEveryModuleIsOnTheMap: every nested module has a `module` row.
 func TestEveryModuleIsOnTheMap(t *testing.T) {
 	r, text := loadRoot(t)
@@ -694,23 +724,24 @@ func TestEveryModuleIsOnTheMap(t *testing.T) {
 // reading nothing.
 func TestMapCheckFlagsWhatIsStale(t *testing.T) {
 	fsys := fstest.MapFS{
-		"go.mod":             {Data: []byte("module m\n")},
-		"Makefile":           {Data: []byte(".PHONY: check test\ncheck: ## c\n\tgo vet\ntest build: check\nX := 1\n")},
-		"wasm.mk":            {Data: []byte("wasm: ## w\n")},
-		"eng/doc.go":         {Data: []byte("// Package eng compiles.\npackage eng\n")},
-		"eng/eng.go":         {Data: []byte("package eng\n\nfunc Compile() {}\n\ntype CRD struct{ Name string }\n\nfunc (c *CRD) Validate() {}\n\ntype Opts[T any] struct{ embedded }\n\ntype embedded struct{}\n\nvar defaults = 1\n")},
-		"eng/sub/sub.go":     {Data: []byte("package sub\n\nfunc F() {}\n")},
-		"cmd/crdlab/main.go": {Data: []byte("// Command crdlab.\npackage main\n\nfunc run(args []string) {\n\tswitch args[0] {\n\tcase \"version\", \"--version\":\n\t}\n}\n\nvar validateCommand = &command{name: \"validate\"}\n\nfunc flags(fs *F) {\n\tfs.StringVarP(&o, \"output\", \"o\", \"text\", \"\")\n\tfs.BoolVar(&b, \"policy\", false, \"\")\n}\n")},
-		"cmd/crdlab/cli.go":  {Data: []byte("package main\n\ntype command struct{ name string }\n")},
-		"only/only_test.go":  {Data: []byte("// Package only has tests only; go doc shows no test file's comment.\npackage only\n")},
-		"nested/go.mod":      {Data: []byte("module m/nested\n")},
-		"nested/n.go":        {Data: []byte("package n\n")},
-		"fm/doc.go":          {Data: []byte("// Package fm has a file map.\n//\n// # Files\n//\n//   - a.go, c.go: the first\n//   - gone.go: the second\n//   - not a file: prose\npackage fm\n")},
-		"fm/a.go":            {Data: []byte("package fm\n")},
-		"fm/b.go":            {Data: []byte("package fm\n")},
-		"fm/c.go":            {Data: []byte("package fm\n")},
-		"fm/c_test.go":       {Data: []byte("package fm\n")},
-		"docs/cli.md":        {Data: []byte("# cli\n")},
+		"go.mod":              {Data: []byte("module m\n")},
+		"Makefile":            {Data: []byte(".PHONY: check test\ncheck: ## c\n\tgo vet\ntest build: check\nX := 1\n")},
+		"wasm.mk":             {Data: []byte("wasm: ## w\n")},
+		"eng/doc.go":          {Data: []byte("// Package eng compiles.\npackage eng\n")},
+		"eng/eng.go":          {Data: []byte("package eng\n\nfunc Compile() {}\n\ntype CRD struct{ Name string }\n\nfunc (c *CRD) Validate() {}\n\ntype Opts[T any] struct{ embedded }\n\ntype embedded struct{}\n\nvar defaults = 1\n")},
+		"eng/sub/sub.go":      {Data: []byte("package sub\n\nfunc F() {}\n")},
+		"cmd/crdlab/main.go":  {Data: []byte("// Command crdlab.\npackage main\n\nfunc run(args []string) {\n\tswitch args[0] {\n\tcase \"version\", \"--version\":\n\t}\n}\n\nvar validateCommand = &command{name: \"validate\"}\n\nfunc flags(fs *F) {\n\tfs.StringVarP(&o, \"output\", \"o\", \"text\", \"\")\n\tfs.BoolVar(&b, \"policy\", false, \"\")\n}\n")},
+		"cmd/crdlab/cli.go":   {Data: []byte("package main\n\ntype command struct{ name string }\n")},
+		"only/only_test.go":   {Data: []byte("// Package only has tests only; go doc shows no test file's comment.\npackage only\n")},
+		"nested/go.mod":       {Data: []byte("module m/nested\n")},
+		"nested/n.go":         {Data: []byte("package n\n")},
+		"fm/doc.go":           {Data: []byte("// Package fm has a file map.\n//\n// # Files\n//\n//   - a.go, c.go: the first\n//   - gone.go: the second\n//   - not a file: prose\npackage fm\n")},
+		"fm/a.go":             {Data: []byte("package fm\n")},
+		"eng/example_test.go": {Data: []byte("package eng_test\n\nfunc ExampleCompile() {}\n")},
+		"fm/b.go":             {Data: []byte("package fm\n")},
+		"fm/c.go":             {Data: []byte("package fm\n")},
+		"fm/c_test.go":        {Data: []byte("package fm\n")},
+		"docs/cli.md":         {Data: []byte("# cli\n")},
 	}
 	r, err := loadRepo(fsys, func(p string) bool { return p == "os/exec" })
 	if err != nil {
@@ -772,13 +803,20 @@ func TestMapCheckFlagsWhatIsStale(t *testing.T) {
 			t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	})
-	t.Run("an unmapped module", func(t *testing.T) {
+	t.Run("an unmapped module, a public package without an example", func(t *testing.T) {
 		d := parse(t, "## Packages\n\n| package | layer | what |\n|---|---|---|\n| `eng` | `engine` | x |\n| `other/` | `module` | y |\n\n"+
 			"## Layers\n\n| layer | may import | never imports |\n|---|---|---|\n| `engine` | `engine` | |\n\n**The public API**: `eng`.\n")
 		got := r.unmappedModules(d)
 		want := []string{"module nested/ has no `module` row in ARCHITECTURE.md's package table"}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		if got := r.withoutExamples(d); len(got) != 0 {
+			t.Errorf("eng has an example: got %v", got)
+		}
+		d.public = append(d.public, "fm")
+		if got, want := strings.Join(r.withoutExamples(d), "\n"), "public package fm has no example (an Example function in a _test.go file, which go doc shows)"; got != want {
+			t.Errorf("a public package without an example: got %q, want %q", got, want)
 		}
 		d.layerOf["n*"] = "module"
 		if got := r.unmappedModules(d); len(got) != 0 {
