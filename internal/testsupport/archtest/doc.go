@@ -23,7 +23,8 @@
 // list items of a doc comment that start with file names ("  - a.go, b.go:
 // what they hold") name files of the package, and a doc comment with a
 // "# Files" heading lists every file of its package; every nested module
-// has a `module` row; the page stays under 15 KB.
+// has a `module` row; every package of the public API has an example; the
+// page stays under 15 KB.
 // TestMapCheckFlagsWhatIsStale shows each check failing on a small
 // repository held in memory.
 package archtest
