@@ -120,9 +120,12 @@
 //
 // CompileOptions.KubeVersion (UpdateOptions.KubeVersion; default the
 // newest) is parsed into an internal/kubeversion Release, kept by the CRD
-// and handed to where a behaviour differs (crdvalidation.Options.Release,
-// the CEL compile cache, the OpenAPI validators, internal/objectmeta's *At
-// functions; the functions without At are the newest release's). Before
+// and handed to where a behaviour differs (crdvalidation.Options.Release;
+// the CEL compile cache, with cel.BaseEnvAt and cel.SchemaDeclTypeAt for
+// the metadata.name cap; openapi.NewSchemaValidatorAt and
+// NewValidatorFromStructuralAt for formats; internal/objectmeta's *At
+// functions for owner references; the functions without At are the newest
+// release's). Before
 // 1.34, field errors print non-scalar values in Go
 // syntax: the errors of a compile or validation are copied once, at its
 // end (errorsAt, field.ErrorList.WithGoSyntaxValues).
@@ -139,7 +142,10 @@
 // validation (warnings, cost checks), the OpenAPI validators, the CEL
 // environments and DeclTypes that differ. share_test.go pins that a
 // report through a share equals a compile of its own;
-// BenchmarkCompileHTTPRouteMatrix measures the gain. A release change that
+// BenchmarkCompileHTTPRouteMatrix measures the gain (HTTPRoute at all seven
+// releases: 2.4 times one compile's time and 4.7 times its allocations,
+// against 6.7 times the time for separate compiles; releases whose CEL
+// environment and estimator are the same compile their rules once). A release change that
 // alters decoding or the structural schema must enter the key of what the
 // share keeps for it (docKey, the serving map), or move to the
 // per-release side.
