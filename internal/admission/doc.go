@@ -103,5 +103,7 @@
 // policycreate.go; `crdlab lint --policy` without --old type-checks),
 // crdtest around its admission cases, the WebAssembly module in its admit
 // op, and the language server (internal/cli/lsp policy.go) for diagnostics.
-// docs/admission.md is the user's page.
+// The user's pages: docs/validating-policies.md, mutating-policies.md,
+// webhooks.md, authorizer.md, policy-create-validation.md and
+// policy-type-checking.md.
 package admission
