@@ -11,6 +11,18 @@
 // identifiers, the cap of ten update managers, metadata stripping, reset
 // fields of the status subresource, kubectl's last-applied annotation) is
 // internal/ssa.
+//
+// Files: apply.go is Run, the request sequence, with the reset fields of
+// the main resource and the status subresource (registry/customresource's
+// GetResetFields, in fieldManager); steps.go is the steps file of crdlab
+// apply (ParseSteps, docs/apply-steps.schema.json); upgrade.go is
+// UpgradeBehaviour, what a CRD upgrade does to stored managedFields and to
+// each manager's next apply (SMD's ReconcileFieldSetWithSchema at the next
+// write, managedfields.ExtractInto for the re-applied configuration; both
+// CRDs' typed schemas, Run under each), which crdlab upgrade renders
+// (cmd/crdlab's upgradeapply.go). The pruning, defaulting and validation of
+// each result are package engine's (CRD.Validate with the stored object as
+// old).
 package apply
 
 import (

@@ -8,6 +8,18 @@
 //
 // Inputs are the cases under testdata/cases (see README.md for the format)
 // and a real-world corpus of CRDs (see corpus.go).
+//
+// Beside the cases: function-level differentials (openapi_test.go, the
+// cel_*_test.go files, cellib_test.go for the CEL libraries' results and
+// costs, schemadiff/ for the structural schema, list types and
+// ObjectMeta), the admission chain against the real plugins
+// (admission*_test.go, mutating_test.go, rbac_test.go), server-side apply
+// (apply*_test.go), conversion webhooks (webhook*_test.go), stored objects
+// and upgrades, crdtest's verdicts, the shipped CLI over every case
+// (cli_test.go), and the main module's dependency versions equal to
+// Kubernetes 1.37's (deps_test.go). Other releases: versions.go and
+// versions_test.go, with the oracle modules of versions/ (package
+// versions/oracle says how they work).
 package conformance
 
 import (

@@ -29,4 +29,35 @@
 // In an operator repository:
 //
 //	func TestCRDValidation(t *testing.T) { crdtest.Run(t, "testdata/") }
+//
+// # Files
+//
+//   - testing.go: Run and RunWithOptions, the go test entry points (one
+//     subtest per case).
+//   - run.go: Options, RunPaths (suites from disk), the runner: suites
+//     loaded into cases (plan), each case driven through the engine (or a
+//     Backend) and compared; Report, CaseResult, LoadError.
+//   - fs.go: the file system the runner reads: the operating system's
+//     (RunPaths) or files held in memory (RunFiles, the WebAssembly
+//     module's test op).
+//   - suite.go: the suite file format (ParseSuite: OpenShift's fields plus
+//     crdlab's sequences, apply and admission cases), decoded strictly with
+//     positions.
+//   - resolve.go: which CRD files a suite runs against (crdName,
+//     featureGates, OpenShift's repository layout; once per matching CRD
+//     file) and the CRD patches between steps.
+//   - jsonpatch.go: the RFC 6902 applier of initialCRDPatches and patch
+//     steps.
+//   - admission.go: admission cases: a request through the admission chain
+//     (package admission: mutating policies, the schema validation, then
+//     validating policies) with the expected verdict, message, warnings and
+//     mutated object; policies the API server refuses on create are load
+//     errors.
+//   - apply.go: apply cases: server-side apply steps (package apply) with
+//     the expected objects, managedFields and conflicts.
+//   - backend.go: Backend, the same cases sent to a real API server
+//     (benchmarks/apiserver).
+//   - init.go: StarterSuite, a first suite generated from a CRD (crdlab
+//     test --init).
+//   - diff.go: the unified diff of a failing case's objects.
 package crdtest

@@ -1,39 +1,3 @@
-// Package engine is crdlab's public API: it compiles a CustomResourceDefinition
-// and validates custom resources against it offline, reproducing what
-// kube-apiserver 1.37 (k8s.io/apiextensions-apiserver v0.37.2) does.
-//
-// Compile mirrors the CRD create path (decoding with the v1 defaults, then
-// pkg/registry/customresourcedefinition's Validate and WarningsOnCreate), and
-// builds, per served version, what pkg/apiserver/customresource_handler.go's
-// getOrCreateServingInfoFor builds: the structural schema with pruned
-// defaults, the OpenAPI schema validators (whole object and status), the
-// scale and status subresources and the deprecation warnings.
-//
-// Validate mirrors the request path of a create, update or status update:
-// the handlers' decoding with fieldValidation Strict/Warn/Ignore (the
-// schemaCoercingDecoder: strict JSON decoding, ObjectMeta coercion, pruning,
-// dropping non-nullable nulls, defaulting), the group/version check, the
-// owner-reference deduplication, then k8s.io/apiserver's registry
-// (rest.BeforeCreate/BeforeUpdate, ValidateCreate/ValidateUpdate) with the CR
-// strategy (pkg/registry/customresource strategy.go, validator.go,
-// status_strategy.go): PrepareForCreate/PrepareForUpdate, Validate /
-// ValidateUpdate (OpenAPI schema, embedded ObjectMeta, list types, then
-// x-kubernetes-validations) and the finalizer warnings.
-//
-// The files follow upstream's: engine.go is the API; serving.go builds the
-// per-version validators (getOrCreateServingInfoFor); handler.go is the
-// request handler and its decoding (customresource_handler.go's
-// schemaCoercingDecoder, the handlers' decode errors), reading the body as
-// serializer.go (runtime/serializer/json) does; store.go is the generic
-// registry store with rest.BeforeCreate/BeforeUpdate; strategy.go,
-// status_strategy.go and validator.go are pkg/registry/customresource's;
-// warnings.go is the warning recorder of a response; context.go holds the
-// request body limit and the context variants (CompileContext,
-// ValidateContext).
-//
-// What a cluster does that cannot be reproduced offline is documented on
-// Validate (server-set uid/creationTimestamp, managedFields, random
-// generateName suffixes, resourceVersion conflicts).
 package engine
 
 import (

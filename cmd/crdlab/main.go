@@ -1,25 +1,3 @@
-// Command crdlab validates CustomResourceDefinitions and custom resources
-// offline, exactly as kube-apiserver 1.37 would (see package
-// github.com/crdlab/crdlab/engine).
-//
-//	crdlab validate [--crd FILE|DIR]... [-R] [-o FORMAT] [--summary] PATH...
-//	crdlab lint [-R] [-o FORMAT] CRD...
-//	crdlab cost [--crd FILE|DIR]... [-R] [-o text|json|yaml] CRD|DIR... [OBJECT|DIR...]
-//	crdlab bench [--crd FILE|DIR]... [-R] [-o text|json|yaml|csv] CRD|DIR... OBJECT|DIR...
-//	crdlab schema [--crd FILE|DIR]... [-R] [-o DIR] CRD|DIR...
-//	crdlab upgrade [-R] [-o text|json|yaml] OLD_CRD NEW_CRD [STORED_OBJECT|DIR...]
-//	crdlab test [--crd FILE|DIR]... [--run REGEX] [-o text|json] [--junit FILE] PATH...
-//	crdlab apply --crd CRD [--stored OBJECT] [--manager NAME [--force] [--subresource status]] [-o text|json|yaml] OBJECT|STEPS
-//	crdlab help [COMMAND]
-//	crdlab version
-//
-// Inputs are YAML or JSON files, directories (their *.yaml, *.yml and
-// *.json files; -R for subdirectories) or "-" for stdin (once);
-// multi-document YAML and kind: List are expanded. validate finds each
-// object's CRD by apiVersion and kind among the --crd inputs and the CRDs
-// of the inputs; objects of other kinds are skipped with a reason. FORMAT
-// is text, json, jsonl, junit, tap, github or yaml. Exit status: 0 valid,
-// 1 invalid, 2 usage or input error (with file:line).
 package main
 
 import (

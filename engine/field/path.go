@@ -1,6 +1,13 @@
 // Package field holds field paths and field errors, rendered exactly as
 // k8s.io/apimachinery/pkg/util/validation/field renders them, so that crdlab's
 // messages are byte-for-byte those of kube-apiserver.
+//
+// Before Kubernetes 1.34 upstream printed non-scalar bad values in Go
+// syntax (fmt's %#v): ErrorList.WithGoSyntaxValues gives the errors of
+// such a release (package engine calls it once, at the end of a compile or
+// a validation), and gosyntax.go prints values as %#v would, with
+// upstream's type names (GoTypeNamer) and mirrors of upstream's layouts
+// (GoSyntaxer; internal/crdvalidation's gosyntax.go has the CRD's).
 package field
 
 import (

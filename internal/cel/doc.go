@@ -45,6 +45,19 @@
 // (1,000,000 per evaluation) and limits.RuntimeCELCostBudget (10,000,000 per
 // object) are re-exported here; StaticEstimatedCostLimit and
 // StaticEstimatedCRDCostLimit are checked by internal/crdvalidation.
+// Where the costs are: the static estimate of a rule is compileRule's
+// (compilation.go) with the estimator of library_hook.go (newCostEstimator);
+// internal/crdvalidation checks it per rule (cel.go, celRuleErrors) and sums
+// the per-CRD total; the runtime budget is spent in Validator.Validate
+// (validation.go), called by package engine with limits.RuntimeCELCostBudget
+// and by internal/defaulting. The ratcheting decision is validateExpressions'
+// (validation.go): on an update, a rule without oldSelf whose value equals
+// the old one reports its failure as a warning.
+//
+// State: the one package-level mutable value of the internal/ packages is
+// here, olderBaseEnvs (compilation.go), the base environments of releases
+// before the newest, built once each on first use (RATIONALE.md); compile
+// caches are per compile.
 //
 // Memory: a CRD compile builds every rule's program twice, for the CRD
 // checks (NewExpressions) and for the serving validators

@@ -21,6 +21,20 @@
 // cel_validation.go and call internal/cel directly (cel.go); fieldPath and
 // selectable-field paths are resolved by cel.ValidFieldPath, and defaults
 // are checked (CEL rules included) by internal/defaulting.
+//
+// Files: validation.go is ValidateCustomResourceDefinition and the spec
+// checks (names, group, scope, versions, conversion, subresources, printer
+// columns, selectable fields; the per-CRD cost total against
+// StaticEstimatedCRDCostLimit; specFlags, the switches an update ratchets);
+// internal.go the v1 → internal view; schema.go
+// ValidateCustomResourceDefinitionOpenAPISchema (forbidden fields,
+// int-or-string, embedded resources, list types); cel.go the CEL checks
+// (CompileRules, celRuleErrors, the cardinality walk ChildCardinality that
+// package cost uses too); update.go ValidateCustomResourceDefinitionUpdate
+// and the validation options ratcheted against the old CRD (immutable
+// names, storedVersions, preexisting CEL expressions, the unchanged-schema
+// cost waiver, caBundle); gosyntax.go the Go-syntax layouts of values in
+// the errors of releases before 1.34.
 package crdvalidation
 
 import (

@@ -1,18 +1,3 @@
-// Package kubeversion is the single table of the behaviour that differs
-// between the Kubernetes releases crdlab reproduces.
-//
-// A Release is a minor version of Kubernetes (1.31 … 1.37). Each behaviour
-// change is one Change, a row of the changes table naming the upstream
-// change and the release it arrived in; code asks
-// `rel.Has(kubeversion.X)` at the one place the behaviour lives. The zero
-// Release is the newest release (Newest): it has every change, so the
-// default costs one comparison and no allocation.
-//
-// Adding a release (see ARCHITECTURE.md "Kubernetes releases") is a data
-// change: bump Newest, add the release's Changes at the top of the const
-// block (newest release first), and add its oracle
-// module under conformance/versions. A release is Supported (accepted by
-// --kube-version) only once its differential suite is green.
 package kubeversion
 
 import (

@@ -4,6 +4,26 @@
 // manager's pipeline around SMD's merge.Updater (managedFields encoding,
 // manager identifiers, the update-manager cap, metadata stripping,
 // conflicts). The public entry point is package apply.
+//
+// # Files
+//
+//   - typeschema.go: the CRD schema as an SMD typed schema (list and map
+//     types, keys, deduced and untyped nodes, TypeMeta and ObjectMeta at
+//     the root and in embedded resources), as customresource_handler.go's
+//     buildOpenAPIModelsForApply, the OpenAPI builder and kube-openapi's
+//     schemaconv build it; ObjectMeta's types are generated from upstream
+//     in objectmeta.yaml.
+//   - fieldmanager.go: the field manager chain of
+//     k8s.io/apimachinery/pkg/util/managedfields/internal (version check,
+//     last-applied, before-first-apply, capManagers, buildManagerInfo,
+//     managedFieldsUpdater, stripMeta, structuredMerge, the CRD version
+//     converter, conflicts): what computes managedFields.
+//   - managedfields.go: only the encoding and decoding of the
+//     metadata.managedFields entries.
+//
+// The differential test is conformance/apply_test.go (upstream's
+// managedfields.NewDefaultCRDFieldManager with the real type converter,
+// conformance/upstream/apply.go), the typed schema against schemaconv's.
 package ssa
 
 import (

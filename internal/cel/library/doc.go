@@ -23,4 +23,20 @@
 // blang/semver parsing and comparison, and kube-openapi's strfmt validators
 // (uuid, byte, date, datetime) are reimplemented here as well; the name and
 // label validators of the format library come from internal/names.
+//
+// # Adding a function
+//
+//  1. Upstream: the function in k8s.io/apiserver/pkg/cel/library/<lib>.go,
+//     its estimator in cost.go, the compatibility version that adds it in
+//     pkg/cel/environment/base.go.
+//  2. Here: the declaration and implementation in <lib>.go, its estimate in
+//     cost.go, a pre-allocation guard in guard.go if it can allocate in
+//     proportion to its input (a deliberate difference, docs/limits.md),
+//     and the library's entry in env.go at the version upstream adds it.
+//  3. Tests: the golden tests (golden_test.go, testdata/), then the
+//     differential conformance/cellib_test.go (results and costs against
+//     upstream's library).
+//  4. The completion's function table (internal/celcomplete's methods.go:
+//     the language server's and the playground's), and docs/limits.md if it
+//     has a guard.
 package library

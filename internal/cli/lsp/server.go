@@ -1,10 +1,3 @@
-// Package lsp is crdlab's language server (`crdlab lsp`): the API
-// server's verdict on the CRDs and custom resources of a workspace as
-// diagnostics, CEL completion from the schema, hovers with types,
-// constraints and rule costs, and the cost advisor's bounds as quick
-// fixes. It speaks the Language Server Protocol over any
-// io.ReadWriteCloser (stdio for the CLI) through
-// github.com/sourcegraph/jsonrpc2.
 package lsp
 
 import (

@@ -8,6 +8,24 @@
 // engine locates (engine.Result.Positions: the line and column of the field
 // it is about) carries that position, the others the line of their
 // document.
+//
+// # Adding a format
+//
+//  1. A writer type with Begin, Entry, End and Stop (the Writer interface,
+//     writer.go) in its own file or beside its kin (ci.go); add it to
+//     NewWriter, to Formats and to this comment's list. A format that is one
+//     document (json, yaml, junit) closes it in Stop too, so that a run
+//     stopped by an input error still prints a parseable document. Entries
+//     arrive in order, one at a time: render each message only while
+//     writing it (catalog.Result.Message) and keep nothing after Entry.
+//  2. Golden files: go test ./internal/cli/report -update writes
+//     testdata/<format>.golden and <format>-summary.golden (TestFormats;
+//     TestStreamGoldens then checks the streamed output against them);
+//     TestStreamLargeErrors compares the streamed output with the whole
+//     report's.
+//  3. cmd/crdlab: the -o help lists Formats (update the help goldens: go
+//     test ./cmd/crdlab -update).
+//  4. docs/cli.md's formats (docs/ci.md for a CI format).
 package report
 
 import (

@@ -197,7 +197,8 @@ func TestPackageTableIsTheModule(t *testing.T) {
 	}
 	for path, layer := range d.layerOf {
 		if layer == "module" {
-			if _, err := os.Stat(filepath.Join(dir, path, "go.mod")); err != nil {
+			// A row may name several modules with *: conformance/versions/v1.*/.
+			if m, _ := filepath.Glob(filepath.Join(dir, path, "go.mod")); len(m) == 0 {
 				t.Errorf("ARCHITECTURE.md names the module %s/, which does not exist", path)
 			}
 			continue

@@ -3,6 +3,8 @@
 // git): where one is unavailable a developer's run skips the test with the
 // reason, and a CI run (CI set, as CI systems and .ci/run set it) fails, so
 // that CI cannot pass by skipping what a new machine could not fetch.
+// No test installs or reuses a build of github.com/crdlab/crdlab from a
+// shared cache (RATIONALE.md, "Tests on a new machine").
 package testenv
 
 import (

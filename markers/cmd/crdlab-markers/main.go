@@ -10,6 +10,27 @@
 // controller-tools and the k8s.io modules it needs stay out of crdlab's
 // main module; `crdlab lsp` runs it for Go files when its
 // markersCommand option names it.
+//
+// # Files
+//
+//   - main.go: flags (-o text|json, --kube-version, --time), output, exit
+//     status (1 an error, 2 usage or load errors).
+//   - check.go: genall.Generators{crd.Generator{}}.ForRootsWithConfig
+//     (controller-gen crd's defaults) with an in-memory genall.OutputRule:
+//     the YAML controller-gen writes, compiled by engine.CompileWithOptions;
+//     the packages' errors (markers that do not parse) as diagnostics.
+//   - mapper.go: CRD field path → Go: the schema path walked through the Go
+//     AST (properties by JSON name, inline and embedded structs, pointers,
+//     slices, maps, named types across packages), the markers found in the
+//     comments above the field and its type; an x-kubernetes-validations[i]
+//     error on the marker whose rule (decoded by controller-tools' own
+//     marker registry) is the CRD's rule, CEL's column mapped through the Go
+//     string literal; other keys on the marker named after them (pattern →
+//     Pattern); else the field, the type, the package.
+//
+// Tests: golden text and JSON outputs on markers/testdata/api/v1 (make
+// markers-test); the language server's side with a fake command in
+// internal/cli/lsp's markers_test.go.
 package main
 
 import (
