@@ -7,7 +7,9 @@ package builtin
 // rest.BeforeCreate / rest.BeforeUpdate around the resource's Strategy.
 
 import (
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/kubeversion"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/objectmeta"
 	"github.com/crdlab/crdlab/internal/unstructured"
 )
@@ -49,6 +52,10 @@ type Request struct {
 	FieldValidation string
 	// Release is the Kubernetes release answering.
 	Release kubeversion.Release
+	// APIVersion and Kind address the endpoint (kubectl routes by the
+	// document's): a body whose apiVersion and kind cannot be read is
+	// then the endpoint's decode error; without them, an error of Serve.
+	APIVersion, Kind string
 }
 
 // Outcome is the API server's answer to a Request.
@@ -92,7 +99,15 @@ type typeMeta struct {
 func Serve(req Request) (*Outcome, error) {
 	var tm typeMeta
 	if err := json.Unmarshal(req.Body, &tm); err != nil {
-		return nil, fmt.Errorf("couldn't get version/kind; json parse error: %v", err)
+		msg := fmt.Sprintf("couldn't get version/kind; json parse error: %v", err)
+		r := Lookup(req.Release, req.APIVersion, req.Kind)
+		if r == nil {
+			return nil, errors.New(msg)
+		}
+		// transformDecodeError without a kind: the serializer's meta
+		// factory failed.
+		return &Outcome{Resource: r, Modelled: StrategyFor(r) != nil, Errors: field.ErrorList{}, Warnings: []string{},
+			DecodeError: fmt.Sprintf("the object provided is unrecognized (must be of type %s): %s (%s)", r.Kind, msg, summarizeData(req.Body, 30))}, nil
 	}
 	r := Lookup(req.Release, tm.APIVersion, tm.Kind)
 	if r == nil {
@@ -101,6 +116,12 @@ func Serve(req Request) (*Outcome, error) {
 	out := &Outcome{Resource: r, Errors: field.ErrorList{}, Warnings: []string{}}
 	if w := r.DeprecationWarning(req.Release); w != "" {
 		out.Warnings = append(out.Warnings, w)
+	}
+	if int64(len(req.Body)) > limits.MaxRequestBodyBytes {
+		// The handlers' limitedReadBody: a 413 before decoding, for every
+		// resource.
+		out.DecodeError = fmt.Sprintf("Request entity too large: limit is %d", limits.MaxRequestBodyBytes)
+		return out, nil
 	}
 	s := StrategyFor(r)
 	if s == nil {
@@ -167,6 +188,23 @@ func recordWarnings(ws []string) []string {
 		out = append(out, w)
 	}
 	return out
+}
+
+// summarizeData mirrors the handlers' summarizeData for a JSON body.
+func summarizeData(data []byte, maxLength int) string {
+	if len(data) == 0 {
+		return "<empty>"
+	}
+	if data[0] == '{' {
+		if len(data) > maxLength {
+			return string(data[:maxLength]) + " ..."
+		}
+		return string(data)
+	}
+	if len(data) > maxLength {
+		return hex.EncodeToString(data[:maxLength]) + " ..."
+	}
+	return hex.EncodeToString(data)
 }
 
 // decode mirrors the resource codec's Decode into the typed object: the

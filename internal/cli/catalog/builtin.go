@@ -103,7 +103,7 @@ func (b *Builtins) entry(d *Document, apiVersion string, opts Options, res *Resu
 		}
 		body = js
 	}
-	o, err := builtin.Serve(builtin.Request{Body: body, Old: opts.Validate.Old, FieldValidation: string(opts.Validate.FieldValidation), Release: rel})
+	o, err := builtin.Serve(builtin.Request{Body: body, Old: opts.Validate.Old, FieldValidation: string(opts.Validate.FieldValidation), Release: rel, APIVersion: apiVersion, Kind: d.Kind})
 	if err != nil {
 		r.Status, r.Reason = wire.StatusError, err.Error()
 		return

@@ -169,7 +169,7 @@ func BenchmarkValidateDirectory(b *testing.B) {
 				}
 				valid := 0
 				_, err = cat.StreamInputs(nil, in, Options{Jobs: 1, Builtins: &Builtins{}}, func(_ int, _ *Document, res *Result) error {
-					if res.Status == wire.StatusValid {
+					if res.Status == wire.StatusValid && res.Kind == kind {
 						valid++
 					}
 					return nil
