@@ -3,7 +3,6 @@ package builtin
 import (
 	_ "embed"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 
@@ -153,16 +152,6 @@ func parseSurface(data string) *surface {
 		}
 	}
 	return s
-}
-
-// Releases are the minor releases (of 1.x) the surface describes.
-func Releases() []int {
-	var out []int
-	for m := range load().byRelease {
-		out = append(out, m)
-	}
-	sort.Ints(out)
-	return out
 }
 
 // Lookup returns the resource release rel serves for an apiVersion and
