@@ -413,11 +413,21 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if f.empty && in.Len() == 0 {
 		return writeEmpty(f.outputFlags, stdout, stderr)
 	}
-	if len(defs) == 0 && !f.empty && opts.Builtins == nil {
-		if code := inputError(); code >= 0 {
-			return code
+	if len(defs) == 0 && !f.empty {
+		// Without CRDs, a run has something to validate only when some
+		// input is a built-in object.
+		builtins := false
+		if opts.Builtins != nil {
+			if builtins, err = in.HasBuiltinObjects(); err != nil {
+				return reportInputError(stderr, err)
+			}
 		}
-		return usageError(c, stderr, "no CustomResourceDefinitions: give --crd FILE|DIR, or include the CRDs among the inputs")
+		if !builtins {
+			if code := inputError(); code >= 0 {
+				return code
+			}
+			return usageError(c, stderr, "no CustomResourceDefinitions: give --crd FILE|DIR, or include the CRDs among the inputs")
+		}
 	}
 	if in.Len() == 0 {
 		return usageError(c, stderr, "no objects found in %s", strings.Join(fs.Args(), ", "))
