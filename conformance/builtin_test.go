@@ -85,7 +85,11 @@ func invalidMessage(o *builtin.Outcome) string {
 	if len(o.Errors) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s %q is invalid: %v", o.Resource.Kind, o.Name, o.Errors.ToAggregate())
+	kind := o.Resource.Kind
+	if o.Resource.Group != "" {
+		kind += "." + o.Resource.Group
+	}
+	return fmt.Sprintf("%s %q is invalid: %v", kind, o.Name, o.Errors.ToAggregate())
 }
 
 // sortedAggregate sorts the errors of an Invalid message "K "n" is invalid:

@@ -18,10 +18,12 @@ import (
 	"k8s.io/apiserver/pkg/warning"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
+	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
 )
 
 // BuiltinOutcome is what kube-apiserver answers to a create or update of a
@@ -48,6 +50,8 @@ func builtinStrategy(obj runtime.Object) (rest.RESTCreateUpdateStrategy, string,
 		return namespace.Strategy, "namespaces", nil
 	case "ServiceAccount":
 		return serviceaccount.Strategy, "serviceaccounts", nil
+	case "PriorityClass":
+		return priorityclass.Strategy, "priorityclasses", nil
 	default:
 		return nil, "", fmt.Errorf("not a modelled built-in kind: %q", k)
 	}
@@ -123,7 +127,7 @@ type BuiltinRequest struct {
 }
 
 // ValidateBuiltin runs a create or update of a ConfigMap, Secret,
-// Namespace or ServiceAccount through kube-apiserver 1.37's handler steps
+// Namespace, ServiceAccount or PriorityClass through kube-apiserver 1.37's handler steps
 // (decoding, WipeObjectMetaSystemFields, the request namespace, the
 // owner-reference deduplication), the generic store's name generation and
 // rest.BeforeCreate / rest.BeforeUpdate with the kind's registry strategy.

@@ -41,10 +41,12 @@
 //
 // # What is exact
 //
-// The kinds with a Strategy (StrategyFor, Modelled) are validated
-// natively: v1 ConfigMap, Secret, Namespace and ServiceAccount — decoding,
+// The kinds with a Strategy (StrategyFor) are validated natively: v1
+// ConfigMap, Secret, Namespace, ServiceAccount and scheduling.k8s.io/v1
+// PriorityClass — decoding,
 // defaults (a Secret's type, a Namespace's kubernetes.io/metadata.name
-// label, phase and kubernetes finalizer), validation with each kind's name
+// label, phase and kubernetes finalizer, a PriorityClass's preemption
+// policy), validation with each kind's name
 // rule, immutability, warnings, and the stored object (what `kubectl create
 // --dry-run=server -o yaml` prints, without the uid and creationTimestamp).
 // conformance/builtin_test.go runs them against kube-apiserver 1.37's

@@ -79,6 +79,18 @@ func TestServeAnswersLikeKubeAPIServer(t *testing.T) {
 		body:   `{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"sa","annotations":{"kubernetes.io/enforce-mountable-secrets":"true"}}}`,
 		object: `{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"sa","namespace":"default","annotations":{"kubernetes.io/enforce-mountable-secrets":"true"}}}`,
 	}, {
+		name:   "priority class defaults its preemption policy and generation",
+		body:   `{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"high","namespace":"x"},"value":1000}`,
+		object: `{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"high","generation":1},"value":1000,"preemptionPolicy":"PreemptLowerPriority"}`,
+	}, {
+		name: "priority class system names are reserved",
+		body: `{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"system-high"},"value":5}`,
+		errs: []string{`metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-high is not a known system priority class`},
+	}, {
+		name:   "priority class value is an int32",
+		body:   `{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"p"},"value":3000000000}`,
+		decode: `PriorityClass in version "v1" cannot be handled as a PriorityClass: json: cannot unmarshal number 3000000000 into Go struct field PriorityClass.value of type int32`,
+	}, {
 		name:   "update conflict",
 		old:    `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"default","resourceVersion":"5"}}`,
 		body:   `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","resourceVersion":"4"}}`,

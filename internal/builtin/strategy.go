@@ -1,8 +1,6 @@
 package builtin
 
 import (
-	"sort"
-
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/objectmeta"
@@ -45,27 +43,17 @@ var strategies = map[gvk]Strategy{
 	{"", "v1", "Secret"}:         secretStrategy{},
 	{"", "v1", "Namespace"}:      namespaceStrategy{},
 	{"", "v1", "ServiceAccount"}: serviceAccountStrategy{},
+
+	{"scheduling.k8s.io", "v1", "PriorityClass"}: priorityClassStrategy{},
 }
 
 // StrategyFor returns the strategy of a resource crdlab validates
-// natively, nil for the others (they are checked as far as Serve says).
+// natively (v1 ConfigMap, Secret, Namespace, ServiceAccount;
+// scheduling.k8s.io/v1 PriorityClass), nil for the others (Serve checks
+// their API surface only).
 func StrategyFor(r *Resource) Strategy {
 	if r == nil {
 		return nil
 	}
 	return strategies[gvk{r.Group, r.Version, r.Kind}]
-}
-
-// Modelled lists the kinds validated natively, as "v1 ConfigMap".
-func Modelled() []string {
-	var out []string
-	for k := range strategies {
-		gv := k.version
-		if k.group != "" {
-			gv = k.group + "/" + k.version
-		}
-		out = append(out, gv+" "+k.kind)
-	}
-	sort.Strings(out)
-	return out
 }

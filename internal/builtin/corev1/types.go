@@ -1,5 +1,6 @@
-// Package v1 holds the core/v1 kinds crdlab validates natively (ConfigMap,
-// Secret, Namespace, ServiceAccount) as Go types with k8s.io/api's JSON
+// Package v1 holds the v1 kinds crdlab validates natively (core/v1
+// ConfigMap, Secret, Namespace, ServiceAccount; scheduling.k8s.io/v1
+// PriorityClass) as Go types with k8s.io/api's JSON
 // shape, Go field types and type names: the API server decodes a request
 // body into its typed struct with sigs.k8s.io/json, and a decoding error
 // names the struct, the field path and the Go type ("json: cannot unmarshal
@@ -149,3 +150,26 @@ func (o *Namespace) Meta() *objectmeta.ObjectMeta { return &o.ObjectMeta }
 
 // Meta returns the object's metadata.
 func (o *ServiceAccount) Meta() *objectmeta.ObjectMeta { return &o.ObjectMeta }
+
+// PreemptionPolicy mirrors core/v1 PreemptionPolicy.
+type PreemptionPolicy string
+
+// The preemption policies.
+const (
+	PreemptLowerPriority PreemptionPolicy = "PreemptLowerPriority"
+	PreemptNever         PreemptionPolicy = "Never"
+)
+
+// PriorityClass mirrors scheduling.k8s.io/v1 PriorityClass (its package is
+// named v1 too).
+type PriorityClass struct {
+	TypeMeta         `json:",inline"`
+	ObjectMeta       objectmeta.ObjectMeta `json:"metadata,omitempty"`
+	Value            int32                 `json:"value"`
+	GlobalDefault    bool                  `json:"globalDefault,omitempty"`
+	Description      string                `json:"description,omitempty"`
+	PreemptionPolicy *PreemptionPolicy     `json:"preemptionPolicy,omitempty"`
+}
+
+// Meta returns the object's metadata.
+func (o *PriorityClass) Meta() *objectmeta.ObjectMeta { return &o.ObjectMeta }

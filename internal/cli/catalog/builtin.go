@@ -16,7 +16,8 @@ import (
 // with Options.Validate.Old, an update):
 //
 //   - a kind the release serves and crdlab models (builtin.StrategyFor:
-//     v1 ConfigMap, Secret, Namespace, ServiceAccount) is decoded, defaulted
+//     v1 ConfigMap, Secret, Namespace, ServiceAccount,
+//     scheduling.k8s.io/v1 PriorityClass) is decoded, defaulted
 //     and validated natively: valid or invalid with the API server's
 //     errors, warnings and stored object;
 //   - a kind the release serves but crdlab does not model is
@@ -111,8 +112,8 @@ func (b *Builtins) entry(d *Document, apiVersion string, opts Options, res *Resu
 	r.Warnings = o.Warnings
 	if !o.Modelled {
 		r.Status = wire.StatusPartial
-		r.Reason = fmt.Sprintf("native validation and defaulting of %s %s are not modelled (served by Kubernetes %s; crdlab validates %s natively)",
-			apiVersion, d.Kind, rel, strings.Join(builtin.Modelled(), ", "))
+		r.Reason = fmt.Sprintf("native validation and defaulting of %s %s are not modelled (served by Kubernetes %s; the kinds validated natively: docs/builtin-kinds.md)",
+			apiVersion, d.Kind, rel)
 		return
 	}
 	r.DecodeError = o.DecodeError
