@@ -161,7 +161,8 @@ Each object is validated against its own CustomResourceDefinition, found
 by apiVersion and kind among the --crd files and directories and the CRDs
 among the inputs (which are linted too). Objects of Kubernetes' built-in
 kinds need no CRD (docs/builtin-kinds.md): v1 ConfigMap, Secret, Namespace,
-ServiceAccount and scheduling.k8s.io/v1 PriorityClass are validated exactly; other kinds the release serves
+ServiceAccount, scheduling.k8s.io/v1 PriorityClass and networking.k8s.io/v1
+IngressClass are validated exactly; other kinds the release serves
 are checked against its API surface only (status "partial"; --unmodelled
 fail makes them fail the run); versions it does not serve get kubectl's
 "resource mapping not found" error. --kinds and --skip-kinds choose the

@@ -18,11 +18,13 @@ import (
 	"k8s.io/apiserver/pkg/warning"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	_ "k8s.io/kubernetes/pkg/apis/networking/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
+	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
 	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
 )
 
@@ -52,6 +54,8 @@ func builtinStrategy(obj runtime.Object) (rest.RESTCreateUpdateStrategy, string,
 		return serviceaccount.Strategy, "serviceaccounts", nil
 	case "PriorityClass":
 		return priorityclass.Strategy, "priorityclasses", nil
+	case "IngressClass":
+		return ingressclass.Strategy, "ingressclasses", nil
 	default:
 		return nil, "", fmt.Errorf("not a modelled built-in kind: %q", k)
 	}
@@ -127,7 +131,7 @@ type BuiltinRequest struct {
 }
 
 // ValidateBuiltin runs a create or update of a ConfigMap, Secret,
-// Namespace, ServiceAccount or PriorityClass through kube-apiserver 1.37's handler steps
+// Namespace, ServiceAccount, PriorityClass or IngressClass through kube-apiserver 1.37's handler steps
 // (decoding, WipeObjectMetaSystemFields, the request namespace, the
 // owner-reference deduplication), the generic store's name generation and
 // rest.BeforeCreate / rest.BeforeUpdate with the kind's registry strategy.

@@ -42,11 +42,11 @@
 // # What is exact
 //
 // The kinds with a Strategy (StrategyFor) are validated natively: v1
-// ConfigMap, Secret, Namespace, ServiceAccount and scheduling.k8s.io/v1
-// PriorityClass — decoding,
+// ConfigMap, Secret, Namespace, ServiceAccount, scheduling.k8s.io/v1
+// PriorityClass and networking.k8s.io/v1 IngressClass — decoding,
 // defaults (a Secret's type, a Namespace's kubernetes.io/metadata.name
 // label, phase and kubernetes finalizer, a PriorityClass's preemption
-// policy), validation with each kind's name
+// policy, an IngressClass's parameters scope), validation with each kind's name
 // rule, immutability, warnings, and the stored object (what `kubectl create
 // --dry-run=server -o yaml` prints, without the uid and creationTimestamp).
 // conformance/builtin_test.go runs them against kube-apiserver 1.37's

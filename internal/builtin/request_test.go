@@ -91,6 +91,14 @@ func TestServeAnswersLikeKubeAPIServer(t *testing.T) {
 		body:   `{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"p"},"value":3000000000}`,
 		decode: `PriorityClass in version "v1" cannot be handled as a PriorityClass: json: cannot unmarshal number 3000000000 into Go struct field PriorityClass.value of type int32`,
 	}, {
+		name:   "ingress class parameters default to cluster scope",
+		body:   `{"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"lb"},"spec":{"controller":"example.com/lb","parameters":{"kind":"P","name":"p"}}}`,
+		object: `{"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"lb","generation":1},"spec":{"controller":"example.com/lb","parameters":{"kind":"P","name":"p","scope":"Cluster"}}}`,
+	}, {
+		name: "ingress class controller is a domain-prefixed path",
+		body: `{"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"lb"},"spec":{"controller":"lb"}}`,
+		errs: []string{`spec.controller: Invalid value: "lb": must be a domain-prefixed path (such as "acme.io/foo")`},
+	}, {
 		name:   "update conflict",
 		old:    `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"default","resourceVersion":"5"}}`,
 		body:   `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","resourceVersion":"4"}}`,

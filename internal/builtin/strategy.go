@@ -45,11 +45,13 @@ var strategies = map[gvk]Strategy{
 	{"", "v1", "ServiceAccount"}: serviceAccountStrategy{},
 
 	{"scheduling.k8s.io", "v1", "PriorityClass"}: priorityClassStrategy{},
+	{"networking.k8s.io", "v1", "IngressClass"}:  ingressClassStrategy{},
 }
 
 // StrategyFor returns the strategy of a resource crdlab validates
 // natively (v1 ConfigMap, Secret, Namespace, ServiceAccount;
-// scheduling.k8s.io/v1 PriorityClass), nil for the others (Serve checks
+// scheduling.k8s.io/v1 PriorityClass; networking.k8s.io/v1 IngressClass),
+// nil for the others (Serve checks
 // their API surface only).
 func StrategyFor(r *Resource) Strategy {
 	if r == nil {

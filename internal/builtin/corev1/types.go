@@ -1,6 +1,6 @@
 // Package v1 holds the v1 kinds crdlab validates natively (core/v1
 // ConfigMap, Secret, Namespace, ServiceAccount; scheduling.k8s.io/v1
-// PriorityClass) as Go types with k8s.io/api's JSON
+// PriorityClass; networking.k8s.io/v1 IngressClass) as Go types with k8s.io/api's JSON
 // shape, Go field types and type names: the API server decodes a request
 // body into its typed struct with sigs.k8s.io/json, and a decoding error
 // names the struct, the field path and the Go type ("json: cannot unmarshal
@@ -173,3 +173,30 @@ type PriorityClass struct {
 
 // Meta returns the object's metadata.
 func (o *PriorityClass) Meta() *objectmeta.ObjectMeta { return &o.ObjectMeta }
+
+// IngressClassParametersReference mirrors networking.k8s.io/v1
+// IngressClassParametersReference.
+type IngressClassParametersReference struct {
+	APIGroup  *string `json:"apiGroup,omitempty"`
+	Kind      string  `json:"kind"`
+	Name      string  `json:"name"`
+	Scope     *string `json:"scope"`
+	Namespace *string `json:"namespace,omitempty"`
+}
+
+// IngressClassSpec mirrors networking.k8s.io/v1 IngressClassSpec.
+type IngressClassSpec struct {
+	Controller string                           `json:"controller,omitempty"`
+	Parameters *IngressClassParametersReference `json:"parameters,omitempty"`
+}
+
+// IngressClass mirrors networking.k8s.io/v1 IngressClass (its package is
+// named v1 too).
+type IngressClass struct {
+	TypeMeta   `json:",inline"`
+	ObjectMeta objectmeta.ObjectMeta `json:"metadata,omitempty"`
+	Spec       IngressClassSpec      `json:"spec,omitempty"`
+}
+
+// Meta returns the object's metadata.
+func (o *IngressClass) Meta() *objectmeta.ObjectMeta { return &o.ObjectMeta }

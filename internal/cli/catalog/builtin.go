@@ -17,7 +17,8 @@ import (
 //
 //   - a kind the release serves and crdlab models (builtin.StrategyFor:
 //     v1 ConfigMap, Secret, Namespace, ServiceAccount,
-//     scheduling.k8s.io/v1 PriorityClass) is decoded, defaulted
+//     scheduling.k8s.io/v1 PriorityClass, networking.k8s.io/v1
+//     IngressClass) is decoded, defaulted
 //     and validated natively: valid or invalid with the API server's
 //     errors, warnings and stored object;
 //   - a kind the release serves but crdlab does not model is
