@@ -113,8 +113,8 @@ func (b *Builtins) entry(d *Document, apiVersion string, opts Options, res *Resu
 	r.Warnings = o.Warnings
 	if !o.Modelled {
 		r.Status = wire.StatusPartial
-		r.Reason = fmt.Sprintf("native validation and defaulting of %s %s are not modelled (served by Kubernetes %s; the kinds validated natively: docs/builtin-kinds.md)",
-			apiVersion, d.Kind, rel)
+		r.Reason = fmt.Sprintf("native validation and defaulting of %s %s are not modelled (the kinds validated natively: docs/builtin-kinds.md)",
+			apiVersion, d.Kind)
 		return
 	}
 	r.DecodeError = o.DecodeError
