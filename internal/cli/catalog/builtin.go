@@ -87,8 +87,12 @@ func (b *Builtins) entry(d *Document, apiVersion string, opts Options, res *Resu
 	if rsc == nil {
 		// kubectl's RESTMapper finds no resource: the request is never
 		// sent.
+		source := d.File
+		if source == "-" {
+			source = "STDIN" // cli-runtime's name of kubectl -f -
+		}
 		r.Status = wire.StatusInvalid
-		r.DecodeError = builtin.NoMatchError(d.Name, d.Namespace, d.File, apiVersion, d.Kind)
+		r.DecodeError = builtin.NoMatchError(d.Name, d.Namespace, source, apiVersion, d.Kind)
 		return
 	}
 	if !rsc.Creatable() {

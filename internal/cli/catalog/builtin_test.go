@@ -136,6 +136,20 @@ func TestBuiltinObjectsGetTheirOwnOutcome(t *testing.T) {
 	}
 }
 
+// TestNoMatchFromStdinIsKubectls: kubectl names stdin "STDIN" in its
+// resource-mapping error.
+func TestNoMatchFromStdinIsKubectls(t *testing.T) {
+	r := &Reader{Stdin: strings.NewReader("apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: web, namespace: shop}\n")}
+	got, _, err := scanRun(t, r, []string{"-"}, Options{Builtins: &Builtins{}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `resource mapping not found for name: "web" namespace: "shop" from "STDIN": no matches for kind "Ingress" in version "extensions/v1beta1"` + "\nensure CRDs are installed first"
+	if len(got) != 1 || got[0].DecodeError != want {
+		t.Fatalf("got %+v", got)
+	}
+}
+
 // BenchmarkValidateDirectory: a run over a directory of 500 ConfigMaps
 // (validated natively) against one of 500 custom resources.
 func BenchmarkValidateDirectory(b *testing.B) {
