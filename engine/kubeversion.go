@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"strings"
-
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/kubeversion"
 )
@@ -42,42 +40,7 @@ func ParseKubeVersions(s string) ([]string, error) {
 // KubeVersion is the Kubernetes release c was compiled for ("1.<minor>").
 func (c *CRD) KubeVersion() string { return c.release.String() }
 
-// errorsAt returns errs as release rel renders them: unchanged from 1.34;
-// before, bad values in Go syntax (kubeversion.FieldValueJSON) and "1
-// bytes", "1 items" (kubeversion.SingularUnits); before 1.32, TooLong's
-// `must have at most N bytes` (kubeversion.TooLongBytes). The errors are copied,
-// never changed in place (a CompileShare's compilations share them).
+// errorsAt returns errs as release rel renders them (kubeversion.ErrorsAt).
 func errorsAt(rel kubeversion.Release, errs field.ErrorList) field.ErrorList {
-	if len(errs) == 0 || rel.Has(kubeversion.FieldValueJSON) && rel.Has(kubeversion.SingularUnits) && rel.Has(kubeversion.TooLongBytes) {
-		return errs
-	}
-	if !rel.Has(kubeversion.FieldValueJSON) {
-		errs = errs.WithGoSyntaxValues()
-	} else {
-		errs = append(field.ErrorList(nil), errs...)
-	}
-	for i, e := range errs {
-		d := e.Detail
-		if !rel.Has(kubeversion.SingularUnits) {
-			switch {
-			case e.Type == field.ErrorTypeTooLong && d == "may not be more than 1 byte":
-				d = "may not be more than 1 bytes"
-			case e.Type == field.ErrorTypeTooMany && d == "must have at most 1 item":
-				d = "must have at most 1 items"
-			}
-		}
-		if !rel.Has(kubeversion.TooLongBytes) && e.Type == field.ErrorTypeTooLong {
-			// field.TooLong's text (a schema's maxLength is worded at its
-			// source, internal/openapi)
-			if n, ok := strings.CutPrefix(d, "may not be more than "); ok {
-				d = "must have at most " + strings.TrimSuffix(strings.TrimSuffix(n, "s"), " byte") + " bytes"
-			}
-		}
-		if d != e.Detail {
-			c := *e
-			c.Detail = d
-			errs[i] = &c
-		}
-	}
-	return errs
+	return kubeversion.ErrorsAt(rel, errs)
 }

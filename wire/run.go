@@ -20,6 +20,11 @@ const (
 	// StatusSkipped: no CustomResourceDefinition for its kind (a built-in
 	// kind, an unknown CRD); Reason says why.
 	StatusSkipped RunStatus = "skipped"
+	// StatusPartial: a built-in kind the release serves whose native
+	// validation and defaulting crdlab does not model: only the API
+	// surface was checked (Reason says what); it is neither valid nor
+	// invalid. `crdlab validate --unmodelled fail` fails the run on it.
+	StatusPartial RunStatus = "partial"
 	// StatusError: it could not be validated (its CRD is invalid, the
 	// version is not served with --missing-crds=error, ...); Reason says why.
 	StatusError RunStatus = "error"
@@ -199,6 +204,8 @@ type RunSummary struct {
 	Invalid int `json:"invalid"`
 	Skipped int `json:"skipped"`
 	Errors  int `json:"errors"`
+	// Partial counts the StatusPartial entries (absent when none).
+	Partial int `json:"partial,omitempty"`
 }
 
 // ValidateAllResult is the result of "validateAll": one entry per

@@ -18,6 +18,7 @@ import (
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/cli/catalog"
 	"github.com/crdlab/crdlab/internal/cli/report"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -127,7 +128,7 @@ func (o *outputFlags) check() error {
 var validateCommand = &command{
 	name:    "validate",
 	summary: "Validate objects against their CRDs as kube-apiserver would",
-	usage: `crdlab validate [--crd FILE|DIR]... [-R] [-o FORMAT] [--summary] [--missing-crds skip|error] PATH...
+	usage: `crdlab validate [--crd FILE|DIR]... [-R] [-o FORMAT] [--summary] [--missing-crds skip|error] [--kinds K,...] [--skip-kinds K,...] [--unmodelled pass|fail] PATH...
 crdlab validate --crd FILE --old FILE [--subresource status] OBJECT
 crdlab validate [--policy FILE|DIR]... [--request FILE] [--operation OP] [--user NAME] [--group G]... PATH...`,
 	doc: `Validate objects as kube-apiserver 1.37 would on a server-side dry run
@@ -136,9 +137,16 @@ schema and CEL validation, the same errors and warnings.
 
 Each object is validated against its own CustomResourceDefinition, found
 by apiVersion and kind among the --crd files and directories and the CRDs
-among the inputs (which are linted too). Objects of other kinds (built-in
-kinds, CRDs not given) are skipped with a reason; --missing-crds=error
-makes them fail the run. Documents are validated in parallel (-j), the
+among the inputs (which are linted too). Objects of Kubernetes' built-in
+kinds need no CRD (docs/builtin-kinds.md): v1 ConfigMap, Secret, Namespace,
+ServiceAccount, scheduling.k8s.io/v1 PriorityClass and networking.k8s.io/v1
+IngressClass are validated exactly; other kinds the release serves
+are checked against its API surface only (status "partial"; --unmodelled
+fail makes them fail the run); versions it does not serve get kubectl's
+"resource mapping not found" error. --kinds and --skip-kinds choose the
+kinds validated, --builtins=false skips every built-in object. Objects of
+custom kinds whose CRD is not given are skipped with a reason;
+--missing-crds=error makes them fail the run. Documents are validated in parallel (-j), the
 output is in input order; each error and warning is located at the
 file:line:col of the field it names.
 
@@ -181,6 +189,9 @@ and docs/webhooks.md.`,
 	example: `  # A GitOps repository: CRDs in one directory, manifests of every kind in another
   crdlab validate --crd crds/ -R manifests/
 
+  # Built-in kinds only (no CRD), failing on kinds checked only in part
+  crdlab validate --unmodelled fail -R manifests/
+
   # GitHub Actions annotations, with the counts
   crdlab validate --crd crds/ -R . -o github --summary
 
@@ -219,6 +230,10 @@ type validateFlags struct {
 	fieldValidation string
 	missing         string
 	timeout         time.Duration
+	builtins        bool
+	kinds           []string
+	skipKinds       []string
+	unmodelled      string
 	admissionFlags
 }
 
@@ -232,6 +247,10 @@ func declareValidate(fs *flag.FlagSet, f *validateFlags) {
 	fs.StringVar(&f.fieldValidation, "field-validation", "Strict", "Strict, Warn or Ignore (unknown and duplicate fields; any case)")
 	fs.StringVar(&f.missing, "missing-crds", "skip", "skip or error: what objects whose kind has no CRD do to the run")
 	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "the time limit of each object's validation (0: none); an object past it is an error")
+	fs.BoolVar(&f.builtins, "builtins", true, "validate objects of Kubernetes' built-in kinds (false: skip them)")
+	fs.StringSliceVar(&f.kinds, "kinds", nil, "validate only objects of these `KIND`s (Kind or Kind.group, comma-separated); the others are skipped")
+	fs.StringSliceVar(&f.skipKinds, "skip-kinds", nil, "skip objects of these `KIND`s (Kind or Kind.group, comma-separated)")
+	fs.StringVar(&f.unmodelled, "unmodelled", "pass", "pass or fail: what objects of built-in kinds whose native validation is not modelled (checked against the API surface only) do to the run")
 	f.admissionFlags.declare(fs)
 	f.outputFlags.declare(fs)
 }
@@ -257,6 +276,10 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		return usageError(c, stderr, "--timeout must not be negative, not %v", f.timeout)
 	}
 	missing, err := enum("missing-crds", f.missing, "skip", "error")
+	if err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	unmodelled, err := enum("unmodelled", f.unmodelled, "pass", "fail")
 	if err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
@@ -309,7 +332,15 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	reader := &catalog.Reader{Recursive: f.recursive, Stdin: stdin}
 	opts := catalog.Options{Jobs: f.jobs, MissingCRDs: catalog.MissingCRDs(missing), Timeout: f.timeout,
 		Results:  f.output == "json" || f.output == "jsonl" || f.output == "yaml",
-		Validate: engine.ValidateOptions{Version: f.version, Subresource: f.subresource, FieldValidation: engine.FieldValidation(fv)}}
+		Validate: engine.ValidateOptions{Version: f.version, Subresource: f.subresource, FieldValidation: engine.FieldValidation(fv)},
+		Kinds:    f.kinds, SkipKinds: f.skipKinds}
+	if f.builtins && f.subresource == "" {
+		rel, err := kubeversion.Parse(f.kube.version)
+		if err != nil {
+			return usageError(c, stderr, "%v", err)
+		}
+		opts.Builtins = &catalog.Builtins{Release: rel}
+	}
 	var old []byte
 	if f.old != "" {
 		docs, err := reader.Read([]string{f.old}, "stored object (--old)")
@@ -363,10 +394,20 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		return writeEmpty(f.outputFlags, stdout, stderr)
 	}
 	if len(defs) == 0 && !f.empty {
-		if code := inputError(); code >= 0 {
-			return code
+		// Without CRDs, a run has something to validate only when some
+		// input is a built-in object.
+		builtins := false
+		if opts.Builtins != nil {
+			if builtins, err = in.HasBuiltinObjects(); err != nil {
+				return reportInputError(stderr, err)
+			}
 		}
-		return usageError(c, stderr, "no CustomResourceDefinitions: give --crd FILE|DIR, or include the CRDs among the inputs")
+		if !builtins {
+			if code := inputError(); code >= 0 {
+				return code
+			}
+			return usageError(c, stderr, "no CustomResourceDefinitions: give --crd FILE|DIR, or include the CRDs among the inputs")
+		}
 	}
 	if in.Len() == 0 {
 		return usageError(c, stderr, "no objects found in %s", strings.Join(fs.Args(), ", "))
@@ -423,7 +464,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	}
 	// Each entry is written as soon as it and those before it are
 	// validated, then dropped (junit keeps them, without their objects).
-	w, err := report.NewWriter(f.output, stdout, stderr, report.Options{Summary: f.summary, Update: old != nil})
+	w, err := report.NewWriter(f.output, stdout, stderr, report.Options{Summary: f.summary, Update: old != nil, FailPartial: unmodelled == "fail"})
 	if err != nil {
 		if code := inputError(); code >= 0 {
 			return code
@@ -456,7 +497,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if err != nil {
 		return reportInputError(stderr, err)
 	}
-	if summary.Invalid > 0 || summary.Errors > 0 {
+	if summary.Invalid > 0 || summary.Errors > 0 || unmodelled == "fail" && summary.Partial > 0 {
 		return exitInvalid
 	}
 	return exitValid

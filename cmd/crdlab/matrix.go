@@ -203,6 +203,9 @@ func writeRunMatrix(w io.Writer, versions []string, reports []wire.RunReport) er
 	for j, r := range reports {
 		s := r.Summary
 		counts[j] = fmt.Sprintf("%d valid, %d invalid, %d skipped, %d errors", s.Valid, s.Invalid, s.Skipped, s.Errors)
+		if s.Partial > 0 {
+			counts[j] += fmt.Sprintf(", %d partial", s.Partial)
+		}
 	}
 	fmt.Fprintln(w, "Summary:")
 	writeGroups(w, versions, counts, "  ")

@@ -193,6 +193,13 @@ const (
 	// finalizer name`. apiextensions-apiserver v0.32 registry/
 	// customresource/validator.go.
 	FinalizerPathHint
+	// MountableSecretsWarning: creating or updating a ServiceAccount
+	// that gains the kubernetes.io/enforce-mountable-secrets annotation
+	// warns `metadata.annotations[kubernetes.io/enforce-mountable-secrets]:
+	// deprecated in v1.32+; ...`; before, no warning. kubernetes v1.32
+	// pkg/registry/core/serviceaccount/strategy.go
+	// warnIfHasEnforceMountableSecretsAnnotation (internal/builtin).
+	MountableSecretsWarning
 	// KubernetesTypeEqualityCost: `==` on Kubernetes CEL types (quantity,
 	// ip, cidr, format, url, semver, the authorizer's) is estimated at cost
 	// 1; before, cel-go's default estimate of an equality of values of
@@ -224,6 +231,7 @@ var since = [numChanges]int{
 	ScientificWithoutSpaces:     33,
 	TooLongBytes:                32,
 	FinalizerPathHint:           32,
+	MountableSecretsWarning:     32,
 	KubernetesTypeEqualityCost:  32,
 }
 

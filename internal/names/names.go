@@ -328,3 +328,33 @@ func ValidatePathSegmentName(name string, prefix bool) []string {
 	}
 	return IsPathSegmentName(name)
 }
+
+// configMapKeyFmt is util/validation's ConfigMap and Secret key format.
+const configMapKeyFmt = `[-._a-zA-Z0-9]+`
+
+// IsConfigMapKey tests for a ConfigMap or Secret key (util/validation):
+// at most 253 characters of alphanumerics, '-', '_' and '.', and not '.',
+// '..' or starting with '..'.
+func IsConfigMapKey(value string) []string {
+	var errs []string
+	if len(value) > DNS1123SubdomainMaxLength {
+		errs = append(errs, MaxLenError(DNS1123SubdomainMaxLength))
+	}
+	ok := value != ""
+	for i := 0; ok && i < len(value); i++ {
+		c := value[i]
+		ok = isAlnum(c) || c == '-' || c == '_' || c == '.'
+	}
+	if !ok {
+		errs = append(errs, RegexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", configMapKeyFmt, "key.name", "KEY_NAME", "key-name"))
+	}
+	switch {
+	case value == ".":
+		errs = append(errs, `must not be '.'`)
+	case value == "..":
+		errs = append(errs, `must not be '..'`)
+	case strings.HasPrefix(value, ".."):
+		errs = append(errs, `must not start with '..'`)
+	}
+	return errs
+}

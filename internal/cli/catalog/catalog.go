@@ -354,6 +354,13 @@ type Options struct {
 	// runs too on an entry that Mutate refused (its Mutation not allowed).
 	// It must be safe for concurrent use.
 	Admit func(d *Document, r *Result)
+	// Builtins, when set, validates the objects of Kubernetes' built-in
+	// kinds (internal/builtin); without it they are skipped.
+	Builtins *Builtins
+	// Kinds, when not empty, are the only kinds validated; SkipKinds are
+	// kinds not validated: their objects are skipped with a reason. A kind
+	// is "Kind" or "Kind.group" ("Deployment", "Deployment.apps").
+	Kinds, SkipKinds []string
 	// Mutate, when set, runs on each object before its validation (in the
 	// worker): mutating admission policies. It returns the document to
 	// validate (d itself when nothing changed) and the outcome the entry
@@ -517,6 +524,8 @@ func count(s *wire.RunSummary, status wire.RunStatus) {
 		s.Invalid++
 	case wire.StatusSkipped:
 		s.Skipped++
+	case wire.StatusPartial:
+		s.Partial++
 	default:
 		s.Errors++
 	}
@@ -571,6 +580,10 @@ func (c *Catalog) entry(d *Document, opts Options) *Result {
 		}
 		return res
 	}
+	if reason := kindFilter(d, opts); reason != "" {
+		r.Status, r.Reason = wire.StatusSkipped, reason
+		return res
+	}
 	apiVersion := d.APIVersion
 	if v := opts.Validate.Version; v != "" {
 		// --version: the request goes to that version whatever the
@@ -585,6 +598,10 @@ func (c *Catalog) entry(d *Document, opts Options) *Result {
 		}
 	}
 	e, reason := c.Lookup(apiVersion, d.Kind)
+	if e == nil && opts.Builtins != nil && reason != NotAnObject && isBuiltinGroup(apiVersion) && !c.hasGroupKind(apiVersion, d.Kind) {
+		opts.Builtins.entry(d, apiVersion, opts, res)
+		return res
+	}
 	if e == nil {
 		r.Status, r.Reason = wire.StatusSkipped, reason
 		if opts.MissingCRDs == MissingError {

@@ -150,6 +150,27 @@ func (in *Inputs) Check() error {
 	return err
 }
 
+// HasBuiltinObjects reports whether some input document is an object of a
+// built-in group (a ConfigMap, a Deployment, an Ingress of a removed
+// version): a run without CRDs has something to validate then. It reads
+// the inputs again, as Check does (only a run without CRDs asks).
+func (in *Inputs) HasBuiltinObjects() (bool, error) {
+	r := in.reader
+	if in.stdin != nil {
+		r.Stdin = bytes.NewReader(in.stdin)
+	}
+	docs, err := r.Read(in.args, in.role)
+	if err != nil {
+		return false, err
+	}
+	for _, d := range docs {
+		if !d.IsCRD() && IsObject(d.APIVersion, d.Kind) && isBuiltinGroup(d.APIVersion) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // mayBeCRDOrList reports whether a document may hold kind
 // CustomResourceDefinition or List: the name written out, or an escape
 // sequence that could spell it (JSON's \u, YAML's \x, \u, \U and escaped

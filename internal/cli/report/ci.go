@@ -21,6 +21,7 @@ import (
 type junitWriter struct {
 	w       *bufio.Writer
 	entries []catalog.Result
+	opts    Options
 }
 
 func (j *junitWriter) Begin(total int) error {
@@ -59,6 +60,12 @@ func (j *junitWriter) End(s wire.RunSummary) error {
 			su.errors++
 		case wire.StatusSkipped:
 			su.skipped++
+		case wire.StatusPartial:
+			if j.opts.FailPartial {
+				su.failures++
+			} else {
+				su.skipped++
+			}
 		}
 		su.cases = append(su.cases, e)
 	}
@@ -84,7 +91,13 @@ func (j *junitWriter) End(s wire.RunSummary) error {
 		}
 		return nil
 	}
-	start("testsuites", attr("name", "crdlab"), attr("tests", itoa(s.Total)), attr("failures", itoa(s.Invalid)), attr("errors", itoa(s.Errors)), attr("skipped", itoa(s.Skipped)))
+	failures, skipped := s.Invalid, s.Skipped
+	if j.opts.FailPartial {
+		failures += s.Partial
+	} else {
+		skipped += s.Partial
+	}
+	start("testsuites", attr("name", "crdlab"), attr("tests", itoa(s.Total)), attr("failures", itoa(failures)), attr("errors", itoa(s.Errors)), attr("skipped", itoa(skipped)))
 	for _, su := range suites {
 		start("testsuite", attr("name", su.name), attr("tests", itoa(su.tests)), attr("failures", itoa(su.failures)), attr("errors", itoa(su.errors)), attr("skipped", itoa(su.skipped)))
 		for _, e := range su.cases {
@@ -129,6 +142,18 @@ func (j *junitWriter) End(s wire.RunSummary) error {
 			case wire.StatusSkipped:
 				start("skipped", attr("message", e.Reason))
 				end("skipped")
+			case wire.StatusPartial:
+				msg := "checked against the API surface only: " + e.Reason
+				if j.opts.FailPartial {
+					start("failure", attr("message", msg), attr("type", "partial"))
+					if err := text(msg); err != nil {
+						return err
+					}
+					end("failure")
+				} else {
+					start("skipped", attr("message", msg))
+					end("skipped")
+				}
 			}
 			if out := strings.Join(prefixed("Warning: ", e.Warnings), "\n"); out != "" {
 				start("system-out")
@@ -191,6 +216,13 @@ func (t *tapWriter) Entry(e *catalog.Result) error {
 		fmt.Fprintf(w, "ok %d - %s\n", t.n, desc)
 	case wire.StatusSkipped:
 		fmt.Fprintf(w, "ok %d - %s # SKIP %s\n", t.n, desc, tapEscape(e.Reason))
+	case wire.StatusPartial:
+		msg := "checked against the API surface only: " + e.Reason
+		if t.opts.FailPartial {
+			fmt.Fprintf(w, "not ok %d - %s\n  ---\n  status: %s\n  errors:\n  - %s\n  ...\n", t.n, desc, e.Status, yamlQuote(msg))
+		} else {
+			fmt.Fprintf(w, "ok %d - %s # SKIP %s\n", t.n, desc, tapEscape(msg))
+		}
 	default:
 		fmt.Fprintf(w, "not ok %d - %s\n  ---\n  status: %s\n  errors:\n", t.n, desc, e.Status)
 		if e.DecodeError == "" && len(e.Errors) > 0 {
@@ -273,6 +305,12 @@ func (g *githubWriter) Entry(e *catalog.Result) error {
 		}
 	case wire.StatusError:
 		fmt.Fprintf(w, "::error file=%s,line=%d,title=%s::%s\n", ghProperty(e.File), e.Line, ghProperty(title), ghData(e.Reason))
+	case wire.StatusPartial:
+		cmd := "warning"
+		if g.opts.FailPartial {
+			cmd = "error"
+		}
+		fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", cmd, ghProperty(e.File), e.Line, ghProperty(title+" checked against the API surface only"), ghData(e.Reason))
 	}
 	return nil
 }

@@ -49,6 +49,10 @@ type Options struct {
 	Summary bool
 	// Update words successes as kubectl does for an update ("configured").
 	Update bool
+	// FailPartial reports wire.StatusPartial entries (built-in kinds whose
+	// native validation is not modelled) as failures (junit, tap, github):
+	// `crdlab validate --unmodelled fail`.
+	FailPartial bool
 }
 
 // Write writes rep in format. Text writes failures and warnings to stderr
@@ -154,6 +158,15 @@ func (t *textWriter) Entry(e *catalog.Result) error {
 		fmt.Fprintf(stdout, "%s %s (server dry run)\n", resourceName(&e.RunEntry), verb)
 	case e.Status == wire.StatusSkipped:
 		fmt.Fprintf(stdout, "%s: skipped %s: %s\n", where(&e.RunEntry), what(&e.RunEntry), e.Reason)
+	case e.Status == wire.StatusPartial:
+		out := stdout
+		if t.opts.FailPartial {
+			out = stderr
+		}
+		fmt.Fprintf(out, "%s: %s checked against the API surface only: %s\n", where(&e.RunEntry), resourceName(&e.RunEntry), e.Reason)
+	case strings.HasPrefix(e.DecodeError, "resource mapping not found"):
+		// kubectl's own error: the request is never sent.
+		fmt.Fprintf(stderr, "%s: error: %s\n", where(&e.RunEntry), e.DecodeError)
 	case e.Status == wire.StatusInvalid && e.Admission != nil && !e.Admission.Allowed && len(e.Errors) == 1:
 		// Denied by a validating admission policy: kubectl prints the
 		// status message with its reason.
@@ -241,10 +254,15 @@ func (t *textWriter) End(s wire.RunSummary) error {
 	return nil
 }
 
-// SummaryLine is kubeconform's summary wording.
+// SummaryLine is kubeconform's summary wording, with the partly checked
+// built-in objects when there are some.
 func SummaryLine(s wire.RunSummary) string {
-	return fmt.Sprintf("Summary: %d resource%s found in %d file%s - Valid: %d, Invalid: %d, Errors: %d, Skipped: %d",
+	line := fmt.Sprintf("Summary: %d resource%s found in %d file%s - Valid: %d, Invalid: %d, Errors: %d, Skipped: %d",
 		s.Total, plural(s.Total), s.Files, plural(s.Files), s.Valid, s.Invalid, s.Errors, s.Skipped)
+	if s.Partial > 0 {
+		line += fmt.Sprintf(", Partial: %d", s.Partial)
+	}
+	return line
 }
 
 func plural(n int) string {

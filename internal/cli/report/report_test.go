@@ -284,3 +284,40 @@ spec:
 		})
 	}
 }
+
+// TestBuiltinOutcomes: every format renders the outcomes of built-in
+// objects — valid, invalid (field errors), partial (checked against the
+// API surface only) and kubectl's "resource mapping not found" — and
+// --unmodelled fail (FailPartial) turns partial entries into failures
+// where the format has them (junit, tap, github, text's stream).
+func TestBuiltinOutcomes(t *testing.T) {
+	cat, in := scan(t, nil, []string{"testdata/builtins"})
+	rep := &wire.RunReport{}
+	s, err := cat.StreamInputs(nil, in, catalog.Options{Builtins: &catalog.Builtins{}}, func(_ int, _ *catalog.Document, r *catalog.Result) error {
+		rep.Results = append(rep.Results, r.Rendered())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Summary = s
+	if s != (wire.RunSummary{Files: 1, Total: 4, Valid: 1, Invalid: 2, Partial: 1}) {
+		t.Errorf("summary %+v", s)
+	}
+	for _, format := range Formats {
+		for _, fail := range []bool{false, true} {
+			name := "builtins-" + format
+			if fail {
+				name += "-fail"
+			}
+			t.Run(name, func(t *testing.T) {
+				var stdout, stderr bytes.Buffer
+				if err := Write(format, rep, &stdout, &stderr, Options{Summary: true, FailPartial: fail}); err != nil {
+					t.Fatal(err)
+				}
+				out := append(append(stdout.Bytes(), "--- stderr\n"...), stderr.Bytes()...)
+				golden(t, name, out)
+			})
+		}
+	}
+}

@@ -47,7 +47,7 @@ func NewWriter(format string, stdout, stderr io.Writer, opts Options) (Writer, e
 	case "jsonl":
 		return &jsonlWriter{w: buffered(), opts: opts}, nil
 	case "junit":
-		return &junitWriter{w: buffered()}, nil
+		return &junitWriter{w: buffered(), opts: opts}, nil
 	case "tap":
 		return &tapWriter{w: buffered(), opts: opts}, nil
 	case "github":

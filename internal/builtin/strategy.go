@@ -1,0 +1,61 @@
+package builtin
+
+import (
+	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/kubeversion"
+	"github.com/crdlab/crdlab/internal/objectmeta"
+)
+
+// Object is a decoded built-in object: a pointer to one of corev1's types.
+type Object interface {
+	Meta() *objectmeta.ObjectMeta
+}
+
+// Strategy is a built-in resource's registry strategy (upstream's
+// rest.RESTCreateStrategy and rest.RESTUpdateStrategy, one per resource
+// under pkg/registry), plus what the resource's codec does on decoding:
+// New gives the typed object the body decodes into, Decoded applies the
+// scheme's defaults and the conversion to the internal version (for the
+// kinds modelled, the internal type is the v1 type but for a Secret's
+// stringData, merged into data).
+//
+// The request path (Serve) calls them in upstream's order: decoding,
+// Decoded, then rest.BeforeCreate (PrepareForCreate, Validate, the
+// metadata checks, WarningsOnCreate, Canonicalize) or rest.BeforeUpdate
+// (PrepareForUpdate, the metadata checks, ValidateUpdate,
+// WarningsOnUpdate, Canonicalize).
+type Strategy interface {
+	NamespaceScoped() bool
+	New() Object
+	Decoded(obj Object)
+	PrepareForCreate(obj Object)
+	PrepareForUpdate(obj, old Object)
+	Validate(rel kubeversion.Release, obj Object) field.ErrorList
+	ValidateUpdate(rel kubeversion.Release, obj, old Object) field.ErrorList
+	WarningsOnCreate(rel kubeversion.Release, obj Object) []string
+	WarningsOnUpdate(rel kubeversion.Release, obj, old Object) []string
+	Canonicalize(obj Object)
+}
+
+// strategies are the resources validated natively, by group/version/kind.
+var strategies = map[gvk]Strategy{
+	{"", "v1", "ConfigMap"}:      configMapStrategy{},
+	{"", "v1", "Secret"}:         secretStrategy{},
+	{"", "v1", "Namespace"}:      namespaceStrategy{},
+	{"", "v1", "ServiceAccount"}: serviceAccountStrategy{},
+
+	{"scheduling.k8s.io", "v1", "PriorityClass"}: priorityClassStrategy{},
+	{"networking.k8s.io", "v1", "IngressClass"}:  ingressClassStrategy{},
+}
+
+// StrategyFor returns the strategy of a resource crdlab validates
+// natively (v1 ConfigMap, Secret, Namespace, ServiceAccount;
+// scheduling.k8s.io/v1 PriorityClass; networking.k8s.io/v1 IngressClass),
+// nil for the others (Serve checks
+// their API surface only).
+func StrategyFor(r *Resource) Strategy {
+	if r == nil {
+		return nil
+	}
+	return strategies[gvk{r.Group, r.Version, r.Kind}]
+}
