@@ -295,7 +295,7 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 	if d.IsCRD() {
 		obj, err = admission.DecodeObject(d.Data)
 		if err == nil && obj != nil {
-			req = admission.ObjectRequest(p.tmpl, r.APIVersion, r.Kind, "customresourcedefinitions", false, obj, nil, p.nameNS)
+			req = admission.ObjectRequest(p.tmpl, r.APIVersion, r.Kind, "customresourcedefinitions", false, obj, p.storedCRD(), p.nameNS)
 		}
 	} else {
 		e, _ := p.cat.Lookup(r.APIVersion, r.Kind)
@@ -353,6 +353,22 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 	if !vres.Allowed {
 		failWith(r, vres.Message, vres.Reason, vres.Code)
 	}
+}
+
+// storedCRD is the oldObject of a CRD's UPDATE: --old when it is a
+// CustomResourceDefinition (the stored CRD the input replaces, as lint --old
+// and upgrade read it), else nil.
+func (p *policyRun) storedCRD() map[string]interface{} {
+	if p.tmpl.Operation != "UPDATE" || p.oldObject == nil {
+		return nil
+	}
+	apiVersion, _ := p.oldObject["apiVersion"].(string)
+	kind, _ := p.oldObject["kind"].(string)
+	if kind != "CustomResourceDefinition" || !strings.HasPrefix(apiVersion, "apiextensions.k8s.io/") {
+		return nil
+	}
+	old, _ := admission.DecodeObject(mustJSON(p.oldObject))
+	return old
 }
 
 // wireCalls are the webhook verdicts of an entry.

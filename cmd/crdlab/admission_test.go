@@ -184,8 +184,8 @@ func TestValidatePolicyFlagWithoutPolicyIsAUsageError(t *testing.T) {
 	}
 }
 
-// Gateway API's safe-upgrades policy on the CRD update, in lint --old and
-// upgrade: experimental-channel CRDs over standard ones and a v1.4 bundle
+// Gateway API's safe-upgrades policy on the CRD update, in lint --old,
+// validate --old and upgrade: experimental-channel CRDs over standard ones and a v1.4 bundle
 // over v1.6 are denied as the cluster denies them; v1.6.3 over v1.6.1
 // passes.
 func TestGatewaySafeUpgradesPolicyOnCRDUpdates(t *testing.T) {
@@ -220,6 +220,15 @@ func TestGatewaySafeUpgradesPolicyOnCRDUpdates(t *testing.T) {
 			if code != wantCode || (tc.want != "" && !strings.Contains(stderr.String(), tc.want)) ||
 				(tc.want == "" && !strings.Contains(stdout.String(), "configured (server dry run)")) {
 				t.Errorf("lint --old: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+			}
+			// validate --old OLD NEW: the same chain, the same answer
+			// (the policy's oldObject is the stored CRD).
+			stdout.Reset()
+			stderr.Reset()
+			code = run([]string{"validate", "--old", tc.old, "--policy", policy, tc.new}, strings.NewReader(""), &stdout, &stderr)
+			if code != wantCode || (tc.want != "" && !strings.Contains(stdout.String()+stderr.String(), tc.want)) ||
+				(tc.want == "" && !strings.Contains(stdout.String(), "configured (server dry run)")) {
+				t.Errorf("validate --old: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 			}
 			stdout.Reset()
 			stderr.Reset()

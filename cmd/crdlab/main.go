@@ -423,10 +423,10 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 			opts.Results = true
 			opts.Admit = policies.apply
 		}
+		if old != nil {
+			policies.oldObject, _ = admission.DecodeObject(old)
+		}
 		if policies.mut != nil || policies.hooked != nil {
-			if old != nil {
-				policies.oldObject, _ = admission.DecodeObject(old)
-			}
 			opts.Mutate = policies.mutateAll
 		}
 	} else if len(f.policies) == 0 && f.request == "" && f.webhookResponses != nil {
