@@ -245,6 +245,27 @@ func (p *policyRun) readRequest(reader catalog.Reader, file string) error {
 	return nil
 }
 
+// subresource joins --subresource (flag) and the --request's subResource:
+// the request's subresource, which both the schema step and the policies'
+// matching see (a rule naming widgets/status matches a status update only).
+// A request's subResource status is a status update as --subresource status
+// is; they must agree when both are given.
+func (p *policyRun) subresource(flag string) (string, error) {
+	req := p.tmpl.SubResource
+	switch {
+	case req == "":
+		p.tmpl.SubResource = flag
+		return flag, nil
+	case flag != "" && flag != req:
+		return "", fmt.Errorf("--subresource %s and the --request's subResource %q differ", flag, req)
+	case req != "status":
+		return "", fmt.Errorf("--request: subResource %q: crdlab validates requests to an object and to its status subresource only (subResource: status)", req)
+	case p.tmpl.Operation != "UPDATE":
+		return "", fmt.Errorf("--request: subResource status needs the operation UPDATE and --old (a status update), not %s", p.tmpl.Operation)
+	}
+	return req, nil
+}
+
 // catalogResources answers the admission package's resource questions from
 // the CRDs of the run.
 func catalogResources(cat *catalog.Catalog) iadm.CRDResources {

@@ -414,6 +414,9 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		return usageError(c, stderr, "%v", err)
 	}
 	if policies != nil {
+		if opts.Validate.Subresource, err = policies.subresource(f.subresource); err != nil {
+			return usageError(c, stderr, "%v", err)
+		}
 		if n := admissionReleaseNote(f.kube.version); n != "" {
 			policies.releaseNote = n
 			fmt.Fprintf(stderr, "note: %s\n", n)
