@@ -40,6 +40,7 @@ import (
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/cli/catalog"
 	"github.com/crdlab/crdlab/internal/cli/report"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -252,7 +253,7 @@ func declareValidate(fs *flag.FlagSet, f *validateFlags) {
 	fs.StringVar(&f.subresource, "subresource", "", "status: validate a status update (needs --old)")
 	fs.StringVar(&f.fieldValidation, "field-validation", "Strict", "Strict, Warn or Ignore (unknown and duplicate fields; any case)")
 	fs.StringVar(&f.missing, "missing-crds", "skip", "skip or error: what objects whose kind has no CRD do to the run")
-	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "the time limit of each object's validation (0: none); an object past it is an error")
+	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "the time limit of each object's validation (0: none); an object past it is an error"+wasmTimeoutNote)
 	f.admissionFlags.declare(fs)
 	f.outputFlags.declare(fs)
 }
@@ -700,7 +701,6 @@ func newCatalog(f *outputFlags, stderr io.Writer) (*catalog.Catalog, int) {
 	return cat, exitValid
 }
 
-// defaultTimeout is --timeout's default: generous for any real object (the
-// slowest corpus objects take milliseconds), short enough that a hostile one
-// cannot hold the command.
-const defaultTimeout = 30 * time.Second
+// defaultTimeout is --timeout's default: the API server's request timeout
+// (60 s). --engine wasm gets wasmTimeoutFactor times it (engines.go).
+const defaultTimeout = limits.RequestTimeoutSeconds * time.Second
