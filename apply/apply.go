@@ -98,9 +98,10 @@ type StepResult struct {
 	Conflict string
 	// Conflicts are its causes.
 	Conflicts []Conflict
-	// Error is any other failure of the step: the API server's message for
-	// a bad request, a decoding error, an invalid result ("The CronTab "x"
-	// is invalid: ..."), or an internal error of the field manager.
+	// Error is any other failure of the step: the API server's status
+	// message for a bad request, a decoding error, an invalid result
+	// ("CronTab.stable.example.com "x" is invalid: ..."), or an internal
+	// error of the field manager.
 	Error string
 	// Code is the HTTP status of a failed step (400, 409, 422, 500), 0 on
 	// success.
@@ -195,7 +196,9 @@ func Run(crd *engine.CRD, stored []byte, steps []Step, opts Options) (rep *Repor
 			return nil, fmt.Errorf("step %d: %v", i+1, err)
 		}
 		if res.Object == nil && r.cur != nil {
-			res.Object = deepCopy(r.cur)
+			// A refused step leaves the stored object: as a read returns
+			// it (decoded at its stored version: pruned, defaulted).
+			res.Object = r.read()
 			res.ManagedFields = r.entries
 		}
 		rep.Steps = append(rep.Steps, res)
@@ -332,7 +335,9 @@ func (r *runner) step(s Step) (*StepResult, error) {
 	}
 	if s.Subresource == "status" {
 		if !r.status[version] {
-			return fail(404, fmt.Sprintf("the server could not find the requested resource (%s %s/status)", r.crd.Definition().Spec.Names.Plural, objName(obj))), nil
+			// The CRD handler's answer to a subresource the version
+			// does not have: NotFound of the resource and name.
+			return fail(404, fmt.Sprintf("%s.%s %q not found", r.crd.Definition().Spec.Names.Plural, r.group, objName(obj))), nil
 		}
 		if r.cur == nil {
 			return fail(404, fmt.Sprintf("%s.%s %q not found", r.crd.Definition().Spec.Names.Plural, r.group, objName(obj))), nil
@@ -401,6 +406,17 @@ func (r *runner) version(obj map[string]interface{}) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("apiVersion %q: version %q is not served by the CRD", av, g.Version)
+}
+
+// read is the stored object as a read at its stored version returns it (the
+// storage codec's decoding: pruned, defaulted); the object itself when the
+// codec refuses it (a read would fail; the steps report that).
+func (r *runner) read() map[string]interface{} {
+	obj, _, res, err := r.live(ssa.ObjectGVK(r.cur).Version)
+	if err != nil || res != nil || obj == nil {
+		return deepCopy(r.cur)
+	}
+	return canonical(obj)
 }
 
 // live reads the stored object at version as the endpoint's storage codec
@@ -509,7 +525,7 @@ func (r *runner) store(version, subresource string, obj map[string]interface{}, 
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.crd.Validate(b, engine.ValidateOptions{Version: version, Old: old, Subresource: subresource, FieldValidation: fv, MaxBodyBytes: -1})
+	res, err := r.crd.Validate(b, engine.ValidateOptions{Version: version, Old: old, Subresource: subresource, FieldValidation: fv, MaxBodyBytes: -1, Applied: true})
 	if err != nil {
 		return nil, err
 	}
@@ -533,9 +549,21 @@ func (r *runner) refused(res *engine.Result) *StepResult {
 	}
 	if len(res.Errors) > 0 {
 		obj, _ := res.Object.(map[string]interface{})
-		return &StepResult{Code: 422, Error: engine.InvalidMessage(r.kind, objName(obj), res.Errors), Result: res}
+		return &StepResult{Code: 422, Error: r.invalid(objName(obj), res.Errors), Result: res}
 	}
 	return nil
+}
+
+// invalid is the store's 422 status message (errors.NewInvalid of the
+// object's group and kind): "Widget.example.com "w" is invalid: <errors>",
+// several errors as "[a, b]", as the handler returns it (kubectl prints
+// its own rendering of the causes instead).
+func (r *runner) invalid(name string, errs field.ErrorList) string {
+	gk := r.kind
+	if r.group != "" {
+		gk += "." + r.group
+	}
+	return fmt.Sprintf("%s %q is invalid: %v", gk, name, errs.ToAggregate())
 }
 
 // commit keeps obj as the stored object; a create gets the uid and
