@@ -215,6 +215,7 @@ type runner struct {
 	status  map[string]bool // versions with a status subresource
 	all     []string
 	cur     map[string]interface{} // the stored object, nil when none
+	name    string                 // the name of the object last deleted
 	entries []ssa.Entry            // its managedFields
 	now     time.Time
 }
@@ -303,8 +304,11 @@ func (r *runner) step(s Step) (*StepResult, error) {
 	switch s.Operation {
 	case Delete:
 		if r.cur == nil {
-			return fail(404, fmt.Sprintf("%s.%s not found", strings.ToLower(r.crd.Definition().Spec.Names.Plural), r.group)), nil
+			// The store's NotFound of the resource and the name the
+			// steps last stored the object under (a DELETE's URL).
+			return fail(404, fmt.Sprintf("%s.%s %q not found", strings.ToLower(r.crd.Definition().Spec.Names.Plural), r.group, r.name)), nil
 		}
+		r.name = objName(r.cur)
 		r.cur, r.entries = nil, nil
 		return &StepResult{}, nil
 	case Apply, Update:

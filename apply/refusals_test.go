@@ -72,6 +72,8 @@ func TestApplyRefusalsCarryTheAPIServersStatusAndLeaveTheObjectAsRead(t *testing
 			`Widget.example.com "w1" is invalid: [spec.image: Too long: may not be more than 5 bytes, spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10]`, ""},
 		{"status without the subresource is not found", nil, []Step{w(`{image: a}`), {Manager: "ctrl", Operation: Apply, Subresource: "status", Object: []byte(`{apiVersion: example.com/v1, kind: Widget, metadata: {name: w1, namespace: default}, status: {x: 1}}`)}}, 404,
 			`widgets.example.com "w1" not found`, ""},
+		{"a delete of the deleted object is not found by name", nil, []Step{w(`{image: a}`), {Operation: Delete}, {Operation: Delete}}, 404,
+			`widgets.example.com "w1" not found`, ""},
 		{"a refused step shows the stored object as read", stored, []Step{w(`{replicas: 11}`)}, 422,
 			`spec.replicas in body should be less than or equal to 10`, `"ports":[{"port":80,"protocol":"TCP"}]`},
 	} {

@@ -64,8 +64,8 @@ spec:
 // validated: 422 unless the field is nullable) at create and after; the
 // 422 status message with one error and several ([a, b]) from apply and
 // update; /status on a version without the subresource (NotFound of the
-// resource and name); and the stored object after a refused step, as a
-// read returns it (defaulted).
+// resource and name, as a DELETE of a missing object is); and the stored
+// object after a refused step, as a read returns it (defaulted).
 func TestApplyDifferentialRefusals(t *testing.T) {
 	served, c := applyServed(t, refusalsCRD)
 	w := func(spec string) string {
@@ -96,6 +96,9 @@ func TestApplyDifferentialRefusals(t *testing.T) {
 		{name: "status/apply-without-subresource", steps: []upstream.ApplyStep{ap("alice", false, w(`{image: a}`)), status("Apply", "ctrl", false, withStatus)}},
 		{name: "status/update-without-subresource", steps: []upstream.ApplyStep{ap("alice", false, w(`{image: a}`)), status("Update", "ctrl", false, withStatus)}},
 		{name: "status/without-subresource-nor-object", steps: []upstream.ApplyStep{status("Apply", "ctrl", false, withStatus)}},
+		{name: "delete/missing", steps: []upstream.ApplyStep{{Operation: "Delete"}}},
+		{name: "delete/twice", steps: []upstream.ApplyStep{ap("alice", false, w(`{image: a}`)), {Operation: "Delete"}, {Operation: "Delete"}}},
+		{name: "delete/stored-twice", stored: stored, steps: []upstream.ApplyStep{{Operation: "Delete"}, {Operation: "Delete"}, ap("alice", false, w(`{image: b}`))}},
 		{name: "stored/refused-step-reads-defaulted", stored: stored, steps: []upstream.ApplyStep{ap("alice", false, w(`{replicas: 11}`)), ap("alice", false, w(`{image: b}`))}},
 		{name: "stored/refused-null-reads-defaulted", stored: stored, steps: []upstream.ApplyStep{ap("alice", false, w(`{image: null}`))}},
 		{name: "stored/conflict-reads-defaulted", stored: stored, steps: []upstream.ApplyStep{up("editor", w(`{image: c, ports: [{port: 80}]}`)), ap("alice", false, w(`{image: d}`))}},

@@ -114,9 +114,14 @@ func (s *Served) RunApply(stored []byte, steps []ApplyStep, t0 time.Time, uid st
 			cur.SetUID(k8stypes.UID(uid))
 		}
 	}
+	// name is the object's, as the steps last named it (a DELETE's URL).
+	var name string
 	for i, st := range steps {
 		now := t0.Add(time.Duration(i) * time.Second)
-		res, next, err := s.applyStep(tc, cur, st, now, uid)
+		if cur != nil {
+			name = cur.GetName()
+		}
+		res, next, err := s.applyStep(tc, cur, st, now, uid, name)
 		if err != nil {
 			return nil, fmt.Errorf("step %d: %v", i+1, err)
 		}
@@ -196,11 +201,14 @@ func objectJSON(u *unstructured.Unstructured) ([]byte, error) {
 	return json.Marshal(c.Object)
 }
 
-func (s *Served) applyStep(tc managedfields.TypeConverter, cur *unstructured.Unstructured, st ApplyStep, now time.Time, uid string) (ApplyStepResult, *unstructured.Unstructured, error) {
+func (s *Served) applyStep(tc managedfields.TypeConverter, cur *unstructured.Unstructured, st ApplyStep, now time.Time, uid, name string) (ApplyStepResult, *unstructured.Unstructured, error) {
 	crd := s.srv.crd
 	if st.Operation == "Delete" {
 		if cur == nil {
-			return ApplyStepResult{Code: 404, Error: fmt.Sprintf("%s.%s not found", crd.Spec.Names.Plural, crd.Spec.Group)}, nil, nil
+			// the store's Delete of a missing object: NotFound of the
+			// resource and the name.
+			err := apierrors.NewNotFound(schema.GroupResource{Group: crd.Spec.Group, Resource: crd.Spec.Names.Plural}, name)
+			return ApplyStepResult{Code: int(err.Status().Code), Error: err.Error()}, nil, nil
 		}
 		return ApplyStepResult{}, nil, nil
 	}
