@@ -11,7 +11,9 @@
 // (Admitter.Webhooks), as the API server's webhook plugins decide it; the
 // webhooks are not called.
 //
-// See docs/admission.md for what is modelled and the known differences.
+// See docs/validating-policies.md, docs/mutating-policies.md,
+// docs/webhooks.md and docs/authorizer.md for what is modelled and the
+// known differences.
 package admission
 
 import (

@@ -15,8 +15,8 @@ type ExpressionWarning = iadm.ExpressionWarning
 // its validations and messageExpressions type-checked against the schema,
 // as published in OpenAPI v3, of every served kind its matchConstraints
 // match (built-in kinds have no schema here and are skipped), with params
-// typed by paramKind's CRD. nil when nothing fails. See docs/admission.md,
-// "Type checking".
+// typed by paramKind's CRD. nil when nothing fails. See
+// docs/policy-type-checking.md.
 func TypeCheck(p *Policy, crds []*crd.CustomResourceDefinition) ([]ExpressionWarning, error) {
 	return iadm.TypeCheck(p, crds)
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestAdmitThroughTheModule: the module's "admit" gives docs/admission.md's
+// TestAdmitThroughTheModule: the module's "admit" gives docs/validating-policies.md's
 // outcomes for its example (the native op pins the same outcomes in
 // wasm/internal/abi), and an invalid object no admission.
 func TestAdmitThroughTheModule(t *testing.T) {

@@ -199,7 +199,8 @@ with the API server's error, warnings are added.
 Mutating admission policies (MutatingAdmissionPolicy and its binding)
 given the same way run first, before the validation, and change the object
 validated; -o json entries carry the mutated object and the mutations run
-("mutation"). See docs/admission.md.`,
+("mutation"). See docs/validating-policies.md, docs/mutating-policies.md
+and docs/webhooks.md.`,
 	example: `  # A GitOps repository: CRDs in one directory, manifests of every kind in another
   crdlab validate --crd crds/ -R manifests/
 

@@ -1,5 +1,5 @@
 // The "admit" op through the JS binding: an object's validation, then the
-// validating admission policies of docs/admission.md's example.
+// validating admission policies of docs/validating-policies.md's example.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

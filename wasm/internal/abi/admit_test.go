@@ -52,7 +52,7 @@ func crontab(t *testing.T, name string) string {
 }
 
 // "admit" decides as `crdlab validate --policy` does on the example of
-// docs/admission.md (the outcomes that page shows).
+// docs/validating-policies.md (the outcomes that page shows).
 func TestAdmitDecidesAsValidatePolicy(t *testing.T) {
 	policies := readExample(t, "admission/policy.yaml")
 	evaluated := []string{"crontab-rules/crontab-rules", "trusted-images/trusted-images-warn"}
@@ -129,7 +129,7 @@ spec: {policyName: who, validationActions: [Deny]}
 }
 
 // The RBAC objects among the policies answer the authorizer
-// (examples/admission/rbac.yaml, the outcomes docs/admission.md shows).
+// (examples/admission/rbac.yaml, the outcomes docs/authorizer.md shows).
 func TestAdmitAuthorizerAnswersFromRBACObjects(t *testing.T) {
 	policies := readExample(t, "admission/rbac.yaml")
 	big := crontab(t, "big")
@@ -191,7 +191,7 @@ func TestAdmitErrors(t *testing.T) {
 }
 
 // MutatingAdmissionPolicies run before validation, as `crdlab validate`
-// runs them (docs/admission.md, "Mutating admission policies"): big's
+// runs them (docs/mutating-policies.md): big's
 // replicas are capped to 5 and elsewhere's image is mirrored, so the
 // validating policies no longer deny nor warn; the mutated object is the
 // one validated (the report's result) and the one in the outcome.
