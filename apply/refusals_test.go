@@ -29,6 +29,7 @@ spec:
               replicas: {type: integer, maximum: 10}
               note: {type: string, nullable: true}
               template: {type: object, properties: {a: {type: string}}}
+              args: {type: array, items: {type: string, maxLength: 3}}
               ports:
                 type: array
                 x-kubernetes-list-type: map
@@ -68,8 +69,8 @@ func TestApplyRefusalsCarryTheAPIServersStatusAndLeaveTheObjectAsRead(t *testing
 		{"a null string after is refused, the object unchanged", nil, []Step{w(`{image: a}`), w(`{image: null}`)}, 422,
 			`spec.image in body must be of type string: "null"`, `"spec":{"image":"a"}`},
 		{"a nullable null is stored", nil, []Step{w(`{note: null}`)}, 0, "", `"spec":{"note":null}`},
-		{"several errors are one status message", nil, []Step{w(`{replicas: 11, image: toolong}`)}, 422,
-			`Widget.example.com "w1" is invalid: [spec.image: Too long: may not be more than 5 bytes, spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10]`, ""},
+		{"several errors are one status message", nil, []Step{w(`{args: [long1, long2]}`)}, 422,
+			`Widget.example.com "w1" is invalid: [spec.args[0]: Too long: may not be more than 3 bytes, spec.args[1]: Too long: may not be more than 3 bytes]`, ""},
 		{"status without the subresource is not found", nil, []Step{w(`{image: a}`), {Manager: "ctrl", Operation: Apply, Subresource: "status", Object: []byte(`{apiVersion: example.com/v1, kind: Widget, metadata: {name: w1, namespace: default}, status: {x: 1}}`)}}, 404,
 			`widgets.example.com "w1" not found`, ""},
 		{"a delete of the deleted object is not found by name", nil, []Step{w(`{image: a}`), {Operation: Delete}, {Operation: Delete}}, 404,
