@@ -316,7 +316,7 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 	if d.IsCRD() {
 		obj, err = admission.DecodeObject(d.Data)
 		if err == nil && obj != nil {
-			req = admission.ObjectRequest(p.tmpl, r.APIVersion, r.Kind, "customresourcedefinitions", false, obj, p.storedCRD(), p.nameNS)
+			req = admission.ObjectRequest(p.tmpl, r.APIVersion, r.Kind, "customresourcedefinitions", false, obj, p.storedCRD(r.Name), p.nameNS)
 		}
 	} else {
 		e, _ := p.cat.Lookup(r.APIVersion, r.Kind)
@@ -376,16 +376,17 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 	}
 }
 
-// storedCRD is the oldObject of a CRD's UPDATE: --old when it is a
-// CustomResourceDefinition (the stored CRD the input replaces, as lint --old
-// and upgrade read it), else nil.
-func (p *policyRun) storedCRD() map[string]interface{} {
+// storedCRD is the oldObject of the UPDATE of the CRD named name: --old
+// when it is that CustomResourceDefinition (the stored CRD the input
+// replaces, as lint --old and upgrade read it), else nil.
+func (p *policyRun) storedCRD(name string) map[string]interface{} {
 	if p.tmpl.Operation != "UPDATE" || p.oldObject == nil {
 		return nil
 	}
 	apiVersion, _ := p.oldObject["apiVersion"].(string)
 	kind, _ := p.oldObject["kind"].(string)
-	if kind != "CustomResourceDefinition" || !strings.HasPrefix(apiVersion, "apiextensions.k8s.io/") {
+	md, _ := p.oldObject["metadata"].(map[string]interface{})
+	if kind != "CustomResourceDefinition" || !strings.HasPrefix(apiVersion, "apiextensions.k8s.io/") || md["name"] != name {
 		return nil
 	}
 	old, _ := admission.DecodeObject(mustJSON(p.oldObject))

@@ -681,3 +681,44 @@ func TestValidateRequestSubresourceErrors(t *testing.T) {
 		})
 	}
 }
+
+// validate --old OLD_CRD NEW_CRD: the policies see --old as the UPDATE's
+// oldObject when it is the same CRD (by name), not when it is another one.
+func TestValidateOldCRDIsTheOldObjectOfTheSameCRDsUpdate(t *testing.T) {
+	crd := func(name string) string {
+		plural, group, _ := strings.Cut(name, ".")
+		return "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: " + name + "}\nspec:\n  group: " + group +
+			"\n  scope: Namespaced\n  names: {plural: " + plural + ", singular: " + strings.TrimSuffix(plural, "s") + ", kind: K" + plural + "}\n  versions:\n  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}\n"
+	}
+	policy := `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: no-old}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apiextensions.k8s.io], apiVersions: [v1], operations: [UPDATE], resources: [customresourcedefinitions]}
+  validations:
+  - expression: "oldObject == null"
+    messageExpression: "'updated from ' + oldObject.metadata.name"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: no-old}
+spec: {policyName: no-old, validationActions: [Deny]}
+`
+	dir := writeFiles(t, map[string]string{"new.yaml": crd("widgets.example.com"), "same.yaml": crd("widgets.example.com"), "other.yaml": crd("gadgets.example.com"), "policy.yaml": policy})
+	for _, tc := range []struct {
+		old  string
+		code int
+		want string
+	}{
+		{"same.yaml", exitInvalid, "denied request: updated from widgets.example.com"},
+		{"other.yaml", exitValid, "configured (server dry run)"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"validate", "--old", filepath.Join(dir, tc.old), "--policy", filepath.Join(dir, "policy.yaml"), filepath.Join(dir, "new.yaml")}, strings.NewReader(""), &stdout, &stderr)
+		if code != tc.code || !strings.Contains(stdout.String()+stderr.String(), tc.want) {
+			t.Errorf("--old %s: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", tc.old, code, tc.code, stdout.String(), stderr.String())
+		}
+	}
+}
