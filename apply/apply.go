@@ -110,9 +110,10 @@ type StepResult struct {
 	Conflict string
 	// Conflicts are its causes.
 	Conflicts []Conflict
-	// Error is any other failure of the step: the API server's message for
-	// a bad request, a decoding error, an invalid result ("The CronTab "x"
-	// is invalid: ..."), or an internal error of the field manager.
+	// Error is any other failure of the step: the API server's status
+	// message for a bad request, a decoding error, an invalid result
+	// ("CronTab.stable.example.com "x" is invalid: ..."), or an internal
+	// error of the field manager.
 	Error string
 	// Code is the HTTP status of a failed step (400, 409, 422, 500), 0 on
 	// success.
@@ -207,7 +208,9 @@ func Run(crd *engine.CRD, stored []byte, steps []Step, opts Options) (rep *Repor
 			return nil, fmt.Errorf("step %d: %v", i+1, err)
 		}
 		if res.Object == nil && r.cur != nil {
-			res.Object = deepCopy(r.cur)
+			// A refused step leaves the stored object: as a read returns
+			// it (decoded at its stored version: pruned, defaulted).
+			res.Object = r.read()
 			res.ManagedFields = r.entries
 		}
 		rep.Steps = append(rep.Steps, res)
@@ -224,6 +227,7 @@ type runner struct {
 	status  map[string]bool // versions with a status subresource
 	all     []string
 	cur     map[string]interface{} // the stored object, nil when none
+	name    string                 // the name of the object last deleted
 	entries []ssa.Entry            // its managedFields
 	now     time.Time
 }
@@ -312,8 +316,11 @@ func (r *runner) step(s Step) (*StepResult, error) {
 	switch s.Operation {
 	case Delete:
 		if r.cur == nil {
-			return fail(404, fmt.Sprintf("%s.%s not found", strings.ToLower(r.crd.Definition().Spec.Names.Plural), r.group)), nil
+			// The store's NotFound of the resource and the name the
+			// steps last stored the object under (a DELETE's URL).
+			return fail(404, fmt.Sprintf("%s.%s %q not found", strings.ToLower(r.crd.Definition().Spec.Names.Plural), r.group, r.name)), nil
 		}
+		r.name = objName(r.cur)
 		r.cur, r.entries = nil, nil
 		return &StepResult{}, nil
 	case Apply, Update:
@@ -344,7 +351,9 @@ func (r *runner) step(s Step) (*StepResult, error) {
 	}
 	if s.Subresource == "status" {
 		if !r.status[version] {
-			return fail(404, fmt.Sprintf("the server could not find the requested resource (%s %s/status)", r.crd.Definition().Spec.Names.Plural, objName(obj))), nil
+			// The CRD handler's answer to a subresource the version
+			// does not have: NotFound of the resource and name.
+			return fail(404, fmt.Sprintf("%s.%s %q not found", r.crd.Definition().Spec.Names.Plural, r.group, objName(obj))), nil
 		}
 		if r.cur == nil {
 			return fail(404, fmt.Sprintf("%s.%s %q not found", r.crd.Definition().Spec.Names.Plural, r.group, objName(obj))), nil
@@ -413,6 +422,17 @@ func (r *runner) version(obj map[string]interface{}) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("apiVersion %q: version %q is not served by the CRD", av, g.Version)
+}
+
+// read is the stored object as a read at its stored version returns it (the
+// storage codec's decoding: pruned, defaulted); the object itself when the
+// codec refuses it (a read would fail; the steps report that).
+func (r *runner) read() map[string]interface{} {
+	obj, _, res, err := r.live(ssa.ObjectGVK(r.cur).Version)
+	if err != nil || res != nil || obj == nil {
+		return deepCopy(r.cur)
+	}
+	return canonical(obj)
 }
 
 // live reads the stored object at version as the endpoint's storage codec
@@ -521,7 +541,7 @@ func (r *runner) store(version, subresource string, obj map[string]interface{}, 
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.crd.Validate(b, engine.ValidateOptions{Version: version, Old: old, Subresource: subresource, FieldValidation: fv, MaxBodyBytes: -1})
+	res, err := r.crd.Validate(b, engine.ValidateOptions{Version: version, Old: old, Subresource: subresource, FieldValidation: fv, MaxBodyBytes: -1, Applied: true})
 	if err != nil {
 		return nil, err
 	}
@@ -545,9 +565,21 @@ func (r *runner) refused(res *engine.Result) *StepResult {
 	}
 	if len(res.Errors) > 0 {
 		obj, _ := res.Object.(map[string]interface{})
-		return &StepResult{Code: 422, Error: engine.InvalidMessage(r.kind, objName(obj), res.Errors), Result: res}
+		return &StepResult{Code: 422, Error: r.invalid(objName(obj), res.Errors), Result: res}
 	}
 	return nil
+}
+
+// invalid is the store's 422 status message (errors.NewInvalid of the
+// object's group and kind): "Widget.example.com "w" is invalid: <errors>",
+// several errors as "[a, b]", as the handler returns it (kubectl prints
+// its own rendering of the causes instead).
+func (r *runner) invalid(name string, errs field.ErrorList) string {
+	gk := r.kind
+	if r.group != "" {
+		gk += "." + r.group
+	}
+	return fmt.Sprintf("%s %q is invalid: %v", gk, name, errs.ToAggregate())
 }
 
 // commit keeps obj as the stored object; a create gets the uid and

@@ -22,7 +22,7 @@ func TestApplySuites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, f := rep.Counts(); p != 3 || f != 0 || len(rep.LoadErrors) > 0 {
+	if p, f := rep.Counts(); p != 4 || f != 0 || len(rep.LoadErrors) > 0 {
 		t.Errorf("%d passed, %d failed, load errors %v: %+v", p, f, rep.LoadErrors, rep.Results)
 	}
 }

@@ -377,8 +377,10 @@ func (s *server) do(r request) (*engine.Result, string, object, error) {
 		return s.doBackend(r, body, opts.Old)
 	}
 	if r.subresource == "status" && !hasStatusSubresource(r.crd, r.old) {
-		// PUT .../status on a resource without the subresource.
-		return &engine.Result{}, "the server could not find the requested resource", nil, nil
+		// PUT .../status on a resource without the subresource: the CRD
+		// handler's NotFound of the resource and name.
+		spec := r.crd.Definition().Spec
+		return &engine.Result{}, fmt.Sprintf("%s.%s %q not found", spec.Names.Plural, spec.Group, metaString(r.body, "name")), nil, nil
 	}
 	res, err := r.crd.Validate(body, opts)
 	if err != nil {

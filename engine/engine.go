@@ -293,6 +293,12 @@ type ValidateOptions struct {
 	// negative value disables the limit. A larger object fails before
 	// decoding with Result.DecodeError "Request entity too large: limit is N".
 	MaxBodyBytes int64
+	// Applied marks object as the field manager's result of a server-side
+	// apply (package apply): the patch handler gives it to the store as it
+	// is, defaulted by the field manager but not decoded as a request body,
+	// so it is neither pruned nor coerced, and a null the schema does not
+	// allow stays (a validation error, where a decoded body loses it).
+	Applied bool
 }
 
 // Result is the outcome of one request.
@@ -426,7 +432,7 @@ func (v *Validator) validate(ctx context.Context, object []byte, body *jsonBody,
 			res, err = nil, fmt.Errorf("crdlab: internal error validating the object: %v", r)
 		}
 	}()
-	res, err = v.serve(ctx, object, body, opts.Old, opts.Subresource == "status", fv)
+	res, err = v.serve(ctx, object, body, opts.Old, opts.Subresource == "status", fv, opts.Applied)
 	if res != nil {
 		res.src = object
 	}

@@ -25,7 +25,7 @@ import (
 
 // serve handles one create (oldData == nil), update or status update: body
 // is the request body, or nil to read it from object.
-func (v *Validator) serve(ctx context.Context, object []byte, body *jsonBody, oldData []byte, status bool, fv FieldValidation) (res *Result, err error) {
+func (v *Validator) serve(ctx context.Context, object []byte, body *jsonBody, oldData []byte, status bool, fv FieldValidation, applied bool) (res *Result, err error) {
 	var old map[string]interface{}
 	if oldData != nil {
 		if old, err = v.decodeStored(oldData); err != nil {
@@ -44,7 +44,7 @@ func (v *Validator) serve(ctx context.Context, object []byte, body *jsonBody, ol
 	if body == nil {
 		body = toJSONBody(object)
 	}
-	obj, ok := v.decodeRequest(body, fv, res)
+	obj, ok := v.decodeRequest(body, fv, res, applied)
 	if !ok {
 		return res, nil
 	}
@@ -75,8 +75,10 @@ func (v *Validator) serve(ctx context.Context, object []byte, body *jsonBody, ol
 
 // decodeRequest mirrors the create/update handlers' decoding through the
 // CRD's unstructuredNegotiatedSerializer: strict or non-strict JSON decoding,
-// the schemaCoercingDecoder, defaulting, and the group/version check.
-func (v *Validator) decodeRequest(in *jsonBody, fv FieldValidation, res *Result) (map[string]interface{}, bool) {
+// the schemaCoercingDecoder, defaulting, and the group/version check. An
+// applied object (ValidateOptions.Applied) skips the schemaCoercingDecoder:
+// the field manager's result reaches the store unpruned, only defaulted.
+func (v *Validator) decodeRequest(in *jsonBody, fv FieldValidation, res *Result, applied bool) (map[string]interface{}, bool) {
 	fail := func(msg string) (map[string]interface{}, bool) {
 		res.DecodeError = msg
 		res.Errors = field.ErrorList{}
@@ -108,9 +110,11 @@ func (v *Validator) decodeRequest(in *jsonBody, fv FieldValidation, res *Result)
 		}
 		return fail(v.decodeError(g, fmt.Errorf("Object 'Kind' is missing in '%s'", in.text()), in))
 	}
-	unknown, err := v.coerce(obj, false)
-	if err != nil {
-		return fail(v.decodeError(&content, err, in))
+	var unknown []string
+	if !applied {
+		if unknown, err = v.coerce(obj, false); err != nil {
+			return fail(v.decodeError(&content, err, in))
+		}
 	}
 	res.Pruned = append(res.Pruned, unknown...)
 	if strict && (len(strictErrs) > 0 || len(unknown) > 0) {

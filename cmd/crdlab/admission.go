@@ -245,6 +245,27 @@ func (p *policyRun) readRequest(reader catalog.Reader, file string) error {
 	return nil
 }
 
+// subresource joins --subresource (flag) and the --request's subResource:
+// the request's subresource, which both the schema step and the policies'
+// matching see (a rule naming widgets/status matches a status update only).
+// A request's subResource status is a status update as --subresource status
+// is; they must agree when both are given.
+func (p *policyRun) subresource(flag string) (string, error) {
+	req := p.tmpl.SubResource
+	switch {
+	case req == "":
+		p.tmpl.SubResource = flag
+		return flag, nil
+	case flag != "" && flag != req:
+		return "", fmt.Errorf("--subresource %s and the --request's subResource %q differ", flag, req)
+	case req != "status":
+		return "", fmt.Errorf("--request: subResource %q: crdlab validates requests to an object and to its status subresource only (subResource: status)", req)
+	case p.tmpl.Operation != "UPDATE":
+		return "", fmt.Errorf("--request: subResource status needs the operation UPDATE and --old (a status update), not %s", p.tmpl.Operation)
+	}
+	return req, nil
+}
+
 // catalogResources answers the admission package's resource questions from
 // the CRDs of the run.
 func catalogResources(cat *catalog.Catalog) iadm.CRDResources {
@@ -295,7 +316,7 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 	if d.IsCRD() {
 		obj, err = admission.DecodeObject(d.Data)
 		if err == nil && obj != nil {
-			req = admission.ObjectRequest(p.tmpl, r.APIVersion, r.Kind, "customresourcedefinitions", false, obj, nil, p.nameNS)
+			req = admission.ObjectRequest(p.tmpl, r.APIVersion, r.Kind, "customresourcedefinitions", false, obj, p.storedCRD(r.Name), p.nameNS)
 		}
 	} else {
 		e, _ := p.cat.Lookup(r.APIVersion, r.Kind)
@@ -353,6 +374,23 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 	if !vres.Allowed {
 		failWith(r, vres.Message, vres.Reason, vres.Code)
 	}
+}
+
+// storedCRD is the oldObject of the UPDATE of the CRD named name: --old
+// when it is that CustomResourceDefinition (the stored CRD the input
+// replaces, as lint --old and upgrade read it), else nil.
+func (p *policyRun) storedCRD(name string) map[string]interface{} {
+	if p.tmpl.Operation != "UPDATE" || p.oldObject == nil {
+		return nil
+	}
+	apiVersion, _ := p.oldObject["apiVersion"].(string)
+	kind, _ := p.oldObject["kind"].(string)
+	md, _ := p.oldObject["metadata"].(map[string]interface{})
+	if kind != "CustomResourceDefinition" || !strings.HasPrefix(apiVersion, "apiextensions.k8s.io/") || md["name"] != name {
+		return nil
+	}
+	old, _ := admission.DecodeObject(mustJSON(p.oldObject))
+	return old
 }
 
 // wireCalls are the webhook verdicts of an entry.

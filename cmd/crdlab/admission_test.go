@@ -184,8 +184,8 @@ func TestValidatePolicyFlagWithoutPolicyIsAUsageError(t *testing.T) {
 	}
 }
 
-// Gateway API's safe-upgrades policy on the CRD update, in lint --old and
-// upgrade: experimental-channel CRDs over standard ones and a v1.4 bundle
+// Gateway API's safe-upgrades policy on the CRD update, in lint --old,
+// validate --old and upgrade: experimental-channel CRDs over standard ones and a v1.4 bundle
 // over v1.6 are denied as the cluster denies them; v1.6.3 over v1.6.1
 // passes.
 func TestGatewaySafeUpgradesPolicyOnCRDUpdates(t *testing.T) {
@@ -220,6 +220,15 @@ func TestGatewaySafeUpgradesPolicyOnCRDUpdates(t *testing.T) {
 			if code != wantCode || (tc.want != "" && !strings.Contains(stderr.String(), tc.want)) ||
 				(tc.want == "" && !strings.Contains(stdout.String(), "configured (server dry run)")) {
 				t.Errorf("lint --old: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+			}
+			// validate --old OLD NEW: the same chain, the same answer
+			// (the policy's oldObject is the stored CRD).
+			stdout.Reset()
+			stderr.Reset()
+			code = run([]string{"validate", "--old", tc.old, "--policy", policy, tc.new}, strings.NewReader(""), &stdout, &stderr)
+			if code != wantCode || (tc.want != "" && !strings.Contains(stdout.String()+stderr.String(), tc.want)) ||
+				(tc.want == "" && !strings.Contains(stdout.String(), "configured (server dry run)")) {
+				t.Errorf("validate --old: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 			}
 			stdout.Reset()
 			stderr.Reset()
@@ -557,5 +566,159 @@ func TestAdmissionAtAnOlderReleaseIsNotedAsTheNewestReleases(t *testing.T) {
 				t.Errorf("note in the JSON admission outcome: %v, want %v; stdout:\n%s", got, c.want, stdout.String())
 			}
 		})
+	}
+}
+
+// statusCRD, statusPolicy: a Widget CRD with a status subresource and a
+// policy on UPDATEs of widgets/status (the rule names the subresource).
+const statusCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {size: {type: integer}}}
+          status: {type: object, properties: {ready: {type: boolean}}}
+`
+
+func statusPolicy(action string) string {
+	return `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: status-guard}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [example.com], apiVersions: ["*"], operations: [UPDATE], resources: [widgets/status]}
+  validations:
+  - expression: "object.status.ready == false"
+    messageExpression: "'ready may not be set (' + request.subResource + ')'"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: status-guard}
+spec: {policyName: status-guard, validationActions: [` + action + `]}
+`
+}
+
+// A status update (--subresource status, or --request with subResource:
+// status) is matched by a policy rule naming widgets/status, as the API
+// server matches it: Deny refuses it, Warn warns. An update of the object
+// itself is not matched (the status is the stored one's there).
+func TestValidateStatusUpdateMatchesStatusSubresourcePolicies(t *testing.T) {
+	widget := func(ready bool) string {
+		return "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1, namespace: default}\nspec: {size: 1}\nstatus: {ready: " + strconv.FormatBool(ready) + "}\n"
+	}
+	dir := writeFiles(t, map[string]string{
+		"crd.yaml": statusCRD, "deny.yaml": statusPolicy("Deny"), "warn.yaml": statusPolicy("Warn"),
+		"old.yaml": widget(false), "new.yaml": widget(true),
+		"status-review.yaml": "apiVersion: admission.k8s.io/v1\nkind: AdmissionReview\nrequest: {operation: UPDATE, subResource: status}\n",
+	})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	const denied = `widgets.example.com "w1" is forbidden: ValidatingAdmissionPolicy 'status-guard' with binding 'status-guard' denied request: ready may not be set (status)`
+	const warned = `Warning: Validation failed for ValidatingAdmissionPolicy 'status-guard' with binding 'status-guard': ready may not be set (status)`
+	for _, tc := range []struct {
+		name           string
+		args           []string
+		code           int
+		stdout, stderr string
+	}{
+		{"--subresource status, Deny", []string{"--subresource", "status", "--policy", p("deny.yaml")}, exitInvalid, "", denied},
+		{"--request subResource status, Deny", []string{"--request", p("status-review.yaml"), "--policy", p("deny.yaml")}, exitInvalid, "", denied},
+		{"both, Deny", []string{"--subresource", "status", "--request", p("status-review.yaml"), "--policy", p("deny.yaml")}, exitInvalid, "", denied},
+		{"--subresource status, Warn", []string{"--subresource", "status", "--policy", p("warn.yaml")}, exitValid, "widget.example.com/w1 configured (server dry run)", warned},
+		{"--request subResource status, Warn", []string{"--request", p("status-review.yaml"), "--policy", p("warn.yaml")}, exitValid, "widget.example.com/w1 configured (server dry run)", warned},
+		{"an update of the object is not matched", []string{"--policy", p("deny.yaml")}, exitValid, "widget.example.com/w1 unchanged (server dry run)", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			args := append(append([]string{"validate", "--crd", p("crd.yaml"), "--old", p("old.yaml")}, tc.args...), p("new.yaml"))
+			code := run(args, strings.NewReader(""), &stdout, &stderr)
+			if code != tc.code || !strings.Contains(stdout.String(), tc.stdout) || !strings.Contains(stderr.String(), tc.stderr) ||
+				(tc.stderr == "" && stderr.Len() > 0) {
+				t.Errorf("exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", code, tc.code, stdout.String(), stderr.String())
+			}
+		})
+	}
+}
+
+// A --request subResource the run cannot make is a usage error naming it.
+func TestValidateRequestSubresourceErrors(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"crd.yaml": statusCRD, "deny.yaml": statusPolicy("Deny"),
+		"old.yaml":    "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1, namespace: default}\n",
+		"new.yaml":    "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1, namespace: default}\n",
+		"scale.yaml":  "apiVersion: admission.k8s.io/v1\nkind: AdmissionReview\nrequest: {operation: UPDATE, subResource: scale}\n",
+		"create.yaml": "apiVersion: admission.k8s.io/v1\nkind: AdmissionReview\nrequest: {operation: CREATE, subResource: status}\n",
+		"status.yaml": "apiVersion: admission.k8s.io/v1\nkind: AdmissionReview\nrequest: {operation: UPDATE, subResource: status}\n",
+	})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"scale", []string{"--old", p("old.yaml"), "--request", p("scale.yaml")}, `--request: subResource "scale": crdlab validates requests to an object and to its status subresource only`},
+		{"status on a create", []string{"--request", p("create.yaml")}, `--request: subResource status needs the operation UPDATE and --old (a status update), not CREATE`},
+		{"a flag and a request that differ", []string{"--old", p("old.yaml"), "--subresource", "status", "--request", p("scale.yaml")}, `--subresource status and the --request's subResource "scale" differ`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			args := append(append([]string{"validate", "--crd", p("crd.yaml"), "--policy", p("deny.yaml")}, tc.args...), p("new.yaml"))
+			code := run(args, strings.NewReader(""), &stdout, &stderr)
+			if code != exitUsage || !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("exit %d, stderr %q, want %q", code, stderr.String(), tc.want)
+			}
+		})
+	}
+}
+
+// validate --old OLD_CRD NEW_CRD: the policies see --old as the UPDATE's
+// oldObject when it is the same CRD (by name), not when it is another one.
+func TestValidateOldCRDIsTheOldObjectOfTheSameCRDsUpdate(t *testing.T) {
+	crd := func(name string) string {
+		plural, group, _ := strings.Cut(name, ".")
+		return "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: " + name + "}\nspec:\n  group: " + group +
+			"\n  scope: Namespaced\n  names: {plural: " + plural + ", singular: " + strings.TrimSuffix(plural, "s") + ", kind: K" + plural + "}\n  versions:\n  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}\n"
+	}
+	policy := `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: no-old}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apiextensions.k8s.io], apiVersions: [v1], operations: [UPDATE], resources: [customresourcedefinitions]}
+  validations:
+  - expression: "oldObject == null"
+    messageExpression: "'updated from ' + oldObject.metadata.name"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: no-old}
+spec: {policyName: no-old, validationActions: [Deny]}
+`
+	dir := writeFiles(t, map[string]string{"new.yaml": crd("widgets.example.com"), "same.yaml": crd("widgets.example.com"), "other.yaml": crd("gadgets.example.com"), "policy.yaml": policy})
+	for _, tc := range []struct {
+		old  string
+		code int
+		want string
+	}{
+		{"same.yaml", exitInvalid, "denied request: updated from widgets.example.com"},
+		{"other.yaml", exitValid, "configured (server dry run)"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"validate", "--old", filepath.Join(dir, tc.old), "--policy", filepath.Join(dir, "policy.yaml"), filepath.Join(dir, "new.yaml")}, strings.NewReader(""), &stdout, &stderr)
+		if code != tc.code || !strings.Contains(stdout.String()+stderr.String(), tc.want) {
+			t.Errorf("--old %s: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", tc.old, code, tc.code, stdout.String(), stderr.String())
+		}
 	}
 }

@@ -68,6 +68,9 @@ func parseFlags(c *command, fs *flag.FlagSet, args []string, stdout, stderr io.W
 	if err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
+	if err := wasmDefaultTimeout(fs); err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
 	return -1
 }
 

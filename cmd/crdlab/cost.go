@@ -63,7 +63,7 @@ func (f *projectFlags) declare(fs *flag.FlagSet, sorts []string, timeout string)
 	fs.StringArrayVar(&f.crds, "crd", nil, "a CustomResourceDefinition `FILE` or directory (repeatable; - for stdin); the CRDs among the inputs are used too")
 	fs.BoolVarP(&f.recursive, "recursive", "R", false, "read directories recursively (as kubectl -R)")
 	fs.StringVar(&f.crdFV, "crd-field-validation", "Strict", "the CRD create's fieldValidation: Strict, Warn or Ignore (unknown and duplicate fields of the CRDs; any case)")
-	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, timeout)
+	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, timeout+wasmTimeoutNote)
 	f.sel.register(fs, strings.Join(sorts, ", "))
 	f.engineFlags.declare(fs)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/crdlab/crdlab/internal/cli/catalog"
 	"github.com/crdlab/crdlab/internal/cli/report"
 	"github.com/crdlab/crdlab/internal/kubeversion"
+	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -246,8 +247,8 @@ func declareValidate(fs *flag.FlagSet, f *validateFlags) {
 	fs.StringVar(&f.subresource, "subresource", "", "status: validate a status update (needs --old)")
 	fs.StringVar(&f.fieldValidation, "field-validation", "Strict", "Strict, Warn or Ignore (unknown and duplicate fields; any case)")
 	fs.StringVar(&f.missing, "missing-crds", "skip", "skip or error: what objects whose kind has no CRD do to the run")
-	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "the time limit of each object's validation (0: none); an object past it is an error")
-	fs.BoolVar(&f.builtins, "builtins", true, "validate objects of Kubernetes' built-in kinds (false: skip them)")
+	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "the time limit of each object's validation (0: none); an object past it is an error"+wasmTimeoutNote)
+		fs.BoolVar(&f.builtins, "builtins", true, "validate objects of Kubernetes' built-in kinds (false: skip them)")
 	fs.StringSliceVar(&f.kinds, "kinds", nil, "validate only objects of these `KIND`s (Kind or Kind.group, comma-separated); the others are skipped")
 	fs.StringSliceVar(&f.skipKinds, "skip-kinds", nil, "skip objects of these `KIND`s (Kind or Kind.group, comma-separated)")
 	fs.StringVar(&f.unmodelled, "unmodelled", "pass", "pass or fail: what objects of built-in kinds whose native validation is not modelled (checked against the API surface only) do to the run")
@@ -434,6 +435,9 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		return usageError(c, stderr, "%v", err)
 	}
 	if policies != nil {
+		if opts.Validate.Subresource, err = policies.subresource(f.subresource); err != nil {
+			return usageError(c, stderr, "%v", err)
+		}
 		if n := admissionReleaseNote(f.kube.version); n != "" {
 			policies.releaseNote = n
 			fmt.Fprintf(stderr, "note: %s\n", n)
@@ -443,10 +447,10 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 			opts.Results = true
 			opts.Admit = policies.apply
 		}
+		if old != nil {
+			policies.oldObject, _ = admission.DecodeObject(old)
+		}
 		if policies.mut != nil || policies.hooked != nil {
-			if old != nil {
-				policies.oldObject, _ = admission.DecodeObject(old)
-			}
 			opts.Mutate = policies.mutateAll
 		}
 	} else if len(f.policies) == 0 && f.request == "" && f.webhookResponses != nil {
@@ -717,7 +721,6 @@ func newCatalog(f *outputFlags, stderr io.Writer) (*catalog.Catalog, int) {
 	return cat, exitValid
 }
 
-// defaultTimeout is --timeout's default: generous for any real object (the
-// slowest corpus objects take milliseconds), short enough that a hostile one
-// cannot hold the command.
-const defaultTimeout = 30 * time.Second
+// defaultTimeout is --timeout's default: the API server's request timeout
+// (60 s). --engine wasm gets wasmTimeoutFactor times it (engines.go).
+const defaultTimeout = limits.RequestTimeoutSeconds * time.Second

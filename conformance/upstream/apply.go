@@ -22,9 +22,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/yaml"
-
-	"github.com/crdlab/crdlab/engine"
-	"github.com/crdlab/crdlab/wire"
 )
 
 // ApplyStep is one request of an apply run (apply.Step's oracle).
@@ -117,9 +114,14 @@ func (s *Served) RunApply(stored []byte, steps []ApplyStep, t0 time.Time, uid st
 			cur.SetUID(k8stypes.UID(uid))
 		}
 	}
+	// name is the object's, as the steps last named it (a DELETE's URL).
+	var name string
 	for i, st := range steps {
 		now := t0.Add(time.Duration(i) * time.Second)
-		res, next, err := s.applyStep(tc, cur, st, now, uid)
+		if cur != nil {
+			name = cur.GetName()
+		}
+		res, next, err := s.applyStep(tc, cur, st, now, uid, name)
 		if err != nil {
 			return nil, fmt.Errorf("step %d: %v", i+1, err)
 		}
@@ -130,7 +132,15 @@ func (s *Served) RunApply(stored []byte, steps []ApplyStep, t0 time.Time, uid st
 			}
 		}
 		if cur != nil {
-			b, err := objectJSON(cur)
+			shown := cur
+			if res.Code != 0 {
+				// A refused step leaves the stored object, as a read
+				// returns it (its stored version's storage codec).
+				if shown, err = s.readStored(cur); err != nil {
+					return nil, fmt.Errorf("step %d: reading the stored object: %v", i+1, err)
+				}
+			}
+			b, err := objectJSON(shown)
 			if err != nil {
 				return nil, err
 			}
@@ -139,6 +149,29 @@ func (s *Served) RunApply(stored []byte, steps []ApplyStep, t0 time.Time, uid st
 		out = append(out, res)
 	}
 	return out, nil
+}
+
+// readStored decodes the stored object cur with the storage codec of its
+// version (pruned, defaulted), as a read returns it.
+func (s *Served) readStored(cur *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	js, err := objectJSON(cur)
+	if err != nil {
+		return nil, err
+	}
+	var pruned []string
+	codec, into, err := s.srv.storageCodec(cur.GroupVersionKind().Version, &pruned)
+	if err != nil {
+		return nil, err
+	}
+	obj, _, err := codec.Decode(js, nil, into)
+	if err != nil {
+		return nil, err
+	}
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil, fmt.Errorf("stored object decoded as %T", obj)
+	}
+	return u, nil
 }
 
 // fixTimes replaces the clock's times (after start) by now.
@@ -168,11 +201,14 @@ func objectJSON(u *unstructured.Unstructured) ([]byte, error) {
 	return json.Marshal(c.Object)
 }
 
-func (s *Served) applyStep(tc managedfields.TypeConverter, cur *unstructured.Unstructured, st ApplyStep, now time.Time, uid string) (ApplyStepResult, *unstructured.Unstructured, error) {
+func (s *Served) applyStep(tc managedfields.TypeConverter, cur *unstructured.Unstructured, st ApplyStep, now time.Time, uid, name string) (ApplyStepResult, *unstructured.Unstructured, error) {
 	crd := s.srv.crd
 	if st.Operation == "Delete" {
 		if cur == nil {
-			return ApplyStepResult{Code: 404, Error: fmt.Sprintf("%s.%s not found", crd.Spec.Names.Plural, crd.Spec.Group)}, nil, nil
+			// the store's Delete of a missing object: NotFound of the
+			// resource and the name.
+			err := apierrors.NewNotFound(schema.GroupResource{Group: crd.Spec.Group, Resource: crd.Spec.Names.Plural}, name)
+			return ApplyStepResult{Code: int(err.Status().Code), Error: err.Error()}, nil, nil
 		}
 		return ApplyStepResult{}, nil, nil
 	}
@@ -207,7 +243,11 @@ func (s *Served) applyStep(tc managedfields.TypeConverter, cur *unstructured.Uns
 	version := gv.Version
 	kind := schema.GroupVersionKind{Group: crd.Spec.Group, Version: version, Kind: crd.Status.AcceptedNames.Kind}
 	if st.Subresource == "status" && s.srv.versions[version].status == nil {
-		return ApplyStepResult{Code: 404, Error: "no status subresource"}, nil, nil
+		// customresource_handler.go ServeHTTP: a subresource the version
+		// does not have is NotFound of the resource and the request's name.
+		name, _ := probe["metadata"].(map[string]interface{})["name"].(string)
+		err := apierrors.NewNotFound(schema.GroupResource{Group: crd.Spec.Group, Resource: crd.Spec.Names.Plural}, name)
+		return ApplyStepResult{Code: int(err.Status().Code), Error: err.Error()}, nil, nil
 	}
 	fm, err := s.fieldManager(tc, version, st.Subresource)
 	if err != nil {
@@ -254,15 +294,12 @@ func (s *Served) applyStep(tc managedfields.TypeConverter, cur *unstructured.Uns
 		}
 		u := obj.(*unstructured.Unstructured)
 		mf := u.GetManagedFields()
-		body, err := objectJSON(u)
+		var invalid field.ErrorList
+		rep, err := s.Request(Request{Old: curJSON, Version: version, Subresource: st.Subresource, FieldValidation: metav1.FieldValidationIgnore, invalid: &invalid, applied: u})
 		if err != nil {
 			return ApplyStepResult{}, nil, err
 		}
-		rep, err := s.Request(Request{Object: body, Old: curJSON, Version: version, Subresource: st.Subresource, FieldValidation: metav1.FieldValidationIgnore})
-		if err != nil {
-			return ApplyStepResult{}, nil, err
-		}
-		if r := refused(crd, rep.DecodeError, rep.Errors, rep.Result); r != nil {
+		if r := refused(crd, rep.DecodeError, invalid, rep.Result); r != nil {
 			return *r, nil, nil
 		}
 		final = &unstructured.Unstructured{Object: rep.Result.(map[string]interface{})}
@@ -280,11 +317,12 @@ func (s *Served) applyStep(tc managedfields.TypeConverter, cur *unstructured.Uns
 				return ApplyStepResult{}, nil, err
 			}
 		}
-		rep, err := s.Request(Request{Object: body, Old: curJSON, Version: version, Subresource: st.Subresource})
+		var invalid field.ErrorList
+		rep, err := s.Request(Request{Object: body, Old: curJSON, Version: version, Subresource: st.Subresource, invalid: &invalid})
 		if err != nil {
 			return ApplyStepResult{}, nil, err
 		}
-		if r := refused(crd, rep.DecodeError, rep.Errors, rep.Result); r != nil {
+		if r := refused(crd, rep.DecodeError, invalid, rep.Result); r != nil {
 			return *r, nil, nil
 		}
 		newObj := &unstructured.Unstructured{Object: rep.Result.(map[string]interface{})}
@@ -311,10 +349,11 @@ func (s *Served) applyStep(tc managedfields.TypeConverter, cur *unstructured.Uns
 	return ApplyStepResult{}, final, nil
 }
 
-// refused renders a refused request as apply.Run does: the decoding error
-// (409 for a resourceVersion conflict, else 400), or kubectl's rendering of
-// the 422 Invalid status.
-func refused(crd *apiextensionsv1.CustomResourceDefinition, decodeError string, errs []wire.ErrorReport, result interface{}) *ApplyStepResult {
+// refused renders a refused request as the handlers return it: the
+// decoding error (409 for a resourceVersion conflict, else 400), or the
+// store's 422 (rest.BeforeCreate/BeforeUpdate: errors.NewInvalid of the
+// object's group and kind).
+func refused(crd *apiextensionsv1.CustomResourceDefinition, decodeError string, errs field.ErrorList, result interface{}) *ApplyStepResult {
 	if decodeError != "" {
 		code := 400
 		if strings.HasPrefix(decodeError, "Operation cannot be fulfilled") {
@@ -323,15 +362,12 @@ func refused(crd *apiextensionsv1.CustomResourceDefinition, decodeError string, 
 		return &ApplyStepResult{Code: code, Error: decodeError}
 	}
 	if len(errs) > 0 {
-		msgs := make([]string, len(errs))
-		for i, e := range errs {
-			msgs[i] = e.Message
-		}
 		name := ""
 		if m, ok := result.(map[string]interface{}); ok {
 			name, _, _ = unstructured.NestedString(m, "metadata", "name")
 		}
-		return &ApplyStepResult{Code: 422, Error: engine.InvalidMessageOf(crd.Spec.Names.Kind, name, msgs)}
+		gk := schema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}
+		return &ApplyStepResult{Code: 422, Error: apierrors.NewInvalid(gk, name, errs).Error()}
 	}
 	return nil
 }

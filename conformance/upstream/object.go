@@ -458,36 +458,17 @@ func (s *server) request(req Request) (rep *wire.ObjectReport, err error) {
 		}
 	}()
 
-	// A JSON body is sent as is (the server sees duplicate fields); a YAML
-	// body is converted to JSON first, as kubectl does.
-	body := req.Object
-	if !looksLikeJSON(body) {
-		if js, err := yaml.YAMLToJSON(body); err == nil {
-			body = js
+	var obj runtime.Object
+	if req.applied != nil {
+		// patch.go applyPatcher: the field manager's result goes to the
+		// store as it is (defaulted by the field manager, not decoded).
+		obj = req.applied.DeepCopy()
+	} else {
+		decoded, stop, err := s.decodeBody(vs, req, fv, rep, &warnings)
+		if err != nil || stop {
+			return rep, err
 		}
-	}
-	original := &unstructured.Unstructured{}
-	original.SetGroupVersionKind(vs.kind)
-	defaultGVK := vs.kind
-	strict := fv == metav1.FieldValidationWarn || fv == metav1.FieldValidationStrict
-	var pruned []string
-	obj, gvk, err := s.decoder(vs, strict, s.coercer(), &pruned).Decode(body, &defaultGVK, original)
-	rep.Pruned = nonNil(pruned)
-	if err != nil {
-		strictError, isStrict := runtime.AsStrictDecodingError(err)
-		switch {
-		case isStrict && obj != nil && fv == metav1.FieldValidationWarn:
-			for _, e := range strictError.Errors() {
-				warnings = append(warnings, e.Error())
-			}
-		default:
-			rep.DecodeError = transformDecodeError(err, original, gvk, body).Error()
-			return rep, nil
-		}
-	}
-	if gv := gvk.GroupVersion(); gv != vs.kind.GroupVersion() {
-		rep.DecodeError = apierrors.NewBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%v)", gv.String(), vs.kind.GroupVersion().String())).Error()
-		return rep, nil
+		obj = decoded
 	}
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
@@ -573,7 +554,48 @@ func (s *server) request(req Request) (rep *wire.ObjectReport, err error) {
 	}
 	rep.Result = u.Object
 	rep.Errors = errorReports(errs)
+	if req.invalid != nil {
+		*req.invalid = errs
+	}
 	return rep, nil
+}
+
+// decodeBody is the create and update handlers' decoding of the request
+// body (through the CRD's serializer and schema coercer): stop when the
+// request fails there (rep.DecodeError says why).
+func (s *server) decodeBody(vs *versionServing, req Request, fv string, rep *wire.ObjectReport, warnings *[]string) (obj runtime.Object, stop bool, err error) {
+	// A JSON body is sent as is (the server sees duplicate fields); a YAML
+	// body is converted to JSON first, as kubectl does.
+	body := req.Object
+	if !looksLikeJSON(body) {
+		if js, err := yaml.YAMLToJSON(body); err == nil {
+			body = js
+		}
+	}
+	original := &unstructured.Unstructured{}
+	original.SetGroupVersionKind(vs.kind)
+	defaultGVK := vs.kind
+	strict := fv == metav1.FieldValidationWarn || fv == metav1.FieldValidationStrict
+	var pruned []string
+	obj, gvk, derr := s.decoder(vs, strict, s.coercer(), &pruned).Decode(body, &defaultGVK, original)
+	rep.Pruned = nonNil(pruned)
+	if derr != nil {
+		strictError, isStrict := runtime.AsStrictDecodingError(derr)
+		switch {
+		case isStrict && obj != nil && fv == metav1.FieldValidationWarn:
+			for _, e := range strictError.Errors() {
+				*warnings = append(*warnings, e.Error())
+			}
+		default:
+			rep.DecodeError = transformDecodeError(derr, original, gvk, body).Error()
+			return nil, true, nil
+		}
+	}
+	if gv := gvk.GroupVersion(); gv != vs.kind.GroupVersion() {
+		rep.DecodeError = apierrors.NewBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%v)", gv.String(), vs.kind.GroupVersion().String())).Error()
+		return nil, true, nil
+	}
+	return obj, false, nil
 }
 
 // transformDecodeError mirrors k8s.io/apiserver/pkg/endpoints/handlers/rest.go:245.

@@ -30,6 +30,7 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
@@ -63,6 +64,13 @@ type Request struct {
 	// status.storedVersions.
 	OldCRD         []byte
 	StoredVersions []string
+
+	// invalid, when set, receives the request's field errors: the
+	// apply steps build the 422 status from them as the store does.
+	invalid *field.ErrorList
+	// applied, when set, is an apply's field manager result: it goes to
+	// the store as it is (Object is not decoded).
+	applied *unstructured.Unstructured
 }
 
 // scheme mirrors pkg/apiserver/apiserver.go's Scheme (init): the

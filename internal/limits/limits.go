@@ -72,3 +72,11 @@ const (
 	// (maxRecursionDepth).
 	CELMaxRecursionDepth = 250
 )
+
+// Request limits: k8s.io/apiserver/pkg/server/config.go.
+const (
+	// RequestTimeoutSeconds is the API server's default request timeout
+	// (config.go NewConfig RequestTimeout, 60 s; kube-apiserver's
+	// --request-timeout): the default of crdlab's per-object --timeout.
+	RequestTimeoutSeconds = 60
+)
