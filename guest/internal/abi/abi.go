@@ -1,7 +1,7 @@
 // Package abi is the transport-independent core of crdlab's WebAssembly
 // module: it takes one JSON request and returns one JSON response
 // {"ok": true, "result": ...} or {"ok": false, "error": {...}}. The wasip1
-// reactor (wasm/wasip1) and any other host glue only move bytes in and out.
+// reactor (guest/wasip1) and any other host glue only move bytes in and out.
 // The request, response and result types, the op names, the error codes and
 // the ABI version are those of package wire.
 //
