@@ -107,6 +107,11 @@ const LONG_TASK_MAX = process.env.LONG_TASK_MAX ? Number(process.env.LONG_TASK_M
 const noLongTasks = (tasks, what) => {
   if (LONG_TASK_MAX !== null) assert.ok(Math.max(0, ...tasks) < LONG_TASK_MAX, `main-thread long tasks ${JSON.stringify(tasks)} ${what}`);
 };
+// How long a step waits for something the page shows after the engine
+// answers (a completion list, a tooltip): generous, since a wait costs
+// nothing when the page works and a loaded machine can take seconds (a
+// 10 s wait for a policy completion failed at load average 35).
+const WAIT = 60000;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const browser = await chromium.launch({
@@ -181,7 +186,7 @@ try {
 
   await step('hovering a mark shows the message; clicking a problem jumps to its line', async () => {
     await page.hover('#objectEditor .cm-lintRange-error >> nth=0');
-    await page.waitForSelector('.cm-tooltip-lint', { timeout: 5000 });
+    await page.waitForSelector('.cm-tooltip-lint', { timeout: WAIT });
     assert.match(await page.textContent('.cm-tooltip-lint'), /Invalid value/);
     await page.mouse.move(5, 5);
     const ps = await problems(page);
@@ -248,7 +253,7 @@ try {
     await page.evaluate((p) => { const v = window.__crdlab.editors.crd; v.focus(); v.dispatch({ selection: { anchor: p } }); }, pos);
     const t0 = Date.now();
     await page.keyboard.press('Control+Space');
-    await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: 5000, state: 'attached' });
+    await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: WAIT, state: 'attached' });
     measure('completion after self. (Ctrl+Space -> list shown, the worker\'s "complete")', Date.now() - t0);
     const labels = await page.$$eval('.cm-tooltip-autocomplete li .cm-completionLabel', (els) => els.map((e) => e.textContent));
     assert.deepEqual([...labels].sort(), ['cronSpec', 'image', 'replicas']);
@@ -292,7 +297,7 @@ spec:
     const p2 = nested.indexOf('self.spec.template.') + 'self.spec.template.'.length;
     await page.evaluate((p) => { const v = window.__crdlab.editors.crd; v.focus(); v.dispatch({ selection: { anchor: p } }); }, p2);
     await page.keyboard.press('Control+Space');
-    await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: 5000, state: 'attached' });
+    await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: WAIT, state: 'attached' });
     const l2 = await page.$$eval('.cm-tooltip-autocomplete li .cm-completionLabel', (els) => els.map((e) => e.textContent));
     assert.deepEqual([...l2].sort(), ['image', 'pullPolicy']);
     await page.keyboard.press('Escape');
@@ -350,10 +355,10 @@ spec:
       const p = crd.indexOf(needle) + needle.length;
       await page.evaluate((q) => { const v = window.__crdlab.editors.crd; v.focus(); v.dispatch({ selection: { anchor: q } }); }, p);
       await page.keyboard.press('Control+Space');
-      await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: 5000, state: 'attached' });
+      await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: WAIT, state: 'attached' });
       const l = await page.$$eval('.cm-tooltip-autocomplete li .cm-completionLabel', (els) => els.map((e) => e.textContent));
       await page.keyboard.press('Escape');
-      await page.waitForSelector('.cm-tooltip-autocomplete', { state: 'detached', timeout: 5000 });
+      await page.waitForSelector('.cm-tooltip-autocomplete', { state: 'detached', timeout: WAIT });
       return [...l].sort();
     };
     assert.deepEqual(await offer('all(m, m.'), ['address', 'port']);
@@ -367,7 +372,7 @@ spec:
     const p = crd.indexOf('all(m, m.') + 'all(m, m.'.length;
     await page.evaluate((q) => { const v = window.__crdlab.editors.crd; v.focus(); v.dispatch({ selection: { anchor: q } }); }, p);
     await page.keyboard.type('po');
-    await page.waitForFunction(() => [...document.querySelectorAll('.cm-tooltip-autocomplete li .cm-completionLabel')].map((e) => e.textContent).join() === 'port', null, { timeout: 5000 });
+    await page.waitForFunction(() => [...document.querySelectorAll('.cm-tooltip-autocomplete li .cm-completionLabel')].map((e) => e.textContent).join() === 'port', null, { timeout: WAIT });
     await page.waitForTimeout(200); // CodeMirror ignores Enter just after the list opens (interactionDelay)
     await page.keyboard.press('Enter');
     assert.match(await getText(page, 'crd'), /self\.members\.all\(m, m\.port\)/);
@@ -833,24 +838,24 @@ spec:
     await page.evaluate((p) => { const v = window.__crdlab.editors.policy; v.focus(); v.dispatch({ selection: { anchor: p }, scrollIntoView: true }); }, pos);
     const t0 = Date.now();
     await page.keyboard.press('Control+Space');
-    await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: 10000, state: 'attached' });
+    await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: WAIT, state: 'attached' });
     measure('policy completion after object.spec. (Ctrl+Space -> list shown, the Policy worker\'s "complete")', Date.now() - t0);
     let labels = await page.$$eval('.cm-tooltip-autocomplete li .cm-completionLabel', (els) => els.map((e) => e.textContent));
     assert.deepEqual([...labels].sort(), ['cronSpec', 'image', 'replicas']);
     assert.equal(await page.evaluate(() => window.__crdlab.policy.completions), served + 1);
     await page.screenshot({ path: join(shots, 'playground-policy.png') });
     await page.keyboard.press('Escape');
-    await page.waitForSelector('.cm-tooltip-autocomplete', { state: 'detached', timeout: 5000 });
+    await page.waitForSelector('.cm-tooltip-autocomplete', { state: 'detached', timeout: WAIT });
 
     // Typing "object." in a validation's messageExpression offers object's fields (the resource's root).
     pos = text.indexOf('+ string(') + '+ string('.length;
     await page.evaluate((p) => { const v = window.__crdlab.editors.policy; v.focus(); v.dispatch({ selection: { anchor: p }, scrollIntoView: true }); }, pos);
     await page.keyboard.type('object.');
-    await page.waitForFunction(() => [...document.querySelectorAll('.cm-tooltip-autocomplete li .cm-completionLabel')].map((e) => e.textContent).join() === 'apiVersion,kind,metadata,spec', null, { timeout: 10000 });
+    await page.waitForFunction(() => [...document.querySelectorAll('.cm-tooltip-autocomplete li .cm-completionLabel')].map((e) => e.textContent).join() === 'apiVersion,kind,metadata,spec', null, { timeout: WAIT });
     await page.keyboard.press('Escape');
     // A name typed where an identifier starts: the policy's variables.
     await page.keyboard.type('+ req');
-    await page.waitForFunction(() => [...document.querySelectorAll('.cm-tooltip-autocomplete li .cm-completionLabel')].map((e) => e.textContent).includes('request'), null, { timeout: 10000 });
+    await page.waitForFunction(() => [...document.querySelectorAll('.cm-tooltip-autocomplete li .cm-completionLabel')].map((e) => e.textContent).includes('request'), null, { timeout: WAIT });
     await page.keyboard.press('Escape');
     runs = await page.evaluate(() => window.__crdlab.policy.runs);
     await setText(page, 'policy', saved);
