@@ -14,7 +14,6 @@ import (
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/wire"
 )
 
 // crontabWithRule is the CronTab example with a CEL rule and its
@@ -139,21 +138,22 @@ func TestParityBench(t *testing.T) {
 	t.Logf("%d CRDs, %d rule figures", len(inputs), rules)
 }
 
-// TestBenchDeadline: the context's deadline ends a benchmark inside the
-// module (Timeout, matching context.DeadlineExceeded), and the runtime
-// answers the next call. The module's Timeout answer, not the host's
-// ctx.Err(), proves the module stopped the work itself: it checks the
-// deadline before every figure, so it returns at the first figure past
-// it (no wall-clock bound: it would fail on a loaded machine).
+// TestBenchDeadline: the context's deadline ends a benchmark (an error
+// matching context.DeadlineExceeded), and the runtime answers the next
+// call. Which side ends it depends on the machine's load: the module
+// (Timeout: it checks the deadline, sent as timeoutMs, before every
+// figure; pinned without a host by guest/internal/abi's "bench past its
+// timeout") or, when the deadline passes before the module answers, the
+// host, which abandons the call. No wall-clock bound: it would fail on a
+// loaded machine.
 func TestBenchDeadline(t *testing.T) {
 	r := newRuntime(t, Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	objs := [][]byte{crontab(`{"image":"a","tags":["x"]}`)}
 	_, err := r.Bench(ctx, []byte(crontabWithRule(t)), append(objs, objs[0], objs[0], objs[0]), BenchOptions{Duration: 200 * time.Millisecond, Samples: 2})
-	var e *Error
-	if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &e) || e.Code != wire.CodeTimeout {
-		t.Fatalf("got %v, want the module's Timeout error", err)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v, want a deadline error", err)
 	}
 	if _, err := r.Bench(context.Background(), []byte(crontabWithRule(t)), objs, BenchOptions{Duration: time.Millisecond, Samples: 1}); err != nil {
 		t.Fatalf("after a deadline: %v", err)
