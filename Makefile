@@ -92,7 +92,7 @@ check: check-help ## go mod tidy -diff of every module, gofmt, go vet of the mai
 
 # Unused code in the main module, by golang.org/x/tools' deadcode (pinned in
 # tools/go.mod) over every command, the wasm module (GOOS=wasip1) and the
-# test binaries: a function of internal/, cmd/ or wasm/ that no command
+# test binaries: a function of internal/, cmd/ or guest/ that no command
 # reaches, or a function anywhere that no command or test reaches, fails.
 # Kept on purpose: tools/deadcheck/allow.txt, with the reason. ~2 minutes.
 deadcode: ## fail on code nothing uses (tools/deadcheck: deadcode over the commands, the wasm module and the tests)

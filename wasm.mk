@@ -16,7 +16,7 @@
 #
 # One module serves every host: a GOOS=wasip1 reactor runs in wazero, in any
 # WASI host and, through the small WASI shim of bindings/js, in Node and
-# browsers. There is no GOOS=js build (see wasm/ABI.md, "Why no GOOS=js").
+# browsers. There is no GOOS=js build (see guest/ABI.md, "Why no GOOS=js").
 
 GO          ?= go
 NPM         ?= npm
@@ -45,7 +45,7 @@ WASM_NOINLINE ?= google.golang.org/protobuf/... cel.dev/... github.com/antlr4-go
                  github.com/crdlab/crdlab/crdtest github.com/crdlab/crdlab/upgrade github.com/crdlab/crdlab/jsonschema \
                  sigs.k8s.io/structured-merge-diff/... github.com/json-iterator/go github.com/modern-go/... \
                  github.com/crdlab/crdlab/apply github.com/crdlab/crdlab/internal/ssa \
-                 github.com/crdlab/crdlab/internal/celcomplete github.com/crdlab/crdlab/wasm/internal/abi
+                 github.com/crdlab/crdlab/internal/celcomplete github.com/crdlab/crdlab/guest/internal/abi
 WASM_GCFLAGS ?= $(foreach p,$(WASM_NOINLINE),-gcflags=$(p)=-l)
 # The engine version the module reports (the ABI "version" op; the
 # playground shows it): as the Makefile stamps the crdlab command.
@@ -92,7 +92,7 @@ WASM_FLAGS  ?= -trimpath -ldflags='-s -w -X github.com/crdlab/crdlab/engine.Vers
 # policy environment, type checking's kind choice) and admit's mutating
 # policies (the mutator was linked by the test op): 3,969,133 -> 4,012,532
 # bytes (+43 KB, far more than the +60 KB raw code suggests: layout); with
-# internal/celcomplete and wasm/internal/abi built with -l (completion and
+# internal/celcomplete and guest/internal/abi built with -l (completion and
 # the ops' glue, no validation loop), 3,996,690 (+27.5 KB). RATIONALE.md
 # "Policy completion and mutating admit".
 # 4.1 MB since Kubernetes 1.31-1.33 (merged with the above): 4,055,710
@@ -110,7 +110,7 @@ WASM_MAX_BROTLI ?= 4100000
 # go.mod and go.sum (no hand list: an edit in any linked package, conversion/
 # included, rebuilds it; wasm-deps-check proves it). Expanded only when
 # $(WASM_OUT) is considered (secondary expansion), so `make help` runs no go list.
-WASM_SRCS    = $(shell GOOS=wasip1 GOARCH=wasm $(GO) list -deps -f '{{if and .Module .Module.Main}}{{$$d := .Dir}}{{range .GoFiles}}{{$$d}}/{{.}} {{end}}{{range .EmbedFiles}}{{$$d}}/{{.}} {{end}}{{end}}' ./wasm/wasip1) go.mod go.sum
+WASM_SRCS    = $(shell GOOS=wasip1 GOARCH=wasm $(GO) list -deps -f '{{if and .Module .Module.Main}}{{$$d := .Dir}}{{range .GoFiles}}{{$$d}}/{{.}} {{end}}{{range .EmbedFiles}}{{$$d}}/{{.}} {{end}}{{end}}' ./guest/wasip1) go.mod go.sum
 
 .PHONY: wasm-deps-check wasm wasm-module wasm-playground wasm-test wasm-test-go wasm-test-js wasm-size wasm-deadcode wasm-budget wasm-bench wasm-clean
 
@@ -121,7 +121,7 @@ wasm-module: $(WASM_OUT) bindings/js/crdlab.wasm ## build/crdlab.wasm and its co
 .SECONDEXPANSION:
 $(WASM_OUT): $$(WASM_SRCS) wasm.mk
 	@mkdir -p $(dir $@)
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $@ ./wasm/wasip1
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $@ ./guest/wasip1
 
 bindings/js/crdlab.wasm: $(WASM_OUT)
 	cp $< $@
@@ -136,7 +136,7 @@ wasm-playground: $(WASM_OUT) ## the playground static site in build/playground
 wasm-test: wasm-test-go wasm-test-js ## the Go bindings tests and the JS tests (Node, Chromium)
 
 wasm-test-go: $(WASM_OUT) ## the Go bindings tests (parity, hostile inputs) against build/crdlab.wasm
-	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./wasm/... ./bindings/wasm/...
+	CRDLAB_WASM=$(abspath $(WASM_OUT)) $(GO) test ./guest/... ./bindings/wasm/...
 
 wasm-test-js: wasm ## the JS bindings in Node and Chromium, the playground end to end
 	cd playground && $(NPM) test
@@ -144,8 +144,8 @@ wasm-test-js: wasm ## the JS bindings in Node and Chromium, the playground end t
 
 wasm-size: $(WASM_OUT) ## module size raw / gzip / brotli and the biggest packages
 	$(NODE) bindings/js/bench/size.js $(WASM_OUT)
-	GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -buildmode=c-shared $(WASM_GCFLAGS) -o build/crdlab.syms.wasm ./wasm/wasip1
-	$(GO) run ./wasm/internal/symsize build/crdlab.syms.wasm
+	GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -buildmode=c-shared $(WASM_GCFLAGS) -o build/crdlab.syms.wasm ./guest/wasip1
+	$(GO) run ./guest/internal/symsize build/crdlab.syms.wasm
 
 # The linker's <ReflectMethod> mark on any reachable function disables the
 # pruning of exported methods (+5.0 MB raw, +0.47 MB brotli when it happened:
@@ -155,7 +155,7 @@ wasm-size: $(WASM_OUT) ## module size raw / gzip / brotli and the biggest packag
 # from the marked symbol to find who reaches it.
 wasm-deadcode: ## fail when the linker keeps every exported method
 	@mkdir -p build
-	@GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -buildmode=c-shared $(WASM_GCFLAGS) -ldflags=-dumpdep -o /dev/null ./wasm/wasip1 2>build/crdlab.deps.txt || { cat build/crdlab.deps.txt; exit 1; }
+	@GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -buildmode=c-shared $(WASM_GCFLAGS) -ldflags=-dumpdep -o /dev/null ./guest/wasip1 2>build/crdlab.deps.txt || { cat build/crdlab.deps.txt; exit 1; }
 	@if grep '<ReflectMethod>' build/crdlab.deps.txt; then \
 		echo "wasm-deadcode: reflect method lookup reachable (see build/crdlab.deps.txt)"; exit 1; \
 	else echo "wasm-deadcode: ok, exported methods are pruned"; fi
@@ -165,7 +165,7 @@ wasm-deadcode: ## fail when the linker keeps every exported method
 # not for a file it does not link (cmd/crdlab/main.go).
 wasm-deps-check: $(WASM_OUT) ## check that an edit to any file the module links rebuilds it (make -n -W)
 	@$(MAKE) -s -q $(WASM_OUT) || { echo "wasm-deps-check: $(WASM_OUT) is not up to date"; exit 1; }
-	@n=0; for f in $$(GOOS=wasip1 GOARCH=wasm $(GO) list -deps -f '{{if and .Module .Module.Main}}{{.Dir}}/{{index .GoFiles 0}}{{end}}' ./wasm/wasip1); do \
+	@n=0; for f in $$(GOOS=wasip1 GOARCH=wasm $(GO) list -deps -f '{{if and .Module .Module.Main}}{{.Dir}}/{{index .GoFiles 0}}{{end}}' ./guest/wasip1); do \
 		$(MAKE) -n -W $$f $(WASM_OUT) | grep -q 'GOOS=wasip1' || { echo "wasm-deps-check: editing $$f does not rebuild $(WASM_OUT)"; exit 1; }; n=$$((n+1)); \
 	done; \
 	if $(MAKE) -n -W cmd/crdlab/main.go $(WASM_OUT) | grep -q 'GOOS=wasip1'; then echo "wasm-deps-check: cmd/crdlab/main.go rebuilds $(WASM_OUT)"; exit 1; fi; \

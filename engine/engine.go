@@ -15,7 +15,7 @@ import (
 )
 
 // Version is the crdlab engine version reported by the WebAssembly module's
-// "version" call (wasm/ABI.md). Release builds set it at link time with
+// "version" call (guest/ABI.md). Release builds set it at link time with
 // -ldflags "-X github.com/crdlab/crdlab/engine.Version=v1.2.3".
 var Version = "dev"
 

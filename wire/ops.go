@@ -19,7 +19,7 @@ type OpSpec struct {
 // unknown, and the tests check that every op here is handled by the
 // module, declared by the JavaScript bindings (WIRE.Op in
 // bindings/js/src/index.js and index.d.ts) and that index.d.ts declares
-// its result types. Adding an op starts here (package wasm/internal/abi,
+// its result types. Adding an op starts here (package guest/internal/abi,
 // "Adding an op").
 var Ops = []OpSpec{
 	{Op: OpVersion, Request: VersionRequest{}, Result: VersionResult{}},

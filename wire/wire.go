@@ -1,5 +1,5 @@
 // Package wire holds crdlab's wire types: the JSON documents crdlab prints
-// and the WebAssembly module's ABI (wasm/ABI.md). It imports only the
+// and the WebAssembly module's ABI (guest/ABI.md). It imports only the
 // standard library, so any host can use it without the engine.
 //
 // The report types (Report, CRDReport, ObjectReport, ErrorReport) are the
@@ -112,7 +112,7 @@ const (
 	// naming the rule instead); the instance stays usable.
 	CodeTimeout ErrorCode = "Timeout"
 	// CodeResponseTooLarge: the result would render to more than the
-	// module's response limit (wasm/internal/abi.MaxResponseBytes, 64 MiB).
+	// module's response limit (guest/internal/abi.MaxResponseBytes, 64 MiB).
 	CodeResponseTooLarge ErrorCode = "ResponseTooLarge"
 	// CodeTrap (hosts only): the instance died or a call was interrupted;
 	// the host replaced the instance.

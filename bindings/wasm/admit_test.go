@@ -11,7 +11,7 @@ import (
 
 // TestAdmitThroughTheModule: the module's "admit" gives docs/validating-policies.md's
 // outcomes for its example (the native op pins the same outcomes in
-// wasm/internal/abi), and an invalid object no admission.
+// guest/internal/abi), and an invalid object no admission.
 func TestAdmitThroughTheModule(t *testing.T) {
 	read := func(name string) []byte {
 		b, err := os.ReadFile("../../examples/" + name)
@@ -57,7 +57,7 @@ func TestAdmitThroughTheModule(t *testing.T) {
 // TestAdmitRunsMutatingPoliciesThroughTheModule: with
 // examples/admission/mutating.yaml's policies, big's replicas are capped
 // to 5 before validation, so crontab-rules no longer denies it (the
-// native op pins the same outcome in wasm/internal/abi).
+// native op pins the same outcome in guest/internal/abi).
 func TestAdmitRunsMutatingPoliciesThroughTheModule(t *testing.T) {
 	read := func(name string) []byte {
 		b, err := os.ReadFile("../../examples/" + name)

@@ -1,320 +1,161 @@
 package wasm
 
-// Native engine vs the same engine in wazero, side by side (benchmarks/README.md):
-//
-//	go test ./bindings/wasm -run '^$' -bench . -benchmem
-//
-// BenchmarkNativeValidate<Set> and BenchmarkWasmValidate<Set> validate the
-// same objects against the same compiled CRD; the Wasm variants include the
-// JSON round trip through the ABI, as every host pays it.
-
 import (
 	"context"
-	"fmt"
+	"encoding/json"
+	"errors"
+	"maps"
 	"os"
-	"os/exec"
-	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
-	"github.com/crdlab/crdlab/wire"
-	"sigs.k8s.io/yaml"
+	"github.com/crdlab/crdlab/engine/crd"
 )
 
-// benchSet is a CRD and objects of its kind.
-type benchSet struct {
-	crd     []byte
-	objects [][]byte
-}
-
-// loadBenchSet returns the named set: CronTab (examples/), HTTPRoute
-// (Gateway API's standard CRD and its examples/standard objects) or
-// Prometheus (prometheus-operator's CRD and its example objects).
-func loadBenchSet(b testing.TB, name string) benchSet {
-	switch name {
-	case "CronTab":
-		dir := filepath.Join(repoRoot, "examples")
-		return benchSet{crd: readFile(b, filepath.Join(dir, "crontab-crd.yaml")),
-			objects: [][]byte{readFile(b, filepath.Join(dir, "valid.yaml")), readFile(b, filepath.Join(dir, "invalid.yaml")), readFile(b, filepath.Join(dir, "defaults.yaml"))}}
-	case "HTTPRoute":
-		dir := corpusModule(b, "sigs.k8s.io/gateway-api@")
-		return benchSet{crd: readFile(b, filepath.Join(dir, "config/crd/standard/gateway.networking.k8s.io_httproutes.yaml")),
-			objects: objectsOfKind(b, filepath.Join(dir, "examples/standard"), "HTTPRoute")}
-	case "Prometheus":
-		dir := corpusModule(b, "prometheus-operator/prometheus-operator@")
-		return benchSet{crd: readFile(b, filepath.Join(dir, "example/prometheus-operator-crd/monitoring.coreos.com_prometheuses.yaml")),
-			objects: objectsOfKind(b, filepath.Join(dir, "example"), "Prometheus")}
+// crontabWithRule is the CronTab example with a CEL rule and its
+// messageExpression (the example itself has none).
+func crontabWithRule(t testing.TB) string {
+	s := strings.Replace(string(crontabCRD(t)), "              properties:\n                cronSpec:",
+		"              x-kubernetes-validations:\n              - rule: \"self.tags.all(a, a.size() < 5)\"\n                messageExpression: \"'tags: ' + self.tags.join(', ')\"\n              properties:\n                tags:\n                  type: array\n                  maxItems: 10\n                  items:\n                    type: string\n                    maxLength: 20\n                cronSpec:", 1)
+	if !strings.Contains(s, "self.tags.all") {
+		t.Fatal("examples/crontab-crd.yaml changed shape")
 	}
-	b.Fatalf("unknown bench set %q", name)
-	return benchSet{}
+	return s
 }
 
-func corpusModule(b testing.TB, contains string) string {
-	for _, d := range corpusDirs(b) {
-		if strings.Contains(d, contains) {
-			return d
+// maskBench renders a benchmark report without its times and machine.
+func maskBench(t testing.TB, raw []byte) string {
+	var r cost.BenchReport
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	r.Machine = cost.Machine{}
+	for i := range r.Rules {
+		if r.Rules[i].Timing != nil {
+			r.Rules[i].Timing = &cost.Timing{}
+		}
+		r.Rules[i].PerEvaluationNs, r.Rules[i].NsPerCostUnit = 0, 0
+	}
+	for i := range r.Objects {
+		for j := range r.Objects[i].Phases {
+			r.Objects[i].Phases[j].Timing = cost.Timing{}
 		}
 	}
-	b.Skipf("corpus module %s not fetched", contains)
-	return ""
+	b, _ := json.Marshal(r)
+	return string(b)
 }
 
-// objectsOfKind returns every YAML document of that kind under dir.
-func objectsOfKind(b testing.TB, dir, kind string) [][]byte {
-	var out [][]byte
-	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
-			return nil
-		}
-		data, _ := os.ReadFile(p)
-		for _, doc := range documents(data) {
-			var head struct {
-				Kind string `json:"kind"`
+// TestParityBench: the benchmark through the module is cost.Benchmark's
+// report with the module's times: the same rules, evaluations, cost units,
+// errors, objects and phases (times and machine masked), for CRD text and
+// for a compiled CRD; the module's figures are times, and its machine is
+// wasip1/wasm.
+func TestParityBench(t *testing.T) {
+	ctx := context.Background()
+	r := newRuntime(t, Options{MaxInstances: 1})
+	type input struct {
+		name    string
+		crd     []byte
+		objects [][]byte
+	}
+	inputs := []input{{"crontab+rule", []byte(crontabWithRule(t)), [][]byte{
+		crontab(`{"image":"a","tags":["x","yy"]}`), crontab(`{"image":"a","tags":["toolong"]}`),
+		readFile(t, repoRoot+"/examples/valid.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n"), []byte("spec: [unclosed\n"),
+	}}}
+	if !testing.Short() {
+		crds := corpusCRDs(t)
+		// The HTTPRoute CRD (many rules) by default; the whole sample
+		// with CRDLAB_CORPUS=all.
+		for _, n := range corpusSample(slices.Sorted(maps.Keys(crds))) {
+			if !strings.HasSuffix(n, "standard/gateway.networking.k8s.io_httproutes.yaml#0") && os.Getenv("CRDLAB_CORPUS") != "all" {
+				continue
 			}
-			if yaml.Unmarshal(doc, &head) == nil && head.Kind == kind {
-				out = append(out, doc)
+			c, err := engine.Compile(crds[n])
+			if err != nil || len(c.Errors()) > 0 {
+				continue
 			}
-		}
-		return nil
-	})
-	if len(out) == 0 {
-		b.Fatalf("no %s objects under %s", kind, dir)
-	}
-	return out
-}
-
-func benchNative(b *testing.B, set string) {
-	s := loadBenchSet(b, set)
-	c, err := engine.Compile(s.crd)
-	if err != nil || len(c.Errors()) > 0 {
-		b.Fatalf("compile: %v %v", err, c.Errors())
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := c.Validate(s.objects[i%len(s.objects)], engine.ValidateOptions{}); err != nil {
-			b.Fatal(err)
+			def := c.Definition()
+			in := input{name: n, crd: crds[n]}
+			for _, v := range c.ServedVersions() {
+				in.objects = append(in.objects, []byte(`{"apiVersion":"`+def.Spec.Group+"/"+v+`","kind":"`+def.Spec.Names.Kind+`","metadata":{"name":"parity","namespace":"default"}}`))
+			}
+			inputs = append(inputs, in)
 		}
 	}
-}
-
-func benchWasm(b *testing.B, set string, opts Options) {
-	s := loadBenchSet(b, set)
-	opts.MaxInstances = 1
-	r := newRuntime(b, opts)
-	ctx := context.Background()
-	c, err := r.Compile(ctx, s.crd)
-	if err != nil || len(c.Errors()) > 0 {
-		b.Fatalf("compile: %v %v", err, c.Errors())
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := c.ValidateRaw(ctx, s.objects[i%len(s.objects)], ValidateOptions{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkWasmValidate<Set> run the default Runtime (a cancelled call is
-// abandoned); BenchmarkWasmInterruptValidate<Set> run Options.Interrupt
-// (wazero checks the context inside every call).
-func BenchmarkNativeValidateCronTab(b *testing.B)    { benchNative(b, "CronTab") }
-func BenchmarkWasmValidateCronTab(b *testing.B)      { benchWasm(b, "CronTab", Options{}) }
-func BenchmarkNativeValidateHTTPRoute(b *testing.B)  { benchNative(b, "HTTPRoute") }
-func BenchmarkWasmValidateHTTPRoute(b *testing.B)    { benchWasm(b, "HTTPRoute", Options{}) }
-func BenchmarkNativeValidatePrometheus(b *testing.B) { benchNative(b, "Prometheus") }
-func BenchmarkWasmValidatePrometheus(b *testing.B)   { benchWasm(b, "Prometheus", Options{}) }
-
-func BenchmarkWasmInterruptValidateCronTab(b *testing.B) {
-	benchWasm(b, "CronTab", Options{Interrupt: true})
-}
-func BenchmarkWasmInterruptValidateHTTPRoute(b *testing.B) {
-	benchWasm(b, "HTTPRoute", Options{Interrupt: true})
-}
-func BenchmarkWasmInterruptValidatePrometheus(b *testing.B) {
-	benchWasm(b, "Prometheus", Options{Interrupt: true})
-}
-
-func BenchmarkNativeCompileCRDPrometheus(b *testing.B) {
-	s := loadBenchSet(b, "Prometheus")
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		if _, err := engine.Compile(s.crd); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkWasmCompileCRDPrometheus(b *testing.B) {
-	s := loadBenchSet(b, "Prometheus")
-	r := newRuntime(b, Options{MaxInstances: 1})
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		c, err := r.Compile(ctx, s.crd)
+	opts := BenchOptions{Duration: time.Millisecond, Samples: 1}
+	rules := 0
+	for _, in := range inputs {
+		def, err := crd.DecodeOne(in.crd, "")
 		if err != nil {
-			b.Fatal(err)
+			t.Fatal(err)
 		}
-		c.Close()
-	}
-}
-
-// BenchmarkWasmStartCold: a process's first New without a compilation
-// cache (wazero compiles the whole module to machine code).
-func BenchmarkWasmStartCold(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		r, err := New(context.Background(), Options{Module: moduleBytes})
+		native, err := cost.Benchmark(def, in.objects, cost.BenchOptions{Duration: opts.Duration, Samples: opts.Samples})
 		if err != nil {
-			b.Fatal(err)
+			t.Fatalf("%s: %v", in.name, err)
 		}
-		r.Close(context.Background())
-	}
-}
-
-// BenchmarkWasmStartCached: New with a warm on-disk compilation cache: what
-// a later process pays before its first call (compile from cache, one
-// instance started, ABI checked).
-func BenchmarkWasmStartCached(b *testing.B) {
-	dir := b.TempDir()
-	r, err := New(context.Background(), Options{Module: moduleBytes, CacheDir: dir})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r.Close(context.Background())
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		r, err := New(context.Background(), Options{Module: moduleBytes, CacheDir: dir})
+		nb, _ := json.Marshal(native)
+		want := maskBench(t, nb)
+		got, err := r.Bench(ctx, in.crd, in.objects, opts)
 		if err != nil {
-			b.Fatal(err)
+			t.Fatalf("%s: %v", in.name, err)
 		}
-		r.Close(context.Background())
-	}
-}
-
-// BenchmarkWasmInstantiate: one more instance of an already compiled
-// module (the pool growing): instantiation and the Go runtime's start.
-func BenchmarkWasmInstantiate(b *testing.B) {
-	r := newRuntime(b, Options{})
-	ctx := context.Background()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		inst, err := r.newInstance(ctx)
-		if err != nil {
-			b.Fatal(err)
+		if m := maskBench(t, got); m != want {
+			t.Errorf("%s: module and native differ (times masked)\nnative: %.2000s\nmodule: %.2000s", in.name, want, m)
 		}
-		inst.close(ctx)
-	}
-}
-
-// childEnv makes the test binary a child process of
-// BenchmarkWasmProcessStart (see startChild).
-const childEnv = "CRDLAB_BENCH_START_CHILD"
-
-// startChild is a fresh host process's warm start: New over $CRDLAB_WASM
-// with the compilation cache in $CRDLAB_BENCH_START_CHILD, then the first
-// call (compile the CronTab CRD, validate examples/valid.yaml). It prints
-// the two durations in nanoseconds.
-func startChild() int {
-	start := time.Now()
-	ctx := context.Background()
-	r, err := New(ctx, Options{CacheDir: os.Getenv(childEnv)})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	started := time.Now()
-	crd, err := os.ReadFile(filepath.Join("..", "..", "examples", "crontab-crd.yaml"))
-	if err == nil {
-		var obj []byte
-		if obj, err = os.ReadFile(filepath.Join("..", "..", "examples", "valid.yaml")); err == nil {
-			var c *CRD
-			if c, err = r.Compile(ctx, crd); err == nil {
-				var rep *wire.Report
-				if rep, err = c.Validate(ctx, obj, ValidateOptions{}); err == nil && (rep.Object == nil || !rep.Object.Valid()) {
-					err = fmt.Errorf("valid.yaml is invalid: %+v", rep)
-				}
+		var rep cost.BenchReport
+		_ = json.Unmarshal(got, &rep)
+		if rep.Machine.GOOS != "wasip1" || rep.Machine.GOARCH != "wasm" {
+			t.Errorf("%s: machine %+v", in.name, rep.Machine)
+		}
+		for _, rb := range rep.Rules {
+			if rb.Evaluations > 0 && (rb.Timing == nil || rb.Timing.MedianNs <= 0 || rb.PerEvaluationNs <= 0) {
+				t.Errorf("%s: %s evaluated %d times, timing %+v", in.name, rb.Expression, rb.Evaluations, rb.Timing)
 			}
 		}
+		rules += len(rep.Rules)
 	}
+	if rules == 0 {
+		t.Fatal("no rule timed")
+	}
+	// A compiled CRD: the same report.
+	c, err := r.Compile(ctx, inputs[0].crd)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
+		t.Fatal(err)
 	}
-	fmt.Println(started.Sub(start).Nanoseconds(), time.Since(started).Nanoseconds())
-	return 0
-}
-
-// BenchmarkWasmProcessStart: what a new host process pays, measured from
-// outside (exec to exit) with a warm on-disk compilation cache: process
-// start, New (module read, CompileModule from the cache, first instance,
-// ABI check) and the first call (compile CronTab, validate one object).
-// Metrics: new-ms and first-call-ms as measured inside the process.
-func BenchmarkWasmProcessStart(b *testing.B) {
-	exe, err := os.Executable()
+	defer c.Close()
+	got, err := c.Bench(ctx, inputs[0].objects, opts)
 	if err != nil {
-		b.Skip(err)
+		t.Fatal(err)
 	}
-	dir := b.TempDir()
-	run := func() (newNs, callNs float64) {
-		cmd := exec.Command(exe)
-		cmd.Env = append(os.Environ(), childEnv+"="+dir, "CRDLAB_WASM="+modulePath)
-		out, err := cmd.Output()
-		if err != nil {
-			b.Fatalf("child: %v: %s", err, out)
-		}
-		if _, err := fmt.Sscan(string(out), &newNs, &callNs); err != nil {
-			b.Fatalf("child output %q: %v", out, err)
-		}
-		return newNs, callNs
+	first, _ := r.Bench(ctx, inputs[0].crd, inputs[0].objects, opts)
+	if maskBench(t, got) != maskBench(t, first) {
+		t.Error("CRD.Bench and Runtime.Bench differ")
 	}
-	run() // fills the cache
-	b.ResetTimer()
-	var sumNew, sumCall float64
-	for i := 0; i < b.N; i++ {
-		n, c := run()
-		sumNew += n
-		sumCall += c
-	}
-	b.ReportMetric(sumNew/float64(b.N)/1e6, "new-ms/op")
-	b.ReportMetric(sumCall/float64(b.N)/1e6, "first-call-ms/op")
+	t.Logf("%d CRDs, %d rule figures", len(inputs), rules)
 }
 
-// BenchmarkNativeValidateProcess: exec of the native CLI validating
-// examples/valid.yaml against the CronTab CRD: the native counterpart of
-// BenchmarkWasmProcessStart.
-func BenchmarkNativeValidateProcess(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "crdlab")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./cmd/crdlab")
-	build.Dir = repoRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Skipf("cannot build cmd/crdlab: %v\n%s", err, out)
+// TestBenchDeadline: the context's deadline ends a benchmark (an error
+// matching context.DeadlineExceeded), and the runtime answers the next
+// call. Which side ends it depends on the machine's load: the module
+// (Timeout: it checks the deadline, sent as timeoutMs, before every
+// figure; pinned without a host by guest/internal/abi's "bench past its
+// timeout") or, when the deadline passes before the module answers, the
+// host, which abandons the call. No wall-clock bound: it would fail on a
+// loaded machine.
+func TestBenchDeadline(t *testing.T) {
+	r := newRuntime(t, Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	objs := [][]byte{crontab(`{"image":"a","tags":["x"]}`)}
+	_, err := r.Bench(ctx, []byte(crontabWithRule(t)), append(objs, objs[0], objs[0], objs[0]), BenchOptions{Duration: 200 * time.Millisecond, Samples: 2})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v, want a deadline error", err)
 	}
-	ex := filepath.Join(repoRoot, "examples")
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if out, err := exec.Command(bin, "validate", "--crd", filepath.Join(ex, "crontab-crd.yaml"), filepath.Join(ex, "valid.yaml")).CombinedOutput(); err != nil {
-			b.Fatalf("%v: %s", err, out)
-		}
-	}
-}
-
-// BenchmarkNativeProcessStart: exec of the native CLI (`crdlab version`),
-// the baseline for the wasm start-up times.
-func BenchmarkNativeProcessStart(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "crdlab")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./cmd/crdlab")
-	build.Dir = repoRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Skipf("cannot build cmd/crdlab: %v\n%s", err, out)
-	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if out, err := exec.Command(bin, "version").CombinedOutput(); err != nil {
-			b.Fatalf("%v: %s", err, out)
-		}
+	if _, err := r.Bench(context.Background(), []byte(crontabWithRule(t)), objs, BenchOptions{Duration: time.Millisecond, Samples: 1}); err != nil {
+		t.Fatalf("after a deadline: %v", err)
 	}
 }

@@ -342,3 +342,31 @@ func ExampleCompileOptions_kubeVersion() {
 	// 1.36 errors: 1
 	// crdlab wasm: BadRequest: unsupported Kubernetes version "1.30" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)
 }
+
+// Complete is the CEL completion of the playground and of `crdlab lsp`:
+// what may follow "<receiver>." in a rule, given the schema node that
+// carries it.
+func ExampleRuntime_Complete() {
+	ctx := context.Background()
+	r, err := wasm.New(ctx, wasm.Options{ModulePath: modulePathForExample(), CacheDir: filepath.Join(os.TempDir(), "crdlab-example-cache")})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close(ctx)
+	node := []byte(`{"type":"object","properties":{"ports":{"type":"array","items":{"type":"object",
+	  "properties":{"port":{"type":"integer"},"name":{"type":"string"}}}}}}`)
+	res, err := r.Complete(ctx, node, "self.ports.all(p, p.na", wasm.CompleteOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Type, res.From, res.To)
+	for _, o := range res.Options {
+		fmt.Println(o.Label, o.Kind, o.Detail)
+	}
+	// Output:
+	// object 20 22
+	// name property string
+	// port property int
+}

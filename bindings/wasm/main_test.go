@@ -84,7 +84,7 @@ func findRoot() (string, error) {
 	}
 }
 
-// buildModule builds wasm/wasip1 as `make wasm` does, unless a module built
+// buildModule builds guest/wasip1 as `make wasm` does, unless a module built
 // from the same sources is already in cacheDir. The sources are what the
 // build reads: every file of every package of this module that
 // `go list -deps` finds linked into the module for GOOS=wasip1 (Go and
@@ -114,7 +114,7 @@ func buildModule(root, cacheDir string) (string, error) {
 		return "", err
 	}
 	tmp := out + fmt.Sprintf(".%d.tmp", os.Getpid())
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-buildmode=c-shared", "-o", tmp, "./wasm/wasip1")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-buildmode=c-shared", "-o", tmp, "./guest/wasip1")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
 	if b, err := cmd.CombinedOutput(); err != nil {
@@ -142,20 +142,20 @@ func newRuntime(t testing.TB, opts Options) *Runtime {
 }
 
 // moduleSources lists, sorted, the files of this module that the wasm
-// module's build reads: `go list -deps` of ./wasm/wasip1 for wasip1/wasm,
+// module's build reads: `go list -deps` of ./guest/wasip1 for wasip1/wasm,
 // the main module's packages' Go and embedded files, and go.mod and go.sum.
 func moduleSources(root string) ([]string, error) {
 	cmd := exec.Command("go", "list", "-deps", "-f",
 		`{{if and .Module .Module.Main}}{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}}
 {{end}}{{range .EmbedFiles}}{{$d}}/{{.}}
-{{end}}{{end}}`, "./wasm/wasip1")
+{{end}}{{end}}`, "./guest/wasip1")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list -deps ./wasm/wasip1: %v\n%s", err, stderr.Bytes())
+		return nil, fmt.Errorf("go list -deps ./guest/wasip1: %v\n%s", err, stderr.Bytes())
 	}
 	files := strings.Fields(string(out))
 	files = append(files, filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum"))
@@ -177,7 +177,7 @@ func TestModuleSourcesCoverEveryLinkedPackage(t *testing.T) {
 		rel, _ := filepath.Rel(repoRoot, filepath.Dir(f))
 		dirs[filepath.ToSlash(rel)] = true
 	}
-	for _, want := range []string{".", "engine", "wire", "conversion", "upgrade", "crdtest", "cost", "jsonschema", "internal/cel", "wasm/wasip1"} {
+	for _, want := range []string{".", "engine", "wire", "conversion", "upgrade", "crdtest", "cost", "jsonschema", "internal/cel", "guest/wasip1"} {
 		if !dirs[want] {
 			t.Errorf("the module's sources leave out %s/ (have %v)", want, dirs)
 		}

@@ -1,5 +1,5 @@
 // Package wasm runs crdlab's WebAssembly module (the GOOS=wasip1 reactor
-// built by `make wasm`, see wasm/ABI.md) inside wazero, so that a Go program
+// built by `make wasm`, see guest/ABI.md) inside wazero, so that a Go program
 // can validate custom resources through exactly the module that browsers and
 // other WASI hosts run, with the same results as the native engine package
 // (github.com/crdlab/crdlab/engine), byte for byte.
@@ -291,7 +291,7 @@ func (r *Runtime) release() {
 	}
 }
 
-// Call sends one raw JSON request (wasm/ABI.md) and returns the module's raw
+// Call sends one raw JSON request (guest/ABI.md) and returns the module's raw
 // JSON response envelope {"ok":...}. It is the escape hatch for hosts that
 // build requests themselves; the error is only about reaching the module.
 func (r *Runtime) Call(ctx context.Context, request []byte) ([]byte, error) {

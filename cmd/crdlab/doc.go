@@ -62,7 +62,7 @@
 //     input with file:line.
 //  2. If the work can run in the module: a function type in engines.go, the
 //     native implementation, the wasm one in wasmengine.go (an ABI op
-//     first: package wasm/internal/abi says how).
+//     first: package guest/internal/abi says how).
 //  3. Tests: <command>_test.go; its help as a golden file through
 //     main_test.go's table (testdata/<command>-help.golden, as apply does;
 //     older commands keep theirs in testdata/ported/ and testdata/help-*;

@@ -174,7 +174,7 @@ func nativeBench(def *crd.CustomResourceDefinition, _ []byte, objects [][]byte, 
 }
 
 // wasmBench is op "bench": the figures are the module's own times (its
-// clock is the host's, see wasm/ABI.md).
+// clock is the host's, see guest/ABI.md).
 func wasmBench(m *wasmModule) (benchFunc, error) {
 	rt, err := m.runtime()
 	if err != nil {

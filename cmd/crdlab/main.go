@@ -248,7 +248,7 @@ func declareValidate(fs *flag.FlagSet, f *validateFlags) {
 	fs.StringVar(&f.fieldValidation, "field-validation", "Strict", "Strict, Warn or Ignore (unknown and duplicate fields; any case)")
 	fs.StringVar(&f.missing, "missing-crds", "skip", "skip or error: what objects whose kind has no CRD do to the run")
 	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "the time limit of each object's validation (0: none); an object past it is an error"+wasmTimeoutNote)
-		fs.BoolVar(&f.builtins, "builtins", true, "validate objects of Kubernetes' built-in kinds (false: skip them)")
+	fs.BoolVar(&f.builtins, "builtins", true, "validate objects of Kubernetes' built-in kinds (false: skip them)")
 	fs.StringSliceVar(&f.kinds, "kinds", nil, "validate only objects of these `KIND`s (Kind or Kind.group, comma-separated); the others are skipped")
 	fs.StringSliceVar(&f.skipKinds, "skip-kinds", nil, "skip objects of these `KIND`s (Kind or Kind.group, comma-separated)")
 	fs.StringVar(&f.unmodelled, "unmodelled", "pass", "pass or fail: what objects of built-in kinds whose native validation is not modelled (checked against the API surface only) do to the run")

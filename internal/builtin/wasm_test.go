@@ -14,7 +14,7 @@ func TestWasmModuleDoesNotLinkBuiltins(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs go list")
 	}
-	cmd := exec.Command("go", "list", "-deps", "../../wasm/wasip1")
+	cmd := exec.Command("go", "list", "-deps", "../../guest/wasip1")
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
 	out, err := cmd.Output()
 	if err != nil {

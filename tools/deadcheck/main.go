@@ -4,7 +4,7 @@
 // combines their answers:
 //
 //   - every command of the module (package main, on the host), and the
-//     WebAssembly module (./wasm/wasip1 with GOOS=wasip1 GOARCH=wasm and
+//     WebAssembly module (./guest/wasip1 with GOOS=wasip1 GOARCH=wasm and
 //     -tags deadcode, whose deadcode_roots.go names the //go:wasmexport
 //     functions as roots);
 //   - the same with -test: every test binary of the module too.
@@ -12,7 +12,7 @@
 // A function is reported when
 //
 //  1. it sits in a package that only the module itself uses (internal/,
-//     except internal/testsupport/, and the commands under cmd/ and wasm/)
+//     except internal/testsupport/, and the commands under cmd/ and guest/)
 //     and no command reaches it: code kept alive by its own tests only is
 //     dead code; or
 //  2. nothing reaches it, not even a test: for the public packages (engine,
@@ -143,7 +143,7 @@ func moduleOnly(module, pkg string) bool {
 		return false
 	case strings.HasPrefix(rel, "internal/"), strings.Contains(rel, "/internal/"):
 		return true
-	case strings.HasPrefix(rel, "cmd/"), strings.HasPrefix(rel, "wasm/"):
+	case strings.HasPrefix(rel, "cmd/"), strings.HasPrefix(rel, "guest/"):
 		return true
 	}
 	return false
@@ -198,8 +198,8 @@ func check(deadcode, allowFile string) ([]string, error) {
 	hostMains := strings.Fields(mains)
 	runs := []run{{name: "commands", pkgs: hostMains}}
 	wasmEnv := []string{"GOOS=wasip1", "GOARCH=wasm"}
-	if _, err := os.Stat(filepath.Join("wasm", "wasip1")); err == nil {
-		runs = append(runs, run{name: "wasip1", env: wasmEnv, tags: "deadcode", pkgs: []string{"./wasm/wasip1"}})
+	if _, err := os.Stat(filepath.Join("guest", "wasip1")); err == nil {
+		runs = append(runs, run{name: "wasip1", env: wasmEnv, tags: "deadcode", pkgs: []string{"./guest/wasip1"}})
 	}
 	runs = append(runs, run{name: "tests", test: true, pkgs: []string{"./..."}})
 

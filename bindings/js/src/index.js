@@ -1,6 +1,6 @@
 // crdlab for JavaScript: validate Kubernetes custom resources against their
 // CustomResourceDefinition exactly as kube-apiserver does, in Node (>= 20)
-// and in browsers, through crdlab's WebAssembly module (see wasm/ABI.md).
+// and in browsers, through crdlab's WebAssembly module (see guest/ABI.md).
 import { wasiImportsFor, WasiExit } from './wasi.js';
 
 /**

@@ -1,6 +1,6 @@
 // The calibrate workload in Node (V8): per-iteration time of run(n).
-//   GOOS=wasip1 GOARCH=wasm go build -trimpath -buildmode=c-shared -o /tmp/calibrate.wasm ./wasm/internal/calibrate/module
-//   node wasm/internal/calibrate/node.mjs /tmp/calibrate.wasm
+//   GOOS=wasip1 GOARCH=wasm go build -trimpath -buildmode=c-shared -o /tmp/calibrate.wasm ./guest/internal/calibrate/module
+//   node guest/internal/calibrate/node.mjs /tmp/calibrate.wasm
 import { readFileSync } from 'node:fs';
 import { WASI } from 'node:wasi';
 

@@ -13,7 +13,7 @@ import (
 
 // Native vs wazero, on the same workload (see the package comment):
 //
-//	go test ./wasm/internal/calibrate -run '^$' -bench . -count 5
+//	go test ./guest/internal/calibrate -run '^$' -bench . -count 5
 //
 // Each benchmark op is one workload iteration.
 

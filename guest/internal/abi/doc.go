@@ -1,7 +1,7 @@
 // Package abi is the transport-independent core of crdlab's WebAssembly
 // module: it takes one JSON request and returns one JSON response
 // {"ok": true, "result": ...} or {"ok": false, "error": {...}}. The wasip1
-// reactor (wasm/wasip1) and any other host glue only move bytes in and out.
+// reactor (guest/wasip1) and any other host glue only move bytes in and out.
 // The request, response and result types, the op names, the error codes and
 // the ABI version are those of package wire.
 //
@@ -23,7 +23,8 @@
 //   - upgrade.go: upgrade (package upgrade).
 //   - suites.go: test (package crdtest: suites from files held in memory,
 //     crdtest.RunFiles).
-//   - schema.go: schema (package jsonschema) and bench (package cost).
+//   - jsonschema.go: schema (package jsonschema).
+//   - bench.go: bench (package cost).
 //   - conversion.go: conversionReview (package conversion).
 //   - complete.go: complete (internal/celcomplete: the playground's CEL
 //     completion).
@@ -53,6 +54,6 @@
 //     (the op, the result interfaces, the method), a test in test/.
 //  5. cmd/crdlab: if a command runs the op, its --engine wasm function in
 //     wasmengine.go (the function type in engines.go).
-//  6. wasm/ABI.md (the op, its request and result), and wasm.mk's
+//  6. guest/ABI.md (the op, its request and result), and wasm.mk's
 //     WASM_MAX_BROTLI if the module grows (say by how much and why).
 package abi

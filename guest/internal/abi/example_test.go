@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/crdlab/crdlab/wasm/internal/abi"
+	"github.com/crdlab/crdlab/guest/internal/abi"
 	"github.com/crdlab/crdlab/wire"
 )
 

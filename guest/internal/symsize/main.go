@@ -4,7 +4,7 @@
 // the module must be linked without -s). `go tool nm` does not read wasm;
 // this is its equivalent for `make wasm-size`.
 //
-//	go run ./wasm/internal/symsize [-n 30] [-funcs 0] module.wasm
+//	go run ./guest/internal/symsize [-n 30] [-funcs 0] module.wasm
 package main
 
 import (
@@ -15,12 +15,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/crdlab/crdlab/wasm/internal/symsize/wasmfile"
+	"github.com/crdlab/crdlab/guest/internal/symsize/wasmfile"
 )
 
 func main() {
 	top := flag.Int("n", 30, "packages to list")
-	mainPkg := flag.String("pkg", "./wasm/wasip1", "the main package the module was built from (for `go list -deps`)")
+	mainPkg := flag.String("pkg", "./guest/wasip1", "the main package the module was built from (for `go list -deps`)")
 	funcs := flag.Int("funcs", 0, "largest functions to list")
 	flag.Parse()
 	if flag.NArg() != 1 {

@@ -2,14 +2,14 @@
 
 // Command wasip1 is crdlab's WASI reactor module (GOOS=wasip1,
 // -buildmode=c-shared). It exports a small memory-passing ABI around
-// wasm/internal/abi; see wasm/ABI.md.
+// guest/internal/abi; see guest/ABI.md.
 package main
 
 import (
 	"sync"
 	"unsafe"
 
-	"github.com/crdlab/crdlab/wasm/internal/abi"
+	"github.com/crdlab/crdlab/guest/internal/abi"
 	"github.com/crdlab/crdlab/wire"
 )
 

@@ -4,7 +4,7 @@
 // (GOOS=wasip1 -buildmode=c-shared): it exports run(n).
 package main
 
-import "github.com/crdlab/crdlab/wasm/internal/calibrate"
+import "github.com/crdlab/crdlab/guest/internal/calibrate"
 
 func main() {}
 
