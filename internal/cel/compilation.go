@@ -130,6 +130,9 @@ func prepareEnvs(declType *DeclType, kind EnvKind, rel kubeversion.Release) (*ru
 	}
 	scoped := declType.MaybeAssignTypeName(selfTypeName)
 	provider := newDeclTypeProvider(base.CELTypeProvider(), scoped)
+	// new expressions compile at compatibility version rel-1, stored ones
+	// at rel: keywords select fields from compatibility version 1.31
+	provider.keywordsNotFields = kind == NewExpressions && !rel.Has(kubeversion.KeywordFieldNames)
 	opts := func(old *cel.Type) []cel.EnvOption {
 		return []cel.EnvOption{
 			cel.Variable(ScopedVarName, scoped.CelType()),
@@ -309,7 +312,7 @@ func compileRule(s *schema.Structural, rule crd.ValidationRule, env, messageEnv 
 		r.Error = &Error{Type: ErrorTypeInvalid, Detail: "program instantiation failed: " + err.Error()}
 		return
 	}
-	est, err := env.EstimateCost(ast, estimator)
+	est, err := estimateCost(env, ast, estimator)
 	if err != nil {
 		r.Error = &Error{Type: ErrorTypeInternal, Detail: "cost estimation failed: " + err.Error()}
 		return
@@ -333,7 +336,7 @@ func compileRule(s *schema.Structural, rule crd.ValidationRule, env, messageEnv 
 			r.MessageExpressionError = &Error{Type: ErrorTypeInvalid, Detail: "messageExpression instantiation failed: " + err.Error()}
 			return
 		}
-		mest, err := messageEnv.EstimateCost(mast, estimator)
+		mest, err := estimateCost(messageEnv, mast, estimator)
 		if err != nil {
 			r.MessageExpressionError = &Error{Type: ErrorTypeInternal, Detail: "cost estimation failed for messageExpression: " + err.Error()}
 			return

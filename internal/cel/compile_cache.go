@@ -57,8 +57,14 @@ type envID uint64
 // envIDAt is the envID of kind at release rel (baseEnvOptions' choice).
 func envIDAt(kind EnvKind, rel kubeversion.Release) envID {
 	id := envID(library.OptionsMask(envMinor(kind, rel)))
-	if !rel.Has(kubeversion.KubernetesTypeEqualityCost) {
+	if !rel.Has(kubeversion.KubernetesTypeEqualityCost) || !rel.Has(kubeversion.URLResultSize) {
 		id |= estimatorBefore132 // the binary's cost estimator differs (newCostEstimator)
+	}
+	if !rel.Has(kubeversion.DynSizePropagation) {
+		id |= estimatorBefore133 // cel-go's size estimates differ (newCostEstimator)
+	}
+	if kind == NewExpressions && !rel.Has(kubeversion.KeywordFieldNames) {
+		id |= keywordsNotFields // prepareEnvs
 	}
 	if !rel.Has(kubeversion.GlobalMatchesCost) {
 		id |= estimatorBefore137 // the global matches is priced as O(1) (newCostEstimator)
@@ -67,9 +73,18 @@ func envIDAt(kind EnvKind, rel kubeversion.Release) envID {
 }
 
 // estimatorBefore132 marks the envIDs of releases whose cost estimator
-// leaves == on Kubernetes types to cel-go (the options mask uses the low
-// bits, one per library option).
+// leaves == on Kubernetes types to cel-go and gives url(s) no result size
+// (the options mask uses the low bits, one per library option).
 const estimatorBefore132 envID = 1 << 63
+
+// estimatorBefore133 marks the envIDs of releases whose cost estimator
+// gives dyn(x) and optionals of scalars no size (cel-go before v0.23).
+const estimatorBefore133 envID = 1 << 61
+
+// keywordsNotFields marks the envIDs of environments where a reserved
+// word does not select the property escaped as __word__ (new expressions
+// before 1.32).
+const keywordsNotFields envID = 1 << 60
 
 // estimatorBefore137 marks the envIDs of releases whose cost estimator
 // prices the global matches(s, re) as an O(1) call (cel-go before v0.29).

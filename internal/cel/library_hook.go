@@ -56,5 +56,8 @@ func newCostEstimator(root *DeclType, rel kubeversion.Release) *costEstimator {
 		SizeEstimator:       &sizeEstimator{root: root},
 		NoTypeEquality:      !rel.Has(kubeversion.KubernetesTypeEqualityCost),
 		NoGlobalMatchesCost: !rel.Has(kubeversion.GlobalMatchesCost),
+		NoURLResultSize:     !rel.Has(kubeversion.URLResultSize),
+		SizelessDyn:         !rel.Has(kubeversion.DynSizePropagation),
+		SizelessOptionals:   !rel.Has(kubeversion.DynSizePropagation),
 	}
 }

@@ -163,11 +163,18 @@ func collectTypes(path string, t *DeclType, out map[string]*DeclType) {
 
 // declTypeProvider resolves the object types of a schema for the CEL type
 // checker, delegating everything else to the environment's provider
-// (upstream's DeclTypeProvider with keywords recognised as field names).
+// (upstream's DeclTypeProvider with keywords recognised as field names,
+// unless keywordsNotFields).
 type declTypeProvider struct {
 	registered map[string]*DeclType
 	base       types.Provider
 	adapter    types.Adapter
+	// keywordsNotFields: a reserved word does not select the property
+	// escaped as __word__ (`self.if` is an undefined field), as upstream's
+	// DeclTypeProvider without SetRecognizeKeywordAsFieldName
+	// (environments before compatibility version 1.31:
+	// kubeversion.KeywordFieldNames).
+	keywordsNotFields bool
 }
 
 func newDeclTypeProvider(base types.Provider, roots ...*DeclType) *declTypeProvider {
@@ -233,7 +240,7 @@ func (p *declTypeProvider) FindStructFieldType(typeName, fieldName string) (*typ
 		return p.base.FindStructFieldType(typeName, fieldName)
 	}
 	f, ok := st.Fields[fieldName]
-	if !ok && celReservedSymbols[fieldName] {
+	if !ok && !p.keywordsNotFields && celReservedSymbols[fieldName] {
 		f, ok = st.Fields["__"+fieldName+"__"]
 	}
 	if ok {

@@ -97,7 +97,8 @@ func ValidateDefaults(pth *field.Path, s *schema.Structural, isResourceRoot, req
 		validateOpenAPI: func(pth *field.Path, s *schema.Structural, obj interface{}) field.ErrorList {
 			return openapi.NewValidatorFromStructuralAt(s, opts.Patterns, opts.Release).Validate(pth, obj)
 		},
-		cel: celValidator(opts.CompileCache),
+		cel:           celValidator(opts.CompileCache),
+		goSyntaxInner: !opts.Release.Has(kubeversion.FieldValueJSON),
 	}
 	f := NewRootObjectFunc().WithTypeMeta(validationAPIVersion, validationKind)
 	errs, err, _ := v.validate(pth, s, s, f, false, budget)
@@ -112,6 +113,12 @@ type defaultValidator struct {
 	validateMeta    func(pth *field.Path, obj interface{}, s *schema.Structural, isResourceRoot bool) field.ErrorList
 	validateOpenAPI func(pth *field.Path, s *schema.Structural, obj interface{}) field.ErrorList
 	cel             celDefaultValidator
+	// goSyntaxInner renders the bad values of the ObjectMeta errors quoted
+	// in a metadata default's detail ("must result in valid metadata: …")
+	// in Go syntax, as k8s.io/apimachinery before v0.34 prints them
+	// (kubeversion.FieldValueJSON): the outer error's value is rendered
+	// at the release by the caller, the quoted ones are text by then.
+	goSyntaxInner bool
 }
 
 // validate walks s. insideMeta says that s is (below) the apiVersion, kind or
@@ -142,8 +149,14 @@ func (v *defaultValidator) validate(pth *field.Path, s, rootSchema *schema.Struc
 				return nil, fmt.Errorf("failed to validate default value inside metadata: %v", ferr), remaining
 			}
 			if cerr := v.coerce(nil, obj, rootSchema, true, false); cerr != nil {
+				if v.goSyntaxInner {
+					cerr = field.ErrorList{cerr}.WithGoSyntaxValues()[0]
+				}
 				errs = append(errs, field.Invalid(dpth, def, fmt.Sprintf("must result in valid metadata: %v", cerr)))
 			} else if merrs := v.validateMeta(nil, obj, rootSchema, true); len(merrs) > 0 {
+				if v.goSyntaxInner {
+					merrs = merrs.WithGoSyntaxValues()
+				}
 				errs = append(errs, field.Invalid(dpth, def, fmt.Sprintf("must result in valid metadata: %v", merrs.ToAggregate())))
 			} else if oerrs := v.validateOpenAPI(dpth, s, def); len(oerrs) > 0 {
 				errs = append(errs, oerrs...)

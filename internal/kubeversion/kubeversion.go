@@ -180,6 +180,15 @@ const (
 	// library table (internal/cel/library/env.go) keys it by the
 	// StoredExpressions environment's version, which is the release's.
 	ScientificWithoutSpaces
+	// DynSizePropagation: the static cost estimate sees through dyn(x) (its
+	// size is x's: `dyn([1, 2]).sum()` traverses 2 items) and sizes an
+	// optional of a scalar as the scalar (`self.?n == optional.of(1)`
+	// compares one item); before, both are of unknown size, so a list
+	// function over a dyn(...) list or an equality of optionals is
+	// estimated at the largest cost, over every budget. cel-go v0.23
+	// (Kubernetes 1.33; 1.32 resolves v0.22.0, 1.31 v0.20.1)
+	// checker/cost.go maybeUnwrapDynCall, isScalar.
+	DynSizePropagation
 	// TooLongBytes: a TooLong error reads `may not be more than N bytes`;
 	// before, `must have at most N bytes` (field.TooLong: annotations,
 	// fieldManager, a managed field's subresource) and `may not be longer
@@ -206,6 +215,21 @@ const (
 	// unknown size applies (a rule comparing cidrs can exceed the budget).
 	// k8s.io/apiserver v0.32 pkg/cel/library/cost.go EstimateCallCost.
 	KubernetesTypeEqualityCost
+	// URLResultSize: url(s) has the size of s for the cost estimate (so
+	// `url(self) == url('https://x')` is priced by the strings' sizes);
+	// before, its result has no size (unknown, the largest).
+	// k8s.io/apiserver v0.32 pkg/cel/library/cost.go EstimateCallCost
+	// ("url" returns a ResultSize).
+	URLResultSize
+	// KeywordFieldNames: a property named as a CEL reserved word (`if`,
+	// `namespace`, `as`, … 17 of them; declared escaped, `__if__`) is also
+	// selectable by that word (`self.if`) in new expressions; before, only
+	// `self.__if__` is, and `self.if` fails to compile (`undefined field
+	// 'if'`). k8s.io/apiserver pkg/cel/environment/environment.go
+	// (DeclTypeProvider.SetRecognizeKeywordAsFieldName from compatibility
+	// version 1.31, which new expressions use from 1.32; stored
+	// expressions, compiled at the binary's version, have it at 1.31).
+	KeywordFieldNames
 	numChanges
 )
 
@@ -229,10 +253,13 @@ var since = [numChanges]int{
 	StatusRatcheting:            33,
 	StoredVersionMissingMessage: 33,
 	ScientificWithoutSpaces:     33,
+	DynSizePropagation:          33,
 	TooLongBytes:                32,
 	FinalizerPathHint:           32,
 	MountableSecretsWarning:     32,
 	KubernetesTypeEqualityCost:  32,
+	URLResultSize:               32,
+	KeywordFieldNames:           32,
 }
 
 // Since returns the release (minor version) change c arrived in.

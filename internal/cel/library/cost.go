@@ -31,6 +31,15 @@ type CostEstimator struct {
 	// (Kubernetes 1.36 and older: kubeversion.GlobalMatchesCost); the
 	// member form `s.matches(re)` is not affected.
 	NoGlobalMatchesCost bool
+	// NoURLResultSize gives url(s) no result size (unknown, the largest),
+	// as before Kubernetes 1.32 (kubeversion.URLResultSize).
+	NoURLResultSize bool
+	// SizelessDyn and SizelessOptionals estimate as cel-go before v0.23
+	// (Kubernetes 1.32 and older: kubeversion.DynSizePropagation): a dyn(x)
+	// call has no size (the caller renames the calls while estimating,
+	// internal/cel's estimateCost), nor has an optional of a scalar (cel-go
+	// v0.23 sizes it as the scalar, 1) unless the SizeEstimator knows it.
+	SizelessDyn, SizelessOptionals bool
 }
 
 var (
@@ -200,6 +209,9 @@ func (l *CostEstimator) EstimateCallCost(function, overloadID string, target *ch
 	case "url", "jsonpatch.escapeKey":
 		if len(args) == 1 {
 			sz := l.sizeEstimate(args[0])
+			if l.NoURLResultSize && function == "url" {
+				return &checker.CallEstimate{CostEstimate: sz.MultiplyByCostFactor(stf)}
+			}
 			return &checker.CallEstimate{CostEstimate: sz.MultiplyByCostFactor(stf), ResultSize: &sz}
 		}
 	case "lowerAscii", "upperAscii", "substring", "trim":
@@ -386,7 +398,14 @@ func (l *CostEstimator) estimateReplace(target checker.AstNode, args []checker.A
 // EstimateSize implements checker.CostEstimator by delegating to SizeEstimator.
 func (l *CostEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstimate {
 	if l.SizeEstimator != nil {
-		return l.SizeEstimator.EstimateSize(element)
+		if sz := l.SizeEstimator.EstimateSize(element); sz != nil {
+			return sz
+		}
+	}
+	if l.SizelessOptionals {
+		if t := element.Type(); t != nil && t.Kind() == types.OpaqueKind && t.TypeName() == "optional_type" {
+			return &checker.SizeEstimate{Min: 0, Max: math.MaxUint64}
+		}
 	}
 	return nil
 }
