@@ -195,7 +195,7 @@ func Run(crd *engine.CRD, stored []byte, steps []Step, opts Options) (rep *Repor
 			return nil, fmt.Errorf("step %d: %v", i+1, err)
 		}
 		if res.Object == nil && r.cur != nil {
-			res.Object = deepCopy(r.cur)
+			res.Object = canonical(r.cur)
 			res.ManagedFields = r.entries
 		}
 		rep.Steps = append(rep.Steps, res)
@@ -487,7 +487,7 @@ func (r *runner) update(fm *ssa.FieldManager, version string, s Step, parsed map
 	if live == nil {
 		live = map[string]interface{}{"apiVersion": r.group + "/" + version, "kind": r.kind}
 	}
-	obj = deepCopy(obj)
+	obj = canonical(obj)
 	if hasManaged {
 		if omd, ok := obj["metadata"].(map[string]interface{}); ok {
 			omd["managedFields"] = reqManaged
@@ -555,13 +555,13 @@ func (r *runner) commit(obj map[string]interface{}, res *engine.Result, created 
 		return nil, err
 	}
 	r.cur, r.entries = canonical(obj), entries
-	return &StepResult{Object: deepCopy(r.cur), ManagedFields: entries, Result: res}, nil
+	return &StepResult{Object: canonical(r.cur), ManagedFields: entries, Result: res}, nil
 }
 
 // objectJSON serializes obj with its managedFields replaced by entries
 // (FieldsV1 verbatim).
 func objectJSON(obj map[string]interface{}, entries []ssa.Entry) ([]byte, error) {
-	c := deepCopy(obj)
+	c := canonical(obj)
 	md, _ := c["metadata"].(map[string]interface{})
 	if md == nil || entries == nil {
 		if md != nil {
@@ -573,8 +573,11 @@ func objectJSON(obj map[string]interface{}, entries []ssa.Entry) ([]byte, error)
 	return json.Marshal(c)
 }
 
-// canonical makes numbers int64 or float64 as the API server's JSON decoding
-// does (a round trip through JSON with UseNumber).
+// canonical returns a copy of obj (sharing nothing with it; nil stays nil)
+// whose numbers are int64 or float64 as the API server's JSON decoding
+// makes them (a round trip through JSON with UseNumber): the objects a step
+// stores and returns are the API server's, not a deep copy of what
+// validation produced (float64 1 becomes int64 1).
 func canonical(obj map[string]interface{}) map[string]interface{} {
 	b, err := json.Marshal(obj)
 	if err != nil {
@@ -583,17 +586,6 @@ func canonical(obj map[string]interface{}) map[string]interface{} {
 	out, err := decodeJSON(b)
 	if err != nil {
 		return obj
-	}
-	return out
-}
-
-func deepCopy(m map[string]interface{}) map[string]interface{} {
-	if m == nil {
-		return nil
-	}
-	out, err := decodeJSON(mustJSON(m))
-	if err != nil {
-		return m
 	}
 	return out
 }

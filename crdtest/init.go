@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/internal/unstructured"
 	"sigs.k8s.io/yaml"
 )
 
@@ -100,7 +101,7 @@ func StarterSuite(crdYAML []byte, crdPath string) ([]byte, error) {
 }
 
 func withGenerateName(obj map[string]interface{}) map[string]interface{} {
-	c := deepCopy(obj).(map[string]interface{})
+	c := unstructured.DeepCopy(obj).(map[string]interface{})
 	setMeta(c, "generateName", "test-")
 	return c
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/unstructured"
 	"sigs.k8s.io/yaml"
 )
 
@@ -580,7 +581,7 @@ func (l *loader) gateManifests(suiteDir string) ([]map[string]interface{}, error
 // version (served and storage, as OpenShift's loadVersionedCRD does) and
 // with patches applied.
 func (t target) crdBytes(patches []Patch) ([]byte, error) {
-	doc := deepCopy(t.crd.doc).(map[string]interface{})
+	doc := unstructured.DeepCopy(t.crd.doc).(map[string]interface{})
 	if len(patches) > 0 {
 		// OpenShift patches the file as written, then installs its spec.
 		patched, err := applyPatch(doc, patches)
@@ -642,25 +643,6 @@ func (l *loader) compile(t target, patches []Patch) (*engine.CRD, error) {
 		}
 	})
 	return e.crd, e.err
-}
-
-func deepCopy(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		out := make(map[string]interface{}, len(t))
-		for k, x := range t {
-			out[k] = deepCopy(x)
-		}
-		return out
-	case []interface{}:
-		out := make([]interface{}, len(t))
-		for i, x := range t {
-			out[i] = deepCopy(x)
-		}
-		return out
-	default:
-		return v
-	}
 }
 
 // compileLenient compiles a CRD the way envtest installs it: the YAML is

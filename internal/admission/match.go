@@ -3,6 +3,7 @@ package admission
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -287,11 +288,11 @@ func (s selector) matches(ls map[string]string) bool {
 		v, has := ls[r.key]
 		switch r.op {
 		case "=", "in":
-			if !has || !contains(r.values, v) {
+			if !has || !slices.Contains(r.values, v) {
 				return false
 			}
 		case "notin":
-			if has && contains(r.values, v) {
+			if has && slices.Contains(r.values, v) {
 				return false
 			}
 		case "exists":
@@ -305,13 +306,4 @@ func (s selector) matches(ls map[string]string) bool {
 		}
 	}
 	return true
-}
-
-func contains(vs []string, v string) bool {
-	for _, x := range vs {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/crdlab/crdlab/internal/ssa"
+	"github.com/crdlab/crdlab/internal/unstructured"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -242,7 +243,7 @@ func (m *Mutator) Mutate(req *Request, target MutationTarget) *MutationResult {
 	res := &MutationResult{}
 	cur := *req
 	if req.Object != nil {
-		cur.Object = deepCopyMap(req.Object)
+		cur.Object = unstructured.DeepCopyObject(req.Object)
 	}
 	st := &reinvokeState{}
 	notes := map[string]bool{}
@@ -306,7 +307,7 @@ func (m *Mutator) dispatch(req *Request, target MutationTarget, st *reinvokeStat
 			v.kind = req.Kind
 		}
 		if v.object != nil {
-			v.object = deepCopyMap(v.object)
+			v.object = unstructured.DeepCopyObject(v.object)
 		}
 		byKind[kind] = v
 		return v
@@ -380,7 +381,7 @@ func (m *Mutator) dispatch(req *Request, target MutationTarget, st *reinvokeStat
 }
 
 func (m *Mutator) dispatchInvocations(req *Request, target MutationTarget, invs []invocation, st *reinvokeState, isReinvoke bool, res *MutationResult, notes map[string]bool) (map[string]interface{}, []policyError, *statusError) {
-	if isReinvoke && !semanticEqual(st.lastOutput, req.Object) {
+	if isReinvoke && !unstructured.SemanticEqual(st.lastOutput, req.Object) {
 		st.requireReinvoking()
 	}
 	var errs []policyError
@@ -425,7 +426,7 @@ func (m *Mutator) dispatchInvocations(req *Request, target MutationTarget, invs 
 		if isReinvoke && !st.reinvoke[key] {
 			continue
 		}
-		before := deepCopyMap(v.object)
+		before := unstructured.DeepCopyObject(v.object)
 		for i, pt := range inv.h.patchers {
 			last = v
 			if v.object == nil {
@@ -453,7 +454,7 @@ func (m *Mutator) dispatchInvocations(req *Request, target MutationTarget, invs 
 			am.Changed = diffPaths(prev, obj)
 			res.Mutations = append(res.Mutations, am)
 		}
-		if !semanticEqual(before, v.object) {
+		if !unstructured.SemanticEqual(before, v.object) {
 			st.requireReinvoking()
 			st.shouldReinvoke = true
 		}
@@ -468,14 +469,14 @@ func (m *Mutator) dispatchInvocations(req *Request, target MutationTarget, invs 
 	if last != nil && last.object != nil && last.dirty {
 		st.requireReinvoking()
 		st.shouldReinvoke = true
-		out = deepCopyMap(last.object)
+		out = unstructured.DeepCopyObject(last.object)
 		if av, ok := req.Object["apiVersion"]; ok {
 			out["apiVersion"] = av
 		} else {
 			delete(out, "apiVersion")
 		}
 	}
-	st.lastOutput = deepCopyMap(out)
+	st.lastOutput = unstructured.DeepCopyObject(out)
 	return out, errs, nil
 }
 
@@ -497,31 +498,6 @@ func paramName(p map[string]interface{}) string {
 		return ns + "/" + metaString(p, "name")
 	}
 	return metaString(p, "name")
-}
-
-func deepCopyMap(m map[string]interface{}) map[string]interface{} {
-	if m == nil {
-		return nil
-	}
-	return deepCopyJSON(m).(map[string]interface{})
-}
-
-func deepCopyJSON(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		out := make(map[string]interface{}, len(t))
-		for k, e := range t {
-			out[k] = deepCopyJSON(e)
-		}
-		return out
-	case []interface{}:
-		out := make([]interface{}, len(t))
-		for i, e := range t {
-			out[i] = deepCopyJSON(e)
-		}
-		return out
-	}
-	return v
 }
 
 // diffPaths lists the JSON pointers where a and b differ: fields added,
@@ -575,35 +551,4 @@ func diffPaths(a, b interface{}) []string {
 	}
 	walk("", a, b)
 	return out
-}
-
-// semanticEqual is apiequality.Semantic.DeepEqual on unstructured
-// objects: an empty and a nil list or map are equal.
-func semanticEqual(a, b interface{}) bool {
-	switch x := a.(type) {
-	case map[string]interface{}:
-		y, ok := b.(map[string]interface{})
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !semanticEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case []interface{}:
-		y, ok := b.([]interface{})
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !semanticEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(a, b)
 }
