@@ -6,7 +6,9 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/crdlab/crdlab/internal/cli/catalog"
 	flag "github.com/spf13/pflag"
 )
 
@@ -164,3 +166,19 @@ func stdinOnce(c *command, stderr io.Writer, lists ...[]string) int {
 	}
 	return -1
 }
+
+// holdsCRD reports whether a CRD input named file (a file or a directory)
+// is among docs.
+func holdsCRD(docs []catalog.Document, file string) bool {
+	for _, d := range docs {
+		if d.File == file || strings.HasPrefix(d.File, strings.TrimSuffix(file, "/")+"/") || file == "." {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultTimeout is --timeout's default: generous for any real object (the
+// slowest corpus objects take milliseconds), short enough that a hostile one
+// cannot hold the command.
+const defaultTimeout = 30 * time.Second
