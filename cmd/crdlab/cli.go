@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	flag "github.com/spf13/pflag"
 )
 
@@ -169,7 +169,7 @@ func stdinOnce(c *command, stderr io.Writer, lists ...[]string) int {
 
 // holdsCRD reports whether a CRD input named file (a file or a directory)
 // is among docs.
-func holdsCRD(docs []catalog.Document, file string) bool {
+func holdsCRD(docs []inputs.Document, file string) bool {
 	for _, d := range docs {
 		if d.File == file || strings.HasPrefix(d.File, strings.TrimSuffix(file, "/")+"/") || file == "." {
 			return true

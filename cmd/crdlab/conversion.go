@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdlab/crdlab/conversion"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 )
 
 // This file is `crdlab conversion-review`: a conversion webhook's recorded
@@ -95,7 +95,7 @@ func runConversionReview(c *command, args []string, stdin io.Reader, stdout, std
 	if len(files) == 0 || len(files) > 2 {
 		return usageError(c, stderr, "need REQUEST and RESPONSE (or one file holding both), got %d arguments", len(files))
 	}
-	reader := &catalog.Reader{Stdin: stdin}
+	reader := &inputs.Reader{Stdin: stdin}
 	crdData, err := reader.ReadFile(f.crd, "CRD")
 	if err != nil {
 		return reportInputError(stderr, err)

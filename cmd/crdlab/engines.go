@@ -23,7 +23,7 @@ import (
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/jsonschema"
 	"github.com/crdlab/crdlab/upgrade"
 	"github.com/crdlab/crdlab/wire"
@@ -172,9 +172,9 @@ func wasmBench(m *wasmModule) (benchFunc, error) {
 
 // schemaFunc is `crdlab schema`'s work on one CRD: the API server's verdict
 // on it and, when it is valid, its JSON Schemas.
-type schemaFunc func(d catalog.Document, def *crd.CustomResourceDefinition, opts jsonschema.Options) (*wire.CRDReport, []jsonschema.Schema, error)
+type schemaFunc func(d inputs.Document, def *crd.CustomResourceDefinition, opts jsonschema.Options) (*wire.CRDReport, []jsonschema.Schema, error)
 
-func nativeSchema(d catalog.Document, def *crd.CustomResourceDefinition, opts jsonschema.Options) (*wire.CRDReport, []jsonschema.Schema, error) {
+func nativeSchema(d inputs.Document, def *crd.CustomResourceDefinition, opts jsonschema.Options) (*wire.CRDReport, []jsonschema.Schema, error) {
 	rep := engine.NewReport(engine.CompileCRDWithSource(def, d.Raw), nil).CRD
 	if len(rep.Errors) > 0 {
 		return &rep, nil, nil
@@ -191,7 +191,7 @@ func wasmSchema(m *wasmModule) (schemaFunc, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(d catalog.Document, _ *crd.CustomResourceDefinition, opts jsonschema.Options) (*wire.CRDReport, []jsonschema.Schema, error) {
+	return func(d inputs.Document, _ *crd.CustomResourceDefinition, opts jsonschema.Options) (*wire.CRDReport, []jsonschema.Schema, error) {
 		res, err := rt.Schema(context.Background(), d.Raw, wasm.SchemaOptions{Draft: string(opts.Draft), Strict: opts.Strict})
 		if err != nil {
 			return nil, nil, errors.New(wasmMessage(err))
@@ -243,10 +243,10 @@ func wasmUpgrade(m *wasmModule) (upgradeFunc, error) {
 // in the cluster): `lint --old`, `validate --old-crd`. The raw bytes are
 // the files' (the reports' positions are in the new CRD's text); the
 // definitions were decoded from them by the command.
-type crdUpdateFunc func(newRaw, oldRaw []byte, newDef, oldDef *crd.CustomResourceDefinition, opts engine.UpdateOptions) (catalog.Compiled, error)
+type crdUpdateFunc func(newRaw, oldRaw []byte, newDef, oldDef *crd.CustomResourceDefinition, opts engine.UpdateOptions) (inputs.Compiled, error)
 
-func nativeCRDUpdate(newRaw, _ []byte, newDef, oldDef *crd.CustomResourceDefinition, opts engine.UpdateOptions) (catalog.Compiled, error) {
-	return catalog.NativeCRD(engine.CompileCRDUpdateWithSource(newDef, oldDef, opts, newRaw)), nil
+func nativeCRDUpdate(newRaw, _ []byte, newDef, oldDef *crd.CustomResourceDefinition, opts engine.UpdateOptions) (inputs.Compiled, error) {
+	return inputs.NativeCRD(engine.CompileCRDUpdateWithSource(newDef, oldDef, opts, newRaw)), nil
 }
 
 // wasmCRDUpdate is op "compile" with an old CRD (and "validate" on its
@@ -256,7 +256,7 @@ func wasmCRDUpdate(m *wasmModule, what string) (crdUpdateFunc, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(newRaw, oldRaw []byte, _, _ *crd.CustomResourceDefinition, opts engine.UpdateOptions) (catalog.Compiled, error) {
+	return func(newRaw, oldRaw []byte, _, _ *crd.CustomResourceDefinition, opts engine.UpdateOptions) (inputs.Compiled, error) {
 		c, err := rt.CompileWithOptions(context.Background(), newRaw, wasm.CompileOptions{OldCRD: oldRaw, StoredVersions: opts.StoredVersions, KubeVersion: opts.KubeVersion})
 		if err != nil {
 			return nil, errors.New(wasmMessage(err))

@@ -7,7 +7,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/internal/cli/report"
 )
 
@@ -98,14 +98,14 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	if code := stdinOnce(c, stderr, fs.Args()); code >= 0 {
 		return code
 	}
-	docs, skipped, err := (&catalog.Reader{Recursive: f.recursive, Stdin: stdin}).ReadManifests(fs.Args(), "CRDs")
+	docs, skipped, err := (&inputs.Reader{Recursive: f.recursive, Stdin: stdin}).ReadManifests(fs.Args(), "CRDs")
 	if err != nil {
 		return reportInputError(stderr, err)
 	}
 	for _, s := range skipped {
 		fmt.Fprintf(stderr, "note: %s\n", s)
 	}
-	var defs []catalog.Document
+	var defs []inputs.Document
 	for _, d := range docs {
 		if d.IsCRD() {
 			defs = append(defs, d)
@@ -129,17 +129,17 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 	if len(lf.admission.policies) > 0 {
 		// The policies' type checking against the CRDs linted: one entry
 		// per ValidatingAdmissionPolicy, after the CRDs.
-		entries, err := typeCheckEntries(&catalog.Reader{Recursive: f.recursive}, lf.admission.policies, defs, rep.Results)
+		entries, err := typeCheckEntries(&inputs.Reader{Recursive: f.recursive}, lf.admission.policies, defs, rep.Results)
 		if err != nil {
 			return reportInputError(stderr, err)
 		}
 		rep.Results = append(rep.Results, entries...)
-		rep.Summary = catalog.Summarize(rep.Results)
+		rep.Summary = inputs.Summarize(rep.Results)
 	}
 	if err := report.Write(f.output, rep, stdout, stderr, report.Options{Summary: f.summary}); err != nil {
 		return reportInputError(stderr, err)
 	}
-	if catalog.Failed(rep) {
+	if inputs.Failed(rep) {
 		return exitInvalid
 	}
 	return exitValid

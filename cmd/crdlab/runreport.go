@@ -9,7 +9,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/crdlab/crdlab/engine"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/internal/cli/report"
 	"github.com/crdlab/crdlab/wire"
 )
@@ -73,8 +73,8 @@ func writeEmpty(f outputFlags, stdout, stderr io.Writer) int {
 }
 
 // newCatalog returns an empty catalogue compiling with the chosen engine.
-func newCatalog(f *outputFlags, stderr io.Writer) (*catalog.Catalog, int) {
-	cat := catalog.New()
+func newCatalog(f *outputFlags, stderr io.Writer) (*inputs.Catalog, int) {
+	cat := inputs.New()
 	cat.CRDFieldValidation = engine.FieldValidation(f.crdFV)
 	cat.KubeVersion = f.kube.version
 	cat.Share = f.kube.share

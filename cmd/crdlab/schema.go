@@ -9,7 +9,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/jsonschema"
 )
 
@@ -82,11 +82,11 @@ func runSchema(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	if looksLikeFormat(f.outDir) {
 		return usageError(c, stderr, "-o names the output directory (--output-dir): schema writes JSON Schema only, to stdout without -o; for a directory named %q, give ./%s", f.outDir, f.outDir)
 	}
-	inputs := append(append([]string(nil), f.crds...), fs.Args()...)
-	if len(inputs) == 0 {
+	paths := append(append([]string(nil), f.crds...), fs.Args()...)
+	if len(paths) == 0 {
 		return usageError(c, stderr, "no CRDs given (files, directories or -)")
 	}
-	if code := stdinOnce(c, stderr, inputs); code >= 0 {
+	if code := stdinOnce(c, stderr, paths); code >= 0 {
 		return code
 	}
 	defer closeEngine()
@@ -94,14 +94,14 @@ func runSchema(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	if err != nil {
 		return engineError(c, stderr, err)
 	}
-	all, skipped, err := (&catalog.Reader{Recursive: f.recursive, Stdin: stdin}).ReadManifests(inputs, "CRDs")
+	all, skipped, err := (&inputs.Reader{Recursive: f.recursive, Stdin: stdin}).ReadManifests(paths, "CRDs")
 	if err != nil {
 		return reportInputError(stderr, err)
 	}
 	for _, s := range skipped {
 		fmt.Fprintf(stderr, "note: %s\n", s)
 	}
-	var docs []catalog.Document
+	var docs []inputs.Document
 	for _, d := range all {
 		// Documents without a kind are kept, so that their decoding error
 		// is reported.
@@ -115,7 +115,7 @@ func runSchema(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	status := exitValid
 	var schemas []jsonschema.Schema
 	for _, d := range docs {
-		def, err := catalog.DecodeCRD(d)
+		def, err := inputs.DecodeCRD(d)
 		if err != nil {
 			return reportInputError(stderr, err)
 		}

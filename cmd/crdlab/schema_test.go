@@ -13,7 +13,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/internal/testsupport/corpus"
 	"sigs.k8s.io/yaml"
 )
@@ -166,7 +166,7 @@ func TestKubeconformRoundTrip(t *testing.T) {
 	}
 
 	// engines over the CRDs without their CEL rules, by kind
-	docs, err := (&catalog.Reader{}).Read([]string{crdDir}, "CRDs")
+	docs, err := (&inputs.Reader{}).Read([]string{crdDir}, "CRDs")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestKubeconformRoundTrip(t *testing.T) {
 	want := map[string]bool{} // file -> valid
 	n := 0
 	for _, f := range files {
-		ds, err := (&catalog.Reader{}).Read([]string{f}, "objects")
+		ds, err := (&inputs.Reader{}).Read([]string{f}, "objects")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/crdlab/crdlab/apply"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/upgrade"
 	"github.com/crdlab/crdlab/wire"
 )
@@ -103,7 +103,7 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if err != nil {
 		return engineError(c, stderr, err)
 	}
-	reader := &catalog.Reader{Recursive: f.recursive, Stdin: stdin}
+	reader := &inputs.Reader{Recursive: f.recursive, Stdin: stdin}
 	oldRaw, oldDef, code := decodeOneCRD(reader, rest[0], "old CRD", stderr)
 	if oldDef == nil {
 		return code
@@ -134,7 +134,7 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	var adm *wire.AdmissionOutcome
 	if len(rep.CRDUpdate.Errors) == 0 {
-		if adm, err = crdUpdateAdmission(&f.admission, catalog.Reader{Recursive: f.recursive}, newRaw, oldRaw, f.kube.version); err != nil {
+		if adm, err = crdUpdateAdmission(&f.admission, inputs.Reader{Recursive: f.recursive}, newRaw, oldRaw, f.kube.version); err != nil {
 			return reportInputError(stderr, err)
 		}
 		if n := admissionReleaseNote(f.kube.version); adm != nil && n != "" {

@@ -14,7 +14,7 @@ import (
 	"github.com/crdlab/crdlab/admission"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/internal/cli/report"
 	"github.com/crdlab/crdlab/wire"
 )
@@ -192,16 +192,16 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 			return code
 		}
 		updated := f.crds[0]
-		cat.Compiler = func(d catalog.Document, def *crd.CustomResourceDefinition) (catalog.Compiled, error) {
+		cat.Compiler = func(d inputs.Document, def *crd.CustomResourceDefinition) (inputs.Compiled, error) {
 			if d.File == updated {
 				return compiled, nil
 			}
-			return catalog.Native(d, def)
+			return inputs.Native(d, def)
 		}
 	}
 	defer closeEngine()
-	reader := &catalog.Reader{Recursive: f.recursive, Stdin: stdin}
-	opts := catalog.Options{Jobs: f.jobs, MissingCRDs: catalog.MissingCRDs(missing), Timeout: f.timeout,
+	reader := &inputs.Reader{Recursive: f.recursive, Stdin: stdin}
+	opts := inputs.Options{Jobs: f.jobs, MissingCRDs: inputs.MissingCRDs(missing), Timeout: f.timeout,
 		Results:  f.output == "json" || f.output == "jsonl" || f.output == "yaml",
 		Validate: engine.ValidateOptions{Version: f.version, Subresource: f.subresource, FieldValidation: engine.FieldValidation(fv)}}
 	var old []byte
@@ -223,7 +223,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	// The inputs are scanned (read and split, only the documents that
 	// may be CRDs or kind: List parsed): the catalogue needs every CRD
 	// first. The objects are read again, parsed once and validated as
-	// the run goes (catalog.Inputs).
+	// the run goes (inputs.Inputs).
 	reader.Mark = []byte(admission.APIGroup) // policies, bindings, webhook configurations
 	in, err := reader.Scan(fs.Args(), "objects")
 	if err != nil {
@@ -252,7 +252,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		}
 	}
 	inputCRDs := in.CRDs()
-	defs := append(append([]catalog.Document(nil), given...), inputCRDs...)
+	defs := append(append([]inputs.Document(nil), given...), inputCRDs...)
 	if f.empty && in.Len() == 0 {
 		return writeEmpty(f.outputFlags, stdout, stderr)
 	}
@@ -273,9 +273,9 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	}
 	// Validating admission policies (--policy, or among the inputs) run
 	// on every object that passes validation.
-	policies, err := loadAdmission(&f.admissionFlags, catalog.Reader{Recursive: f.recursive, Stdin: stdin}, fs.Args(), in.Marked(), cat, old != nil)
+	policies, err := loadAdmission(&f.admissionFlags, inputs.Reader{Recursive: f.recursive, Stdin: stdin}, fs.Args(), in.Marked(), cat, old != nil)
 	if err != nil {
-		if _, ok := err.(*catalog.InputError); ok {
+		if _, ok := err.(*inputs.InputError); ok {
 			return reportInputError(stderr, err)
 		}
 		if _, ok := err.(*admission.DecodeError); ok {
@@ -309,7 +309,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	}
 	// A --crd CRD that is invalid is reported first: its objects fail
 	// because of it.
-	var run []catalog.Document
+	var run []inputs.Document
 	for _, e := range cat.Entries() {
 		if len(e.CRD.Report().Errors) > 0 && holdsDoc(given, e.Doc) && !holdsDoc(inputCRDs, e.Doc) {
 			run = append(run, e.Doc)
@@ -332,7 +332,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if old != nil && json.Unmarshal(old, &oldObj) != nil {
 		oldObj = nil
 	}
-	summary, err := cat.StreamInputs(run, in, opts, func(i int, d *catalog.Document, r *catalog.Result) error {
+	summary, err := cat.StreamInputs(run, in, opts, func(i int, d *inputs.Document, r *inputs.Result) error {
 		if oldObj != nil && i >= nRun {
 			markUnchanged(&r.RunEntry, *d, oldObj, cat, opts)
 		}
@@ -356,7 +356,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	return exitValid
 }
 
-func holdsDoc(docs []catalog.Document, d catalog.Document) bool {
+func holdsDoc(docs []inputs.Document, d inputs.Document) bool {
 	for _, x := range docs {
 		if x.File == d.File && x.Index == d.Index && x.Item == d.Item {
 			return true
@@ -367,7 +367,7 @@ func holdsDoc(docs []catalog.Document, d catalog.Document) bool {
 
 // markUnchanged turns the success of an update whose stored result is the
 // old object into kubectl's "unchanged".
-func markUnchanged(r *wire.RunEntry, doc catalog.Document, oldObj map[string]interface{}, cat *catalog.Catalog, opts catalog.Options) {
+func markUnchanged(r *wire.RunEntry, doc inputs.Document, oldObj map[string]interface{}, cat *inputs.Catalog, opts inputs.Options) {
 	if r.Status != wire.StatusValid || doc.IsCRD() {
 		return
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/crdlab/crdlab/bindings/wasm"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -73,12 +73,12 @@ func startWasm(module string) (*wasm.Runtime, error) {
 
 // wasmCompiler starts the runtime and returns a catalogue compiler at a
 // Kubernetes release.
-func wasmCompiler(module, crdFieldValidation, kubeVersion string) (catalog.Compiler, error) {
+func wasmCompiler(module, crdFieldValidation, kubeVersion string) (inputs.Compiler, error) {
 	rt, err := startWasm(module)
 	if err != nil {
 		return nil, err
 	}
-	return func(d catalog.Document, _ *crd.CustomResourceDefinition) (catalog.Compiled, error) {
+	return func(d inputs.Document, _ *crd.CustomResourceDefinition) (inputs.Compiled, error) {
 		c, err := rt.CompileWithOptions(context.Background(), d.Raw, wasm.CompileOptions{FieldValidation: wasm.FieldValidation(crdFieldValidation), Filename: d.File, KubeVersion: kubeVersion})
 		if err != nil {
 			return nil, errors.New(wasmMessage(err))

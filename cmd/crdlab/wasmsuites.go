@@ -12,7 +12,7 @@ import (
 
 	"github.com/crdlab/crdlab/bindings/wasm"
 	"github.com/crdlab/crdlab/crdtest"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 )
 
 // wasmTest is `crdlab test --engine wasm`: the suites and CRDs under the
@@ -81,7 +81,7 @@ func readTree(root string, files map[string][]byte) error {
 
 func isManifest(p string) bool {
 	ext := strings.ToLower(filepath.Ext(p))
-	for _, e := range catalog.Extensions {
+	for _, e := range inputs.Extensions {
 		if ext == e {
 			return true
 		}
