@@ -1,6 +1,6 @@
 // Command genrepo writes a synthetic GitOps repository for the
 // directory-validation comparison (benchmarks/README.md, make bench-repo):
-// N objects across the benchmark CRDs (the corpus of Cases: their example
+// N objects across the benchmark CRDs (the set of Cases: their example
 // objects and the object generated from each schema, renamed per copy) and
 // built-in kinds (ConfigMaps, Services, Deployments, a fifth of the objects,
 // which CRD validators skip), in multi-document YAML files of a few dozen

@@ -1,4 +1,4 @@
-// Command hostile runs the hostile corpus (package hostile) through every
+// Command hostile runs the hostile set (package hostile) through every
 // surface — the Go API in a child process, the CLI, the WebAssembly module in
 // wazero (bindings/wasm) and in Node (bindings/js) — each input under a
 // ceiling (30 s of CPU time, 2 GiB peak RSS), and writes a markdown table. It fails on a
