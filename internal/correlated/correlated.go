@@ -3,7 +3,7 @@
 // ratcheting. Errors found in a correlated subtree whose new value
 // deep-equals its old value are ratcheted: OpenAPI validation
 // (internal/openapi) drops them, CEL rules (internal/cel) turn them into
-// warnings (cel.Report.Warnings), as upstream reports them through the
+// warnings (cel.Evaluation.Warnings), as upstream reports them through the
 // request's warnings.
 //
 // Values correlate by property name (the properties schema, else the
