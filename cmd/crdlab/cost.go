@@ -51,7 +51,7 @@ file:line).`,
 
 // projectFlags are the input flags of cost and bench.
 type projectFlags struct {
-	engineFlags
+	runtimeFlags
 	crds      []string
 	recursive bool
 	crdFV     string
@@ -65,7 +65,7 @@ func (f *projectFlags) declare(fs *flag.FlagSet, sorts []string, timeout string)
 	fs.StringVar(&f.crdFV, "crd-field-validation", "Strict", "the CRD create's fieldValidation: Strict, Warn or Ignore (unknown and duplicate fields of the CRDs; any case)")
 	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, timeout)
 	f.sel.register(fs, strings.Join(sorts, ", "))
-	f.engineFlags.declare(fs)
+	f.runtimeFlags.declare(fs)
 }
 
 func (f *projectFlags) check(sorts []string) error {
@@ -79,7 +79,7 @@ func (f *projectFlags) check(sorts []string) error {
 	if err := f.sel.check(sorts); err != nil {
 		return err
 	}
-	return f.engineFlags.check()
+	return f.runtimeFlags.check()
 }
 
 type costFlags struct {
@@ -325,9 +325,9 @@ func runCost(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 		return code
 	}
 	defer closeEngine()
-	analyze, err := pickEngine[costFunc](f.engineFlags, nativeCostAt(f.kube.version), wasmCostAt(f.kube.version))
+	analyze, err := pickRuntime[costFunc](f.runtimeFlags, nativeCostAt(f.kube.version), wasmCostAt(f.kube.version))
 	if err != nil {
-		return engineError(c, stderr, err)
+		return runtimeError(c, stderr, err)
 	}
 	crds, skipped, code := loadProject(c, &f.projectFlags, fs.Args(), stdin, stdout, stderr)
 	if code != exitValid {

@@ -19,7 +19,7 @@ import (
 
 // outputFlags are the report flags of validate and lint.
 type outputFlags struct {
-	engineFlags
+	runtimeFlags
 	output    string
 	summary   bool
 	recursive bool
@@ -37,7 +37,7 @@ func (o *outputFlags) declare(fs *flag.FlagSet) {
 	fs.StringVar(&o.crdFV, "crd-field-validation", "Strict", "the CRD create's fieldValidation: Strict, Warn or Ignore (unknown and duplicate fields of the CRDs; any case)")
 	fs.BoolVar(&o.empty, "allow-empty", false, "finding nothing to validate is not an error (for hooks given any changed file)")
 	o.kube.declare(fs)
-	o.engineFlags.declare(fs)
+	o.runtimeFlags.declare(fs)
 }
 
 func (o *outputFlags) check() error {
@@ -45,7 +45,7 @@ func (o *outputFlags) check() error {
 	if o.output, err = enum("output", o.output, report.Formats...); err != nil {
 		return err
 	}
-	if err = o.engineFlags.check(); err != nil {
+	if err = o.runtimeFlags.check(); err != nil {
 		return err
 	}
 	if err = o.kube.check(); err != nil {
@@ -72,13 +72,13 @@ func writeEmpty(f outputFlags, stdout, stderr io.Writer) int {
 	return exitValid
 }
 
-// newCatalog returns an empty catalogue compiling with the chosen engine.
+// newCatalog returns an empty catalogue compiling with the chosen runtime.
 func newCatalog(f *outputFlags, stderr io.Writer) (*inputs.Catalog, int) {
 	cat := inputs.New()
 	cat.CRDFieldValidation = engine.FieldValidation(f.crdFV)
 	cat.KubeVersion = f.kube.version
 	cat.Share = f.kube.share
-	if f.engine == "wasm" {
+	if f.wasm() {
 		compiler, err := wasmCompiler(f.module, f.crdFV, f.kube.version)
 		if err != nil {
 			return nil, reportInputError(stderr, err)

@@ -42,7 +42,7 @@ or input error (unreadable or unparseable input, with file:line).`,
 }
 
 type schemaFlags struct {
-	engineFlags
+	runtimeFlags
 	crds          []string
 	recursive     bool
 	draft, layout string
@@ -57,7 +57,7 @@ func declareSchema(fs *flag.FlagSet, f *schemaFlags) {
 	fs.BoolVar(&f.strict, "strict", false, "reject unknown fields (additionalProperties: false where the API server prunes)")
 	fs.StringVarP(&f.outDir, "output-dir", "o", "", "output `DIR` (default: stdout, for exactly one schema)")
 	fs.StringVar(&f.layout, "layout", "kubeconform", "file layout under -o: kubeconform ({kind}_{version}.json) or catalog ({group}/{kind}_{version}.json)")
-	f.engineFlags.declare(fs)
+	f.runtimeFlags.declare(fs)
 }
 
 // runSchema is `crdlab schema`.
@@ -76,7 +76,7 @@ func runSchema(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	if err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
-	if err := f.engineFlags.check(); err != nil {
+	if err := f.runtimeFlags.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
 	if looksLikeFormat(f.outDir) {
@@ -90,9 +90,9 @@ func runSchema(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 		return code
 	}
 	defer closeEngine()
-	export, err := pickEngine[schemaFunc](f.engineFlags, nativeSchema, wasmSchema)
+	export, err := pickRuntime[schemaFunc](f.runtimeFlags, nativeSchema, wasmSchema)
 	if err != nil {
-		return engineError(c, stderr, err)
+		return runtimeError(c, stderr, err)
 	}
 	all, skipped, err := (&inputs.Reader{Recursive: f.recursive, Stdin: stdin}).ReadManifests(paths, "CRDs")
 	if err != nil {

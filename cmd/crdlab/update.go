@@ -81,9 +81,9 @@ func runLintUpdate(c *command, lf *lintFlags, args []string, stdin io.Reader, st
 		return code
 	}
 	defer closeEngine()
-	update, err := pickEngine[crdUpdateFunc](lf.engineFlags, nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab lint --old") })
+	update, err := pickRuntime[crdUpdateFunc](lf.runtimeFlags, nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab lint --old") })
 	if err != nil {
-		return engineError(c, stderr, err)
+		return runtimeError(c, stderr, err)
 	}
 	compiled, def, newRaw, oldRaw, code := compileUpdateFilesRaw(update, args[0], lf.old, lf.storedVersions, lf.kube.version, stdin, stderr)
 	if compiled == nil {

@@ -176,8 +176,8 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		if len(f.crds) != 1 || f.crds[0] == "-" {
 			return usageError(c, stderr, "--old-crd needs exactly one --crd FILE (not stdin)")
 		}
-		if update, err = pickEngine[crdUpdateFunc](f.engineFlags, nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab validate --old-crd") }); err != nil {
-			return engineError(c, stderr, err)
+		if update, err = pickRuntime[crdUpdateFunc](f.runtimeFlags, nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab validate --old-crd") }); err != nil {
+			return runtimeError(c, stderr, err)
 		}
 	}
 	cat, code := newCatalog(&f.outputFlags, stderr)

@@ -2,11 +2,11 @@ package main
 
 // The work of cost, bench, schema, upgrade, conversion-review and the CRD
 // update (lint --old, validate --old-crd), native or in the WebAssembly
-// module (--engine wasm).
+// module (--runtime wasm).
 //
 // Each piece of work is a function type with a native implementation
 // (nativeX) and a wasm constructor (wasmX) calling the module's op through
-// bindings/wasm; TestEngineWasmMatchesNative runs each both ways.
+// bindings/wasm; TestRuntimeWasmMatchesNative runs each both ways.
 
 import (
 	"context"
@@ -29,24 +29,28 @@ import (
 	"github.com/crdlab/crdlab/wire"
 )
 
-// engineFlags are --engine and --wasm-module.
-type engineFlags struct {
-	engine, module string
+// runtimeFlags are --runtime (where the engine runs: native, or the
+// WebAssembly guest in wazero), its older spelling --engine (hidden, kept
+// for the command lines that use it) and --wasm-module.
+type runtimeFlags struct {
+	runtime, module string
 }
 
-func (e *engineFlags) declare(fs *flag.FlagSet) {
-	fs.StringVar(&e.engine, "engine", "native", "native, or wasm: run through the WebAssembly module (bindings/wasm, wazero)")
-	fs.StringVar(&e.module, "wasm-module", "", "the module `FILE` for --engine wasm (default: $CRDLAB_WASM, else crdlab.wasm next to the binary, else build/crdlab.wasm)")
+func (e *runtimeFlags) declare(fs *flag.FlagSet) {
+	fs.StringVar(&e.runtime, "runtime", "native", "native, or wasm: run through the WebAssembly module (bindings/wasm, wazero)")
+	fs.StringVar(&e.runtime, "engine", "native", "the older name of --runtime")
+	_ = fs.MarkHidden("engine")
+	fs.StringVar(&e.module, "wasm-module", "", "the module `FILE` for --runtime wasm (default: $CRDLAB_WASM, else crdlab.wasm next to the binary, else build/crdlab.wasm)")
 }
 
-func (e *engineFlags) check() (err error) {
-	e.engine, err = enum("engine", e.engine, "native", "wasm")
+func (e *runtimeFlags) check() (err error) {
+	e.runtime, err = enum("runtime", e.runtime, "native", "wasm")
 	return err
 }
 
-func (e *engineFlags) wasm() bool { return e.engine == "wasm" }
+func (e *runtimeFlags) wasm() bool { return e.runtime == "wasm" }
 
-// wasmModule is the module of --engine wasm, started on first use.
+// wasmModule is the module of --runtime wasm, started on first use.
 type wasmModule struct {
 	path string // --wasm-module
 	rt   *wasm.Runtime
@@ -63,9 +67,9 @@ func (m *wasmModule) runtime() (*wasm.Runtime, error) {
 	return m.rt, nil
 }
 
-// engineError reports the failure of a wasm constructor (a module that
+// runtimeError reports the failure of a wasm constructor (a module that
 // does not start) as an input error.
-func engineError(_ *command, stderr io.Writer, err error) int {
+func runtimeError(_ *command, stderr io.Writer, err error) int {
 	return reportInputError(stderr, err)
 }
 
@@ -185,7 +189,7 @@ func nativeSchema(d inputs.Document, def *crd.CustomResourceDefinition, opts jso
 
 // wasmSchema is op "schema". Its documents are text; they are decoded
 // (numbers kept as written) for the command, which writes them again
-// byte for byte (TestEngineWasmMatchesNative).
+// byte for byte (TestRuntimeWasmMatchesNative).
 func wasmSchema(m *wasmModule) (schemaFunc, error) {
 	rt, err := m.runtime()
 	if err != nil {
@@ -265,9 +269,9 @@ func wasmCRDUpdate(m *wasmModule, what string) (crdUpdateFunc, error) {
 	}, nil
 }
 
-// pickEngine returns native, or the wasm constructor's function for
-// --engine wasm.
-func pickEngine[F any](e engineFlags, native F, wasmOf func(*wasmModule) (F, error)) (F, error) {
+// pickRuntime returns native, or the wasm constructor's function for
+// --runtime wasm.
+func pickRuntime[F any](e runtimeFlags, native F, wasmOf func(*wasmModule) (F, error)) (F, error) {
 	if !e.wasm() {
 		return native, nil
 	}
