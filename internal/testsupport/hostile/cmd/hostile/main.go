@@ -55,7 +55,7 @@ type surface struct {
 	// outcome turns the exit status and output into an outcome string.
 	outcome func(exitCode int, output string) string
 	// noASLimit runs the surface without the address-space limit:
-	// WebAssembly engines reserve address space for a module's memory far
+	// WebAssembly runtimes reserve address space for a module's memory far
 	// beyond what they use (V8 fails to instantiate under a 4 GiB limit);
 	// the RSS ceiling still holds.
 	noASLimit bool
