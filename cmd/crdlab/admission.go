@@ -270,7 +270,7 @@ func (p *policyRun) apply(d *inputs.Document, r *inputs.Result) {
 		if p.hooked != nil {
 			if res := p.hooked.take(d); res != nil {
 				prependWarnings(r, res.Warnings)
-				r.Webhooks = wireCalls(append(res.Calls, validatingNotReached(p.adm, "not reached: the request failed at "+failedAt(res.Calls))...))
+				r.Webhooks = append(res.Calls, validatingNotReached(p.adm, "not reached: the request failed at "+failedAt(res.Calls))...)
 				if !res.Allowed {
 					// kubectl prints the webhook's status.
 					r.Admission = &wire.AdmissionOutcome{Message: res.Message, Reason: res.Reason, Code: res.Code}
@@ -283,7 +283,7 @@ func (p *policyRun) apply(d *inputs.Document, r *inputs.Result) {
 		// The mutating webhooks ran before the validation that failed.
 		if res := p.hooked.take(d); res != nil {
 			prependWarnings(r, res.Warnings)
-			r.Webhooks = wireCalls(append(res.Calls, validatingNotReached(p.adm, "not reached: the object is invalid")...))
+			r.Webhooks = append(res.Calls, validatingNotReached(p.adm, "not reached: the object is invalid")...)
 		}
 	}
 	if r.Status != wire.StatusValid || admission.IsAdmissionKind(r.APIVersion, r.Kind) {
@@ -318,17 +318,17 @@ func (p *policyRun) apply(d *inputs.Document, r *inputs.Result) {
 	mres := p.mutatingCalls(d, &req)
 	prependWarnings(r, mres.Warnings)
 	if !mres.Allowed {
-		r.Webhooks = wireCalls(append(mres.Calls, validatingNotReached(p.adm, "not reached: the request failed at "+failedAt(mres.Calls))...))
+		r.Webhooks = append(mres.Calls, validatingNotReached(p.adm, "not reached: the request failed at "+failedAt(mres.Calls))...)
 		failWith(r, mres.Message, mres.Reason, mres.Code)
 		return
 	}
 	dec := p.adm.Validate(&req)
 	vres := admission.WebhookDispatch{Allowed: true}
 	if dec.Denied != nil {
-		r.Webhooks = wireCalls(append(mres.Calls, validatingNotReached(p.adm, "not reached: the request was denied by ValidatingAdmissionPolicy '"+dec.Denied.Policy+"'")...))
+		r.Webhooks = append(mres.Calls, validatingNotReached(p.adm, "not reached: the request was denied by ValidatingAdmissionPolicy '"+dec.Denied.Policy+"'")...)
 	} else {
 		vres = p.adm.DispatchWebhooks(&req, false, p.webhookAnswers.answers())
-		r.Webhooks = wireCalls(append(mres.Calls, vres.Calls...))
+		r.Webhooks = append(mres.Calls, vres.Calls...)
 	}
 	if p.adm.Policies() == 0 {
 		addWarnings(r, vres.Warnings)
@@ -353,20 +353,6 @@ func (p *policyRun) apply(d *inputs.Document, r *inputs.Result) {
 	if !vres.Allowed {
 		failWith(r, vres.Message, vres.Reason, vres.Code)
 	}
-}
-
-// wireCalls are the webhook verdicts of an entry.
-func wireCalls(calls []admission.WebhookCall) []wire.WebhookCall {
-	out := make([]wire.WebhookCall, len(calls))
-	for i, c := range calls {
-		out[i] = wire.WebhookCall{Configuration: c.Configuration, Type: c.Type, Webhook: c.Webhook, Called: c.Called,
-			Skipped: c.Skipped, Error: c.Error, Code: c.Code, Answer: c.Answer}
-		if t := c.CalledWith; t != nil {
-			out[i].CalledWith = &wire.WebhookTarget{Group: t.Group, Version: t.Version, Resource: t.Resource,
-				SubResource: t.SubResource, APIVersion: t.APIVersion, Kind: t.Kind}
-		}
-	}
-	return out
 }
 
 // declareForUpdate declares the flags of the CRD-update commands (lint
@@ -455,7 +441,7 @@ func crdUpdateAdmission(f *admissionFlags, reader inputs.Reader, newRaw, oldRaw 
 	}
 	if !mres.Allowed {
 		out := &wire.AdmissionOutcome{Message: mres.Message, Reason: mres.Reason, Code: mres.Code, Warnings: mres.Warnings, Notes: notes,
-			Webhooks: wireCalls(append(mres.Calls, validatingNotReached(adm, "not reached: the request failed at "+failedAt(mres.Calls))...))}
+			Webhooks: append(mres.Calls, validatingNotReached(adm, "not reached: the request failed at "+failedAt(mres.Calls))...)}
 		return out, nil
 	}
 	dec := adm.Validate(&req)
@@ -463,11 +449,11 @@ func crdUpdateAdmission(f *admissionFlags, reader inputs.Reader, newRaw, oldRaw 
 		Evaluated: dec.Evaluated, Notes: append(notes, dec.Notes...)}
 	if d := dec.Denied; d != nil {
 		out.Policy, out.Binding, out.Message, out.Reason, out.Code = d.Policy, d.Binding, d.Message, d.Reason, d.Code
-		out.Webhooks = wireCalls(append(mres.Calls, validatingNotReached(adm, "not reached: the request was denied by ValidatingAdmissionPolicy '"+d.Policy+"'")...))
+		out.Webhooks = append(mres.Calls, validatingNotReached(adm, "not reached: the request was denied by ValidatingAdmissionPolicy '"+d.Policy+"'")...)
 		return out, nil
 	}
 	vres := adm.DispatchWebhooks(&req, false, answers.answers())
-	out.Webhooks = wireCalls(append(mres.Calls, vres.Calls...))
+	out.Webhooks = append(mres.Calls, vres.Calls...)
 	out.Warnings = append(out.Warnings, vres.Warnings...)
 	if !vres.Allowed {
 		out.Allowed, out.Message, out.Reason, out.Code = false, vres.Message, vres.Reason, vres.Code
