@@ -42,16 +42,7 @@ func Prune(obj interface{}, s *schema.Structural, isResourceRoot bool) []string 
 // PruneWithOptions is Prune with the path tracking chosen by opts; without
 // tracking it returns nil.
 func PruneWithOptions(obj interface{}, s *schema.Structural, isResourceRoot bool, opts Options) []string {
-	if isResourceRoot {
-		if s == nil {
-			s = &schema.Structural{}
-		}
-		if !s.XEmbeddedResource {
-			clone := *s
-			clone.XEmbeddedResource = true
-			s = &clone
-		}
-	}
+	s = schema.ResourceRoot(s, isResourceRoot)
 	p := &pruner{track: opts.TrackUnknownFieldPaths}
 	p.prune(obj, s)
 	sort.Strings(p.unknown)
