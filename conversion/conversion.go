@@ -23,12 +23,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/jsonstrict"
+	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/objectmeta"
 	"github.com/crdlab/crdlab/internal/unstructured"
@@ -500,11 +500,7 @@ func restoreObjectMeta(rel kubeversion.Release, original, converted map[string]i
 		changed := len(originalField) != len(responseField)
 		// Upstream ranges over the map: with several non-strings, which
 		// one it names is random; this names the first in key order.
-		keys := make([]string, 0, len(responseField))
-		for k := range responseField {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := keys.Sorted(responseField)
 		for _, k := range keys {
 			v := responseField[k]
 			s, ok := v.(string)

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/internal/unstructured"
 	"sigs.k8s.io/yaml"
 )
@@ -158,11 +158,7 @@ func collectRules(s map[string]interface{}, path string) []ruleRef {
 		}
 	}
 	if props, ok := s["properties"].(map[string]interface{}); ok {
-		names := make([]string, 0, len(props))
-		for k := range props {
-			names = append(names, k)
-		}
-		sort.Strings(names)
+		names := keys.Sorted(props)
 		for _, k := range names {
 			p := k
 			if path != "" {

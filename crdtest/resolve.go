@@ -13,6 +13,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/internal/unstructured"
 	"sigs.k8s.io/yaml"
 )
@@ -442,11 +443,7 @@ func anyDisabled(gates []string) bool {
 
 func majorVersions(annotations map[string]string) map[uint64]bool {
 	var s string
-	keys := make([]string, 0, len(annotations))
-	for k := range annotations {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := keys.Sorted(annotations)
 	for _, k := range keys {
 		if strings.HasPrefix(k, "release.openshift.io/major-version") {
 			s = annotations[k]
@@ -522,11 +519,7 @@ func (l *loader) featureGateStatus(suiteDir, profile string, featureSets map[str
 }
 
 func keysOf(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
+	out := keys.Sorted(m)
 	return out
 }
 

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/crdlab/crdlab/internal/cli/inputs"
+	"github.com/crdlab/crdlab/internal/keys"
 	flag "github.com/spf13/pflag"
 )
 
@@ -128,11 +128,7 @@ Usage:
 
 Commands:
 `)
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := keys.Sorted(commands)
 	width := len("version")
 	for _, n := range names {
 		width = max(width, len(n))

@@ -7,12 +7,12 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"sort"
 	"strings"
 
 	flag "github.com/spf13/pflag"
 
 	"github.com/crdlab/crdlab/crdtest"
+	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -167,11 +167,7 @@ func admissionSummary(a *wire.AdmissionOutcome) string {
 		}
 	}
 	if len(a.AuditAnnotations) > 0 {
-		keys := make([]string, 0, len(a.AuditAnnotations))
-		for k := range a.AuditAnnotations {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := keys.Sorted(a.AuditAnnotations)
 		b.WriteString("; audit annotations:")
 		for _, k := range keys {
 			fmt.Fprintf(&b, " %s=%q", k, a.AuditAnnotations[k])

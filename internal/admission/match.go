@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	fld "github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/keys"
 )
 
 // Request matching: k8s.io/apiserver/pkg/admission/plugin/policy/matching
@@ -243,11 +243,7 @@ func parseSelector(ls *LabelSelector) (selector, error) {
 		return selector{nothing: true}, nil
 	}
 	var s selector
-	keys := make([]string, 0, len(ls.MatchLabels))
-	for k := range ls.MatchLabels {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := keys.Sorted(ls.MatchLabels)
 	for _, k := range keys {
 		s.reqs = append(s.reqs, requirement{key: k, op: "=", values: []string{ls.MatchLabels[k]}})
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/internal/ssa"
 	"github.com/crdlab/crdlab/internal/unstructured"
 	"github.com/crdlab/crdlab/wire"
@@ -510,19 +511,14 @@ func diffPaths(a, b interface{}) []string {
 		xm, xok := x.(map[string]interface{})
 		ym, yok := y.(map[string]interface{})
 		if xok && yok {
-			keys := map[string]bool{}
+			union := map[string]bool{}
 			for k := range xm {
-				keys[k] = true
+				union[k] = true
 			}
 			for k := range ym {
-				keys[k] = true
+				union[k] = true
 			}
-			ks := make([]string, 0, len(keys))
-			for k := range keys {
-				ks = append(ks, k)
-			}
-			sort.Strings(ks)
-			for _, k := range ks {
+			for _, k := range keys.Sorted(union) {
 				xv, xin := xm[k]
 				yv, yin := ym[k]
 				p := path + "/" + escapeJSONPointerKey(k)

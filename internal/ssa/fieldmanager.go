@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
+	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/internal/unstructured"
 )
 
@@ -611,11 +612,7 @@ func conflictMessage(conflicts merge.Conflicts) string {
 	for _, c := range conflicts {
 		m[c.Manager] = append(m[c.Manager], c.Path)
 	}
-	managers := make([]string, 0, len(m))
-	for k := range m {
-		managers = append(managers, k)
-	}
-	sort.Strings(managers)
+	managers := keys.Sorted(m)
 	var msgs []string
 	for _, k := range managers {
 		msgs = append(msgs, fmt.Sprintf("conflicts with %v:", printManager(k)))
