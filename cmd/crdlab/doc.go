@@ -39,7 +39,7 @@
 // typecheck.go for lint --policy).
 //
 // Each command's work is one function type in runtimes.go with a native
-// implementation and a --engine wasm one calling the module's op through
+// implementation and a --runtime wasm one calling the module's op through
 // bindings/wasm (wasmruntime.go, wasmsuites.go); everything around it is
 // shared, so TestRuntimeWasmMatchesNative compares the two byte for byte.
 //
