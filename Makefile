@@ -16,6 +16,10 @@ MODULES  := . $(wildcard conformance benchmarks tools markers)
 # the modules that build upstream Kubernetes code (vetted by vet-oracles;
 # markers/ builds controller-tools and k8s.io/apiextensions-apiserver)
 ORACLEMODS := $(wildcard conformance benchmarks markers)
+# the Go toolchains the oracle modules' go.mod files name (1.38's modules
+# need Go 1.27): make setup fetches them (as modules, into the module
+# cache), conformance.BuildOracle sets GOTOOLCHAIN from the same line.
+ORACLE_TOOLCHAINS := $(sort $(shell sed -n 's/^toolchain //p' conformance/versions/v1.*/go.mod 2>/dev/null))
 # modules that only pin tools (tool directives, no packages)
 TOOLMODS := $(wildcard benchmarks/tools benchmarks/tools/kubectl-validate)
 
@@ -31,9 +35,12 @@ check-help: ## fail when a .PHONY target has no help line (make help)
 		grep -qE "^$$t:.*## " $(MAKEFILE_LIST) || echo "$$t"; done); \
 	if [ -n "$$missing" ]; then echo "targets without a '## ' line for make help:" $$missing; exit 1; fi
 
-setup: ## Go modules of every module, npm ci (bindings/js, playground), Debian packages (chromium, neovim, podman, runc) if missing
+setup: ## Go modules of every module, the oracles' Go toolchains, npm ci (bindings/js, playground), Debian packages (chromium, neovim, podman, runc) if missing
 	@for m in $(MODULES) $(TOOLMODS); do \
 		if [ -f $$m/go.mod ]; then echo "go mod download ($$m)"; (cd $$m && $(GO) mod download) || exit 1; fi; \
+	done
+	@for t in $(ORACLE_TOOLCHAINS); do \
+		echo "Go toolchain $$t (oracle modules)"; GOTOOLCHAIN=$$t $(GO) version >/dev/null || exit 1; \
 	done
 	cd bindings/js && $(NPM) ci --no-audit --no-fund
 	cd playground && $(NPM) ci --no-audit --no-fund
