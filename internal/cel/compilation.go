@@ -395,8 +395,8 @@ func (c *sizeEstimator) EstimateCallCost(function, overloadID string, target *ch
 
 // issuesText is the text of a compile's issues as release rel's cel-go
 // writes it: from Kubernetes 1.38 (cel.dev/cel-go v0.33), an undeclared
-// reference names its container only when there is one, so the
-// " (in container '')" crdlab's cel-go appends is left out
+// reference names its container only when there is one, so the suffix
+// naming the empty container, which crdlab's cel-go appends, is left out
 // (kubeversion.UndeclaredWithoutContainer).
 func issuesText(issues *cel.Issues, rel kubeversion.Release) string {
 	s := issues.String()
