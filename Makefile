@@ -23,7 +23,7 @@ ORACLE_TOOLCHAINS := $(sort $(shell sed -n 's/^toolchain //p' conformance/versio
 # modules that only pin tools (tool directives, no packages)
 TOOLMODS := $(wildcard benchmarks/tools benchmarks/tools/kubectl-validate)
 
-.PHONY: help race setup build markers markers-test check check-help deadcode test vet-oracles conformance conformance-versions versions-report corpus-matrix clean
+.PHONY: help race setup build markers markers-test check check-help deadcode test vet-oracles conformance conformance-versions versions-report corpus-matrix new-release clean
 
 help: ## list every target with one line (the default goal)
 	@awk -F':.*## ' '/^[a-zA-Z0-9_.-]+:.*## /{printf "  make %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -143,6 +143,12 @@ conformance-versions: ## every case at every supported Kubernetes release agains
 # oracle per release, each over ~280 CRDs and Gateway API's examples.
 corpus-matrix: ## docs/reports/corpus-matrix.md: the corpus's CRDs and examples at every release 1.31-1.37, per CRD the releases that accept it and each rejection's error
 	cd conformance && $(GO) run ./cmd/corpus-matrix -o ../docs/reports/corpus-matrix.md
+
+# The mechanical part of adding a Kubernetes release (docs/kube-versions.md,
+# "Adding a release"): its oracle module, kubeversion.Newest, the steps left.
+new-release: ## V=1.39 [APIEXT=v0.39.0] [TOOLCHAIN=go1.28.N]: generate the release's oracle module, bump kubeversion.Newest, list what is left
+	@test -n "$(V)" || { echo "make new-release: set V=1.<minor>"; exit 2; }
+	TOOLCHAIN=$(TOOLCHAIN) scripts/new-release.sh $(V) $(APIEXT)
 
 versions-report: ## docs/reports/versions.md: every case through every release's oracle, the outcomes that differ from the newest
 	cd conformance && $(GO) run ./cmd/versions-report -o ../docs/reports/versions.md
