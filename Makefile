@@ -16,10 +16,14 @@ MODULES  := . $(wildcard conformance benchmarks tools markers)
 # the modules that build upstream Kubernetes code (vetted by vet-oracles;
 # markers/ builds controller-tools and k8s.io/apiextensions-apiserver)
 ORACLEMODS := $(wildcard conformance benchmarks markers)
+# the Go toolchains the oracle modules' go.mod files name (1.38's modules
+# need Go 1.27): make setup fetches them (as modules, into the module
+# cache), conformance.BuildOracle sets GOTOOLCHAIN from the same line.
+ORACLE_TOOLCHAINS := $(sort $(shell sed -n 's/^toolchain //p' conformance/versions/v1.*/go.mod 2>/dev/null))
 # modules that only pin tools (tool directives, no packages)
 TOOLMODS := $(wildcard benchmarks/tools benchmarks/tools/kubectl-validate)
 
-.PHONY: help race setup build markers markers-test check check-help deadcode test vet-oracles conformance conformance-versions versions-report corpus-matrix clean
+.PHONY: help race setup build markers markers-test check check-help deadcode test vet-oracles conformance conformance-versions versions-report corpus-matrix new-release clean
 
 help: ## list every target with one line (the default goal)
 	@awk -F':.*## ' '/^[a-zA-Z0-9_.-]+:.*## /{printf "  make %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -31,9 +35,12 @@ check-help: ## fail when a .PHONY target has no help line (make help)
 		grep -qE "^$$t:.*## " $(MAKEFILE_LIST) || echo "$$t"; done); \
 	if [ -n "$$missing" ]; then echo "targets without a '## ' line for make help:" $$missing; exit 1; fi
 
-setup: ## Go modules of every module, npm ci (bindings/js, playground), Debian packages (chromium, neovim, podman, runc) if missing
+setup: ## Go modules of every module, the oracles' Go toolchains, npm ci (bindings/js, playground), Debian packages (chromium, neovim, podman, runc) if missing
 	@for m in $(MODULES) $(TOOLMODS); do \
 		if [ -f $$m/go.mod ]; then echo "go mod download ($$m)"; (cd $$m && $(GO) mod download) || exit 1; fi; \
+	done
+	@for t in $(ORACLE_TOOLCHAINS); do \
+		echo "Go toolchain $$t (oracle modules)"; GOTOOLCHAIN=$$t $(GO) version >/dev/null || exit 1; \
 	done
 	cd bindings/js && $(NPM) ci --no-audit --no-fund
 	cd playground && $(NPM) ci --no-audit --no-fund
@@ -137,6 +144,12 @@ conformance-versions: ## every case at every supported Kubernetes release agains
 # oracle per release, each over ~280 CRDs and Gateway API's examples.
 corpus-matrix: ## docs/reports/corpus-matrix.md: the corpus's CRDs and examples at every release 1.31-1.37, per CRD the releases that accept it and each rejection's error
 	cd conformance && $(GO) run ./cmd/corpus-matrix -o ../docs/reports/corpus-matrix.md
+
+# The mechanical part of adding a Kubernetes release (docs/kube-versions.md,
+# "Adding a release"): its oracle module, kubeversion.Newest, the steps left.
+new-release: ## V=1.39 [APIEXT=v0.39.0] [TOOLCHAIN=go1.28.N]: generate the release's oracle module, bump kubeversion.Newest, list what is left
+	@test -n "$(V)" || { echo "make new-release: set V=1.<minor>"; exit 2; }
+	TOOLCHAIN=$(TOOLCHAIN) scripts/new-release.sh $(V) $(APIEXT)
 
 versions-report: ## docs/reports/versions.md: every case through every release's oracle, the outcomes that differ from the newest
 	cd conformance && $(GO) run ./cmd/versions-report -o ../docs/reports/versions.md

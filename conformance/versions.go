@@ -58,10 +58,16 @@ func OracleVersions(dir string) ([]OracleVersion, error) {
 }
 
 // BuildOracle builds the oracle of v into the file out, with the build tags
-// listed in the module's "tags" file. The go command's build cache makes a
+// listed in the module's "tags" file and the Go toolchain its go.mod's
+// toolchain line names, if any (1.38's modules need Go 1.27; the installed
+// go command fetches it as a module). The go command's build cache makes a
 // rebuild of unchanged code a link only.
 func BuildOracle(v OracleVersion, out string) error {
 	tags, err := os.ReadFile(filepath.Join(v.Dir, "tags"))
+	if err != nil {
+		return err
+	}
+	mod, err := os.ReadFile(filepath.Join(v.Dir, "go.mod"))
 	if err != nil {
 		return err
 	}
@@ -73,10 +79,25 @@ func BuildOracle(v OracleVersion, out string) error {
 	cmd.Dir = v.Dir
 	// the module's own go.mod decides; a GOFLAGS=-mod=... of the caller must not.
 	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off")
+	if tc := OracleToolchain(mod); tc != "" {
+		cmd.Env = append(cmd.Env, "GOTOOLCHAIN="+tc)
+	}
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("building the %s oracle: %v\n%s", v.Name(), err, b)
 	}
 	return nil
+}
+
+var toolchainLine = regexp.MustCompile(`(?m)^toolchain (go1\.[0-9.]+)\s*$`)
+
+// OracleToolchain is the toolchain an oracle module's go.mod names
+// ("go1.27.3"), or "" when it has no toolchain line (the installed go
+// command builds it).
+func OracleToolchain(gomod []byte) string {
+	if m := toolchainLine.FindSubmatch(gomod); m != nil {
+		return string(m[1])
+	}
+	return ""
 }
 
 // OracleHello is what an oracle says it was built with.

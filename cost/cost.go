@@ -246,7 +246,7 @@ func AnalyzeWithOptions(c *crd.CustomResourceDefinition, opts AnalyzeOptions, ob
 		Schemas:    []SchemaTotal{},
 	}
 	a := &analyzer{rel: rel}
-	if !rel.IsNewest() {
+	if !rel.IsDefault() {
 		a.cache = cel.NewCompileCacheAt(context.Background(), rel)
 	}
 	errs, _ := crdvalidation.ValidateCustomResourceDefinition(c, crdvalidation.Options{CompileCache: a.cache, Release: rel})

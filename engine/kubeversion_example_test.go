@@ -39,14 +39,14 @@ spec:
 	// Output:
 	// 1.37: metadata.ownerReferences[0].uid: Required value: must not be empty
 	// 1.35: metadata.ownerReferences.uid: Invalid value: "": must not be empty
-	// unsupported Kubernetes version "1.20" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)
+	// unsupported Kubernetes version "1.20" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37, 1.38)
 }
 
 func ExampleSupportedKubeVersions() {
 	fmt.Println(engine.SupportedKubeVersions())
 	fmt.Println(engine.DefaultKubeVersion)
 	// Output:
-	// [1.37 1.36 1.35 1.34 1.33 1.32 1.31]
+	// [1.38 1.37 1.36 1.35 1.34 1.33 1.32 1.31]
 	// 1.37
 }
 
@@ -57,5 +57,5 @@ func ExampleParseKubeVersions() {
 	fmt.Println(err)
 	// Output:
 	// [1.37 1.36 1.35] <nil>
-	// unsupported Kubernetes version "1.30" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)
+	// unsupported Kubernetes version "1.30" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37, 1.38)
 }

@@ -73,5 +73,5 @@ spec:
 	fmt.Println(err)
 	// Output:
 	// 1.36 true <nil>
-	// unsupported Kubernetes version "1.30" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)
+	// unsupported Kubernetes version "1.30" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37, 1.38)
 }

@@ -337,10 +337,10 @@ func ExampleCompileOptions_kubeVersion() {
 	_, err = r.CompileWithOptions(ctx, []byte(crdText), wasm.CompileOptions{KubeVersion: "1.30"})
 	fmt.Println(err)
 	// Output:
-	// supported: [1.37 1.36 1.35 1.34 1.33 1.32 1.31] default: 1.37
+	// supported: [1.38 1.37 1.36 1.35 1.34 1.33 1.32 1.31] default: 1.37
 	// 1.35 errors: 0
 	// 1.36 errors: 1
-	// crdlab wasm: BadRequest: unsupported Kubernetes version "1.30" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)
+	// crdlab wasm: BadRequest: unsupported Kubernetes version "1.30" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37, 1.38)
 }
 
 // Complete is the CEL completion of the playground and of `crdlab lsp`:

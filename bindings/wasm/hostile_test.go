@@ -109,7 +109,7 @@ func TestRawRequestsAreAnsweredWithErrors(t *testing.T) {
 		{"bytes field that is not base64", `{"op":"compile","crdBytes":"%%%"}`, "BadRequest", "not a valid JSON request"},
 		{"kubeVersion that is not a string", `{"op":"compile","crd":"x","kubeVersion":1.36}`, "BadRequest", "not a valid JSON request"},
 		{"kubeVersion that is an object", `{"op":"cost","crd":"x","kubeVersion":{"minor":36}}`, "BadRequest", "not a valid JSON request"},
-		{"unsupported kubeVersion", `{"op":"compile","crd":"x","kubeVersion":"1.30"}`, "BadRequest", `unsupported Kubernetes version "1.30" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)`},
+		{"unsupported kubeVersion", `{"op":"compile","crd":"x","kubeVersion":"1.30"}`, "BadRequest", `unsupported Kubernetes version "1.30" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37, 1.38)`},
 		{"kubeVersion past uint8", `{"op":"lint","crd":"x","kubeVersion":"1.292"}`, "BadRequest", `invalid Kubernetes version "1.292"`},
 		{"kubeVersion with 1 MB of digits", `{"op":"upgrade","crd":"x","oldCrd":"x","kubeVersion":"1.` + strings.Repeat("9", 1<<20) + `"}`, "BadRequest", "invalid Kubernetes version"},
 		{"kubeVersion with a NUL", `{"op":"conversionReview","crd":"x","review":"{}","kubeVersion":"1.36\u0000"}`, "BadRequest", "invalid Kubernetes version"},

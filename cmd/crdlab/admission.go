@@ -90,15 +90,16 @@ type policyRun struct {
 }
 
 // admissionReleaseNote is the remark that admission (policies, webhook
-// matching) is evaluated as the newest release's, when --kube-version asks
-// for an older one: the objects' and CRDs' validation follow the release,
-// admission does not (docs/kube-versions.md). "" at the newest release.
+// matching) is evaluated as 1.37's (kubeversion.AdmissionMinor) when
+// --kube-version asks for another release: the objects' and CRDs'
+// validation follow the release, admission does not
+// (docs/kube-versions.md). "" at 1.37.
 func admissionReleaseNote(kubeVersion string) string {
 	rel, err := kubeversion.Parse(kubeVersion)
-	if kubeVersion == "" || err != nil || rel.IsNewest() {
+	if kubeVersion == "" || err != nil || rel.Minor() == kubeversion.AdmissionMinor {
 		return ""
 	}
-	return fmt.Sprintf("admission is evaluated as Kubernetes %s's (policies, webhook matching): --kube-version %s applies to validation only", kubeversion.Of(kubeversion.Newest), rel)
+	return fmt.Sprintf("admission is evaluated as Kubernetes %s's (policies, webhook matching): --kube-version %s applies to validation only", kubeversion.Of(kubeversion.AdmissionMinor), rel)
 }
 
 // loadAdmission reads the policies (--policy and the inputs) and the

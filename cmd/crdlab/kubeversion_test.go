@@ -63,7 +63,7 @@ func TestKubeVersionFlagSelectsTheRelease(t *testing.T) {
 		{"1.36: Invalid value at the list's path", []string{"validate", "--kube-version", "1.36", "--crd", crdFile, objFile}, 1,
 			`metadata.ownerReferences.uid: Invalid value: "": must not be empty`, ""},
 		{"unsupported release is a usage error naming the supported ones", []string{"validate", "--kube-version", "1.29", "--crd", crdFile, objFile}, 2,
-			"", `unsupported Kubernetes version "1.29" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)`},
+			"", `unsupported Kubernetes version "1.29" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37, 1.38)`},
 		{"malformed release", []string{"lint", "--kube-version", "latest", crdFile}, 2,
 			"", `invalid Kubernetes version "latest"`},
 		{"several releases: one verdict per release", []string{"lint", "--kube-version", "1.36-1.37", crdFile}, 0,
@@ -74,7 +74,7 @@ func TestKubeVersionFlagSelectsTheRelease(t *testing.T) {
 		{"test matrix: releases grouped by identical results", []string{"test", "--kube-version", "1.35-1.37", "testdata/matrix-suite"}, 1,
 			"1.35: --- PASS: replicas/onCreate/a replicas count past int32 is accepted\n      PASS: 1 passed, 0 failed\n1.36–1.37: --- FAIL", ""},
 		{"test --junit takes one release", []string{"test", "--junit", "x.xml", "--kube-version", "1.35-1.37", "testdata/matrix-suite"}, 2, "", "--junit takes one release"},
-		{"a suite's unsupported kubeVersion is a load error", []string{"test", filepath.Join(badSuite, "bad.testsuite.yaml")}, 2, `kubeVersion: unsupported Kubernetes version "1.30" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)`, ""},
+		{"a suite's unsupported kubeVersion is a load error", []string{"test", filepath.Join(badSuite, "bad.testsuite.yaml")}, 2, `kubeVersion: unsupported Kubernetes version "1.30" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37, 1.38)`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

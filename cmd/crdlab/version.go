@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 )
 
 // buildVersion is what `crdlab version` reports: the version stamped at
@@ -49,7 +50,7 @@ func readBuildVersion() buildVersion {
 
 func printVersion(w io.Writer) {
 	v := readBuildVersion()
-	fmt.Fprintf(w, "crdlab %s (Kubernetes 1.37, k8s.io/apiextensions-apiserver v0.37.2)\n", v.Version)
+	fmt.Fprintf(w, "crdlab %s (Kubernetes 1.37, k8s.io/apiextensions-apiserver v0.37.2; --kube-version %s)\n", v.Version, kubeversion.SupportedList())
 	commit := v.Commit
 	if v.Modified {
 		commit += " (modified)"

@@ -7,6 +7,12 @@
 # requirements: cel-go, kube-openapi, structured-merge-diff, x/text, ...).
 # The oracle's code is shared (../oracle, ../../upstream, through ../shim);
 # main.go is the only file of the module.
+#
+# A release whose go line needs a newer Go than the one installed (1.38:
+# go 1.27.0) is generated with GOTOOLCHAIN naming that toolchain
+# (GOTOOLCHAIN=go1.27.3 ./gen.sh 38 v0.38.0-beta.0): it is written as the
+# module's toolchain line, which BuildOracle (conformance/versions.go) and
+# make setup read, so that nothing else has to know it.
 set -eu
 minor=$1
 ver=$2
@@ -21,6 +27,9 @@ relmod=$(go mod download -json "k8s.io/apiextensions-apiserver@$ver" | sed -n 's
 	echo "module github.com/crdlab/crdlab/conformance/versions/v1.$minor"
 	echo
 	grep -E '^(go|godebug) ' "$relmod"
+	case "${GOTOOLCHAIN:-}" in
+	go1.*) echo "toolchain $GOTOOLCHAIN" ;;
+	esac
 	echo
 	echo "require github.com/crdlab/crdlab v0.0.0-00010101000000-000000000000"
 	echo
@@ -55,3 +64,12 @@ tags="versions_oracle"
 [ "$minor" -lt 37 ] && tags="kube_pre137,versions_oracle"
 echo "$tags" > "$dir/tags"
 cd "$dir" && go mod tidy -e
+# tidy considers every build tag, so it sees the imports of the files
+# versions_oracle leaves out (k8s.io/kubernetes' admission plugins) and, for
+# a release whose k8s.io/kubernetes is only a prerelease, adds the latest
+# k8s.io/kubernetes release, whose go.mod requires k8s.io/* modules at
+# v0.0.0 (served only through its replace directives): the module graph
+# would then not load. The oracle does not build those files.
+if grep -q '^	k8s.io/kubernetes ' go.mod; then
+	go mod edit -droprequire k8s.io/kubernetes
+fi

@@ -137,7 +137,7 @@ const (
 // on a cluster-scoped object (the API server clears a namespace given).
 func validateMeta(m *ObjectMeta) fieldpath.ErrorList {
 	meta := &objectmeta.ObjectMeta{Name: m.Name, Labels: m.Labels, Annotations: m.Annotations}
-	return objectmeta.ValidateObjectMetaAt(kubeversion.Of(kubeversion.Newest), meta, false, names.NameIsDNSSubdomain, fieldpath.NewPath("metadata"))
+	return objectmeta.ValidateObjectMetaAt(kubeversion.Of(kubeversion.AdmissionMinor), meta, false, names.NameIsDNSSubdomain, fieldpath.NewPath("metadata"))
 }
 
 // validateStaticSuffix is the strategies' ValidateStaticSuffix.
@@ -349,7 +349,7 @@ func validateMatchResources(mc *MatchResources, path *fieldpath.Path) fieldpath.
 // validateLabelSelector is metav1validation.ValidateLabelSelector with
 // the strict options (no unknown operator, valid label values).
 func validateLabelSelector(ls *LabelSelector, path *fieldpath.Path) fieldpath.ErrorList {
-	rel := kubeversion.Of(kubeversion.Newest)
+	rel := kubeversion.Of(kubeversion.AdmissionMinor)
 	errs := objectmeta.ValidateLabels(rel, ls.MatchLabels, path.Child("matchLabels"))
 	for i, r := range ls.MatchExpressions {
 		at := path.Child("matchExpressions").Index(i)

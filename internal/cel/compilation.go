@@ -99,7 +99,7 @@ func BaseEnv(kind EnvKind) (*cel.Env, error) {
 // every library rel knows.
 func BaseEnvAt(kind EnvKind, rel kubeversion.Release) (*cel.Env, error) {
 	e := &baseEnvs[kind]
-	if !rel.IsNewest() {
+	if !rel.IsDefault() {
 		v, _ := olderBaseEnvs.LoadOrStore(baseEnvKey{kind, rel}, &baseEnvEntry{})
 		e = v.(*baseEnvEntry)
 	}
@@ -212,7 +212,7 @@ func (c *CompileCache) CompileWithLoader(s *schema.Structural, declType *DeclTyp
 		if err != nil {
 			return nil, err
 		}
-		results[i] = compileRule(s, rule, env, messageEnv, rk, mk, estimator, maxCard, perCallLimit)
+		results[i] = compileRule(s, rule, env, messageEnv, rk, mk, estimator, maxCard, perCallLimit, kubeversion.Release{})
 	}
 	return results, nil
 }
@@ -288,13 +288,13 @@ func kept(prog cel.Program, kind EnvKind) cel.Program {
 
 // compileRule compiles rule in env and its messageExpression in messageEnv,
 // of kinds kind and messageKind.
-func compileRule(s *schema.Structural, rule crd.ValidationRule, env, messageEnv *cel.Env, kind, messageKind EnvKind, estimator *costEstimator, maxCard, perCallLimit uint64) (r CompilationResult) {
+func compileRule(s *schema.Structural, rule crd.ValidationRule, env, messageEnv *cel.Env, kind, messageKind EnvKind, estimator *costEstimator, maxCard, perCallLimit uint64, rel kubeversion.Release) (r CompilationResult) {
 	if len(strings.TrimSpace(rule.Rule)) == 0 {
 		return
 	}
 	ast, issues := env.Compile(rule.Rule)
 	if issues != nil {
-		r.Error = &Error{Type: ErrorTypeInvalid, Detail: "compilation failed: " + issues.String()}
+		r.Error = &Error{Type: ErrorTypeInvalid, Detail: "compilation failed: " + issuesText(issues, rel)}
 		return
 	}
 	if ast.OutputType() != cel.BoolType {
@@ -324,7 +324,7 @@ func compileRule(s *schema.Structural, rule crd.ValidationRule, env, messageEnv 
 	if rule.MessageExpression != "" {
 		mast, issues := messageEnv.Compile(rule.MessageExpression)
 		if issues != nil {
-			r.MessageExpressionError = &Error{Type: ErrorTypeInvalid, Detail: "messageExpression compilation failed: " + issues.String()}
+			r.MessageExpressionError = &Error{Type: ErrorTypeInvalid, Detail: "messageExpression compilation failed: " + issuesText(issues, rel)}
 			return
 		}
 		if mast.OutputType() != cel.StringType {
@@ -394,4 +394,17 @@ func maxCardinality(minSize int64) uint64 {
 // EstimateCallCost has no schema-specific call costs.
 func (c *sizeEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
 	return nil
+}
+
+// issuesText is the text of a compile's issues as release rel's cel-go
+// writes it: from Kubernetes 1.38 (cel.dev/cel-go v0.33), an undeclared
+// reference names its container only when there is one, so the suffix
+// naming the empty container, which crdlab's cel-go appends, is left out
+// (kubeversion.UndeclaredWithoutContainer).
+func issuesText(issues *cel.Issues, rel kubeversion.Release) string {
+	s := issues.String()
+	if rel.Has(kubeversion.UndeclaredWithoutContainer) {
+		s = strings.ReplaceAll(s, " (in container '')", "")
+	}
+	return s
 }

@@ -69,8 +69,15 @@ func envIDAt(kind EnvKind, rel kubeversion.Release) envID {
 	if !rel.Has(kubeversion.GlobalMatchesCost) {
 		id |= estimatorBefore137 // the global matches is priced as O(1) (newCostEstimator)
 	}
+	if rel.Has(kubeversion.URLAccessorSize) {
+		id |= estimatorFrom138 // the URL accessors carry their target's size (newCostEstimator)
+	}
 	return id
 }
+
+// estimatorFrom138 marks the envIDs of releases whose cost estimator gives
+// the URL accessors their target's size (Kubernetes 1.38).
+const estimatorFrom138 envID = 1 << 59
 
 // estimatorBefore132 marks the envIDs of releases whose cost estimator
 // leaves == on Kubernetes types to cel-go and gives url(s) no result size
@@ -269,7 +276,7 @@ func (c *CompileCache) compile(s *schema.Structural, declType *DeclType, perCall
 		if err != nil {
 			return nil, err
 		}
-		results[i] = compileRule(s, rule, env, messageEnv, keys[i].kind, keys[i].messageKind, estimator, maxCard, perCallLimit)
+		results[i] = compileRule(s, rule, env, messageEnv, keys[i].kind, keys[i].messageKind, estimator, maxCard, perCallLimit, c.release)
 	}
 	c.mu.Lock()
 	for k, e := range envs {

@@ -29,17 +29,10 @@ func baseEnvOptions(kind EnvKind, rel kubeversion.Release) []cel.EnvOption {
 // envMinor is the compatibility version whose options build kind's base
 // environment at release rel: Kubernetes 1.N compiles new expressions at
 // compatibility version 1.N-1 and stored ones with every library the 1.N
-// binary declares (at the newest release: every option not removed,
-// library.StoredMinor).
+// binary declares (every option introduced by 1.N and not removed).
 func envMinor(kind EnvKind, rel kubeversion.Release) uint {
 	if kind == NewExpressions {
-		if rel.IsNewest() {
-			return library.DefaultCompatibilityMinor
-		}
 		return uint(rel.Minor() - 1)
-	}
-	if rel.IsNewest() {
-		return library.StoredMinor
 	}
 	return uint(rel.Minor())
 }
@@ -59,5 +52,6 @@ func newCostEstimator(root *DeclType, rel kubeversion.Release) *costEstimator {
 		NoURLResultSize:     !rel.Has(kubeversion.URLResultSize),
 		SizelessDyn:         !rel.Has(kubeversion.DynSizePropagation),
 		SizelessOptionals:   !rel.Has(kubeversion.DynSizePropagation),
+		URLAccessorSizes:    rel.Has(kubeversion.URLAccessorSize),
 	}
 }

@@ -97,8 +97,9 @@ func validateCustomResourceDefinitionUpdate(newCRD, oldCRD *crd.CustomResourceDe
 	errs = append(errs, validateObjectMeta(o.Release, &in.Metadata, names.ValidatePathSegmentName, meta)...)
 	errs = append(errs, validateObjectMetaUpdate(o.Release, &in.Metadata, &old.Metadata, meta)...)
 
-	// ValidateCustomResourceDefinitionUpdate
-	errs = append(errs, validateObjectMetaUpdate(o.Release, &in.Metadata, &old.Metadata, meta)...)
+	// ValidateCustomResourceDefinitionUpdate (ValidateObjectMetaDeclaratively)
+	newMeta, oldMeta := toObjectMeta(&in.Metadata), toObjectMeta(&old.Metadata)
+	errs = append(errs, objectmeta.DeclarativeBeta(o.Release, objectmeta.ValidateObjectMetaUpdateAt(o.Release, newMeta, oldMeta, meta), newMeta, oldMeta, meta)...)
 	errs = append(errs, validateSpecUpdate(&in.Spec, &old.Spec, flags, established, o, field.NewPath("spec"))...)
 	errs = append(errs, validateNames(&in.Status.AcceptedNames, field.NewPath("status").Child("acceptedNames"))...)
 	errs = append(errs, validateStoredVersions(in.Status.StoredVersions, in.Spec.Versions, field.NewPath("status").Child("storedVersions"), o.Release)...)

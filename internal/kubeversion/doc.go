@@ -1,13 +1,18 @@
 // Package kubeversion is the single table of the behaviour that differs
 // between the Kubernetes releases crdlab reproduces.
 //
-// A Release is a minor version of Kubernetes (1.31 … 1.37). Each behaviour
+// A Release is a minor version of Kubernetes (1.31 … 1.38). Each behaviour
 // change is one Change, a row of the changes table naming the upstream
 // change and the release it arrived in; code asks
 // `rel.Has(kubeversion.X)` at the one place the behaviour lives. The zero
-// Release is the newest release (Newest): it has every change, so the
-// default costs one comparison and no allocation. Supported lists the
-// releases --kube-version accepts: those green on their differential
+// Release is the default release (Default, the newest GA release crdlab
+// supports), which need not be the newest one crdlab knows (Newest: a
+// release still in beta is supported but not the default). The zero value
+// costs nothing to build, so the default path allocates nothing. A release
+// is Supported (accepted by --kube-version) only once its differential
+// suite is green; it becomes Default once its GA modules are served and
+// pinned. Supported lists the releases --kube-version accepts: those green
+// on their differential
 // suite. Oldest is the oldest release with an oracle module, not the oldest
 // supported one.
 //

@@ -6,29 +6,40 @@ import (
 	"strings"
 )
 
-// Release is a Kubernetes minor release 1.<minor>; the zero value is Newest.
+// Release is a Kubernetes minor release 1.<minor>; the zero value is Default.
 type Release struct{ minor uint8 }
 
 const (
-	// Newest is the release crdlab reproduces by default.
-	Newest = 37
+	// Default is the release crdlab reproduces when none is asked for: the
+	// newest GA release it supports (1.38 is a beta until its v0.38.0
+	// modules are served; it becomes Default by changing this line once
+	// they are pinned).
+	Default = 37
+	// Newest is the newest release crdlab knows (the top of the changes
+	// table).
+	Newest = 38
 	// Oldest is the oldest release with a differential oracle
 	// (conformance/versions).
 	Oldest = 31
+	// AdmissionMinor is the release whose admission (validating and
+	// mutating admission policies, webhook matching, the authorizer) and
+	// server-side apply crdlab models at every release (the conformance
+	// module's in-process oracle is 1.37's).
+	AdmissionMinor = 37
 )
 
 // Of returns the release 1.<minor>; minor is not checked (see Parse).
 func Of(minor int) Release {
-	if minor == Newest {
+	if minor == Default {
 		return Release{}
 	}
 	return Release{minor: uint8(minor)}
 }
 
-// Minor returns the minor version (37 for the zero Release).
+// Minor returns the minor version (Default for the zero Release).
 func (r Release) Minor() int {
 	if r.minor == 0 {
-		return Newest
+		return Default
 	}
 	return int(r.minor)
 }
@@ -36,14 +47,51 @@ func (r Release) Minor() int {
 // String is "1.<minor>".
 func (r Release) String() string { return fmt.Sprintf("1.%d", r.Minor()) }
 
-// IsNewest reports whether r is the newest release.
-func (r Release) IsNewest() bool { return r.minor == 0 || r.minor == Newest }
+// IsDefault reports whether r is the default release.
+func (r Release) IsDefault() bool { return r.minor == 0 || r.minor == Default }
 
 // Change is one behaviour change of Kubernetes, in effect from its Release.
 type Change int
 
 // The changes, newest release first. Each names its upstream source.
 const (
+	// TooShortTooFew: a schema's minLength failure is `Too short: must be
+	// at least N characters` and a minItems or minProperties failure `Too
+	// few: <count>: must have at least N items` (field.TooShort,
+	// field.TooFew); before, kube-openapi's message as an Invalid value
+	// (`Invalid value: "ab": spec.name in body should be at least 3 chars
+	// long`, `… should have at least 2 items`, `… should have at least 2
+	// properties`). apiextensions-apiserver v0.38 pkg/apiserver/validation/
+	// validation.go kubeOpenAPIResultToFieldErrors.
+	TooShortTooFew Change = iota
+	// UndeclaredWithoutContainer: a CEL compile error for an undeclared
+	// reference reads `undeclared reference to 'x'`; before, `undeclared
+	// reference to 'x' (in container '')`. cel.dev/cel-go v0.33
+	// checker/errors.go undeclaredReferenceWithSymbols (Kubernetes 1.38;
+	// 1.37 resolves github.com/google/cel-go v0.29.2). The same function
+	// also appends "did you mean" suggestions from the environment's
+	// symbol catalog, which crdlab does not reproduce (docs/kube-versions.md).
+	UndeclaredWithoutContainer
+	// DeclarativeValidationBeta: the ObjectMeta validations marked beta
+	// (an owner reference's required apiVersion, kind, name and uid; uid,
+	// creationTimestamp and the deletion fields immutable) are enforced
+	// declaratively in a custom resource's (and an embedded resource's)
+	// metadata validation and a CRD update's: their errors replace the handwritten ones and
+	// come last, `Required value` without detail and `Invalid value: null:
+	// field is immutable`; before, they are alpha (not enforced): the
+	// handwritten `Required value: must not be empty` and `Invalid value:
+	// "u2": field is immutable`. k8s.io/apimachinery v0.38 pkg/apis/meta/
+	// v1/validation/zz_generated.validations.go (MarkBeta), pkg/api/
+	// validation/objectmeta.go ValidateObjectMetaDeclaratively; the
+	// DeclarativeValidationBeta gate is on by default.
+	DeclarativeValidationBeta
+	// URLAccessorSize: the URL accessors' estimated result size is their
+	// target's (three times it for getEscapedPath), so that a rule such as
+	// `matches(url(self).getEscapedPath(), '…')` over a string with a
+	// maxLength is priced by that bound; before, the accessors' results are
+	// strings of unknown size (such a rule can exceed the budget at 1.37).
+	// k8s.io/apiserver v0.38 pkg/cel/library/cost.go EstimateCallCost.
+	URLAccessorSize
 	// OwnerReferenceRequired: ObjectMeta owner references are validated
 	// per index ("metadata.ownerReferences[0].uid") and a missing
 	// apiVersion, kind, name or uid is "Required value"; before, the path
@@ -51,7 +99,7 @@ const (
 	// ("version must not be empty" for an apiVersion without version).
 	// k8s.io/apimachinery v0.37 pkg/api/validation/objectmeta.go
 	// validateOwnerReference (declarative ObjectMeta validation).
-	OwnerReferenceRequired Change = iota
+	OwnerReferenceRequired
 	// GlobalMatchesCost: the global form `matches(s, re)` is priced as the
 	// member form `s.matches(re)` (string size × regex size, statically and
 	// at runtime); before, cel-go has no estimate for the global overload
@@ -235,6 +283,10 @@ const (
 
 // since is the release each change arrived in.
 var since = [numChanges]int{
+	TooShortTooFew:              38,
+	UndeclaredWithoutContainer:  38,
+	DeclarativeValidationBeta:   38,
+	URLAccessorSize:             38,
 	OwnerReferenceRequired:      37,
 	GlobalMatchesCost:           37,
 	ListTypeSetNonScalarWarning: 37,
@@ -267,12 +319,12 @@ func Since(c Change) int { return since[c] }
 
 // Has reports whether release r has change c.
 func (r Release) Has(c Change) bool {
-	return r.minor == 0 || int(r.minor) >= since[c]
+	return r.Minor() >= since[c]
 }
 
 // supported are the releases whose differential suite is green
 // (conformance: `make conformance-versions`), newest first.
-var supported = []int{37, 36, 35, 34, 33, 32, 31}
+var supported = []int{38, 37, 36, 35, 34, 33, 32, 31}
 
 // Supported returns the releases --kube-version accepts, newest first.
 func Supported() []Release {
@@ -301,7 +353,7 @@ func isSupported(minor int) bool {
 	return false
 }
 
-// Parse reads a release: "1.36" or "v1.36" ("" is the newest). An
+// Parse reads a release: "1.36" or "v1.36" ("" is Default). An
 // unsupported or malformed release is an error naming the supported ones.
 func Parse(s string) (Release, error) {
 	if s == "" {

@@ -5,21 +5,33 @@ import (
 	"testing"
 )
 
-func TestZeroReleaseIsNewestAndHasEveryChange(t *testing.T) {
+func TestZeroReleaseIsTheDefaultRelease(t *testing.T) {
 	var r Release
-	if r.Minor() != Newest || r.String() != "1.37" || !r.IsNewest() {
+	if r.Minor() != Default || r.String() != "1.37" || !r.IsDefault() {
 		t.Fatalf("zero Release = %s (minor %d)", r, r.Minor())
 	}
 	for c := Change(0); c < numChanges; c++ {
-		if !r.Has(c) {
-			t.Errorf("the newest release lacks change %d", c)
+		if got, want := r.Has(c), since[c] <= Default; got != want {
+			t.Errorf("the default release Has(%d) = %v, want %v (since 1.%d)", c, got, want, since[c])
 		}
 		if since[c] < Oldest || since[c] > Newest {
 			t.Errorf("change %d arrives in 1.%d, outside 1.%d-1.%d", c, since[c], Oldest, Newest)
 		}
 	}
-	if Of(Newest) != r {
-		t.Errorf("Of(Newest) = %#v, want the zero Release", Of(Newest))
+	if Of(Default) != r {
+		t.Errorf("Of(Default) = %#v, want the zero Release", Of(Default))
+	}
+}
+
+func TestNewestReleaseHasEveryChange(t *testing.T) {
+	r := Of(Newest)
+	if r.IsDefault() != (Newest == Default) || r.String() != "1.38" {
+		t.Fatalf("Of(Newest) = %s, IsDefault %v", r, r.IsDefault())
+	}
+	for c := Change(0); c < numChanges; c++ {
+		if !r.Has(c) {
+			t.Errorf("the newest release lacks change %d", c)
+		}
 	}
 }
 
@@ -30,8 +42,8 @@ func TestOlderReleaseLacksLaterChanges(t *testing.T) {
 			t.Errorf("1.36 Has(%d) = %v, want %v", c, got, want)
 		}
 	}
-	if r.IsNewest() {
-		t.Error("1.36 is not the newest")
+	if r.IsDefault() {
+		t.Error("1.36 is not the default")
 	}
 }
 
@@ -45,8 +57,9 @@ func TestParse(t *testing.T) {
 		{"1.37", 37, ""},
 		{"v1.36", 36, ""},
 		{"1.36", 36, ""},
-		{"1.30", 0, "unsupported Kubernetes version \"1.30\" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)"},
-		{"1.38", 0, "unsupported"},
+		{"1.30", 0, "unsupported Kubernetes version \"1.30\" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37, 1.38)"},
+		{"1.38", 38, ""},
+		{"1.39", 0, "unsupported"},
 		{"2.1", 0, "invalid Kubernetes version \"2.1\""},
 		{"1.", 0, "invalid"},
 		{"1.3x", 0, "invalid"},
@@ -73,7 +86,7 @@ func TestParseSet(t *testing.T) {
 		want    string
 		wantErr string
 	}{
-		{"supported", "1.37 1.36 1.35 1.34 1.33 1.32 1.31", ""},
+		{"supported", "1.38 1.37 1.36 1.35 1.34 1.33 1.32 1.31", ""},
 		{"1.36-1.37", "1.37 1.36", ""},
 		{"1.36,1.37,1.36", "1.37 1.36", ""},
 		{"1.36", "1.36", ""},

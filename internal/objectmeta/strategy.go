@@ -41,7 +41,7 @@ func ValidateCustomResourceCreate(meta *ObjectMeta, namespaced bool) field.Error
 
 // ValidateCustomResourceCreateAt is ValidateCustomResourceCreate at release rel.
 func ValidateCustomResourceCreateAt(rel kubeversion.Release, meta *ObjectMeta, namespaced bool) field.ErrorList {
-	return ValidateObjectMetaAt(rel, meta, namespaced, names.NameIsDNSSubdomain, metadataPath)
+	return DeclarativeBeta(rel, ValidateObjectMetaAt(rel, meta, namespaced, names.NameIsDNSSubdomain, metadataPath), meta, nil, metadataPath)
 }
 
 // ValidateCustomResourceUpdate is the metadata validation of the custom
@@ -52,7 +52,7 @@ func ValidateCustomResourceUpdate(meta, old *ObjectMeta) field.ErrorList {
 
 // ValidateCustomResourceUpdateAt is ValidateCustomResourceUpdate at release rel.
 func ValidateCustomResourceUpdateAt(rel kubeversion.Release, meta, old *ObjectMeta) field.ErrorList {
-	return ValidateObjectMetaUpdateAt(rel, meta, old, metadataPath)
+	return DeclarativeBeta(rel, ValidateObjectMetaUpdateAt(rel, meta, old, metadataPath), meta, old, metadataPath)
 }
 
 // ValidateRegistryCreate is the common metadata validation the generic

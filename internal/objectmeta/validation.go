@@ -177,7 +177,8 @@ func validateEmbeddedResource(pth *field.Path, x map[string]interface{}, rel kub
 			if len(meta.Name) == 0 {
 				meta.Name = "fakename" // upstream sets one to avoid the required error
 			}
-			allErrs = append(allErrs, ValidateObjectMetaAt(rel, meta, len(meta.Namespace) > 0, names.ValidatePathSegmentName, pth.Child("metadata"))...)
+			mp := pth.Child("metadata")
+			allErrs = append(allErrs, DeclarativeBeta(rel, ValidateObjectMetaAt(rel, meta, len(meta.Namespace) > 0, names.ValidatePathSegmentName, mp), meta, nil, mp)...)
 		}
 	}
 	return allErrs

@@ -201,6 +201,13 @@ func toFieldErrors(fldPath *field.Path, errs []*vErr, rel kubeversion.Release) f
 				actual = i
 			}
 			out = append(out, field.TooMany(p, int(actual), int(e.valid)))
+		case codeTooShort, codeMinItems, codeTooFewProperties:
+			if !rel.Has(kubeversion.TooShortTooFew) {
+				// before 1.38: kube-openapi's message as an Invalid value
+				out = append(out, field.Invalid(p, value, e.msg))
+				continue
+			}
+			out = append(out, tooShortOrFew(p, e))
 		case codeInvalidType:
 			out = append(out, field.TypeInvalid(p, value, e.msg))
 		default:
@@ -208,4 +215,30 @@ func toFieldErrors(fldPath *field.Path, errs []*vErr, rel kubeversion.Release) f
 		}
 	}
 	return out
+}
+
+// tooShortOrFew is field.TooShort (minLength) and field.TooFew (minItems,
+// minProperties) of k8s.io/apimachinery v0.38, as kubeOpenAPIResultToFieldErrors
+// calls them from 1.38: a negative limit (never from a schema) would read
+// "value is too short" / "has too few items".
+func tooShortOrFew(p *field.Path, e *vErr) *field.Error {
+	if e.code == codeTooShort {
+		// the value is not shown (ErrorTypeTooShort renders none)
+		s, _ := e.value.(string)
+		return &field.Error{Type: field.ErrorTypeTooShort, Field: p.String(), BadValue: s,
+			Detail: fmt.Sprintf("must be at least %d %s", e.valid, pluralUnit(e.valid, "character", "characters"))}
+	}
+	actual := int64(-1)
+	if i, ok := e.value.(int64); ok {
+		actual = i
+	}
+	return &field.Error{Type: field.ErrorTypeTooFew, Field: p.String(), BadValue: int(actual),
+		Detail: fmt.Sprintf("must have at least %d %s", e.valid, pluralUnit(e.valid, "item", "items"))}
+}
+
+func pluralUnit(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -277,7 +277,7 @@ function kubeVersionsReady(version) {
   kubeReleases = version;
   const sel = $('kubeVersion');
   const cur = sel.value;
-  sel.replaceChildren(...version.kubeVersions.map((v) => new Option(v === version.defaultKubeVersion ? `${v} (newest)` : v, v)));
+  sel.replaceChildren(...version.kubeVersions.map((v) => new Option(v === version.defaultKubeVersion ? `${v} (default)` : v, v)));
   sel.disabled = false;
   setKubeVersion(cur);
 }

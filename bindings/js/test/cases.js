@@ -263,7 +263,7 @@ export const cases = [
       };
     },
     check: (t, v) => {
-      t.deepEqual(v.kubeVersions, ['1.37', '1.36', '1.35', '1.34', '1.33', '1.32', '1.31']);
+      t.deepEqual(v.kubeVersions, ['1.38', '1.37', '1.36', '1.35', '1.34', '1.33', '1.32', '1.31']);
       t.equal(v.defaultKubeVersion, '1.37');
       t.deepEqual(v.k135, ['1.35', []]);
       const int32 = ['<nil>: Invalid value: "": Checked value must be of type integer with format int32 in spec.replicas'];
@@ -271,7 +271,7 @@ export const cases = [
       t.deepEqual(v.dflt, ['1.37', int32]);
       t.deepEqual(v.warn137, ['x-kubernetes-list-type: set for items of type "object" is not supported by server-side apply or CEL validation rules']);
       t.deepEqual(v.warn136, []);
-      t.deepEqual(v.bad, ['BadRequest', 'unsupported Kubernetes version "1.30" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)']);
+      t.deepEqual(v.bad, ['BadRequest', 'unsupported Kubernetes version "1.30" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37, 1.38)']);
       t.equal(v.numeric, 'BadRequest');
     },
   },

@@ -15,7 +15,7 @@ const m = await load();
 const gadgets = read('examples/kube-versions/gadgets-crd.yaml');
 const widgets = read('examples/kube-versions/widgets-crd.yaml');
 const huge = '{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"huge"},"spec":{"replicas":4294967296}}';
-const unsupported = 'unsupported Kubernetes version "1.30" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)';
+const unsupported = 'unsupported Kubernetes version "1.30" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37, 1.38)';
 const badRequest = (e) => e instanceof CrdlabError && e.code === WIRE.Code.BadRequest && e.detail === unsupported;
 
 test('cost at 1.35: the rule over metadata.name is over budget (MetadataNameSizeCap arrived in 1.37)', () => {

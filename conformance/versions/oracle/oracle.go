@@ -118,6 +118,9 @@ func hello() Hello {
 			h.Apiextensions = v
 		case "github.com/google/cel-go":
 			h.CELGo = v
+		case "cel.dev/cel-go":
+			// cel-go's new module path (Kubernetes 1.38: v0.33.2)
+			h.CELGo = d.Path + " " + v
 		}
 	}
 	return h

@@ -9,11 +9,32 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 )
 
-// CIDRLib returns the kubernetes.net.cidr library.
-func CIDRLib() cel.EnvOption {
-	l := newLib("kubernetes.net.cidr", []*cel.Type{CIDRType, IPType}, cidrDecls)
+// CIDRLib returns the kubernetes.net.cidr library at the given version:
+// version 1 (Kubernetes 1.38's environment table) adds cidr.isMask().
+func CIDRLib(version uint32) cel.EnvOption {
+	decls := cidrDecls
+	if version >= 1 {
+		decls = cidrDeclsV1
+	}
+	l := newLib("kubernetes.net.cidr", []*cel.Type{CIDRType, IPType}, decls)
 	l.preOpts = []cel.EnvOption{cel.Types(CIDRType)}
 	return cel.Lib(l)
+}
+
+// cidrDeclsV1 is version 1: version 0 and isMask (true when every bit after
+// the prefix length is 0).
+func cidrDeclsV1() map[string][]cel.FunctionOpt {
+	d := cidrDecls()
+	d["isMask"] = []cel.FunctionOpt{cel.MemberOverload("cidr_is_mask", []*cel.Type{CIDRType}, cel.BoolType, cel.UnaryBinding(cidrIsMask))}
+	return d
+}
+
+func cidrIsMask(arg ref.Val) ref.Val {
+	c, ok := arg.(CIDR)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(arg)
+	}
+	return types.Bool(c.Prefix == c.Prefix.Masked())
 }
 
 func cidrDecls() map[string][]cel.FunctionOpt {

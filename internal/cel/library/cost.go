@@ -40,6 +40,12 @@ type CostEstimator struct {
 	// internal/cel's estimateCost), nor has an optional of a scalar (cel-go
 	// v0.23 sizes it as the scalar, 1) unless the SizeEstimator knows it.
 	SizelessDyn, SizelessOptionals bool
+	// URLAccessorSizes gives the URL accessors (getScheme, getHost, …,
+	// getEscapedPath) their target's size as their result's size (three
+	// times it for getEscapedPath), so that a string operation on the
+	// result is priced by it; without it, the result is a string of
+	// unknown size (Kubernetes 1.37 and older, kubeversion.URLAccessorSize).
+	URLAccessorSizes bool
 }
 
 var (
@@ -122,7 +128,7 @@ func (l *CostEstimator) CallCost(function, overloadID string, args []ref.Val, re
 		if len(args) >= 1 {
 			return u64(ceilCost(float64(actualSize(args[0])) * 2 * stf))
 		}
-	case "masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast", "isGlobalUnicast":
+	case "masked", "isMask", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast", "isGlobalUnicast":
 		return u64(1)
 	case "containsIP":
 		if len(args) >= 2 {
@@ -278,7 +284,7 @@ func (l *CostEstimator) EstimateCallCost(function, overloadID string, target *ch
 		if len(args) >= 1 {
 			return &checker.CallEstimate{CostEstimate: l.sizeEstimate(args[0]).MultiplyByCostFactor(2 * stf)}
 		}
-	case "masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast", "isGlobalUnicast":
+	case "masked", "isMask", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast", "isGlobalUnicast":
 		return fixed(1)
 	case "containsIP":
 		if len(args) >= 1 {
@@ -315,6 +321,15 @@ func (l *CostEstimator) EstimateCallCost(function, overloadID string, target *ch
 	case "sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan", "isLessThan", "compareTo", "add", "sub", "major", "minor", "patch":
 		return fixed(1)
 	case "getScheme", "getHostname", "getHost", "getPort", "getEscapedPath", "getQuery":
+		if target != nil && l.URLAccessorSizes {
+			// the result is a part of the URL: the target's size, up to
+			// three times it for getEscapedPath (percent-encoding)
+			sz := l.sizeEstimate(*target)
+			if function == "getEscapedPath" {
+				sz = sz.Multiply(checker.SizeEstimate{Min: 1, Max: 3})
+			}
+			return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: 1, Max: 1}, ResultSize: &sz}
+		}
 		return fixed(1)
 	case "_==_":
 		if len(args) == 2 && !l.NoTypeEquality {

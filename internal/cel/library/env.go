@@ -15,10 +15,11 @@ import (
 // version is 1.37 and its minimum compatibility version is 1.36.
 const DefaultCompatibilityMinor = 36
 
-// StoredMinor stands for upstream's StoredExpressions environment, built at
-// version MaxUint.MaxUint: every option not yet removed (EnvOptionsAt of it
-// is StoredEnvOptions).
-const StoredMinor = ^uint(0)
+// storedMinor is the version of upstream's StoredExpressions environment
+// at the default release: the binary's own version (upstream builds it at
+// MaxUint.MaxUint, i.e. every option the binary declares and has not
+// removed, which are those of its release).
+const storedMinor = uint(kubeversion.Default)
 
 // versioned is environment.VersionedOptions (major version 1 implied).
 type versioned struct {
@@ -28,7 +29,9 @@ type versioned struct {
 	prog       func() []cel.ProgramOption
 }
 
-// baseOptions mirrors environment/base.go's baseOpts (v0.37.2), in order.
+// baseOptions mirrors environment/base.go's baseOpts (v0.38.0-beta.0), in
+// order (its entries for options the cel-go crdlab links already has as
+// defaults, such as CostModelVersion(0), are left out: see RATIONALE.md).
 var baseOptions = []versioned{
 	{introduced: 0, env: func() []cel.EnvOption {
 		return []cel.EnvOption{
@@ -63,13 +66,17 @@ var baseOptions = []versioned{
 	{introduced: 0, removed: 29, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Strings(ext.StringsVersion(0))} }},
 	{introduced: 29, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Strings(ext.StringsVersion(2))} }},
 	{introduced: 29, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Sets()} }},
-	{introduced: 30, env: func() []cel.EnvOption { return []cel.EnvOption{IPLib(), CIDRLib()} }},
+	{introduced: 30, env: func() []cel.EnvOption { return []cel.EnvOption{IPLib()} }},
+	{introduced: 30, removed: 38, env: func() []cel.EnvOption { return []cel.EnvOption{CIDRLib(0)} }},
 	{introduced: 31, env: func() []cel.EnvOption { return []cel.EnvOption{FormatLib()} }},
 	{introduced: 31, env: func() []cel.EnvOption { return []cel.EnvOption{AuthzSelectors()} }},
 	{introduced: 32, env: func() []cel.EnvOption { return []cel.EnvOption{ext.TwoVarComprehensions()} }},
 	{introduced: 33, env: func() []cel.EnvOption { return []cel.EnvOption{SemverLib(1)} }},
 	{introduced: 34, env: func() []cel.EnvOption { return []cel.EnvOption{ext.Lists(ext.ListsVersion(3))} }},
 	{introduced: 37, env: func() []cel.EnvOption { return []cel.EnvOption{Lists(1)} }},
+	// CIDR library version 1 (isMask): stored expressions from 1.38, new
+	// ones from 1.39 (k8s.io/apiserver v0.38 cel/environment/base.go).
+	{introduced: 38, env: func() []cel.EnvOption { return []cel.EnvOption{CIDRLib(1)} }},
 	// StrictCostOpt: runtime costs of the extended libraries
 	{introduced: 0, prog: func() []cel.ProgramOption {
 		return []cel.ProgramOption{cel.CostTracking(&CostEstimator{})}
@@ -141,7 +148,7 @@ func EnvOptionsAt(minor uint) []cel.EnvOption {
 // environment (every option introduced and not removed, i.e. including the
 // 1.37 lists library version 1 with includes).
 func StoredEnvOptions() []cel.EnvOption {
-	env, _ := optionsAt(StoredMinor)
+	env, _ := optionsAt(storedMinor)
 	return env
 }
 
@@ -173,6 +180,6 @@ func BaseLib() cel.EnvOption {
 
 // StoredBaseLib is BaseLib for the StoredExpressions environment.
 func StoredBaseLib() cel.EnvOption {
-	env, prog := optionsAt(StoredMinor)
+	env, prog := optionsAt(storedMinor)
 	return cel.Lib(&baseLoader{env: env, prog: prog})
 }

@@ -16,7 +16,10 @@ func TestOptionsMaskNamesTheEnvironment(t *testing.T) {
 	if OptionsMask(36) == OptionsMask(37) || OptionsMask(33) == OptionsMask(34) {
 		t.Errorf("masks of environments with different options are equal")
 	}
-	if OptionsMask(StoredMinor) != OptionsMask(37) {
-		t.Errorf("stored mask %x, want 1.37's %x", OptionsMask(StoredMinor), OptionsMask(37))
+	if OptionsMask(storedMinor) != OptionsMask(37) {
+		t.Errorf("stored mask %x, want 1.37's %x", OptionsMask(storedMinor), OptionsMask(37))
+	}
+	if OptionsMask(38) == OptionsMask(37) {
+		t.Errorf("1.38's mask (CIDR library version 1) equals 1.37's")
 	}
 }

@@ -14,7 +14,7 @@ func TestScientificNotationSpacedBeforeKubernetes133(t *testing.T) {
 	}{
 		{32, `'%e'.format([3.14])`, "3.140000\u202f×\u202f10⁰⁰"},
 		{33, `'%e'.format([3.14])`, "3.140000×10⁰⁰"},
-		{StoredMinor, `'%e'.format([3.14])`, "3.140000×10⁰⁰"},
+		{storedMinor, `'%e'.format([3.14])`, "3.140000×10⁰⁰"},
 		// only the %e clauses (cel-go reads %.3e as a width: six digits):
 		// literal text, %s arguments and other
 		// clauses are left as they are
