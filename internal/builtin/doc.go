@@ -4,7 +4,7 @@
 //
 // # The API surface
 //
-// surface.tsv is what each release (1.31 … 1.37) serves by default: group,
+// surface.tsv is what each release (1.31 … 1.38) serves by default: group,
 // version, kind, resource, scope, short names, subresources, verbs and the
 // prerelease lifecycle (deprecated in, removed in, replacement) of each
 // resource. tools/builtinsurface generates it from upstream data (the

@@ -40,6 +40,7 @@ var releases = []struct{ minor, kubernetes, api string }{
 	{"1.35", "v1.35.4", "v0.35.4"},
 	{"1.36", "v1.36.3", "v0.36.3"},
 	{"1.37", "v1.37.2", "v0.37.2"},
+	{"1.38", "v1.38.0-beta.0", "v0.38.0-beta.0"},
 }
 
 type resource struct {
