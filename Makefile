@@ -165,13 +165,13 @@ include bench.mk
 include wasm.mk
 include release.mk
 
-# The hostile corpus (internal/testsupport/hostile): every input through the Go API, the
+# The hostile set (internal/testsupport/hostile): every input through the Go API, the
 # CLI, the WebAssembly module in wazero (bindings/wasm) and in Node
 # (bindings/js), each in its own process under a 30 s (CPU) / 2 GiB ceiling; fails
 # on a crash, a hang or an unexpected outcome; writes docs/reports/hostile.md.
 NODE ?= node
 .PHONY: hostile
-hostile: wasm-module ## the hostile corpus through every surface, writes docs/reports/hostile.md
+hostile: wasm-module ## the hostile set through every surface, writes docs/reports/hostile.md
 	@mkdir -p bin
 	$(GO) build -o bin/crdlab ./cmd/crdlab
 	$(GO) build -o bin/hostile ./internal/testsupport/hostile/cmd/hostile

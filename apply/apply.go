@@ -430,7 +430,7 @@ func (r *runner) version(obj map[string]interface{}) (string, error) {
 func (r *runner) read() map[string]interface{} {
 	obj, _, res, err := r.live(ssa.ObjectGVK(r.cur).Version)
 	if err != nil || res != nil || obj == nil {
-		return deepCopy(r.cur)
+		return canonical(r.cur)
 	}
 	return canonical(obj)
 }
@@ -519,7 +519,7 @@ func (r *runner) update(fm *ssa.FieldManager, version string, s Step, parsed map
 	if live == nil {
 		live = map[string]interface{}{"apiVersion": r.group + "/" + version, "kind": r.kind}
 	}
-	obj = deepCopy(obj)
+	obj = canonical(obj)
 	if hasManaged {
 		if omd, ok := obj["metadata"].(map[string]interface{}); ok {
 			omd["managedFields"] = reqManaged
@@ -599,13 +599,13 @@ func (r *runner) commit(obj map[string]interface{}, res *engine.Result, created 
 		return nil, err
 	}
 	r.cur, r.entries = canonical(obj), entries
-	return &StepResult{Object: deepCopy(r.cur), ManagedFields: entries, Result: res}, nil
+	return &StepResult{Object: canonical(r.cur), ManagedFields: entries, Result: res}, nil
 }
 
 // objectJSON serializes obj with its managedFields replaced by entries
 // (FieldsV1 verbatim).
 func objectJSON(obj map[string]interface{}, entries []ssa.Entry) ([]byte, error) {
-	c := deepCopy(obj)
+	c := canonical(obj)
 	md, _ := c["metadata"].(map[string]interface{})
 	if md == nil || entries == nil {
 		if md != nil {
@@ -617,8 +617,11 @@ func objectJSON(obj map[string]interface{}, entries []ssa.Entry) ([]byte, error)
 	return json.Marshal(c)
 }
 
-// canonical makes numbers int64 or float64 as the API server's JSON decoding
-// does (a round trip through JSON with UseNumber).
+// canonical returns a copy of obj (sharing nothing with it; nil stays nil)
+// whose numbers are int64 or float64 as the API server's JSON decoding
+// makes them (a round trip through JSON with UseNumber): the objects a step
+// stores and returns are the API server's, not a deep copy of what
+// validation produced (float64 1 becomes int64 1).
 func canonical(obj map[string]interface{}) map[string]interface{} {
 	b, err := json.Marshal(obj)
 	if err != nil {
@@ -627,17 +630,6 @@ func canonical(obj map[string]interface{}) map[string]interface{} {
 	out, err := decodeJSON(b)
 	if err != nil {
 		return obj
-	}
-	return out
-}
-
-func deepCopy(m map[string]interface{}) map[string]interface{} {
-	if m == nil {
-		return nil
-	}
-	out, err := decodeJSON(mustJSON(m))
-	if err != nil {
-		return m
 	}
 	return out
 }

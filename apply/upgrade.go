@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -465,7 +466,7 @@ func (u *upgrader) nextApply(data []byte, obj map[string]interface{}, e ssa.Entr
 			return
 		}
 		for _, p := range append(append([]fieldpath.Path{}, newLeaves...), oldLeaves...) {
-			if valueAt(out.obj, p) == nil && !contains(out.Removed, p.String()) {
+			if valueAt(out.obj, p) == nil && !slices.Contains(out.Removed, p.String()) {
 				out.Removed = append(out.Removed, p.String())
 			}
 		}
@@ -478,12 +479,12 @@ func (u *upgrader) nextApply(data []byte, obj map[string]interface{}, e ssa.Entr
 	sort.Strings(na.Changed)
 	oldC, newC := conflictSet(na.Old.conflicts), conflictSet(na.New.conflicts)
 	for _, c := range newC {
-		if !contains(oldC, c) {
+		if !slices.Contains(oldC, c) {
 			na.NewConflicts = append(na.NewConflicts, c)
 		}
 	}
 	for _, c := range oldC {
-		if !contains(newC, c) {
+		if !slices.Contains(newC, c) {
 			na.GoneConflicts = append(na.GoneConflicts, c)
 		}
 	}
@@ -531,15 +532,6 @@ func conflictSet(cs []Conflict) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // mergeTypeChanges walks each version's typed schema under both CRDs.

@@ -501,7 +501,7 @@ func TestApplyObjectMetaSchema(t *testing.T) {
 }
 
 // TestApplyTypeSchema compares the typed schema of every version of the
-// differential's CRD (and the corpus of shapes in it) with upstream's:
+// differential's CRD (and the set of shapes in it) with upstream's:
 // the types reachable from the CRD's kind, with names normalized.
 func TestApplyTypeSchema(t *testing.T) {
 	crds := []string{applyCRD, rootPreserveCRD}

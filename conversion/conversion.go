@@ -23,14 +23,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/engine/field"
 	"github.com/crdlab/crdlab/internal/jsonstrict"
+	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/objectmeta"
+	"github.com/crdlab/crdlab/internal/unstructured"
 	"github.com/crdlab/crdlab/wire"
 	"sigs.k8s.io/yaml"
 )
@@ -211,7 +212,7 @@ func validate(c *engine.CRD, version string, obj map[string]interface{}, out *Ob
 		out.Errors = append(out.Errors, err.Error())
 		return
 	}
-	cp := deepCopy(obj).(map[string]interface{})
+	cp := unstructured.DeepCopy(obj).(map[string]interface{})
 	if m, ok := cp["metadata"].(map[string]interface{}); ok {
 		for _, k := range []string{"uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds"} {
 			delete(m, k)
@@ -335,7 +336,7 @@ func convert(rel kubeversion.Release, req *request, reviewVersion string, respon
 	texts := rawTexts(body, len(items))
 	out := make([]map[string]interface{}, len(items))
 	for i, raw := range items {
-		original := deepCopy(req.objects[i]).(map[string]interface{})
+		original := unstructured.DeepCopy(req.objects[i]).(map[string]interface{})
 		converted, err := rawObject(raw, texts[i])
 		if err != nil {
 			if isList {
@@ -435,7 +436,7 @@ func rawObject(raw interface{}, text []byte) (map[string]interface{}, error) {
 		}
 		return nil, fmt.Errorf("Object 'Kind' is missing in '%s'", text)
 	}
-	return deepCopy(m).(map[string]interface{}), nil
+	return unstructured.DeepCopy(m).(map[string]interface{}), nil
 }
 
 // objectGVK is Unstructured.GroupVersionKind: empty when apiVersion does
@@ -476,7 +477,7 @@ func restoreObjectMeta(rel kubeversion.Release, original, converted map[string]i
 	if m, ok := original["metadata"]; !ok {
 		converted["metadata"] = map[string]interface{}{}
 	} else {
-		converted["metadata"] = deepCopy(m)
+		converted["metadata"] = unstructured.DeepCopy(m)
 	}
 	convertedMeta, ok := converted["metadata"].(map[string]interface{})
 	if !ok {
@@ -499,11 +500,7 @@ func restoreObjectMeta(rel kubeversion.Release, original, converted map[string]i
 		changed := len(originalField) != len(responseField)
 		// Upstream ranges over the map: with several non-strings, which
 		// one it names is random; this names the first in key order.
-		keys := make([]string, 0, len(responseField))
-		for k := range responseField {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := keys.Sorted(responseField)
 		for _, k := range keys {
 			v := responseField[k]
 			s, ok := v.(string)
@@ -572,22 +569,4 @@ func hasVersion(spec *crd.CustomResourceDefinitionSpec, name string) bool {
 		}
 	}
 	return false
-}
-
-func deepCopy(x interface{}) interface{} {
-	switch t := x.(type) {
-	case map[string]interface{}:
-		out := make(map[string]interface{}, len(t))
-		for k, v := range t {
-			out[k] = deepCopy(v)
-		}
-		return out
-	case []interface{}:
-		out := make([]interface{}, len(t))
-		for i, v := range t {
-			out[i] = deepCopy(v)
-		}
-		return out
-	}
-	return x
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/crdlab/crdlab/admission"
 	"github.com/crdlab/crdlab/engine"
 	iadm "github.com/crdlab/crdlab/internal/admission"
+	"github.com/crdlab/crdlab/internal/unstructured"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -413,7 +414,7 @@ func (l *loader) runAdmission(t target, c *AdmissionCase, base *admission.Inputs
 // admit runs the chain: mutating policies, the schema (objects of the
 // suite's CRD), validating policies.
 func (l *loader) admit(t target, c *AdmissionCase, in *admission.Inputs) (*admissionOutcome, error) {
-	obj, old := deepCopyObject(c.object), deepCopyObject(c.oldObject)
+	obj, old := unstructured.DeepCopyObject(c.object), unstructured.DeepCopyObject(c.oldObject)
 	subject := obj
 	if subject == nil {
 		subject = old
@@ -651,14 +652,6 @@ func renderAnnotations(m map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func deepCopyObject(m map[string]interface{}) map[string]interface{} {
-	if m == nil {
-		return nil
-	}
-	c, _ := deepCopy(m).(map[string]interface{})
-	return c
 }
 
 // guessResource is the plural the API machinery guesses for a kind

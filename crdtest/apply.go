@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 
 	sigsyaml "sigs.k8s.io/yaml"
 	yaml "sigs.k8s.io/yaml/goyaml.v3"
 
 	"github.com/crdlab/crdlab/apply"
+	"github.com/crdlab/crdlab/internal/keys"
 )
 
 // ApplyCase is crdlab's server-side apply case: requests by field managers
@@ -201,7 +201,7 @@ func checkApplyStep(rep *apply.Report, i int, st *ApplyStep) error {
 			got[o.Path] = o.Owners
 		}
 		var b strings.Builder
-		for _, p := range sortedKeys(st.ExpectedOwners) {
+		for _, p := range keys.Sorted(st.ExpectedOwners) {
 			want := st.ExpectedOwners[p]
 			if want == nil {
 				want = []string{}
@@ -279,14 +279,5 @@ func canonicalJSON(b []byte) []byte {
 	if err != nil {
 		return b
 	}
-	return out
-}
-
-func sortedKeys(m map[string][]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/unstructured"
 	"sigs.k8s.io/yaml"
 )
 
@@ -100,7 +101,7 @@ func StarterSuite(crdYAML []byte, crdPath string) ([]byte, error) {
 }
 
 func withGenerateName(obj map[string]interface{}) map[string]interface{} {
-	c := deepCopy(obj).(map[string]interface{})
+	c := unstructured.DeepCopy(obj).(map[string]interface{})
 	setMeta(c, "generateName", "test-")
 	return c
 }
@@ -157,11 +158,7 @@ func collectRules(s map[string]interface{}, path string) []ruleRef {
 		}
 	}
 	if props, ok := s["properties"].(map[string]interface{}); ok {
-		names := make([]string, 0, len(props))
-		for k := range props {
-			names = append(names, k)
-		}
-		sort.Strings(names)
+		names := keys.Sorted(props)
 		for _, k := range names {
 			p := k
 			if path != "" {

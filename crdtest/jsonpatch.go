@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/crdlab/crdlab/internal/unstructured"
 )
 
 // applyPatch applies RFC 6902 operations (add, remove, replace, move, copy,
@@ -36,7 +38,7 @@ func applyPatch(doc interface{}, patches []Patch) (interface{}, error) {
 				doc, v, err = pointerRemove(doc, p.From)
 			} else {
 				v, err = pointerGet(doc, p.From)
-				v = deepCopy(v)
+				v = unstructured.DeepCopy(v)
 			}
 			if err == nil {
 				doc, err = pointerSet(doc, p.Path, v, true)

@@ -13,6 +13,8 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/unstructured"
 	"sigs.k8s.io/yaml"
 )
 
@@ -441,11 +443,7 @@ func anyDisabled(gates []string) bool {
 
 func majorVersions(annotations map[string]string) map[uint64]bool {
 	var s string
-	keys := make([]string, 0, len(annotations))
-	for k := range annotations {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := keys.Sorted(annotations)
 	for _, k := range keys {
 		if strings.HasPrefix(k, "release.openshift.io/major-version") {
 			s = annotations[k]
@@ -521,11 +519,7 @@ func (l *loader) featureGateStatus(suiteDir, profile string, featureSets map[str
 }
 
 func keysOf(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
+	out := keys.Sorted(m)
 	return out
 }
 
@@ -580,7 +574,7 @@ func (l *loader) gateManifests(suiteDir string) ([]map[string]interface{}, error
 // version (served and storage, as OpenShift's loadVersionedCRD does) and
 // with patches applied.
 func (t target) crdBytes(patches []Patch) ([]byte, error) {
-	doc := deepCopy(t.crd.doc).(map[string]interface{})
+	doc := unstructured.DeepCopy(t.crd.doc).(map[string]interface{})
 	if len(patches) > 0 {
 		// OpenShift patches the file as written, then installs its spec.
 		patched, err := applyPatch(doc, patches)
@@ -642,25 +636,6 @@ func (l *loader) compile(t target, patches []Patch) (*engine.CRD, error) {
 		}
 	})
 	return e.crd, e.err
-}
-
-func deepCopy(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		out := make(map[string]interface{}, len(t))
-		for k, x := range t {
-			out[k] = deepCopy(x)
-		}
-		return out
-	case []interface{}:
-		out := make([]interface{}, len(t))
-		for i, x := range t {
-			out[i] = deepCopy(x)
-		}
-		return out
-	default:
-		return v
-	}
 }
 
 // compileLenient compiles a CRD the way envtest installs it: the YAML is

@@ -15,6 +15,7 @@ import (
 
 	"github.com/crdlab/crdlab/admission"
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/internal/unstructured"
 	"github.com/crdlab/crdlab/wire"
 	"sigs.k8s.io/yaml"
 )
@@ -392,7 +393,7 @@ func (s *server) do(r request) (*engine.Result, string, object, error) {
 	if msg := errorMessage(r.crd, res); msg != "" {
 		return res, msg, nil, nil
 	}
-	obj, _ := deepCopy(res.Object).(map[string]interface{})
+	obj, _ := unstructured.DeepCopy(res.Object).(map[string]interface{})
 	s.rv++
 	setMeta(obj, "resourceVersion", strconv.Itoa(s.rv))
 	return res, "", obj, nil
@@ -503,8 +504,8 @@ func (l *loader) runOnUpdate(t target, c *OnUpdate) error {
 		return fmt.Errorf("initial object should create successfully:\n    %s", msg)
 	}
 	if hasInitialStatus && initialStatus != nil {
-		body := deepCopy(got).(map[string]interface{})
-		body["status"] = deepCopy(initialStatus)
+		body := unstructured.DeepCopy(got).(map[string]interface{})
+		body["status"] = unstructured.DeepCopy(initialStatus)
 		_, msg, next, err := srv.do(request{crd: crd, body: body, old: got, subresource: "status", fv: engine.Warn})
 		if err != nil {
 			return fmt.Errorf("initial status: %v", err)
@@ -515,7 +516,7 @@ func (l *loader) runOnUpdate(t target, c *OnUpdate) error {
 		got = next
 	}
 	if len(c.InitialCRDPatches) > 0 {
-		_, msg, next, err := srv.do(request{crd: base, body: deepCopy(got).(map[string]interface{}), old: got, fv: engine.Warn})
+		_, msg, next, err := srv.do(request{crd: base, body: unstructured.DeepCopy(got).(map[string]interface{}), old: got, fv: engine.Warn})
 		if err != nil {
 			return fmt.Errorf("update after restoring the CRD: %v", err)
 		}
@@ -544,8 +545,8 @@ func (l *loader) runOnUpdate(t target, c *OnUpdate) error {
 	}
 	got = next
 	if hasUpdatedStatus && updatedStatus != nil {
-		body := deepCopy(got).(map[string]interface{})
-		body["status"] = deepCopy(updatedStatus)
+		body := unstructured.DeepCopy(got).(map[string]interface{})
+		body["status"] = unstructured.DeepCopy(updatedStatus)
 		_, msg, next, err := srv.do(request{crd: base, body: body, old: got, subresource: "status", fv: engine.Warn})
 		if err != nil {
 			return fmt.Errorf("updated status: %v", err)

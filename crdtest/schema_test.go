@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/admission"
+	"github.com/crdlab/crdlab/internal/keys"
 )
 
 // TestJSONSchemaMatchesTypes keeps docs/crdtest.schema.json in step with
@@ -28,11 +29,7 @@ func TestJSONSchemaMatchesTypes(t *testing.T) {
 	props := func(raw json.RawMessage) []string {
 		var m map[string]json.RawMessage
 		json.Unmarshal(raw, &m)
-		out := make([]string, 0, len(m))
-		for k := range m {
-			out = append(out, k)
-		}
-		sort.Strings(out)
+		out := keys.Sorted(m)
 		return out
 	}
 	fields := func(v interface{}, extra ...string) []string {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/crdlab/crdlab/internal/defaulting"
 	"github.com/crdlab/crdlab/internal/pruning"
+	"github.com/crdlab/crdlab/internal/unstructured"
 )
 
 // StoredRead is a stored object as the API server reads it at one version.
@@ -94,7 +95,7 @@ func (c *CRD) readStored(stored []byte, v *Validator, track bool) (out *StoredRe
 	sh := v.shared
 	ours := content.Group == sh.group && content.Kind == sh.kind
 	if track && ours && !sh.preserveUnknownFields {
-		out.Pruned = append(out.Pruned, pruning.Prune(deepCopyJSON(obj), sh.structural[content.Version], true)...)
+		out.Pruned = append(out.Pruned, pruning.Prune(unstructured.DeepCopy(obj).(map[string]interface{}), sh.structural[content.Version], true)...)
 	}
 	// The decoder: pruning and metadata repair at the stored version.
 	if _, err := v.coerce(obj, true); err != nil {
@@ -104,7 +105,7 @@ func (c *CRD) readStored(stored []byte, v *Validator, track bool) (out *StoredRe
 	if ours {
 		var before map[string]interface{}
 		if track {
-			before = deepCopyJSON(obj)
+			before = unstructured.DeepCopy(obj).(map[string]interface{})
 		}
 		defaulting.Default(obj, sh.structural[content.Version])
 		if track {
@@ -124,7 +125,7 @@ func (c *CRD) readStored(stored []byte, v *Validator, track bool) (out *StoredRe
 	if content.Version != version {
 		obj["apiVersion"] = sh.group + "/" + version
 		if track && ours && !sh.preserveUnknownFields {
-			out.Pruned = append(out.Pruned, pruning.Prune(deepCopyJSON(obj), sh.structural[version], true)...)
+			out.Pruned = append(out.Pruned, pruning.Prune(unstructured.DeepCopy(obj).(map[string]interface{}), sh.structural[version], true)...)
 		}
 		if _, err := v.coerce(obj, false); err != nil {
 			out.Error = err.Error()
@@ -155,31 +156,6 @@ func (c *CRD) hasVersion(name string) bool {
 		}
 	}
 	return false
-}
-
-// deepCopyJSON copies a decoded JSON value.
-func deepCopyJSON(x interface{}) map[string]interface{} {
-	m, _ := copyJSON(x).(map[string]interface{})
-	return m
-}
-
-func copyJSON(x interface{}) interface{} {
-	switch t := x.(type) {
-	case map[string]interface{}:
-		out := make(map[string]interface{}, len(t))
-		for k, v := range t {
-			out[k] = copyJSON(v)
-		}
-		return out
-	case []interface{}:
-		out := make([]interface{}, len(t))
-		for i, v := range t {
-			out[i] = copyJSON(v)
-		}
-		return out
-	default:
-		return x
-	}
 }
 
 // changedPaths returns the sorted paths (prune's notation) of the values

@@ -96,28 +96,28 @@ func (v *Validator) validateCEL(errsSoFar field.ErrorList, obj, old map[string]i
 // with the old object but without ratcheting.
 func (v *Validator) runCEL(obj, old map[string]interface{}, res *Result, ratchet bool) field.ErrorList {
 	var (
-		errs   field.ErrorList
-		report *cel.Report
+		errs field.ErrorList
+		eval *cel.Evaluation
 	)
 	var opts []cel.Option
 	if res.ctx != nil && res.ctx.Done() != nil {
 		opts = append(opts, cel.WithContext(res.ctx))
 	}
 	if old == nil {
-		errs, _, report = v.cel.Validate(nil, obj, nil, limits.RuntimeCELCostBudget, opts...)
+		errs, _, eval = v.cel.Validate(nil, obj, nil, limits.RuntimeCELCostBudget, opts...)
 	} else {
 		if ratchet {
 			opts = append(opts, cel.WithRatcheting(cel.NewCorrelatedObject(obj, old, v.structural)))
 		}
-		errs, _, report = v.cel.Validate(nil, obj, old, limits.RuntimeCELCostBudget, opts...)
+		errs, _, eval = v.cel.Validate(nil, obj, old, limits.RuntimeCELCostBudget, opts...)
 	}
-	if report != nil {
-		res.interrupted = res.interrupted || report.Interrupted
-		res.Warnings = append(res.Warnings, report.Warnings...)
-		if res.Costs == nil && len(report.Costs) > 0 {
-			res.Costs = make([]RuleCost, 0, len(report.Costs))
+	if eval != nil {
+		res.interrupted = res.interrupted || eval.Interrupted
+		res.Warnings = append(res.Warnings, eval.Warnings...)
+		if res.Costs == nil && len(eval.Costs) > 0 {
+			res.Costs = make([]RuleCost, 0, len(eval.Costs))
 		}
-		for _, c := range report.Costs {
+		for _, c := range eval.Costs {
 			res.Costs = append(res.Costs, RuleCost(c))
 		}
 	}

@@ -20,7 +20,7 @@ const hex = "[0-9a-fA-F]"
 // formatConstraints are the formats kube-openapi checks with a regular
 // expression (and a length), written as JSON Schema keywords: the same
 // language under santhosh-tekuri/jsonschema (Go regexp) and, for these
-// ASCII patterns, under ECMA-262 engines. nil: the format checks nothing.
+// ASCII patterns, under ECMA-262 regular expressions. nil: the format checks nothing.
 var formatConstraints = map[string]map[string]interface{}{
 	"password":     nil,
 	"uuid":         {"pattern": "^" + hex + "{8}-?" + hex + "{4}-?" + hex + "{4}-?" + hex + "{4}-?" + hex + "{12}$"},

@@ -3,10 +3,10 @@ package jsonschema_test
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/keys"
 )
 
 // Objects generated from a schema: a minimal one (required fields only), a
@@ -162,11 +162,7 @@ func collectSites(v interface{}, s *crd.JSONSchemaProps, path []interface{}, out
 	}
 	switch x := v.(type) {
 	case map[string]interface{}:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := keys.Sorted(x)
 		for _, k := range keys {
 			var child *crd.JSONSchemaProps
 			if p, ok := s.Properties[k]; ok {

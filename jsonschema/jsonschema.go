@@ -51,6 +51,7 @@ import (
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/internal/openapi"
 )
 
@@ -503,7 +504,7 @@ func (c *converter) node(s *crd.JSONSchemaProps, path string, ctx nodeCtx) (map[
 	}
 	if len(s.Properties) > 0 {
 		props := map[string]interface{}{}
-		for _, k := range sortedKeys(s.Properties) {
+		for _, k := range keys.Sorted(s.Properties) {
 			p := s.Properties[k]
 			childCtx := nodeCtx{junctor: ctx.junctor}
 			if !ctx.junctor && !p.Nullable {
@@ -524,7 +525,7 @@ func (c *converter) node(s *crd.JSONSchemaProps, path string, ctx nodeCtx) (map[
 			// the API server validates after defaulting: an absent property
 			// with a default is its default value here
 			var req []interface{}
-			for _, k := range sortedKeys(s.Properties) {
+			for _, k := range keys.Sorted(s.Properties) {
 				d := ctx.defaulted[k]
 				if d == nil {
 					continue
@@ -541,7 +542,7 @@ func (c *converter) node(s *crd.JSONSchemaProps, path string, ctx nodeCtx) (map[
 	}
 	if len(s.PatternProperties) > 0 {
 		props := map[string]interface{}{}
-		for _, k := range sortedKeys(s.PatternProperties) {
+		for _, k := range keys.Sorted(s.PatternProperties) {
 			p := s.PatternProperties[k]
 			child, err := c.node(&p, path+"["+k+"]", nodeCtx{junctor: true})
 			if err != nil {
@@ -677,7 +678,7 @@ func (c *converter) structure(s *crd.JSONSchemaProps) map[string]interface{} {
 	}
 	if len(s.Properties) > 0 {
 		props := map[string]interface{}{}
-		for _, k := range sortedKeys(s.Properties) {
+		for _, k := range keys.Sorted(s.Properties) {
 			p := s.Properties[k]
 			props[k] = c.structure(&p)
 		}
@@ -796,7 +797,7 @@ func (c *converter) additionalItemsKeyword() string {
 
 func (c *converter) dependencies(out map[string]interface{}, s *crd.JSONSchemaProps, path string) error {
 	schemas, props := map[string]interface{}{}, map[string]interface{}{}
-	for _, k := range sortedDeps(s.Dependencies) {
+	for _, k := range keys.Sorted(s.Dependencies) {
 		d := s.Dependencies[k]
 		if d.Schema != nil {
 			child, err := c.node(d.Schema, path, nodeCtx{junctor: true})
@@ -930,24 +931,6 @@ func toInterfaces(l []string) []interface{} {
 		out[i] = s
 	}
 	return out
-}
-
-func sortedKeys(m map[string]crd.JSONSchemaProps) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func sortedDeps(m crd.JSONSchemaDependencies) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func join(path, k string) string {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/crdlab/crdlab/admission"
 	iadm "github.com/crdlab/crdlab/internal/admission"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/internal/cli/report"
 	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/internal/yamldoc"
@@ -79,7 +79,7 @@ type policyRun struct {
 	oldObject   map[string]interface{} // --old, the UPDATE's stored object
 	tmpl        admission.Request
 	nameNS      bool // the request names the name and namespace
-	cat         *catalog.Catalog
+	cat         *inputs.Catalog
 	keepResults bool
 	// webhookAnswers are the --webhook-response answers; hooked, when a
 	// mutating webhook has one, what the mutating step's webhooks did.
@@ -103,7 +103,7 @@ func admissionReleaseNote(kubeVersion string) string {
 
 // loadAdmission reads the policies (--policy and the inputs) and the
 // request; it returns nil when there is no policy.
-func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, mentioned bool, cat *catalog.Catalog, update bool) (*policyRun, error) {
+func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, mentioned bool, cat *inputs.Catalog, update bool) (*policyRun, error) {
 	in := &admission.Inputs{}
 	if len(f.policies) > 0 {
 		docs, err := reader.Read(f.policies, "policies (--policy)")
@@ -120,7 +120,7 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 	// without policies reads nothing twice).
 	found := mentioned || hasAdmission(in)
 	var args []string
-	for _, a := range inputs {
+	for _, a := range paths {
 		if a != "-" { // stdin is read once, by the validation
 			args = append(args, a)
 		}
@@ -169,12 +169,12 @@ func loadAdmission(f *admissionFlags, reader catalog.Reader, inputs []string, me
 		return nil, err
 	}
 	if p.webhookAnswers != nil && p.webhookAnswers.mutating {
-		p.hooked = &webhookMutation{done: map[*catalog.Document]*admission.WebhookDispatch{}, targets: map[string]*mutationTarget{}}
+		p.hooked = &webhookMutation{done: map[*inputs.Document]*admission.WebhookDispatch{}, targets: map[string]*mutationTarget{}}
 	}
 	return p, nil
 }
 
-func decodePolicyDocs(in *admission.Inputs, docs []catalog.Document, all bool) error {
+func decodePolicyDocs(in *admission.Inputs, docs []inputs.Document, all bool) error {
 	for _, d := range docs {
 		if d.IsCRD() {
 			continue
@@ -199,7 +199,7 @@ func decodePolicyDocs(in *admission.Inputs, docs []catalog.Document, all bool) e
 		obj, err := admission.DecodeObject(d.Data)
 		if err != nil {
 			if all {
-				return &catalog.InputError{File: d.File, Line: d.Line, Err: err}
+				return &inputs.InputError{File: d.File, Line: d.Line, Err: err}
 			}
 			continue
 		}
@@ -208,23 +208,23 @@ func decodePolicyDocs(in *admission.Inputs, docs []catalog.Document, all bool) e
 	return nil
 }
 
-func (p *policyRun) readRequest(reader catalog.Reader, file string) error {
+func (p *policyRun) readRequest(reader inputs.Reader, file string) error {
 	data, err := reader.ReadFile(file, "AdmissionReview (--request)")
 	if err != nil {
 		return err
 	}
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {
-		return &catalog.InputError{File: file, Err: err}
+		return &inputs.InputError{File: file, Err: err}
 	}
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.DisallowUnknownFields()
 	var rv admissionReview
 	if err := dec.Decode(&rv); err != nil {
-		return &catalog.InputError{File: file, Err: fmt.Errorf("not an AdmissionReview: %v", err)}
+		return &inputs.InputError{File: file, Err: fmt.Errorf("not an AdmissionReview: %v", err)}
 	}
 	if rv.Kind != "AdmissionReview" || !strings.HasPrefix(rv.APIVersion, "admission.k8s.io/") || rv.Request == nil {
-		return &catalog.InputError{File: file, Err: fmt.Errorf("expected an admission.k8s.io/v1 AdmissionReview with a request")}
+		return &inputs.InputError{File: file, Err: fmt.Errorf("expected an admission.k8s.io/v1 AdmissionReview with a request")}
 	}
 	r := rv.Request
 	if r.Operation != "" {
@@ -268,7 +268,7 @@ func (p *policyRun) subresource(flag string) (string, error) {
 
 // catalogResources answers the admission package's resource questions from
 // the CRDs of the run.
-func catalogResources(cat *catalog.Catalog) iadm.CRDResources {
+func catalogResources(cat *inputs.Catalog) iadm.CRDResources {
 	var defs iadm.CRDResources
 	for _, e := range cat.Entries() {
 		if e.Def != nil {
@@ -280,7 +280,7 @@ func catalogResources(cat *catalog.Catalog) iadm.CRDResources {
 
 // apply runs validating admission on a valid entry: a denial makes it
 // invalid, with the API server's message as its error.
-func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
+func (p *policyRun) apply(d *inputs.Document, r *inputs.Result) {
 	defer func() {
 		if !p.keepResults {
 			r.Result, r.OldResult = nil, nil
@@ -291,7 +291,7 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 		if p.hooked != nil {
 			if res := p.hooked.take(d); res != nil {
 				prependWarnings(r, res.Warnings)
-				r.Webhooks = wireCalls(append(res.Calls, validatingNotReached(p.adm, "not reached: the request failed at "+failedAt(res.Calls))...))
+				r.Webhooks = append(res.Calls, validatingNotReached(p.adm, "not reached: the request failed at "+failedAt(res.Calls))...)
 				if !res.Allowed {
 					// kubectl prints the webhook's status.
 					r.Admission = &wire.AdmissionOutcome{Message: res.Message, Reason: res.Reason, Code: res.Code}
@@ -304,7 +304,7 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 		// The mutating webhooks ran before the validation that failed.
 		if res := p.hooked.take(d); res != nil {
 			prependWarnings(r, res.Warnings)
-			r.Webhooks = wireCalls(append(res.Calls, validatingNotReached(p.adm, "not reached: the object is invalid")...))
+			r.Webhooks = append(res.Calls, validatingNotReached(p.adm, "not reached: the object is invalid")...)
 		}
 	}
 	if r.Status != wire.StatusValid || admission.IsAdmissionKind(r.APIVersion, r.Kind) {
@@ -339,17 +339,17 @@ func (p *policyRun) apply(d *catalog.Document, r *catalog.Result) {
 	mres := p.mutatingCalls(d, &req)
 	prependWarnings(r, mres.Warnings)
 	if !mres.Allowed {
-		r.Webhooks = wireCalls(append(mres.Calls, validatingNotReached(p.adm, "not reached: the request failed at "+failedAt(mres.Calls))...))
+		r.Webhooks = append(mres.Calls, validatingNotReached(p.adm, "not reached: the request failed at "+failedAt(mres.Calls))...)
 		failWith(r, mres.Message, mres.Reason, mres.Code)
 		return
 	}
 	dec := p.adm.Validate(&req)
 	vres := admission.WebhookDispatch{Allowed: true}
 	if dec.Denied != nil {
-		r.Webhooks = wireCalls(append(mres.Calls, validatingNotReached(p.adm, "not reached: the request was denied by ValidatingAdmissionPolicy '"+dec.Denied.Policy+"'")...))
+		r.Webhooks = append(mres.Calls, validatingNotReached(p.adm, "not reached: the request was denied by ValidatingAdmissionPolicy '"+dec.Denied.Policy+"'")...)
 	} else {
 		vres = p.adm.DispatchWebhooks(&req, false, p.webhookAnswers.answers())
-		r.Webhooks = wireCalls(append(mres.Calls, vres.Calls...))
+		r.Webhooks = append(mres.Calls, vres.Calls...)
 	}
 	if p.adm.Policies() == 0 {
 		addWarnings(r, vres.Warnings)
@@ -393,20 +393,6 @@ func (p *policyRun) storedCRD(name string) map[string]interface{} {
 	return old
 }
 
-// wireCalls are the webhook verdicts of an entry.
-func wireCalls(calls []admission.WebhookCall) []wire.WebhookCall {
-	out := make([]wire.WebhookCall, len(calls))
-	for i, c := range calls {
-		out[i] = wire.WebhookCall{Configuration: c.Configuration, Type: c.Type, Webhook: c.Webhook, Called: c.Called,
-			Skipped: c.Skipped, Error: c.Error, Code: c.Code, Answer: c.Answer}
-		if t := c.CalledWith; t != nil {
-			out[i].CalledWith = &wire.WebhookTarget{Group: t.Group, Version: t.Version, Resource: t.Resource,
-				SubResource: t.SubResource, APIVersion: t.APIVersion, Kind: t.Kind}
-		}
-	}
-	return out
-}
-
 // declareForUpdate declares the flags of the CRD-update commands (lint
 // --old, upgrade): the request is the CRD's UPDATE.
 func (a *admissionFlags) declareForUpdate(fs *flag.FlagSet) {
@@ -429,7 +415,7 @@ func (noResources) ParamScope(_, kind string) bool                              
 // webhooks, validating policies, validating webhooks (the webhooks are
 // matched, not called); nil when no --policy is given. Mutating policies
 // are not run on CRDs (a note says so).
-func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw []byte, kubeVersion string) (*wire.AdmissionOutcome, error) {
+func crdUpdateAdmission(f *admissionFlags, reader inputs.Reader, newRaw, oldRaw []byte, kubeVersion string) (*wire.AdmissionOutcome, error) {
 	if len(f.policies) == 0 {
 		if f.request != "" || f.user != "" || f.groups != nil || f.webhookResponses != nil {
 			return nil, fmt.Errorf("--request, --user, --group and --webhook-response need --policy")
@@ -493,7 +479,7 @@ func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw
 	}
 	if !mres.Allowed {
 		out := &wire.AdmissionOutcome{Message: mres.Message, Reason: mres.Reason, Code: mres.Code, Warnings: mres.Warnings, Notes: notes,
-			Webhooks: wireCalls(append(mres.Calls, validatingNotReached(adm, "not reached: the request failed at "+failedAt(mres.Calls))...))}
+			Webhooks: append(mres.Calls, validatingNotReached(adm, "not reached: the request failed at "+failedAt(mres.Calls))...)}
 		return out, nil
 	}
 	dec := adm.Validate(&req)
@@ -501,11 +487,11 @@ func crdUpdateAdmission(f *admissionFlags, reader catalog.Reader, newRaw, oldRaw
 		Evaluated: dec.Evaluated, Notes: append(notes, dec.Notes...)}
 	if d := dec.Denied; d != nil {
 		out.Policy, out.Binding, out.Message, out.Reason, out.Code = d.Policy, d.Binding, d.Message, d.Reason, d.Code
-		out.Webhooks = wireCalls(append(mres.Calls, validatingNotReached(adm, "not reached: the request was denied by ValidatingAdmissionPolicy '"+d.Policy+"'")...))
+		out.Webhooks = append(mres.Calls, validatingNotReached(adm, "not reached: the request was denied by ValidatingAdmissionPolicy '"+d.Policy+"'")...)
 		return out, nil
 	}
 	vres := adm.DispatchWebhooks(&req, false, answers.answers())
-	out.Webhooks = wireCalls(append(mres.Calls, vres.Calls...))
+	out.Webhooks = append(mres.Calls, vres.Calls...)
 	out.Warnings = append(out.Warnings, vres.Warnings...)
 	if !vres.Allowed {
 		out.Allowed, out.Message, out.Reason, out.Code = false, vres.Message, vres.Reason, vres.Code

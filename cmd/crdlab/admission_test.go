@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/admission"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -348,11 +348,11 @@ spec:
       scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
 `
 	dir := writeFiles(t, map[string]string{"crd.yaml": crd})
-	docs, err := (&catalog.Reader{}).Read([]string{filepath.Join(dir, "crd.yaml")}, "CRD")
+	docs, err := (&inputs.Reader{}).Read([]string{filepath.Join(dir, "crd.yaml")}, "CRD")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := catalog.New()
+	cat := inputs.New()
 	if err := cat.AddAll(docs, 1); err != nil {
 		t.Fatal(err)
 	}

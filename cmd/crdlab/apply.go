@@ -14,7 +14,7 @@ import (
 
 	"github.com/crdlab/crdlab/apply"
 	"github.com/crdlab/crdlab/engine"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 )
 
 // This file is `crdlab apply`: server-side apply offline (package apply).
@@ -116,7 +116,7 @@ func runApply(c *command, args []string, stdin io.Reader, stdout, stderr io.Writ
 	if !single && (f.force || f.subresource != "" || fs.Changed("operation")) {
 		return usageError(c, stderr, "--force, --subresource and --operation describe a single request: give --manager and one OBJECT")
 	}
-	reader := &catalog.Reader{Stdin: stdin}
+	reader := &inputs.Reader{Stdin: stdin}
 	crdData, err := reader.ReadFile(f.crd, "CRD")
 	if err != nil {
 		return reportInputError(stderr, err)

@@ -77,9 +77,9 @@ func runBench(c *command, args []string, stdin io.Reader, stdout, stderr io.Writ
 		return usageError(c, stderr, "--duration must be positive and --samples between 1 and 1000")
 	}
 	defer closeEngine()
-	benchmark, err := pickEngine[benchFunc](f.engineFlags, nativeBench, wasmBench)
+	benchmark, err := pickRuntime[benchFunc](f.runtimeFlags, nativeBench, wasmBench)
 	if err != nil {
-		return engineError(c, stderr, err)
+		return runtimeError(c, stderr, err)
 	}
 	crds, skipped, code := loadProject(c, &f.projectFlags, fs.Args(), stdin, stdout, stderr)
 	if code != exitValid {

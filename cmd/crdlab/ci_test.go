@@ -17,6 +17,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/internal/testsupport/testenv"
 )
 
@@ -82,11 +83,7 @@ func writeModuleVersion(t *testing.T, dir, version string, files map[string][]by
 	if err := os.MkdirAll(v, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	names := make([]string, 0, len(files))
-	for f := range files {
-		names = append(names, f)
-	}
-	sort.Strings(names)
+	names := keys.Sorted(files)
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	prefix := "github.com/crdlab/crdlab@" + version + "/"

@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
+	"time"
 
+	"github.com/crdlab/crdlab/internal/cli/inputs"
+	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/limits"
 	flag "github.com/spf13/pflag"
 )
 
@@ -129,11 +132,7 @@ Usage:
 
 Commands:
 `)
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := keys.Sorted(commands)
 	width := len("version")
 	for _, n := range names {
 		width = max(width, len(n))
@@ -167,3 +166,18 @@ func stdinOnce(c *command, stderr io.Writer, lists ...[]string) int {
 	}
 	return -1
 }
+
+// holdsCRD reports whether a CRD input named file (a file or a directory)
+// is among docs.
+func holdsCRD(docs []inputs.Document, file string) bool {
+	for _, d := range docs {
+		if d.File == file || strings.HasPrefix(d.File, strings.TrimSuffix(file, "/")+"/") || file == "." {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultTimeout is --timeout's default: the API server's request timeout
+// (60 s). --runtime wasm gets wasmTimeoutFactor times it (runtimes.go).
+const defaultTimeout = limits.RequestTimeoutSeconds * time.Second

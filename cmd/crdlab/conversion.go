@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdlab/crdlab/conversion"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 )
 
 // This file is `crdlab conversion-review`: a conversion webhook's recorded
@@ -18,7 +18,7 @@ import (
 var conversionReviewCommand = &command{
 	name:    "conversion-review",
 	summary: "Check a conversion webhook's recorded ConversionReview answer",
-	usage:   `crdlab conversion-review --crd CRD [-o text|json] [--objects] [--list] [--engine native|wasm] REQUEST [RESPONSE]`,
+	usage:   `crdlab conversion-review --crd CRD [-o text|json] [--objects] [--list] [--runtime native|wasm] REQUEST [RESPONSE]`,
 	doc: `Check a conversion webhook's answer offline, as kube-apiserver 1.37 does
 when it calls the webhook of a CRD with spec.conversion.strategy Webhook.
 
@@ -49,7 +49,7 @@ single object one too (the errors' wording differs).`,
 }
 
 type conversionReviewFlags struct {
-	engineFlags
+	runtimeFlags
 	crd            string
 	output         string
 	objects        bool
@@ -65,7 +65,7 @@ func declareConversionReview(fs *flag.FlagSet, f *conversionReviewFlags) {
 	fs.BoolVar(&f.list, "list", false, "the objects were converted as one list (always so for several objects)")
 	fs.StringVar(&f.listAPIVersion, "list-api-version", "", "the list's apiVersion, which list errors quote (default: the first object's)")
 	f.kube.declare(fs)
-	f.engineFlags.declare(fs)
+	f.runtimeFlags.declare(fs)
 }
 
 func runConversionReview(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -79,7 +79,7 @@ func runConversionReview(c *command, args []string, stdin io.Reader, stdout, std
 	if f.output, err = enum("output", f.output, "text", "json"); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
-	if err := f.engineFlags.check(); err != nil {
+	if err := f.runtimeFlags.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
 	if err := f.kube.check(); err != nil {
@@ -95,7 +95,7 @@ func runConversionReview(c *command, args []string, stdin io.Reader, stdout, std
 	if len(files) == 0 || len(files) > 2 {
 		return usageError(c, stderr, "need REQUEST and RESPONSE (or one file holding both), got %d arguments", len(files))
 	}
-	reader := &catalog.Reader{Stdin: stdin}
+	reader := &inputs.Reader{Stdin: stdin}
 	crdData, err := reader.ReadFile(f.crd, "CRD")
 	if err != nil {
 		return reportInputError(stderr, err)
@@ -111,9 +111,9 @@ func runConversionReview(c *command, args []string, stdin io.Reader, stdout, std
 		}
 	}
 	defer closeEngine()
-	check, err := pickEngine[conversionFunc](f.engineFlags, conversion.Check, wasmConversion)
+	check, err := pickRuntime[conversionFunc](f.runtimeFlags, conversion.Check, wasmConversion)
 	if err != nil {
-		return engineError(c, stderr, err)
+		return runtimeError(c, stderr, err)
 	}
 	res, err := check(crdData, request, response, conversion.Options{List: f.list, ListAPIVersion: f.listAPIVersion, KubeVersion: f.kube.version})
 	if err != nil {

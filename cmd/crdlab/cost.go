@@ -14,7 +14,7 @@ import (
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 )
 
 var costCommand = &command{
@@ -51,7 +51,7 @@ file:line).`,
 
 // projectFlags are the input flags of cost and bench.
 type projectFlags struct {
-	engineFlags
+	runtimeFlags
 	crds      []string
 	recursive bool
 	crdFV     string
@@ -65,7 +65,7 @@ func (f *projectFlags) declare(fs *flag.FlagSet, sorts []string, timeout string)
 	fs.StringVar(&f.crdFV, "crd-field-validation", "Strict", "the CRD create's fieldValidation: Strict, Warn or Ignore (unknown and duplicate fields of the CRDs; any case)")
 	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, timeout+wasmTimeoutNote)
 	f.sel.register(fs, strings.Join(sorts, ", "))
-	f.engineFlags.declare(fs)
+	f.runtimeFlags.declare(fs)
 }
 
 func (f *projectFlags) check(sorts []string) error {
@@ -79,7 +79,7 @@ func (f *projectFlags) check(sorts []string) error {
 	if err := f.sel.check(sorts); err != nil {
 		return err
 	}
-	return f.engineFlags.check()
+	return f.runtimeFlags.check()
 }
 
 type costFlags struct {
@@ -159,8 +159,8 @@ func selectEach[T any](s *selection, lists [][]T, share, key func(*T) float64) [
 // projectCRD is one CRD of the inputs and the objects matched to it.
 type projectCRD struct {
 	def     *crd.CustomResourceDefinition
-	doc     catalog.Document
-	objects []catalog.Document
+	doc     inputs.Document
+	objects []inputs.Document
 }
 
 // objectData returns the request bodies of the CRD's objects.
@@ -174,7 +174,7 @@ func (p *projectCRD) objectData() [][]byte {
 
 // where renders a document's place: "file" for the first document of a
 // file, else "file:line", with " (items[i])" for a kind: List item.
-func where(d *catalog.Document) string {
+func where(d *inputs.Document) string {
 	if d.Line <= 1 && d.Item < 0 {
 		return d.File
 	}
@@ -197,7 +197,7 @@ func loadProject(c *command, f *projectFlags, args []string, stdin io.Reader, st
 	if code := stdinOnce(c, stderr, f.crds, args); code >= 0 {
 		return nil, nil, code
 	}
-	reader := &catalog.Reader{Recursive: f.recursive, Stdin: stdin}
+	reader := &inputs.Reader{Recursive: f.recursive, Stdin: stdin}
 	crdDocs, err := reader.Read(f.crds, "CRD (--crd)")
 	if err != nil {
 		return nil, nil, reportInputError(stderr, err)
@@ -206,7 +206,7 @@ func loadProject(c *command, f *projectFlags, args []string, stdin io.Reader, st
 	if err != nil {
 		return nil, nil, reportInputError(stderr, err)
 	}
-	var given []catalog.Document
+	var given []inputs.Document
 	for _, d := range crdDocs {
 		if d.IsCRD() {
 			given = append(given, d)
@@ -219,8 +219,8 @@ func loadProject(c *command, f *projectFlags, args []string, stdin io.Reader, st
 	}
 	fv := engine.FieldValidation(f.crdFV)
 	var crds []*projectCRD
-	var objects []catalog.Document
-	addCRD := func(d catalog.Document) int {
+	var objects []inputs.Document
+	addCRD := func(d inputs.Document) int {
 		for _, p := range crds {
 			if p.doc.File == d.File && p.doc.Index == d.Index && p.doc.Item == d.Item {
 				return exitValid // given twice
@@ -228,7 +228,7 @@ func loadProject(c *command, f *projectFlags, args []string, stdin io.Reader, st
 		}
 		doc, err := crd.DecodeOneDocument(d.Raw, d.File)
 		if err != nil {
-			_, err = catalog.DecodeCRD(d) // the same error, located in the file
+			_, err = inputs.DecodeCRD(d) // the same error, located in the file
 			return reportInputError(stderr, err)
 		}
 		if len(doc.FieldErrors) > 0 && fv != engine.Ignore {
@@ -325,9 +325,9 @@ func runCost(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 		return code
 	}
 	defer closeEngine()
-	analyze, err := pickEngine[costFunc](f.engineFlags, nativeCostAt(f.kube.version), wasmCostAt(f.kube.version))
+	analyze, err := pickRuntime[costFunc](f.runtimeFlags, nativeCostAt(f.kube.version), wasmCostAt(f.kube.version))
 	if err != nil {
-		return engineError(c, stderr, err)
+		return runtimeError(c, stderr, err)
 	}
 	crds, skipped, code := loadProject(c, &f.projectFlags, fs.Args(), stdin, stdout, stderr)
 	if code != exitValid {

@@ -24,7 +24,7 @@
 //
 // # How it is built
 //
-// Every command reads its inputs through internal/cli/catalog: files,
+// Every command reads its inputs through internal/cli/inputs: files,
 // directories and "-" (catalog.Reader), documents split as kubectl does,
 // and for the commands that take manifests from directories
 // Reader.ReadManifests, which skips a directory's documents that are not
@@ -38,10 +38,10 @@
 // mutating.go, webhookanswers.go; Admit: admission.go; policycreate.go,
 // typecheck.go for lint --policy).
 //
-// Each command's work is one function type in engines.go with a native
-// implementation and a --engine wasm one calling the module's op through
-// bindings/wasm (wasmengine.go, wasmsuites.go); everything around it is
-// shared, so TestEngineWasmMatchesNative compares the two byte for byte.
+// Each command's work is one function type in runtimes.go with a native
+// implementation and a --runtime wasm one calling the module's op through
+// bindings/wasm (wasmruntime.go, wasmsuites.go); everything around it is
+// shared, so TestRuntimeWasmMatchesNative compares the two byte for byte.
 //
 // --kube-version with a range or a list (matrix.go) runs the command once
 // per release, oldest first, in one process: each run is the command's own
@@ -56,12 +56,12 @@
 //
 //  1. <command>.go: a *command (name, summary, usage, description with
 //     examples, spf13/pflag flags) and its run function, listed in the
-//     command table (commands). Inputs through internal/cli/catalog
+//     command table (commands). Inputs through internal/cli/inputs
 //     (Reader.ReadManifests for manifests from directories; "-" read once),
 //     output -o text|json|yaml, exit 0, 1 invalid, 2 usage or unreadable
 //     input with file:line.
-//  2. If the work can run in the module: a function type in engines.go, the
-//     native implementation, the wasm one in wasmengine.go (an ABI op
+//  2. If the work can run in the module: a function type in runtimes.go, the
+//     native implementation, the wasm one in wasmruntime.go (an ABI op
 //     first: package guest/internal/abi says how).
 //  3. Tests: <command>_test.go; its help as a golden file through
 //     main_test.go's table (testdata/<command>-help.golden, as apply does;

@@ -29,7 +29,7 @@ func (k *kubeVersionFlag) declare(fs *flag.FlagSet) {
 			"), or several: a range 1.35-1.37, a list 1.35,1.37, or supported (one verdict per release)")
 }
 
-// check validates the flag: supported releases only. The wasm engine
+// check validates the flag: supported releases only. The wasm runtime
 // takes the same releases (the module's requests carry kubeVersion); a
 // matrix runs the module once per release, without a shared compile.
 func (k *kubeVersionFlag) check() error {

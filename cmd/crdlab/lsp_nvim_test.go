@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -197,7 +198,7 @@ func TestNeovimEndToEnd(t *testing.T) {
 
 	// self. offers the schema's fields
 	for _, f := range []string{"cronSpec", "image", "replicas", "tags"} {
-		if !contains(r.Completion, f) {
+		if !slices.Contains(r.Completion, f) {
 			t.Errorf("completion after self. lacks %q: %v", f, r.Completion)
 		}
 	}
@@ -209,7 +210,7 @@ func TestNeovimEndToEnd(t *testing.T) {
 	}
 	// the bound quick fix: applied, the cost diagnostics are gone, the
 	// compile error stays
-	if !contains(r.Actions, "Set maxItems: 15 on spec.tags (brings the rule under the per-expression limit: cost 9,437,252)") {
+	if !slices.Contains(r.Actions, "Set maxItems: 15 on spec.tags (brings the rule under the per-expression limit: cost 9,437,252)") {
 		t.Errorf("actions: %v", r.Actions)
 	}
 	if !strings.Contains(strings.Join(r.ChangedLines, "\n"), "                tags:\n                  maxItems: 15\n                  type: array") {
@@ -230,13 +231,4 @@ func TestNeovimEndToEnd(t *testing.T) {
 		!strings.HasPrefix(pl[0].Message, `spec.validations[0].expression: Invalid value: "object.spec.replicas <= 5 && nosuch.ok": compilation failed: ERROR: <input>:1:30: undeclared reference to 'nosuch'`) {
 		t.Errorf("policy diagnostics: %+v", pl)
 	}
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

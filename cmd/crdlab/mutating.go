@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/crdlab/crdlab/admission"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -17,7 +17,7 @@ import (
 
 type mutatingRun struct {
 	m   *admission.Mutator
-	cat *catalog.Catalog
+	cat *inputs.Catalog
 	// targets: each CRD's mutation target, built once.
 	mu      sync.Mutex
 	targets map[string]*mutationTarget
@@ -46,7 +46,7 @@ func (p *policyRun) loadMutating(in *admission.Inputs) error {
 }
 
 // target is the mutation target of the CRD named name.
-func (mr *mutatingRun) target(e *catalog.Entry) (admission.MutationTarget, error) {
+func (mr *mutatingRun) target(e *inputs.Entry) (admission.MutationTarget, error) {
 	mr.mu.Lock()
 	defer mr.mu.Unlock()
 	name := e.Def.Metadata.Name
@@ -60,7 +60,7 @@ func (mr *mutatingRun) target(e *catalog.Entry) (admission.MutationTarget, error
 
 // mutate runs the mutating policies on an object of a known CRD (skipped
 // ones and CRDs are left alone).
-func (p *policyRun) mutate(d *catalog.Document) (*catalog.Document, *wire.MutationOutcome) {
+func (p *policyRun) mutate(d *inputs.Document) (*inputs.Document, *wire.MutationOutcome) {
 	e, _ := p.cat.Lookup(d.APIVersion, d.Kind)
 	if e == nil || e.Def == nil {
 		return d, nil
@@ -114,7 +114,7 @@ func (p *policyRun) mutate(d *catalog.Document) (*catalog.Document, *wire.Mutati
 
 // request is the admission request of obj, an object of e's CRD, as apply
 // builds it for validating admission.
-func (p *policyRun) request(e *catalog.Entry, obj map[string]interface{}, name, namespace string) admission.Request {
+func (p *policyRun) request(e *inputs.Entry, obj map[string]interface{}, name, namespace string) admission.Request {
 	req := p.tmpl
 	apiVersion, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)

@@ -2,7 +2,7 @@ package main
 
 import (
 	iadm "github.com/crdlab/crdlab/internal/admission"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/internal/position"
 	"github.com/crdlab/crdlab/wire"
 )
@@ -13,7 +13,7 @@ import (
 // field errors in the API server's order, each at its field's line and
 // column in the file when the document's text is known (line > 0: body
 // starts at that line), else at the document's line.
-func createErrorEntries(d catalog.Document, body []byte, line int, errs []*iadm.CreateError) []wire.RunEntry {
+func createErrorEntries(d inputs.Document, body []byte, line int, errs []*iadm.CreateError) []wire.RunEntry {
 	var tree *position.Tree
 	var out []wire.RunEntry
 	for _, ce := range errs {

@@ -12,7 +12,7 @@ import (
 // TestPortedCLI covers the conventions of the commands ported from the
 // standard flag package (cost, bench, schema, upgrade, lint --old,
 // validate --old-crd): help on stdout with exit 0, flags anywhere and
-// case-insensitive enums, -o yaml, --crd and -R, --timeout, --engine wasm
+// case-insensitive enums, -o yaml, --crd and -R, --timeout, --runtime wasm
 // where the ABI lacks the op, and the usage and input errors (exit 2).
 // Outputs are compared with testdata/ported/<name>.golden (-update
 // rewrites them).
@@ -47,7 +47,8 @@ func TestPortedCLI(t *testing.T) {
 		{"cost-stdin-crd-and-object", []string{"cost", "--crd", "-", "-"}, "", 2},
 		{"cost-timeout", []string{"cost", "--timeout", "1ns", bounded}, "", 1},
 		{"cost-negative-timeout", []string{"cost", "--timeout=-1s", bounded}, "", 2},
-		{"cost-bad-engine", []string{"cost", "--engine", "js", bounded}, "", 2},
+		{"cost-bad-runtime", []string{"cost", "--runtime", "js", bounded}, "", 2},
+		{"cost-bad-runtime-older-spelling", []string{"cost", "--engine", "js", bounded}, "", 2},
 		{"cost-unknown-flag", []string{"cost", "--frob", bounded}, "", 2},
 
 		{"bench-timeout", append(append([]string{"bench"}, fast...), "--timeout", "1ns", project), "", 1},

@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 
 	"github.com/crdlab/crdlab/wire"
 )
@@ -19,7 +19,7 @@ type origin struct {
 
 // docOrigin is the origin of one document of an input (positions count
 // from its Raw text).
-func docOrigin(d catalog.Document) origin {
+func docOrigin(d inputs.Document) origin {
 	return origin{file: d.File, line: d.RawLine, none: d.Item >= 0 || d.Raw == nil}
 }
 

@@ -9,7 +9,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/jsonschema"
 )
 
@@ -42,7 +42,7 @@ or input error (unreadable or unparseable input, with file:line).`,
 }
 
 type schemaFlags struct {
-	engineFlags
+	runtimeFlags
 	crds          []string
 	recursive     bool
 	draft, layout string
@@ -57,7 +57,7 @@ func declareSchema(fs *flag.FlagSet, f *schemaFlags) {
 	fs.BoolVar(&f.strict, "strict", false, "reject unknown fields (additionalProperties: false where the API server prunes)")
 	fs.StringVarP(&f.outDir, "output-dir", "o", "", "output `DIR` (default: stdout, for exactly one schema)")
 	fs.StringVar(&f.layout, "layout", "kubeconform", "file layout under -o: kubeconform ({kind}_{version}.json) or catalog ({group}/{kind}_{version}.json)")
-	f.engineFlags.declare(fs)
+	f.runtimeFlags.declare(fs)
 }
 
 // runSchema is `crdlab schema`.
@@ -76,32 +76,32 @@ func runSchema(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	if err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
-	if err := f.engineFlags.check(); err != nil {
+	if err := f.runtimeFlags.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
 	if looksLikeFormat(f.outDir) {
 		return usageError(c, stderr, "-o names the output directory (--output-dir): schema writes JSON Schema only, to stdout without -o; for a directory named %q, give ./%s", f.outDir, f.outDir)
 	}
-	inputs := append(append([]string(nil), f.crds...), fs.Args()...)
-	if len(inputs) == 0 {
+	paths := append(append([]string(nil), f.crds...), fs.Args()...)
+	if len(paths) == 0 {
 		return usageError(c, stderr, "no CRDs given (files, directories or -)")
 	}
-	if code := stdinOnce(c, stderr, inputs); code >= 0 {
+	if code := stdinOnce(c, stderr, paths); code >= 0 {
 		return code
 	}
 	defer closeEngine()
-	export, err := pickEngine[schemaFunc](f.engineFlags, nativeSchema, wasmSchema)
+	export, err := pickRuntime[schemaFunc](f.runtimeFlags, nativeSchema, wasmSchema)
 	if err != nil {
-		return engineError(c, stderr, err)
+		return runtimeError(c, stderr, err)
 	}
-	all, skipped, err := (&catalog.Reader{Recursive: f.recursive, Stdin: stdin}).ReadManifests(inputs, "CRDs")
+	all, skipped, err := (&inputs.Reader{Recursive: f.recursive, Stdin: stdin}).ReadManifests(paths, "CRDs")
 	if err != nil {
 		return reportInputError(stderr, err)
 	}
 	for _, s := range skipped {
 		fmt.Fprintf(stderr, "note: %s\n", s)
 	}
-	var docs []catalog.Document
+	var docs []inputs.Document
 	for _, d := range all {
 		// Documents without a kind are kept, so that their decoding error
 		// is reported.
@@ -115,7 +115,7 @@ func runSchema(c *command, args []string, stdin io.Reader, stdout, stderr io.Wri
 	status := exitValid
 	var schemas []jsonschema.Schema
 	for _, d := range docs {
-		def, err := catalog.DecodeCRD(d)
+		def, err := inputs.DecodeCRD(d)
 		if err != nil {
 			return reportInputError(stderr, err)
 		}

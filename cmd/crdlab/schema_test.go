@@ -13,7 +13,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/internal/testsupport/corpus"
 	"sigs.k8s.io/yaml"
 )
@@ -165,12 +165,12 @@ func TestKubeconformRoundTrip(t *testing.T) {
 		t.Fatalf("crdlab schema: exit %d: %s", code, errOut)
 	}
 
-	// engines over the CRDs without their CEL rules, by kind
-	docs, err := (&catalog.Reader{}).Read([]string{crdDir}, "CRDs")
+	// the CRDs compiled without their CEL rules, by kind
+	docs, err := (&inputs.Reader{}).Read([]string{crdDir}, "CRDs")
 	if err != nil {
 		t.Fatal(err)
 	}
-	engines := map[string]*engine.CRD{}
+	compiled := map[string]*engine.CRD{}
 	for _, d := range docs {
 		if !d.IsCRD() {
 			continue
@@ -179,7 +179,7 @@ func TestKubeconformRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		engines[def.Spec.Names.Kind] = engine.CompileCRD(def)
+		compiled[def.Spec.Names.Kind] = engine.CompileCRD(def)
 	}
 
 	// the objects: the examples, and each example with a broken spec
@@ -191,12 +191,12 @@ func TestKubeconformRoundTrip(t *testing.T) {
 	want := map[string]bool{} // file -> valid
 	n := 0
 	for _, f := range files {
-		ds, err := (&catalog.Reader{}).Read([]string{f}, "objects")
+		ds, err := (&inputs.Reader{}).Read([]string{f}, "objects")
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range ds {
-			c := engines[d.Kind]
+			c := compiled[d.Kind]
 			if c == nil {
 				continue
 			}

@@ -7,12 +7,12 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"sort"
 	"strings"
 
 	flag "github.com/spf13/pflag"
 
 	"github.com/crdlab/crdlab/crdtest"
+	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -40,7 +40,7 @@ for a CRD.`,
 }
 
 type testFlags struct {
-	engineFlags
+	runtimeFlags
 	crds                          []string
 	runRE, output, junit, initCRD string
 	parallel                      int
@@ -55,7 +55,7 @@ func declareTest(fs *flag.FlagSet, f *testFlags) {
 	fs.IntVarP(&f.parallel, "parallel", "j", 0, "cases run at once (default: the number of CPUs)")
 	fs.StringVar(&f.initCRD, "init", "", "write a starter suite for the CRD `FILE` to stdout instead of running suites")
 	f.kube.declare(fs)
-	f.engineFlags.declare(fs)
+	f.runtimeFlags.declare(fs)
 }
 
 func runTest(c *command, args []string, stdout, stderr io.Writer) int {
@@ -84,7 +84,7 @@ func runTest(c *command, args []string, stdout, stderr io.Writer) int {
 	if *output, err = enum("output", *output, "text", "json"); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
-	if err := f.engineFlags.check(); err != nil {
+	if err := f.runtimeFlags.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
 	// --kube-version overrides the suites' kubeVersion only when given.
@@ -167,11 +167,7 @@ func admissionSummary(a *wire.AdmissionOutcome) string {
 		}
 	}
 	if len(a.AuditAnnotations) > 0 {
-		keys := make([]string, 0, len(a.AuditAnnotations))
-		for k := range a.AuditAnnotations {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := keys.Sorted(a.AuditAnnotations)
 		b.WriteString("; audit annotations:")
 		for _, k := range keys {
 			fmt.Fprintf(&b, " %s=%q", k, a.AuditAnnotations[k])

@@ -5,7 +5,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	iadm "github.com/crdlab/crdlab/internal/admission"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/internal/position"
 	"github.com/crdlab/crdlab/wire"
 )
@@ -21,7 +21,7 @@ import (
 // (TypeChecking) against the CRDs of defs that lint accepts (results is
 // index for index with defs), and each as a warning located at its
 // expression in the policy file.
-func typeCheckEntries(reader *catalog.Reader, files []string, defs []catalog.Document, results []wire.RunEntry) ([]wire.RunEntry, error) {
+func typeCheckEntries(reader *inputs.Reader, files []string, defs []inputs.Document, results []wire.RunEntry) ([]wire.RunEntry, error) {
 	docs, err := reader.Read(files, "policies (--policy)")
 	if err != nil {
 		return nil, err

@@ -7,7 +7,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -31,7 +31,7 @@ func storedVersionsFlag(s string) []string {
 
 // decodeOneCRD reads exactly one CRD from a file; on failure it prints the
 // error and returns exitUsage.
-func decodeOneCRD(reader *catalog.Reader, name, role string, stderr io.Writer) ([]byte, *crd.CustomResourceDefinition, int) {
+func decodeOneCRD(reader *inputs.Reader, name, role string, stderr io.Writer) ([]byte, *crd.CustomResourceDefinition, int) {
 	data, err := reader.ReadFile(name, role)
 	if err != nil {
 		return nil, nil, reportInputError(stderr, err)
@@ -47,15 +47,15 @@ func decodeOneCRD(reader *catalog.Reader, name, role string, stderr io.Writer) (
 }
 
 // compileUpdateFiles compiles newFile as an update of oldFile.
-func compileUpdateFiles(update crdUpdateFunc, newFile, oldFile, storedVersions, kubeVersion string, stdin io.Reader, stderr io.Writer) (catalog.Compiled, *crd.CustomResourceDefinition, int) {
+func compileUpdateFiles(update crdUpdateFunc, newFile, oldFile, storedVersions, kubeVersion string, stdin io.Reader, stderr io.Writer) (inputs.Compiled, *crd.CustomResourceDefinition, int) {
 	c, def, _, _, code := compileUpdateFilesRaw(update, newFile, oldFile, storedVersions, kubeVersion, stdin, stderr)
 	return c, def, code
 }
 
 // compileUpdateFilesRaw is compileUpdateFiles, also returning the files'
 // bytes (new, old).
-func compileUpdateFilesRaw(update crdUpdateFunc, newFile, oldFile, storedVersions, kubeVersion string, stdin io.Reader, stderr io.Writer) (catalog.Compiled, *crd.CustomResourceDefinition, []byte, []byte, int) {
-	reader := &catalog.Reader{Stdin: stdin} // stdin once: the callers check it
+func compileUpdateFilesRaw(update crdUpdateFunc, newFile, oldFile, storedVersions, kubeVersion string, stdin io.Reader, stderr io.Writer) (inputs.Compiled, *crd.CustomResourceDefinition, []byte, []byte, int) {
+	reader := &inputs.Reader{Stdin: stdin} // stdin once: the callers check it
 	oldRaw, oldDef, code := decodeOneCRD(reader, oldFile, "old CRD", stderr)
 	if oldDef == nil {
 		return nil, nil, nil, nil, code
@@ -81,9 +81,9 @@ func runLintUpdate(c *command, lf *lintFlags, args []string, stdin io.Reader, st
 		return code
 	}
 	defer closeEngine()
-	update, err := pickEngine[crdUpdateFunc](lf.engineFlags, nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab lint --old") })
+	update, err := pickRuntime[crdUpdateFunc](lf.runtimeFlags, nativeCRDUpdate, func(m *wasmModule) (crdUpdateFunc, error) { return wasmCRDUpdate(m, "crdlab lint --old") })
 	if err != nil {
-		return engineError(c, stderr, err)
+		return runtimeError(c, stderr, err)
 	}
 	compiled, def, newRaw, oldRaw, code := compileUpdateFilesRaw(update, args[0], lf.old, lf.storedVersions, lf.kube.version, stdin, stderr)
 	if compiled == nil {
@@ -98,7 +98,7 @@ func runLintUpdate(c *command, lf *lintFlags, args []string, stdin io.Reader, st
 	var adm *wire.AdmissionOutcome
 	if len(rep.Errors) == 0 {
 		var err error
-		adm, err = crdUpdateAdmission(&lf.admission, catalog.Reader{Recursive: lf.recursive}, newRaw, oldRaw, lf.kube.version)
+		adm, err = crdUpdateAdmission(&lf.admission, inputs.Reader{Recursive: lf.recursive}, newRaw, oldRaw, lf.kube.version)
 		if err != nil {
 			return reportInputError(stderr, err)
 		}

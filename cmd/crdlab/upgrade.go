@@ -10,7 +10,7 @@ import (
 	"github.com/crdlab/crdlab/apply"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/upgrade"
 	"github.com/crdlab/crdlab/wire"
 )
@@ -53,7 +53,7 @@ no longer reads, loses data on read or fails a no-op update; with
 }
 
 type upgradeFlags struct {
-	engineFlags
+	runtimeFlags
 	output, storedVersions    string
 	failOnBreaking, recursive bool
 	admission                 admissionFlags
@@ -67,7 +67,7 @@ func declareUpgrade(fs *flag.FlagSet, f *upgradeFlags) {
 	fs.BoolVarP(&f.recursive, "recursive", "R", false, "read directories of stored objects recursively (as kubectl -R)")
 	f.admission.declareForUpdate(fs)
 	f.kube.declare(fs)
-	f.engineFlags.declare(fs)
+	f.runtimeFlags.declare(fs)
 }
 
 // runUpgrade is `crdlab upgrade OLD_CRD NEW_CRD [STORED_OBJECT...]`.
@@ -82,7 +82,7 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if f.output, err = enum("output", f.output, "text", "json", "yaml"); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
-	if err := f.engineFlags.check(); err != nil {
+	if err := f.runtimeFlags.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
 	if err := f.kube.check(); err != nil {
@@ -99,11 +99,11 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 		return code
 	}
 	defer closeEngine()
-	check, err := pickEngine[upgradeFunc](f.engineFlags, nativeUpgrade, wasmUpgrade)
+	check, err := pickRuntime[upgradeFunc](f.runtimeFlags, nativeUpgrade, wasmUpgrade)
 	if err != nil {
-		return engineError(c, stderr, err)
+		return runtimeError(c, stderr, err)
 	}
-	reader := &catalog.Reader{Recursive: f.recursive, Stdin: stdin}
+	reader := &inputs.Reader{Recursive: f.recursive, Stdin: stdin}
 	oldRaw, oldDef, code := decodeOneCRD(reader, rest[0], "old CRD", stderr)
 	if oldDef == nil {
 		return code
@@ -134,7 +134,7 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	var adm *wire.AdmissionOutcome
 	if len(rep.CRDUpdate.Errors) == 0 {
-		if adm, err = crdUpdateAdmission(&f.admission, catalog.Reader{Recursive: f.recursive}, newRaw, oldRaw, f.kube.version); err != nil {
+		if adm, err = crdUpdateAdmission(&f.admission, inputs.Reader{Recursive: f.recursive}, newRaw, oldRaw, f.kube.version); err != nil {
 			return reportInputError(stderr, err)
 		}
 		if n := admissionReleaseNote(f.kube.version); adm != nil && n != "" {
@@ -172,7 +172,7 @@ type upgradeResult struct {
 	Admission *wire.AdmissionOutcome `json:"admission,omitempty"`
 	// ApplyBehaviour is what the update changes for server-side apply
 	// (absent when the update is rejected): the CLI's, computed natively
-	// whatever the engine.
+	// whatever the runtime.
 	ApplyBehaviour *apply.UpgradeReport `json:"applyBehaviour,omitempty"`
 }
 

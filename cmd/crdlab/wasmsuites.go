@@ -12,10 +12,10 @@ import (
 
 	"github.com/crdlab/crdlab/bindings/wasm"
 	"github.com/crdlab/crdlab/crdtest"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 )
 
-// wasmTest is `crdlab test --engine wasm`: the suites and CRDs under the
+// wasmTest is `crdlab test --runtime wasm`: the suites and CRDs under the
 // given paths are read into memory (the module has no file system) and run
 // by the module's "test" op; its report is the one RunPaths returns. The
 // paths must lie below the current directory, since the module's file
@@ -51,7 +51,7 @@ func wasmTest(module string, crds []string, runRE, kubeVersion string, paths []s
 // relative names.
 func readTree(root string, files map[string][]byte) error {
 	if !filepath.IsLocal(filepath.Clean(root)) && filepath.Clean(root) != "." {
-		return fmt.Errorf("%s: --engine wasm reads suites and CRDs below the current directory only (run crdlab test from a directory above it)", root)
+		return fmt.Errorf("%s: --runtime wasm reads suites and CRDs below the current directory only (run crdlab test from a directory above it)", root)
 	}
 	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -81,7 +81,7 @@ func readTree(root string, files map[string][]byte) error {
 
 func isManifest(p string) bool {
 	ext := strings.ToLower(filepath.Ext(p))
-	for _, e := range catalog.Extensions {
+	for _, e := range inputs.Extensions {
 		if ext == e {
 			return true
 		}

@@ -8,7 +8,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdlab/crdlab/admission"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/internal/yamldoc"
 	"github.com/crdlab/crdlab/wire"
 )
@@ -30,7 +30,7 @@ type webhookAnswers struct {
 
 // loadWebhookAnswers reads the --webhook-response answers for the
 // webhooks of adm; nil when none is given.
-func loadWebhookAnswers(specs []string, reader catalog.Reader, adm *admission.Admitter) (*webhookAnswers, error) {
+func loadWebhookAnswers(specs []string, reader inputs.Reader, adm *admission.Admitter) (*webhookAnswers, error) {
 	if len(specs) == 0 {
 		return nil, nil
 	}
@@ -69,16 +69,16 @@ func loadWebhookAnswers(specs []string, reader catalog.Reader, adm *admission.Ad
 				}
 			}
 			if n > 1 {
-				return nil, &catalog.InputError{File: file, Err: fmt.Errorf("expected one admission.k8s.io/v1 AdmissionReview, found %d documents", n)}
+				return nil, &inputs.InputError{File: file, Err: fmt.Errorf("expected one admission.k8s.io/v1 AdmissionReview, found %d documents", n)}
 			}
 		}
 		js, err := yaml.YAMLToJSON(data)
 		if err != nil {
-			return nil, &catalog.InputError{File: file, Err: fmt.Errorf("expected an admission.k8s.io/v1 AdmissionReview with a response: %v", err)}
+			return nil, &inputs.InputError{File: file, Err: fmt.Errorf("expected an admission.k8s.io/v1 AdmissionReview with a response: %v", err)}
 		}
 		r, err := admission.DecodeWebhookResponse(js)
 		if err != nil {
-			return nil, &catalog.InputError{File: file, Err: err}
+			return nil, &inputs.InputError{File: file, Err: err}
 		}
 		out.byKey[key] = r
 		out.mutating = out.mutating || mutating[key]
@@ -97,18 +97,18 @@ func (w *webhookAnswers) answers() map[string]*admission.WebhookResponse {
 // from the mutating step (keyed by the document validated) for the entry.
 type webhookMutation struct {
 	mu   sync.Mutex
-	done map[*catalog.Document]*admission.WebhookDispatch
+	done map[*inputs.Document]*admission.WebhookDispatch
 	// targets: each CRD's defaulting, built once.
 	targets map[string]*mutationTarget
 }
 
-func (m *webhookMutation) put(d *catalog.Document, res *admission.WebhookDispatch) {
+func (m *webhookMutation) put(d *inputs.Document, res *admission.WebhookDispatch) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.done[d] = res
 }
 
-func (m *webhookMutation) take(d *catalog.Document) *admission.WebhookDispatch {
+func (m *webhookMutation) take(d *inputs.Document) *admission.WebhookDispatch {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	res := m.done[d]
@@ -116,7 +116,7 @@ func (m *webhookMutation) take(d *catalog.Document) *admission.WebhookDispatch {
 	return res
 }
 
-func (m *webhookMutation) target(e *catalog.Entry) (admission.MutationTarget, error) {
+func (m *webhookMutation) target(e *inputs.Entry) (admission.MutationTarget, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	name := e.Def.Metadata.Name
@@ -130,7 +130,7 @@ func (m *webhookMutation) target(e *catalog.Entry) (admission.MutationTarget, er
 
 // mutateAll is validate's mutating admission step: the mutating policies,
 // then the mutating webhooks with their recorded answers.
-func (p *policyRun) mutateAll(d *catalog.Document) (*catalog.Document, *wire.MutationOutcome) {
+func (p *policyRun) mutateAll(d *inputs.Document) (*inputs.Document, *wire.MutationOutcome) {
 	nd, mo := d, (*wire.MutationOutcome)(nil)
 	if p.mut != nil {
 		nd, mo = p.mutate(d)
@@ -147,7 +147,7 @@ func (p *policyRun) mutateAll(d *catalog.Document) (*catalog.Document, *wire.Mut
 // mutateWebhooks runs the mutating webhooks on the object of d (its
 // schema's defaults applied, as the API server decodes it): a patch
 // replaces the document, a failure refuses it.
-func (p *policyRun) mutateWebhooks(d *catalog.Document, mo *wire.MutationOutcome) (*catalog.Document, *wire.MutationOutcome) {
+func (p *policyRun) mutateWebhooks(d *inputs.Document, mo *wire.MutationOutcome) (*inputs.Document, *wire.MutationOutcome) {
 	e, _ := p.cat.Lookup(d.APIVersion, d.Kind)
 	if e == nil || e.Def == nil {
 		return d, mo
@@ -202,7 +202,7 @@ func (p *policyRun) mutateWebhooks(d *catalog.Document, mo *wire.MutationOutcome
 // mutatingCalls are the mutating webhooks of an entry's request as the
 // mutating step ran them, or, when it did not run, run here on the
 // validated object (req.Object becomes the patched one).
-func (p *policyRun) mutatingCalls(d *catalog.Document, req *admission.Request) *admission.WebhookDispatch {
+func (p *policyRun) mutatingCalls(d *inputs.Document, req *admission.Request) *admission.WebhookDispatch {
 	if p.hooked != nil {
 		if res := p.hooked.take(d); res != nil {
 			return res
@@ -244,7 +244,7 @@ func validatingNotReached(adm *admission.Admitter, reason string) []admission.We
 
 // prependWarnings puts warnings before the entry's (mutating admission's
 // come before the validation's).
-func prependWarnings(r *catalog.Result, ws []string) {
+func prependWarnings(r *inputs.Result, ws []string) {
 	if len(ws) == 0 {
 		return
 	}
@@ -255,7 +255,7 @@ func prependWarnings(r *catalog.Result, ws []string) {
 }
 
 // addWarnings appends warnings to the entry's.
-func addWarnings(r *catalog.Result, ws []string) {
+func addWarnings(r *inputs.Result, ws []string) {
 	for _, w := range ws {
 		r.Warnings = append(r.Warnings, w)
 		if r.WarningPositions != nil {
@@ -265,7 +265,7 @@ func addWarnings(r *catalog.Result, ws []string) {
 }
 
 // failWith makes the entry invalid with the API server's status.
-func failWith(r *catalog.Result, message, reason string, code int) {
+func failWith(r *inputs.Result, message, reason string, code int) {
 	if r.Admission == nil {
 		r.Admission = &wire.AdmissionOutcome{}
 	}

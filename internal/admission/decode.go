@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"github.com/crdlab/crdlab/internal/unstructured"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/internal/position"
 	"github.com/crdlab/crdlab/internal/yamldoc"
 )
@@ -300,7 +300,7 @@ func strictFill(v interface{}, rv reflect.Value, path string, locate func(path, 
 			return locate(path, fmt.Sprintf("expected an object, got %s", jsonType(v)))
 		}
 		out := reflect.MakeMapWithSize(t, len(m))
-		for _, k := range sortedKeys(m) {
+		for _, k := range keys.Sorted(m) {
 			e := reflect.New(t.Elem()).Elem()
 			if err := strictFill(m[k], e, join(path, k), locate); err != nil {
 				return err
@@ -322,7 +322,7 @@ func strictFill(v interface{}, rv reflect.Value, path string, locate func(path, 
 				byName[name] = i
 			}
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range keys.Sorted(m) {
 			i, ok := byName[k]
 			if !ok {
 				if path == "metadata" {
@@ -347,15 +347,6 @@ func join(path, k string) string {
 		return k
 	}
 	return path + "." + k
-}
-
-func sortedKeys(m map[string]interface{}) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 func jsonType(v interface{}) string {

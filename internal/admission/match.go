@@ -3,10 +3,11 @@ package admission
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	fld "github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/keys"
 )
 
 // Request matching: k8s.io/apiserver/pkg/admission/plugin/policy/matching
@@ -242,11 +243,7 @@ func parseSelector(ls *LabelSelector) (selector, error) {
 		return selector{nothing: true}, nil
 	}
 	var s selector
-	keys := make([]string, 0, len(ls.MatchLabels))
-	for k := range ls.MatchLabels {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := keys.Sorted(ls.MatchLabels)
 	for _, k := range keys {
 		s.reqs = append(s.reqs, requirement{key: k, op: "=", values: []string{ls.MatchLabels[k]}})
 	}
@@ -287,11 +284,11 @@ func (s selector) matches(ls map[string]string) bool {
 		v, has := ls[r.key]
 		switch r.op {
 		case "=", "in":
-			if !has || !contains(r.values, v) {
+			if !has || !slices.Contains(r.values, v) {
 				return false
 			}
 		case "notin":
-			if has && contains(r.values, v) {
+			if has && slices.Contains(r.values, v) {
 				return false
 			}
 		case "exists":
@@ -305,13 +302,4 @@ func (s selector) matches(ls map[string]string) bool {
 		}
 	}
 	return true
-}
-
-func contains(vs []string, v string) bool {
-	for _, x := range vs {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

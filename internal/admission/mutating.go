@@ -6,7 +6,9 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/internal/ssa"
+	"github.com/crdlab/crdlab/internal/unstructured"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -242,7 +244,7 @@ func (m *Mutator) Mutate(req *Request, target MutationTarget) *MutationResult {
 	res := &MutationResult{}
 	cur := *req
 	if req.Object != nil {
-		cur.Object = deepCopyMap(req.Object)
+		cur.Object = unstructured.DeepCopyObject(req.Object)
 	}
 	st := &reinvokeState{}
 	notes := map[string]bool{}
@@ -306,7 +308,7 @@ func (m *Mutator) dispatch(req *Request, target MutationTarget, st *reinvokeStat
 			v.kind = req.Kind
 		}
 		if v.object != nil {
-			v.object = deepCopyMap(v.object)
+			v.object = unstructured.DeepCopyObject(v.object)
 		}
 		byKind[kind] = v
 		return v
@@ -380,7 +382,7 @@ func (m *Mutator) dispatch(req *Request, target MutationTarget, st *reinvokeStat
 }
 
 func (m *Mutator) dispatchInvocations(req *Request, target MutationTarget, invs []invocation, st *reinvokeState, isReinvoke bool, res *MutationResult, notes map[string]bool) (map[string]interface{}, []policyError, *statusError) {
-	if isReinvoke && !semanticEqual(st.lastOutput, req.Object) {
+	if isReinvoke && !unstructured.SemanticEqual(st.lastOutput, req.Object) {
 		st.requireReinvoking()
 	}
 	var errs []policyError
@@ -425,7 +427,7 @@ func (m *Mutator) dispatchInvocations(req *Request, target MutationTarget, invs 
 		if isReinvoke && !st.reinvoke[key] {
 			continue
 		}
-		before := deepCopyMap(v.object)
+		before := unstructured.DeepCopyObject(v.object)
 		for i, pt := range inv.h.patchers {
 			last = v
 			if v.object == nil {
@@ -453,7 +455,7 @@ func (m *Mutator) dispatchInvocations(req *Request, target MutationTarget, invs 
 			am.Changed = diffPaths(prev, obj)
 			res.Mutations = append(res.Mutations, am)
 		}
-		if !semanticEqual(before, v.object) {
+		if !unstructured.SemanticEqual(before, v.object) {
 			st.requireReinvoking()
 			st.shouldReinvoke = true
 		}
@@ -468,14 +470,14 @@ func (m *Mutator) dispatchInvocations(req *Request, target MutationTarget, invs 
 	if last != nil && last.object != nil && last.dirty {
 		st.requireReinvoking()
 		st.shouldReinvoke = true
-		out = deepCopyMap(last.object)
+		out = unstructured.DeepCopyObject(last.object)
 		if av, ok := req.Object["apiVersion"]; ok {
 			out["apiVersion"] = av
 		} else {
 			delete(out, "apiVersion")
 		}
 	}
-	st.lastOutput = deepCopyMap(out)
+	st.lastOutput = unstructured.DeepCopyObject(out)
 	return out, errs, nil
 }
 
@@ -499,31 +501,6 @@ func paramName(p map[string]interface{}) string {
 	return metaString(p, "name")
 }
 
-func deepCopyMap(m map[string]interface{}) map[string]interface{} {
-	if m == nil {
-		return nil
-	}
-	return deepCopyJSON(m).(map[string]interface{})
-}
-
-func deepCopyJSON(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		out := make(map[string]interface{}, len(t))
-		for k, e := range t {
-			out[k] = deepCopyJSON(e)
-		}
-		return out
-	case []interface{}:
-		out := make([]interface{}, len(t))
-		for i, e := range t {
-			out[i] = deepCopyJSON(e)
-		}
-		return out
-	}
-	return v
-}
-
 // diffPaths lists the JSON pointers where a and b differ: fields added,
 // removed or changed, and list items (a list of another length is one
 // change).
@@ -534,19 +511,14 @@ func diffPaths(a, b interface{}) []string {
 		xm, xok := x.(map[string]interface{})
 		ym, yok := y.(map[string]interface{})
 		if xok && yok {
-			keys := map[string]bool{}
+			union := map[string]bool{}
 			for k := range xm {
-				keys[k] = true
+				union[k] = true
 			}
 			for k := range ym {
-				keys[k] = true
+				union[k] = true
 			}
-			ks := make([]string, 0, len(keys))
-			for k := range keys {
-				ks = append(ks, k)
-			}
-			sort.Strings(ks)
-			for _, k := range ks {
+			for _, k := range keys.Sorted(union) {
 				xv, xin := xm[k]
 				yv, yin := ym[k]
 				p := path + "/" + escapeJSONPointerKey(k)
@@ -575,35 +547,4 @@ func diffPaths(a, b interface{}) []string {
 	}
 	walk("", a, b)
 	return out
-}
-
-// semanticEqual is apiequality.Semantic.DeepEqual on unstructured
-// objects: an empty and a nil list or map are equal.
-func semanticEqual(a, b interface{}) bool {
-	switch x := a.(type) {
-	case map[string]interface{}:
-		y, ok := b.(map[string]interface{})
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !semanticEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case []interface{}:
-		y, ok := b.([]interface{})
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !semanticEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(a, b)
 }

@@ -301,21 +301,3 @@ func TestMutateIsSafeForConcurrentUse(t *testing.T) {
 		}
 	}
 }
-
-func TestSemanticEqualTakesNilAndEmptyAsEqual(t *testing.T) {
-	for _, tt := range []struct {
-		a, b interface{}
-		want bool
-	}{
-		{map[string]interface{}{"l": []interface{}{}}, map[string]interface{}{"l": []interface{}(nil)}, true},
-		{map[string]interface{}{"m": map[string]interface{}{}}, map[string]interface{}{"m": map[string]interface{}(nil)}, true},
-		{map[string]interface{}{"a": int64(1)}, map[string]interface{}{"a": int64(2)}, false},
-		{map[string]interface{}{"a": int64(1)}, map[string]interface{}{"b": int64(1)}, false},
-		{[]interface{}{"x"}, []interface{}{"x", "y"}, false},
-		{map[string]interface{}(nil), nil, false},
-	} {
-		if got := semanticEqual(tt.a, tt.b); got != tt.want {
-			t.Errorf("semanticEqual(%v, %v) = %v", tt.a, tt.b, got)
-		}
-	}
-}

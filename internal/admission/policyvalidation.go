@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -226,7 +227,7 @@ func ValidateMutatingPolicy(p *MutatingPolicy) fieldpath.ErrorList {
 	}
 	if spec.ReinvocationPolicy == "" {
 		errs = append(errs, fieldpath.Required(path.Child("reinvocationPolicy"), ""))
-	} else if !contains(reinvocationPolicies, spec.ReinvocationPolicy) {
+	} else if !slices.Contains(reinvocationPolicies, spec.ReinvocationPolicy) {
 		errs = append(errs, fieldpath.NotSupported(path.Child("reinvocationPolicy"), enumValue(spec.ReinvocationPolicy), reinvocationPolicies))
 	}
 	return append(errs, validateStaticSuffix(p.Metadata.Name)...)
@@ -236,7 +237,7 @@ func validateFailurePolicy(fp *string, path *fieldpath.Path) fieldpath.ErrorList
 	if fp == nil {
 		return fieldpath.ErrorList{fieldpath.Required(path.Child("failurePolicy"), "")}
 	}
-	if !contains(failurePolicies, *fp) {
+	if !slices.Contains(failurePolicies, *fp) {
 		return fieldpath.ErrorList{fieldpath.NotSupported(path.Child("failurePolicy"), enumValue(*fp), failurePolicies)}
 	}
 	return nil
@@ -270,7 +271,7 @@ func mutatingOperationErrors(mc *MatchResources, path *fieldpath.Path) fieldpath
 	var errs fieldpath.ErrorList
 	for _, r := range mc.ResourceRules {
 		for _, op := range r.Operations {
-			if !contains(mutatingOperations, op) {
+			if !slices.Contains(mutatingOperations, op) {
 				errs = append(errs, fieldpath.NotSupported(path, enumValue(op), mutatingOperations))
 			}
 		}
@@ -323,7 +324,7 @@ func validateMatchResources(mc *MatchResources, path *fieldpath.Path) fieldpath.
 	var errs fieldpath.ErrorList
 	if mc.MatchPolicy == nil {
 		errs = append(errs, fieldpath.Required(path.Child("matchPolicy"), ""))
-	} else if !contains(matchPolicies, *mc.MatchPolicy) {
+	} else if !slices.Contains(matchPolicies, *mc.MatchPolicy) {
 		errs = append(errs, fieldpath.NotSupported(path.Child("matchPolicy"), enumValue(*mc.MatchPolicy), matchPolicies))
 	}
 	for _, s := range []struct {
@@ -374,7 +375,7 @@ func validateLabelSelector(ls *LabelSelector, path *fieldpath.Path) fieldpath.Er
 	return errs
 }
 
-func hasStar(list []string) bool { return contains(list, "*") }
+func hasStar(list []string) bool { return slices.Contains(list, "*") }
 
 // validateNamedRule checks resourceNames (path segments, unique), then
 // the rule with its operations.
@@ -398,7 +399,7 @@ func validateNamedRule(r *NamedRuleWithOperations, path *fieldpath.Path) fieldpa
 		errs = append(errs, fieldpath.Invalid(ops, enumList(r.Operations), "if '*' is present, must not specify other operations"))
 	}
 	for i, op := range r.Operations {
-		if !contains(operations, op) {
+		if !slices.Contains(operations, op) {
 			errs = append(errs, fieldpath.NotSupported(ops.Index(i), enumValue(op), operations))
 		}
 	}
@@ -436,7 +437,7 @@ func validateRule(r *NamedRuleWithOperations, path *fieldpath.Path) fieldpath.Er
 		}
 	}
 	errs = append(errs, validateRuleResources(r.Resources, path.Child("resources"))...)
-	if r.Scope != nil && !contains(ruleScopes, *r.Scope) {
+	if r.Scope != nil && !slices.Contains(ruleScopes, *r.Scope) {
 		errs = append(errs, fieldpath.NotSupported(path.Child("scope"), enumValue(*r.Scope), ruleScopes))
 	}
 	return errs
@@ -655,7 +656,7 @@ func (pc *policyCompiler) validation(v *Validation, hasParams bool, path *fieldp
 	} else if lineBreaks.MatchString(msg) {
 		errs = append(errs, fieldpath.Invalid(path.Child("message"), v.Message, "must not contain line breaks"))
 	}
-	if v.Reason != nil && !contains(validationReasons, *v.Reason) {
+	if v.Reason != nil && !slices.Contains(validationReasons, *v.Reason) {
 		errs = append(errs, fieldpath.NotSupported(path.Child("reason"), enumValue(*v.Reason), validationReasons))
 	}
 	return errs
@@ -817,7 +818,7 @@ func validateValidationActions(actions []string, path *fieldpath.Path) fieldpath
 	var errs fieldpath.ErrorList
 	seen := map[string]bool{}
 	for i, a := range actions {
-		if !contains(validationActions, a) {
+		if !slices.Contains(validationActions, a) {
 			errs = append(errs, fieldpath.NotSupported(path.Index(i), enumValue(a), validationActions))
 		}
 		if seen[a] {

@@ -3,6 +3,8 @@ package admission
 import (
 	"fmt"
 	"sort"
+
+	"github.com/crdlab/crdlab/wire"
 )
 
 // Which admission webhooks a request is sent to:
@@ -15,42 +17,16 @@ import (
 
 // WebhookTarget is what a webhook would be called with: the resource and
 // kind the request matched as (another version of a CRD under matchPolicy
-// Equivalent).
-type WebhookTarget struct {
-	Group       string `json:"group"`
-	Version     string `json:"version"`
-	Resource    string `json:"resource"`
-	SubResource string `json:"subResource,omitempty"`
-	// APIVersion and Kind are the kind's (autoscaling/v1 Scale for a
-	// CRD's scale subresource).
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-}
+// Equivalent); APIVersion and Kind are the kind's (autoscaling/v1 Scale
+// for a CRD's scale subresource). It is the wire type.
+type WebhookTarget = wire.WebhookTarget
 
 // WebhookCall is the verdict on one webhook of a configuration for one
 // request: called (with CalledWith), skipped (with the reason), or an error
-// that fails the request before any call is made.
-type WebhookCall struct {
-	// Configuration is the webhook configuration's name, Type "mutating"
-	// or "validating".
-	Configuration string `json:"configuration"`
-	Type          string `json:"type"`
-	Webhook       string `json:"webhook"`
-	Called        bool   `json:"called"`
-	// CalledWith is set when Called.
-	CalledWith *WebhookTarget `json:"calledWith,omitempty"`
-	// Skipped is why the webhook is not called.
-	Skipped string `json:"skipped,omitempty"`
-	// Error is the API server's error (its status message): the request
-	// fails without calling this webhook or any after it.
-	Error string `json:"error,omitempty"`
-	// Code is the HTTP status code of Error.
-	Code int `json:"code,omitempty"`
-	// Answer is what the API server makes of the webhook's recorded
-	// answer (Admitter.DispatchWebhooks); nil when the webhook is not
-	// called or has no recorded answer.
-	Answer *WebhookAnswer `json:"answer,omitempty"`
-}
+// that fails the request before any call is made (Code its HTTP status);
+// Answer is what the API server makes of the webhook's recorded answer
+// (Admitter.DispatchWebhooks). It is the wire type.
+type WebhookCall = wire.WebhookCall
 
 type compiledWebhook struct {
 	config *WebhookConfiguration

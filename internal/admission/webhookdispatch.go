@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 
+	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/names"
 	"github.com/crdlab/crdlab/wire"
@@ -453,11 +453,7 @@ func (a *Admitter) patch(req *Request, w *compiledWebhook, i int, target *Webhoo
 }
 
 func sortedStrings(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
+	out := keys.Sorted(m)
 	return out
 }
 

@@ -49,9 +49,9 @@
 // (compilation.go) with the estimator of library_hook.go (newCostEstimator);
 // internal/crdvalidation checks it per rule (cel.go, celRuleErrors) and sums
 // the per-CRD total; the runtime budget is spent in Validator.Validate
-// (validation.go), called by package engine with limits.RuntimeCELCostBudget
+// (evaluate.go), called by package engine with limits.RuntimeCELCostBudget
 // and by internal/defaulting. The ratcheting decision is validateExpressions'
-// (validation.go): on an update, a rule without oldSelf whose value equals
+// (evaluate.go): on an update, a rule without oldSelf whose value equals
 // the old one reports its failure as a warning.
 //
 // State: the one package-level mutable value of the internal/ packages is

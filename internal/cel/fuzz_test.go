@@ -281,7 +281,7 @@ func fuzzDecode(js string) (interface{}, bool) {
 // error, a validation whose evaluations together exceed the budget must say
 // it ran out of budget, and otherwise the remaining budget is exactly the
 // budget minus the recorded costs.
-func checkBudgetInvariants(t *testing.T, agg error, rem int64, rep *Report, budget int64, perCallLimit uint64) {
+func checkBudgetInvariants(t *testing.T, agg error, rem int64, rep *Evaluation, budget int64, perCallLimit uint64) {
 	t.Helper()
 	msg := ""
 	if agg != nil {

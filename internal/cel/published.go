@@ -1,6 +1,8 @@
 package cel
 
 import (
+	"slices"
+
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
@@ -58,7 +60,7 @@ func publishedNode(s *schema.Structural) *schema.Structural {
 		}
 		req := append([]string{}, vv.Required...)
 		for _, name := range []string{"kind", "apiVersion"} {
-			if !contains(req, name) {
+			if !slices.Contains(req, name) {
 				req = append(req, name)
 			}
 		}
@@ -66,15 +68,6 @@ func publishedNode(s *schema.Structural) *schema.Structural {
 		out.ValueValidation = &vv
 	}
 	return &out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func typed(t string) schema.Structural { return schema.Structural{Generic: schema.Generic{Type: t}} }

@@ -2,11 +2,11 @@ package celcomplete
 
 import (
 	"regexp"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/internal/limits"
 )
 
@@ -398,11 +398,7 @@ func complete(env map[string]*typ, before string, names bool) *Result {
 	}
 	if !optSelect {
 		ms := methodsOf(recv)
-		names := make([]string, 0, len(ms))
-		for n := range ms {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := keys.Sorted(ms)
 		for _, n := range names {
 			k := Method
 			if strings.HasPrefix(ms[n].detail, "macro") {

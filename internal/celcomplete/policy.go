@@ -1,7 +1,6 @@
 package celcomplete
 
 import (
-	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/admission"
+	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/internal/limits"
 )
 
@@ -220,11 +220,7 @@ func completeName(env map[string]*typ, before string) *Result {
 			all[name] = t
 		}
 	}
-	names := make([]string, 0, len(all))
-	for name := range all {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := keys.Sorted(all)
 	out := &Result{From: from}
 	for _, name := range names {
 		detail := "dyn"

@@ -3,7 +3,7 @@
 // ratcheting. Errors found in a correlated subtree whose new value
 // deep-equals its old value are ratcheted: OpenAPI validation
 // (internal/openapi) drops them, CEL rules (internal/cel) turn them into
-// warnings (cel.Report.Warnings), as upstream reports them through the
+// warnings (cel.Evaluation.Warnings), as upstream reports them through the
 // request's warnings.
 //
 // Values correlate by property name (the properties schema, else the
@@ -17,9 +17,8 @@
 package correlated
 
 import (
-	"reflect"
-
 	"github.com/crdlab/crdlab/internal/schema"
+	"github.com/crdlab/crdlab/internal/unstructured"
 )
 
 // Schema is what the walk reads of a schema node S (a pointer-like handle;
@@ -193,7 +192,7 @@ func (o *Object[S]) computeEqual() bool {
 				// not a map list (compare as a whole), or an item
 				// without an old counterpart
 				if o.mapList == nil {
-					return DeepEqual(oldArr, newArr)
+					return unstructured.Equal(oldArr, newArr)
 				}
 				return false
 			}
@@ -214,51 +213,6 @@ func (o *Object[S]) computeEqual() bool {
 		}
 		return true
 	default:
-		return DeepEqual(o.OldValue, o.Value)
+		return unstructured.Equal(o.OldValue, o.Value)
 	}
-}
-
-// DeepEqual is reflect.DeepEqual, fast for decoded JSON values
-// (map[string]interface{}, []interface{}, string, bool, int64, float64, nil).
-func DeepEqual(a, b interface{}) bool {
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case int64:
-		y, ok := b.(int64)
-		return ok && x == y
-	case float64:
-		y, ok := b.(float64)
-		return ok && x == y
-	case map[string]interface{}:
-		y, ok := b.(map[string]interface{})
-		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !DeepEqual(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []interface{}:
-		y, ok := b.([]interface{})
-		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !DeepEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(a, b)
 }

@@ -164,24 +164,3 @@ func TestCachedDeepEqual(t *testing.T) {
 		t.Error("result not memoized")
 	}
 }
-
-func TestDeepEqual(t *testing.T) {
-	for _, tc := range []struct {
-		a, b interface{}
-		want bool
-	}{
-		{nil, nil, true},
-		{map[string]interface{}(nil), map[string]interface{}{}, false},
-		{[]interface{}(nil), []interface{}{}, false},
-		{map[string]interface{}(nil), nil, false},
-		{int64(1), float64(1), false},
-		{int64(1), int64(1), true},
-		{1, 1, true},
-		{[]interface{}{"a", map[string]interface{}{"b": true}}, []interface{}{"a", map[string]interface{}{"b": true}}, true},
-		{[]interface{}{"a", map[string]interface{}{"b": true}}, []interface{}{"a", map[string]interface{}{"c": true}}, false},
-	} {
-		if got := DeepEqual(tc.a, tc.b); got != tc.want {
-			t.Errorf("DeepEqual(%#v, %#v) = %v", tc.a, tc.b, got)
-		}
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/crdlab/crdlab/internal/keys"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/crd"
@@ -24,15 +25,6 @@ var supportedValidationReasons = []string{
 }
 
 var metaFields = map[string]bool{"metadata": true, "kind": true, "apiVersion": true}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
 
 // ssv is upstream's specStandardValidatorV3: the per-node OpenAPI v3 checks
 // and the context inherited down the recursion.
@@ -68,7 +60,7 @@ func (v ssv) validate(s *crd.JSONSchemaProps, fldPath *field.Path) field.ErrorLi
 	if s == nil {
 		return allErrs
 	}
-	if v.requireValidPropertyType && len(s.Type) > 0 && !contains(openapiV3Types, s.Type) {
+	if v.requireValidPropertyType && len(s.Type) > 0 && !slices.Contains(openapiV3Types, s.Type) {
 		allErrs = append(allErrs, field.NotSupported(fldPath.Child("type"), s.Type, openapiV3Types))
 	}
 	if s.Default != nil && !v.allowDefaults {
@@ -321,7 +313,7 @@ func (w *schemaWalker) validateSchema(s *crd.JSONSchemaProps, fldPath *field.Pat
 			if len(rule.MessageExpression) > 0 && len(trimmedMsgExpr) == 0 {
 				errs.schema = append(errs.schema, field.Required(rp.Child("messageExpression"), "messageExpression must be non-empty if specified"))
 			}
-			if rule.Reason != nil && !contains(supportedValidationReasons, string(*rule.Reason)) {
+			if rule.Reason != nil && !slices.Contains(supportedValidationReasons, string(*rule.Reason)) {
 				errs.schema = append(errs.schema, field.NotSupported(rp.Child("reason"), *rule.Reason, supportedValidationReasons))
 			}
 			trimmedFieldPath := strings.TrimSpace(rule.FieldPath)
@@ -425,7 +417,7 @@ func rootStatusErrors(s *crd.JSONSchemaProps, fldPath *field.Path) field.ErrorLi
 			}
 			continue
 		}
-		if !contains(allowedFieldsAtRootSchema, name) {
+		if !slices.Contains(allowedFieldsAtRootSchema, name) {
 			return field.ErrorList{field.Invalid(fldPath.Child("openAPIV3Schema"), internalSchema{s}, fmt.Sprintf(`only %v fields are allowed at the root of the schema if the status subresource is enabled`, allowedFieldsAtRootSchema))}
 		}
 	}

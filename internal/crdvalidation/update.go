@@ -8,6 +8,7 @@ import (
 	"github.com/crdlab/crdlab/internal/kubeversion"
 	"net/url"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -78,7 +79,7 @@ func validateCustomResourceDefinitionUpdate(newCRD, oldCRD *crd.CustomResourceDe
 	}
 	for _, v := range in.Spec.Versions {
 		if v.Storage {
-			if !contains(in.Status.StoredVersions, v.Name) {
+			if !slices.Contains(in.Status.StoredVersions, v.Name) {
 				in.Status.StoredVersions = append(in.Status.StoredVersions, v.Name)
 			}
 			break
@@ -280,7 +281,7 @@ func hasValidConversionReviewVersionOrEmpty(versions []string) bool {
 		return true
 	}
 	for _, v := range versions {
-		if contains(acceptedConversionVersions, v) {
+		if slices.Contains(acceptedConversionVersions, v) {
 			return true
 		}
 	}
@@ -314,7 +315,7 @@ func specHasSchemaWith(spec *internalSpec, pred func(*crd.JSONSchemaProps) bool)
 
 func schemaHasInvalidTypes(s *crd.JSONSchemaProps) bool {
 	return schemaHas(s, func(s *crd.JSONSchemaProps) bool {
-		return len(s.Type) > 0 && !contains(openapiV3Types, s.Type)
+		return len(s.Type) > 0 && !slices.Contains(openapiV3Types, s.Type)
 	})
 }
 

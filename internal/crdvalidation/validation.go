@@ -42,6 +42,7 @@ import (
 	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/internal/kubeversion"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -228,7 +229,7 @@ func validateEnumStrings(fldPath *field.Path, value string, accepted []string, r
 		}
 		return field.ErrorList{}
 	}
-	if contains(accepted, value) {
+	if slices.Contains(accepted, value) {
 		return field.ErrorList{}
 	}
 	return field.ErrorList{field.NotSupported(fldPath, value, accepted)}
@@ -596,10 +597,10 @@ func validateColumn(col *internalColumn, fldPath *field.Path) field.ErrorList {
 	typesMsg := fmt.Sprintf("must be one of %s", strings.Join(printerColumnDatatypes, ","))
 	if len(col.Type) == 0 {
 		allErrs = append(allErrs, field.Required(fldPath.Child("type"), typesMsg))
-	} else if !contains(printerColumnDatatypes, col.Type) {
+	} else if !slices.Contains(printerColumnDatatypes, col.Type) {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("type"), col.Type, typesMsg))
 	}
-	if len(col.Format) > 0 && !contains(printerColumnFormats, col.Format) {
+	if len(col.Format) > 0 && !slices.Contains(printerColumnFormats, col.Format) {
 		allErrs = append(allErrs, field.Invalid(fldPath.Child("format"), col.Format, fmt.Sprintf("must be one of %s", strings.Join(printerColumnFormats, ","))))
 	}
 	if len(col.JSONPath) == 0 {
@@ -737,7 +738,7 @@ func validateConversionReviewVersions(versions []string, requireRecognized bool,
 		for _, msg := range isDNS1035Label(v) {
 			allErrs = append(allErrs, field.Invalid(fldPath.Index(i), v, msg))
 		}
-		if contains(acceptedConversionVersions, v) {
+		if slices.Contains(acceptedConversionVersions, v) {
 			accepted = true
 		}
 	}

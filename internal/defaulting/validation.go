@@ -74,16 +74,7 @@ type ValidateOptions struct {
 // failures, as upstream's does. opts carries a compile cache and a cost
 // budget (the zero ValidateOptions: none).
 func ValidateDefaults(pth *field.Path, s *schema.Structural, isResourceRoot, requirePrunedDefaults bool, opts ValidateOptions) (field.ErrorList, error) {
-	if isResourceRoot {
-		if s == nil {
-			s = &schema.Structural{}
-		}
-		if !s.XEmbeddedResource {
-			clone := *s
-			clone.XEmbeddedResource = true
-			s = &clone
-		}
-	}
+	s = schema.ResourceRoot(s, isResourceRoot)
 	budget := opts.CostBudget
 	if budget == 0 {
 		budget = limits.RuntimeCELCostBudget

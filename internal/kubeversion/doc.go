@@ -11,12 +11,17 @@
 // suite. Oldest is the oldest release with an oracle module, not the oldest
 // supported one.
 //
+// A Change only moves forward: Has means "from this release on". A
+// behaviour confined to some releases (say 1.34 only) is two Changes, the
+// one that brought it and the one that took it away (since 1.35), asked as
+// `rel.Has(A) && !rel.Has(B)`.
+//
 // The engine keeps one Release per compile and hands it down (see package
 // engine); the CEL library table (internal/cel/library's env.go) takes its
 // introduced and removed versions from upstream's
 // k8s.io/apiserver/pkg/cel/environment base.go instead of this table. The
 // module and its hosts take the release too (the ABI's kubeVersion member,
-// bindings/wasm's options, bindings/js, crdlab --engine wasm, the
+// bindings/wasm's options, bindings/js, crdlab --runtime wasm, the
 // playground): a new release needs nothing there.
 //
 // # Adding a release (1.38)

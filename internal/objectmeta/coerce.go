@@ -30,16 +30,7 @@ func Coerce(pth *field.Path, obj interface{}, s *schema.Structural, isResourceRo
 // creationTimestamp removed). It walks obj along s in sorted key order and
 // stops at the first error. The unknown field paths come back sorted.
 func CoerceWithOptions(pth *field.Path, obj interface{}, s *schema.Structural, isResourceRoot bool, opts CoerceOptions) (*field.Error, []string) {
-	if isResourceRoot {
-		if s == nil {
-			s = &schema.Structural{}
-		}
-		if !s.XEmbeddedResource {
-			clone := *s
-			clone.XEmbeddedResource = true
-			s = &clone
-		}
-	}
+	s = schema.ResourceRoot(s, isResourceRoot)
 	c := coercer{opts: opts}
 	track := &schema.UnknownFieldPathOptions{TrackUnknownFieldPaths: opts.ReturnUnknownFieldPaths}
 	err := c.coerce(pth, obj, s, track)

@@ -18,31 +18,13 @@ import (
 // tolerated, a namespace only validated when set). Fields are walked in
 // sorted key order.
 func Validate(pth *field.Path, obj interface{}, s *schema.Structural, isResourceRoot bool) field.ErrorList {
-	if isResourceRoot {
-		if s == nil {
-			s = &schema.Structural{}
-		}
-		if !s.XEmbeddedResource {
-			clone := *s
-			clone.XEmbeddedResource = true
-			s = &clone
-		}
-	}
+	s = schema.ResourceRoot(s, isResourceRoot)
 	return validate(pth, obj, s, kubeversion.Release{})
 }
 
 // ValidateAt is Validate as Kubernetes release rel validates.
 func ValidateAt(rel kubeversion.Release, pth *field.Path, obj interface{}, s *schema.Structural, isResourceRoot bool) field.ErrorList {
-	if isResourceRoot {
-		if s == nil {
-			s = &schema.Structural{}
-		}
-		if !s.XEmbeddedResource {
-			clone := *s
-			clone.XEmbeddedResource = true
-			s = &clone
-		}
-	}
+	s = schema.ResourceRoot(s, isResourceRoot)
 	return validate(pth, obj, s, rel)
 }
 

@@ -3,6 +3,8 @@ package openapi
 import (
 	"os"
 	"testing"
+
+	"github.com/crdlab/crdlab/internal/unstructured"
 )
 
 func benchInputs(b *testing.B) (*Validator, interface{}) {
@@ -30,27 +32,9 @@ func BenchmarkValidate(b *testing.B) {
 
 func BenchmarkValidateUpdate(b *testing.B) {
 	v, obj := benchInputs(b)
-	old := deepCopyJSON(obj)
+	old := unstructured.DeepCopy(obj)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		v.ValidateUpdate(nil, obj, old)
 	}
-}
-
-func deepCopyJSON(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		out := make(map[string]interface{}, len(t))
-		for k, e := range t {
-			out[k] = deepCopyJSON(e)
-		}
-		return out
-	case []interface{}:
-		out := make([]interface{}, len(t))
-		for i, e := range t {
-			out[i] = deepCopyJSON(e)
-		}
-		return out
-	}
-	return v
 }

@@ -1,6 +1,8 @@
 package openapi
 
-import "github.com/crdlab/crdlab/internal/correlated"
+import (
+	"github.com/crdlab/crdlab/internal/correlated"
+)
 
 // corr correlates a new value with its old value for ratcheting
 // (internal/correlated's walk, upstream's CorrelatedObject, shared with CEL
@@ -24,6 +26,3 @@ func (n *node) ItemSchema() *node     { return n.items }
 func (n *node) SchemaType() string    { return n.structType }
 func (n *node) ListType() string      { return n.listType }
 func (n *node) ListMapKeys() []string { return n.listMapKeys }
-
-// deepEqual is reflect.DeepEqual, fast for decoded JSON values.
-func deepEqual(a, b interface{}) bool { return correlated.DeepEqual(a, b) }

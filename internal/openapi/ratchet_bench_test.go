@@ -3,6 +3,8 @@ package openapi
 import (
 	"strconv"
 	"testing"
+
+	"github.com/crdlab/crdlab/internal/unstructured"
 )
 
 // ratchetBenchInputs is a map list of 100 items and a map of 100 entries
@@ -25,7 +27,7 @@ func ratchetBenchInputs(b *testing.B) (*Validator, map[string]interface{}) {
 
 func BenchmarkValidateUpdateRatchetUnchanged(b *testing.B) {
 	v, obj := ratchetBenchInputs(b)
-	old := deepCopyJSON(obj)
+	old := unstructured.DeepCopy(obj)
 	if errs := v.ValidateUpdate(nil, obj, old); len(errs) != 0 {
 		b.Fatalf("unexpected errors: %v", render(errs))
 	}
@@ -37,7 +39,7 @@ func BenchmarkValidateUpdateRatchetUnchanged(b *testing.B) {
 
 func BenchmarkValidateUpdateRatchetOneChanged(b *testing.B) {
 	v, obj := ratchetBenchInputs(b)
-	old := deepCopyJSON(obj).(map[string]interface{})
+	old := unstructured.DeepCopy(obj).(map[string]interface{})
 	spec := old["spec"].(map[string]interface{})
 	spec["l"].([]interface{})[50].(map[string]interface{})["v"] = int64(1000)
 	spec["m"].(map[string]interface{})["key50"] = "other"

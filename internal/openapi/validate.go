@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/crdlab/crdlab/engine/field"
+	"github.com/crdlab/crdlab/internal/unstructured"
 )
 
 // in is the "in" of kube-openapi's schema validator messages.
@@ -461,7 +462,7 @@ func enumMatches(data, ev interface{}) bool {
 		}
 	case map[string]interface{}:
 		if e, ok := ev.(map[string]interface{}); ok {
-			return deepEqual(d, e)
+			return unstructured.Equal(d, e)
 		}
 		switch ev.(type) {
 		case string, bool, float64, []interface{}:
@@ -469,7 +470,7 @@ func enumMatches(data, ev interface{}) bool {
 		}
 	case []interface{}:
 		if e, ok := ev.([]interface{}); ok {
-			return deepEqual(d, e)
+			return unstructured.Equal(d, e)
 		}
 		switch ev.(type) {
 		case string, bool, float64, map[string]interface{}:
@@ -526,7 +527,7 @@ func validateSlice(n *node, arr []interface{}, p *vpath, c *corr, res *result) {
 		for i := 1; i < size; i++ {
 			dup := false
 			for j := 0; j < i; j++ {
-				if deepEqual(arr[i], arr[j]) {
+				if unstructured.Equal(arr[i], arr[j]) {
 					dup = true
 					break
 				}

@@ -19,8 +19,6 @@ package pruning
 
 import (
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/crdlab/crdlab/internal/schema"
 )
@@ -42,20 +40,11 @@ func Prune(obj interface{}, s *schema.Structural, isResourceRoot bool) []string 
 // PruneWithOptions is Prune with the path tracking chosen by opts; without
 // tracking it returns nil.
 func PruneWithOptions(obj interface{}, s *schema.Structural, isResourceRoot bool, opts Options) []string {
-	if isResourceRoot {
-		if s == nil {
-			s = &schema.Structural{}
-		}
-		if !s.XEmbeddedResource {
-			clone := *s
-			clone.XEmbeddedResource = true
-			s = &clone
-		}
-	}
-	p := &pruner{track: opts.TrackUnknownFieldPaths}
+	s = schema.ResourceRoot(s, isResourceRoot)
+	p := &pruner{schema.UnknownFieldPathOptions{TrackUnknownFieldPaths: opts.TrackUnknownFieldPaths}}
 	p.prune(obj, s)
-	sort.Strings(p.unknown)
-	return p.unknown
+	sort.Strings(p.UnknownFieldPaths)
+	return p.UnknownFieldPaths
 }
 
 // metaFields are kept at a resource root and in embedded resources.
@@ -66,38 +55,10 @@ var metaFields = map[string]bool{
 }
 
 // pruner carries the path of the node being visited as the list of string
-// pieces upstream builds ("spec", ".", "items", "[", "0", "]").
+// pieces upstream builds ("spec", ".", "items", "[", "0", "]") and the
+// unknown fields' paths, as upstream's pruner carries its options.
 type pruner struct {
-	track   bool
-	parent  []string
-	unknown []string
-}
-
-func (p *pruner) appendKey(k string) {
-	if !p.track {
-		return
-	}
-	if len(p.parent) > 0 {
-		p.parent = append(p.parent, ".")
-	}
-	p.parent = append(p.parent, k)
-}
-
-func (p *pruner) appendIndex(i int) {
-	if !p.track {
-		return
-	}
-	p.parent = append(p.parent, "[", strconv.Itoa(i), "]")
-}
-
-func (p *pruner) record(k string) {
-	if !p.track {
-		return
-	}
-	l := len(p.parent)
-	p.appendKey(k)
-	p.unknown = append(p.unknown, strings.Join(p.parent, ""))
-	p.parent = p.parent[:l]
+	schema.UnknownFieldPathOptions
 }
 
 func (p *pruner) prune(x interface{}, s *schema.Structural) {
@@ -105,14 +66,14 @@ func (p *pruner) prune(x interface{}, s *schema.Structural) {
 		p.skipPrune(x, s)
 		return
 	}
-	l := len(p.parent)
-	defer func() { p.parent = p.parent[:l] }()
+	l := len(p.ParentPath)
+	defer func() { p.ParentPath = p.ParentPath[:l] }()
 
 	switch x := x.(type) {
 	case map[string]interface{}:
 		if s == nil {
 			for k := range x {
-				p.record(k)
+				p.RecordUnknownField(k)
 				delete(x, k)
 			}
 			return
@@ -124,9 +85,9 @@ func (p *pruner) prune(x interface{}, s *schema.Structural) {
 			items = s.Items
 		}
 		for i, v := range x {
-			p.appendIndex(i)
+			p.AppendIndex(i)
 			p.prune(v, items)
-			p.parent = p.parent[:l]
+			p.ParentPath = p.ParentPath[:l]
 		}
 	}
 }
@@ -137,17 +98,17 @@ func (p *pruner) skipPrune(x interface{}, s *schema.Structural) {
 	if s == nil {
 		return
 	}
-	l := len(p.parent)
-	defer func() { p.parent = p.parent[:l] }()
+	l := len(p.ParentPath)
+	defer func() { p.ParentPath = p.ParentPath[:l] }()
 
 	switch x := x.(type) {
 	case map[string]interface{}:
 		p.pruneFields(x, s, true)
 	case []interface{}:
 		for i, v := range x {
-			p.appendIndex(i)
+			p.AppendIndex(i)
 			p.skipPrune(v, s.Items)
-			p.parent = p.parent[:l]
+			p.ParentPath = p.ParentPath[:l]
 		}
 	}
 }
@@ -157,7 +118,7 @@ func (p *pruner) skipPrune(x interface{}, s *schema.Structural) {
 // others dropped and recorded, or kept when keepUnknown
 // (x-kubernetes-preserve-unknown-fields).
 func (p *pruner) pruneFields(x map[string]interface{}, s *schema.Structural, keepUnknown bool) {
-	l := len(p.parent)
+	l := len(p.ParentPath)
 	for k, v := range x {
 		if s.XEmbeddedResource && metaFields[k] {
 			continue
@@ -165,19 +126,19 @@ func (p *pruner) pruneFields(x map[string]interface{}, s *schema.Structural, kee
 		if _, ok := s.Properties[k]; ok {
 			if isCompound(v) { // prune of anything else does nothing
 				prop := s.Properties[k]
-				p.appendKey(k)
+				p.AppendKey(k)
 				p.prune(v, &prop)
-				p.parent = p.parent[:l]
+				p.ParentPath = p.ParentPath[:l]
 			}
 		} else if s.AdditionalProperties != nil {
-			p.appendKey(k)
+			p.AppendKey(k)
 			p.prune(v, s.AdditionalProperties.Structural)
-			p.parent = p.parent[:l]
+			p.ParentPath = p.ParentPath[:l]
 		} else if !keepUnknown {
 			// upstream does not report apiVersion, kind and metadata at the
 			// top of the pruned value (path still empty).
-			if !metaFields[k] || len(p.parent) > 0 {
-				p.record(k)
+			if !metaFields[k] || len(p.ParentPath) > 0 {
+				p.RecordUnknownField(k)
 			}
 			delete(x, k)
 		}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"strconv"
+	"strings"
 )
 
 // UnknownFieldPathOptions tracks the paths of unknown fields while an object
@@ -32,4 +33,16 @@ func (o *UnknownFieldPathOptions) AppendIndex(index int) {
 		return
 	}
 	o.ParentPath = append(o.ParentPath, "[", strconv.Itoa(index), "]")
+}
+
+// RecordUnknownField records the path of the unknown field key of the
+// current node.
+func (o *UnknownFieldPathOptions) RecordUnknownField(key string) {
+	if !o.TrackUnknownFieldPaths {
+		return
+	}
+	l := len(o.ParentPath)
+	o.AppendKey(key)
+	o.UnknownFieldPaths = append(o.UnknownFieldPaths, strings.Join(o.ParentPath, ""))
+	o.ParentPath = o.ParentPath[:l]
 }

@@ -492,10 +492,15 @@ func TestUnknownFieldPathOptions(t *testing.T) {
 	if got := strings.Join(o.ParentPath, ""); got != "spec.list[2]" {
 		t.Errorf("got %q, want spec.list[2]", got)
 	}
+	o.RecordUnknownField("foo")
+	if !reflect.DeepEqual(o.UnknownFieldPaths, []string{"spec.list[2].foo"}) || strings.Join(o.ParentPath, "") != "spec.list[2]" {
+		t.Errorf("RecordUnknownField: paths %q, parent %q; want [spec.list[2].foo], the parent unchanged", o.UnknownFieldPaths, strings.Join(o.ParentPath, ""))
+	}
 	off := &UnknownFieldPathOptions{}
 	off.AppendKey("a")
 	off.AppendIndex(1)
-	if off.ParentPath != nil {
+	off.RecordUnknownField("b")
+	if off.ParentPath != nil || off.UnknownFieldPaths != nil {
 		t.Errorf("tracking off must record nothing")
 	}
 }

@@ -107,3 +107,23 @@ type NestedValueValidation struct {
 type JSON struct {
 	Object interface{}
 }
+
+// ResourceRoot is the schema the algorithms walk a resource's root with:
+// for the root (isResourceRoot) a copy of s (an empty schema when s is
+// nil) marked x-kubernetes-embedded-resource, so that apiVersion, kind and
+// metadata are treated as at any embedded resource, as upstream's pruning,
+// defaulting and ObjectMeta algorithms do; s itself otherwise.
+func ResourceRoot(s *Structural, isResourceRoot bool) *Structural {
+	if !isResourceRoot {
+		return s
+	}
+	if s == nil {
+		s = &Structural{}
+	}
+	if s.XEmbeddedResource {
+		return s
+	}
+	clone := *s
+	clone.XEmbeddedResource = true
+	return &clone
+}

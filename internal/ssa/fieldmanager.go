@@ -10,6 +10,9 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
+
+	"github.com/crdlab/crdlab/internal/keys"
+	"github.com/crdlab/crdlab/internal/unstructured"
 )
 
 // The constants of the default field manager chain
@@ -217,7 +220,7 @@ func hasLastApplied(obj map[string]interface{}) bool {
 // setLastApplied is lastAppliedUpdater's buildLastApplied + SetLastApplied:
 // the applied object without the annotation, as JSON.
 func setLastApplied(obj, patch map[string]interface{}) error {
-	c := deepCopy(patch).(map[string]interface{})
+	c := unstructured.DeepCopy(patch).(map[string]interface{})
 	if md, ok := c["metadata"].(map[string]interface{}); ok {
 		if ann, ok := md["annotations"].(map[string]interface{}); ok {
 			delete(ann, LastAppliedAnnotation)
@@ -267,7 +270,7 @@ func (f *FieldManager) infoApply(live, patch map[string]interface{}, managed *Ma
 		t := Time{Time: f.Now().UTC()}
 		managed.Times[id] = &t
 	} else {
-		obj = deepCopy(live).(map[string]interface{})
+		obj = unstructured.DeepCopy(live).(map[string]interface{})
 		SetEntries(obj, nil)
 	}
 	return obj, managed, nil
@@ -541,7 +544,7 @@ func (f *FieldManager) structuredApply(live, patch map[string]interface{}, manag
 // the CRD's nopConverter through the safe wrapper (a copy with the new
 // apiVersion).
 func (f *FieldManager) toVersioned(obj map[string]interface{}) map[string]interface{} {
-	c := deepCopy(obj).(map[string]interface{})
+	c := unstructured.DeepCopy(obj).(map[string]interface{})
 	c["apiVersion"] = f.gvk.GroupVersion()
 	return c
 }
@@ -562,7 +565,7 @@ func (v *versionConverter) Convert(object *typed.TypedValue, version fieldpath.A
 	if group != v.f.gvk.Group || !v.f.versions[ver] {
 		return object, fmt.Errorf("request to convert CR to an invalid group/version: %s", version)
 	}
-	c := deepCopy(u).(map[string]interface{})
+	c := unstructured.DeepCopy(u).(map[string]interface{})
 	c["apiVersion"] = string(version)
 	return v.f.tc.ObjectToTyped(c)
 }
@@ -609,11 +612,7 @@ func conflictMessage(conflicts merge.Conflicts) string {
 	for _, c := range conflicts {
 		m[c.Manager] = append(m[c.Manager], c.Path)
 	}
-	managers := make([]string, 0, len(m))
-	for k := range m {
-		managers = append(managers, k)
-	}
-	sort.Strings(managers)
+	managers := keys.Sorted(m)
 	var msgs []string
 	for _, k := range managers {
 		msgs = append(msgs, fmt.Sprintf("conflicts with %v:", printManager(k)))
@@ -640,22 +639,4 @@ func printManager(manager string) string {
 		return fmt.Sprintf("%s using %v at %v", s, e.APIVersion, e.Time.UTC().Format(time.RFC3339))
 	}
 	return s
-}
-
-func deepCopy(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		c := make(map[string]interface{}, len(t))
-		for k, x := range t {
-			c[k] = deepCopy(x)
-		}
-		return c
-	case []interface{}:
-		c := make([]interface{}, len(t))
-		for i, x := range t {
-			c[i] = deepCopy(x)
-		}
-		return c
-	}
-	return v
 }

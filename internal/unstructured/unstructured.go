@@ -1,6 +1,11 @@
-// Package unstructured reads and writes nested fields of unstructured
-// objects (map[string]interface{} trees) as k8s.io/apimachinery's
-// unstructured Nested* helpers do, including their error messages.
+// Package unstructured is the one home of the helpers over decoded JSON
+// values (map[string]interface{} trees): it reads and writes nested fields
+// as k8s.io/apimachinery's unstructured Nested* helpers do, including their
+// error messages, converts decoded numbers as upstream's JSON decoding does
+// (ConvertNumbers), and copies and compares values (DeepCopy,
+// DeepCopyObject, Equal, SemanticEqual). Sorted map keys are
+// internal/keys.Sorted and membership in a list is slices.Contains: no
+// package keeps a private copy of these.
 package unstructured
 
 import (

@@ -31,6 +31,7 @@ import (
 	"github.com/crdlab/crdlab/benchmarks"
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/unstructured"
 	"github.com/crdlab/crdlab/internal/yamldoc"
 )
 
@@ -244,7 +245,7 @@ func objectsAtSizes(doc []byte) ([][]byte, error) {
 	}
 	var out [][]byte
 	for _, n := range sizes {
-		scaled := scale(deepCopy(obj), root, n, false)
+		scaled := scale(unstructured.DeepCopy(obj), root, n, false)
 		data, err := json.Marshal(scaled)
 		if err != nil {
 			return nil, err
@@ -316,27 +317,9 @@ func scale(v interface{}, s map[string]interface{}, n int, nested bool) interfac
 		}
 		out := make([]interface{}, 0, target)
 		for i := 0; i < target; i++ {
-			out = append(out, scale(deepCopy(x[i%len(x)]), items, n, true))
+			out = append(out, scale(unstructured.DeepCopy(x[i%len(x)]), items, n, true))
 		}
 		return out
-	}
-	return v
-}
-
-func deepCopy(v interface{}) interface{} {
-	switch x := v.(type) {
-	case map[string]interface{}:
-		m := make(map[string]interface{}, len(x))
-		for k, e := range x {
-			m[k] = deepCopy(e)
-		}
-		return m
-	case []interface{}:
-		a := make([]interface{}, len(x))
-		for i, e := range x {
-			a[i] = deepCopy(e)
-		}
-		return a
 	}
 	return v
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/crdlab/crdlab/internal/unstructured"
 )
 
 func TestCorrelations(t *testing.T) {
@@ -80,7 +82,7 @@ func TestScale(t *testing.T) {
 	}}
 	obj := map[string]interface{}{"small": []interface{}{"a"}, "big": []interface{}{map[string]interface{}{"inner": []interface{}{int64(1)}}}}
 	for _, c := range []struct{ n, small, big, inner int }{{1, 1, 1, 1}, {10, 5, 10, 10}, {100, 5, 100, 10}, {0, 5, maxListItems, nestedCap}} {
-		got := scale(deepCopy(obj), schema, c.n, false).(map[string]interface{})
+		got := scale(unstructured.DeepCopy(obj), schema, c.n, false).(map[string]interface{})
 		big := got["big"].([]interface{})
 		inner := big[len(big)-1].(map[string]interface{})["inner"].([]interface{})
 		if len(got["small"].([]interface{})) != c.small || len(big) != c.big || len(inner) != c.inner {

@@ -1,6 +1,6 @@
 // Command genrepo writes a synthetic GitOps repository for the
 // directory-validation comparison (benchmarks/README.md, make bench-repo):
-// N objects across the benchmark CRDs (the corpus of Cases: their example
+// N objects across the benchmark CRDs (the set of Cases: their example
 // objects and the object generated from each schema, renamed per copy) and
 // built-in kinds (ConfigMaps, Services, Deployments, a fifth of the objects,
 // which CRD validators skip), in multi-document YAML files of a few dozen
@@ -29,6 +29,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdlab/crdlab/benchmarks"
+	"github.com/crdlab/crdlab/internal/unstructured"
 )
 
 func main() {
@@ -113,7 +114,7 @@ func generate(n, perFile int, out string) error {
 		} else {
 			t = templates[(i-i/5)%len(templates)]
 		}
-		obj := copyObject(t.obj)
+		obj := unstructured.DeepCopyObject(t.obj)
 		meta, _ := obj["metadata"].(map[string]interface{})
 		if meta == nil {
 			meta = map[string]interface{}{}
@@ -145,13 +146,6 @@ func generate(n, perFile int, out string) error {
 	}
 	log.Printf("%d objects (%d templates, %d built-in) in %d files, %d CRDs, under %s", n, len(templates), len(builtins), file, len(seen), out)
 	return nil
-}
-
-func copyObject(m map[string]interface{}) map[string]interface{} {
-	b, _ := json.Marshal(m)
-	var out map[string]interface{}
-	json.Unmarshal(b, &out)
-	return out
 }
 
 func builtinTemplates() []template {

@@ -52,8 +52,8 @@
 //     handle), an example and a parity test against the native package.
 //  4. bindings/js: src/index.js (the op name and the method), src/index.d.ts
 //     (the op, the result interfaces, the method), a test in test/.
-//  5. cmd/crdlab: if a command runs the op, its --engine wasm function in
-//     wasmengine.go (the function type in engines.go).
+//  5. cmd/crdlab: if a command runs the op, its --runtime wasm function in
+//     wasmruntime.go (the function type in runtimes.go).
 //  6. guest/ABI.md (the op, its request and result), and wasm.mk's
 //     WASM_MAX_BROTLI if the module grows (say by how much and why).
 package abi

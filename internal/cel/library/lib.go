@@ -1,9 +1,9 @@
 package library
 
 import (
-	"sort"
-
 	"github.com/google/cel-go/cel"
+
+	"github.com/crdlab/crdlab/internal/keys"
 )
 
 // kubeLib is the shape shared by all Kubernetes libraries: a singleton CEL
@@ -27,11 +27,7 @@ func (l *kubeLib) Types() []*cel.Type { return l.types }
 // effect, so names are sorted here for determinism.
 func (l *kubeLib) CompileOptions() []cel.EnvOption {
 	decls := l.decls()
-	names := make([]string, 0, len(decls))
-	for n := range decls {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := keys.Sorted(decls)
 	opts := append([]cel.EnvOption{}, l.preOpts...)
 	for _, n := range names {
 		opts = append(opts, cel.Function(n, decls[n]...))

@@ -34,7 +34,7 @@
 //     (internal/admission's TypeCheck, after the document's CRDs compile,
 //     with the open documents' and the index's CRDs of the rules' groups:
 //     Server.groupCRDs, crdIndex.group).
-//   - yamlnav.go, schema.go: yaml.v3 node trees (rules, keys, scalar rune ↔
+//   - yamlnav.go, navigate.go: yaml.v3 node trees (rules, keys, scalar rune ↔
 //     source position), schema nodes by path, cost report paths.
 //   - features.go, actions.go: completion (internal/celcomplete in rules,
 //     indentation paths in custom resources), hover (types, constraints,

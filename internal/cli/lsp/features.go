@@ -3,7 +3,6 @@ package lsp
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -11,6 +10,7 @@ import (
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/celcomplete"
+	"github.com/crdlab/crdlab/internal/keys"
 	yaml "sigs.k8s.io/yaml/goyaml.v3"
 )
 
@@ -170,11 +170,7 @@ func objectCompletion(pf *parsedFile, d *docInfo, root *crd.JSONSchemaProps, lin
 	if s == nil {
 		return out
 	}
-	names := make([]string, 0, len(s.Properties))
-	for n := range s.Properties {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := keys.Sorted(s.Properties)
 	prefix := utf8.RuneCountInString(m[2])
 	rng := pf.toRange(d, line, col-prefix, col)
 	for _, n := range names {

@@ -18,7 +18,7 @@ import (
 // request: the server must answer that request (a body it cannot read is
 // answered with a JSON-RPC error and skipped; a handler that fails
 // answers with an error) and never panic, in the handler or in the checks
-// it schedules. Editor traffic for the hostile corpus.
+// it schedules. Editor traffic for the hostile set.
 func FuzzServerMessages(f *testing.F) {
 	crd := `{"textDocument":{"uri":"file:///c.yaml","version":1,"text":"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  versions:\n  - schema:\n      openAPIV3Schema:\n        type: object\n        x-kubernetes-validations:\n        - rule: self.\n"}}`
 	for _, seed := range []string{

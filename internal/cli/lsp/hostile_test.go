@@ -10,12 +10,12 @@ import (
 	"github.com/crdlab/crdlab/internal/testsupport/hostile"
 )
 
-// TestHostileCorpusThroughTheLanguageServer is the editor surface of the
-// hostile corpus (internal/testsupport/hostile, the fast subset): each
+// TestHostileSetThroughTheLanguageServer is the editor surface of the
+// hostile set (internal/testsupport/hostile, the fast subset): each
 // case's CRD, then its objects, opened in the server: the diagnostics hold
 // the case's expected error (or none for a valid case), within the
-// corpus's 30 s, and the server still answers requests.
-func TestHostileCorpusThroughTheLanguageServer(t *testing.T) {
+// set's 30 s, and the server still answers requests.
+func TestHostileSetThroughTheLanguageServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("hostile inputs allocate hundreds of megabytes")
 	}

@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	yaml "sigs.k8s.io/yaml/goyaml.v3"
+
+	yamlpos "github.com/crdlab/crdlab/internal/position"
 )
 
 // parseNode parses one YAML document into its content node (nil when it
@@ -39,19 +41,9 @@ func resolve(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// lookup returns the key and value nodes of key in mapping n.
-func lookup(n *yaml.Node, key string) (k, v *yaml.Node) {
-	n = resolve(n)
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil, nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			k, v = n.Content[i], n.Content[i+1]
-		}
-	}
-	return k, v
-}
+// lookup returns the key and value nodes of the last occurrence of key in
+// mapping n (internal/position's Lookup, the one YAMLToJSON keeps).
+func lookup(n *yaml.Node, key string) (k, v *yaml.Node) { return yamlpos.Lookup(n, key) }
 
 func scalarAt(n *yaml.Node, key string) string {
 	if _, v := lookup(n, key); v != nil && resolve(v).Kind == yaml.ScalarNode {

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -20,16 +20,16 @@ import (
 // xml.Encoder.Encode of junitSuites writes, one message at a time.
 type junitWriter struct {
 	w       *bufio.Writer
-	entries []catalog.Result
+	entries []inputs.Result
 	opts    Options
 }
 
 func (j *junitWriter) Begin(total int) error {
-	j.entries = make([]catalog.Result, 0, total)
+	j.entries = make([]inputs.Result, 0, total)
 	return nil
 }
 
-func (j *junitWriter) Entry(r *catalog.Result) error {
+func (j *junitWriter) Entry(r *inputs.Result) error {
 	e := *r
 	e.Result, e.OldResult = nil, nil
 	j.entries = append(j.entries, e)
@@ -40,7 +40,7 @@ func (j *junitWriter) End(s wire.RunSummary) error {
 	type suite struct {
 		name                             string
 		tests, failures, errors, skipped int
-		cases                            []*catalog.Result
+		cases                            []*inputs.Result
 	}
 	var suites []*suite
 	index := map[string]*suite{}
@@ -207,7 +207,7 @@ func (t *tapWriter) Begin(total int) error {
 	return err
 }
 
-func (t *tapWriter) Entry(e *catalog.Result) error {
+func (t *tapWriter) Entry(e *inputs.Result) error {
 	w := t.w
 	t.n++
 	desc := tapEscape(where(&e.RunEntry) + " " + what(&e.RunEntry))
@@ -285,7 +285,7 @@ type githubWriter struct {
 
 func (g *githubWriter) Begin(int) error { return nil }
 
-func (g *githubWriter) Entry(e *catalog.Result) error {
+func (g *githubWriter) Entry(e *inputs.Result) error {
 	w := g.w
 	title := what(&e.RunEntry)
 	for _, m := range e.Warnings {

@@ -1,5 +1,5 @@
 // Package report writes the report of a run over files and directories of
-// manifests (wire.RunReport, built by package internal/cli/catalog) in the
+// manifests (wire.RunReport, built by package internal/cli/inputs) in the
 // formats CI systems read: text (kubectl's wording), json (one document),
 // jsonl (one entry per line), junit (JUnit XML), tap (Test Anything
 // Protocol 13), github (GitHub Actions workflow commands) and yaml.
@@ -35,7 +35,7 @@ import (
 	"strings"
 
 	"github.com/crdlab/crdlab/engine"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -71,7 +71,7 @@ func writeAll(w Writer, rep *wire.RunReport) error {
 		return err
 	}
 	for i := range rep.Results {
-		if err := w.Entry(&catalog.Result{RunEntry: rep.Results[i]}); err != nil {
+		if err := w.Entry(&inputs.Result{RunEntry: rep.Results[i]}); err != nil {
 			return err
 		}
 	}
@@ -114,7 +114,7 @@ func where(e *wire.RunEntry) string {
 
 // messages returns the entry's failure messages: its decoding error, its
 // field errors, or its reason.
-func messages(e *catalog.Result) []string {
+func messages(e *inputs.Result) []string {
 	if e.DecodeError != "" {
 		return []string{e.DecodeError}
 	}
@@ -142,7 +142,7 @@ type textWriter struct {
 
 func (t *textWriter) Begin(int) error { return nil }
 
-func (t *textWriter) Entry(e *catalog.Result) error {
+func (t *textWriter) Entry(e *inputs.Result) error {
 	stdout, stderr := t.stdout, t.stderr
 	verb, errVerb := "created", "creating"
 	if t.opts.Update {
@@ -307,7 +307,7 @@ func decodeReason(msg string) string {
 // writeInvalid writes engine.InvalidMessageOf for the entry's errors, each
 // preceded by the file:line:col of its field when known, rendering one
 // message at a time.
-func writeInvalid(w io.Writer, e *catalog.Result) {
+func writeInvalid(w io.Writer, e *inputs.Result) {
 	msg := func(i int) string {
 		err := e.Errors[i]
 		if err.Line != e.Line || err.Column > 0 {

@@ -12,7 +12,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -31,7 +31,7 @@ func runInputs(t *testing.T, crdArgs, args []string) *wire.RunReport {
 	t.Helper()
 	cat, in := scan(t, crdArgs, args)
 	rep := &wire.RunReport{}
-	s, err := cat.StreamInputs(nil, in, catalog.Options{}, func(_ int, _ *catalog.Document, r *catalog.Result) error {
+	s, err := cat.StreamInputs(nil, in, inputs.Options{}, func(_ int, _ *inputs.Document, r *inputs.Result) error {
 		rep.Results = append(rep.Results, r.Rendered())
 		return nil
 	})
@@ -42,12 +42,12 @@ func runInputs(t *testing.T, crdArgs, args []string) *wire.RunReport {
 	return rep
 }
 
-// scan reads the inputs as crdlab validate does (catalog.Reader.Scan) and
+// scan reads the inputs as crdlab validate does (inputs.Reader.Scan) and
 // compiles their CRDs and those of crdArgs (--crd) into a catalogue.
-func scan(t *testing.T, crdArgs, args []string) (*catalog.Catalog, *catalog.Inputs) {
+func scan(t *testing.T, crdArgs, args []string) (*inputs.Catalog, *inputs.Inputs) {
 	t.Helper()
-	r := &catalog.Reader{}
-	var defs []catalog.Document
+	r := &inputs.Reader{}
+	var defs []inputs.Document
 	if len(crdArgs) > 0 {
 		docs, err := r.Read(crdArgs, "CRD")
 		if err != nil {
@@ -63,7 +63,7 @@ func scan(t *testing.T, crdArgs, args []string) (*catalog.Catalog, *catalog.Inpu
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := catalog.New()
+	cat := inputs.New()
 	if err := cat.AddAll(append(defs, in.CRDs()...), 2); err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestEscaping(t *testing.T) {
 }
 
 // stream writes the run over args (and crdArgs, as --crd) through
-// catalog.StreamInputs and NewWriter, as the CLI does: the errors'
+// inputs.StreamInputs and NewWriter, as the CLI does: the errors'
 // messages are rendered only while written.
 func stream(t *testing.T, crdArgs, args []string, format string, opts Options) (stdout, stderr []byte) {
 	t.Helper()
@@ -164,7 +164,7 @@ func stream(t *testing.T, crdArgs, args []string, format string, opts Options) (
 	if err := w.Begin(in.Len()); err != nil {
 		t.Fatal(err)
 	}
-	s, err := cat.StreamInputs(nil, in, catalog.Options{Jobs: 3}, func(_ int, _ *catalog.Document, r *catalog.Result) error { return w.Entry(r) })
+	s, err := cat.StreamInputs(nil, in, inputs.Options{Jobs: 3}, func(_ int, _ *inputs.Document, r *inputs.Result) error { return w.Entry(r) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +293,7 @@ spec:
 func TestBuiltinOutcomes(t *testing.T) {
 	cat, in := scan(t, nil, []string{"testdata/builtins"})
 	rep := &wire.RunReport{}
-	s, err := cat.StreamInputs(nil, in, catalog.Options{Builtins: &catalog.Builtins{}}, func(_ int, _ *catalog.Document, r *catalog.Result) error {
+	s, err := cat.StreamInputs(nil, in, inputs.Options{Builtins: &inputs.Builtins{}}, func(_ int, _ *inputs.Document, r *inputs.Result) error {
 		rep.Results = append(rep.Results, r.Rendered())
 		return nil
 	})

@@ -10,13 +10,13 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/wire"
 )
 
-// Writer writes a run's report entry by entry, as catalog.Catalog.StreamInputs
+// Writer writes a run's report entry by entry, as inputs.Catalog.StreamInputs
 // gives them: Begin, Entry for each entry in order, End. Each error's
-// message is rendered (catalog.Result.Message) only while it is written, and
+// message is rendered (inputs.Result.Message) only while it is written, and
 // no entry is kept after Entry returns, except by junit, whose counts come
 // before its cases: it keeps the entries without their stored objects and
 // writes them at End. The bytes are Write's.
@@ -24,7 +24,7 @@ type Writer interface {
 	// Begin starts a report of total entries.
 	Begin(total int) error
 	// Entry writes one entry.
-	Entry(r *catalog.Result) error
+	Entry(r *inputs.Result) error
 	// End writes what follows the entries (the summary) and flushes.
 	End(s wire.RunSummary) error
 	// Stop ends a run stopped by an input error after the entries
@@ -61,7 +61,7 @@ func NewWriter(format string, stdout, stderr io.Writer, opts Options) (Writer, e
 // writeEntryJSON writes r as json.Marshal (indent false) or
 // json.MarshalIndent(r, prefix, "  ") writes its RunEntry, the errors one
 // at a time with their messages rendered.
-func writeEntryJSON(w io.Writer, r *catalog.Result, prefix string, indent bool) error {
+func writeEntryJSON(w io.Writer, r *inputs.Result, prefix string, indent bool) error {
 	marshal := func(v interface{}, prefix string) ([]byte, error) {
 		if indent {
 			return json.MarshalIndent(v, prefix, "  ")
@@ -135,7 +135,7 @@ func (j *jsonWriter) Begin(int) error {
 	return err
 }
 
-func (j *jsonWriter) Entry(r *catalog.Result) error {
+func (j *jsonWriter) Entry(r *inputs.Result) error {
 	sep := ",\n    "
 	if j.n == 0 {
 		sep = "\n    "
@@ -165,7 +165,7 @@ type jsonlWriter struct {
 
 func (j *jsonlWriter) Begin(int) error { return nil }
 
-func (j *jsonlWriter) Entry(r *catalog.Result) error {
+func (j *jsonlWriter) Entry(r *inputs.Result) error {
 	if err := writeEntryJSON(j.w, r, "", false); err != nil {
 		return err
 	}
@@ -212,7 +212,7 @@ type yamlErrors struct {
 	Errors []wire.LocatedError `json:"errors"`
 }
 
-func (y *yamlWriter) Entry(r *catalog.Result) error {
+func (y *yamlWriter) Entry(r *inputs.Result) error {
 	e := r.RunEntry
 	errs := e.Errors
 	if errs != nil {

@@ -33,7 +33,7 @@ var upstreamByClass = map[string]string{
 	"duplicate keys":  "clear error within milliseconds",
 }
 
-// Cases returns the corpus, in report order.
+// Cases returns the hostile set, in report order.
 func Cases() []Case {
 	var cs []Case
 	add := func(c Case) {

@@ -1,4 +1,4 @@
-// Package hostile generates the hostile corpus: inputs an attacker controls
+// Package hostile generates the hostile set: inputs an attacker controls
 // (a CRD any cluster user with CRD rights can create, objects any user with
 // create rights can send) built to exhaust memory or time, or to confuse the
 // decoders. Every case is produced by a generator (nothing is committed as a

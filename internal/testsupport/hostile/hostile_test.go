@@ -7,7 +7,7 @@ import (
 	"github.com/crdlab/crdlab/internal/testsupport/cputime"
 )
 
-// TestFastCases runs the fast subset of the corpus through the Go API in
+// TestFastCases runs the fast subset of the hostile set through the Go API in
 // this process (`make hostile` runs everything, every surface, in child
 // processes under a time and memory ceiling).
 func TestFastCases(t *testing.T) {

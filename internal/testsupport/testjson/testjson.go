@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/crdlab/crdlab/internal/schema"
+	"github.com/crdlab/crdlab/internal/unstructured"
 )
 
 // Decode decodes JSON the way kube-apiserver decodes request bodies
@@ -23,27 +24,7 @@ func Decode(t testing.TB, s string) interface{} {
 	if err := d.Decode(&v); err != nil {
 		t.Fatalf("bad test JSON %q: %v", s, err)
 	}
-	return numbers(v)
-}
-
-func numbers(v interface{}) interface{} {
-	switch v := v.(type) {
-	case json.Number:
-		if i, err := v.Int64(); err == nil {
-			return i
-		}
-		f, _ := v.Float64()
-		return f
-	case map[string]interface{}:
-		for k, x := range v {
-			v[k] = numbers(x)
-		}
-	case []interface{}:
-		for i, x := range v {
-			v[i] = numbers(x)
-		}
-	}
-	return v
+	return unstructured.ConvertNumbers(v)
 }
 
 // Encode renders v as indented JSON.

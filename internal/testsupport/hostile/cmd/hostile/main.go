@@ -1,4 +1,4 @@
-// Command hostile runs the hostile corpus (package hostile) through every
+// Command hostile runs the hostile set (package hostile) through every
 // surface — the Go API in a child process, the CLI, the WebAssembly module in
 // wazero (bindings/wasm) and in Node (bindings/js) — each input under a
 // ceiling (30 s of CPU time, 2 GiB peak RSS), and writes a markdown table. It fails on a
@@ -55,7 +55,7 @@ type surface struct {
 	// outcome turns the exit status and output into an outcome string.
 	outcome func(exitCode int, output string) string
 	// noASLimit runs the surface without the address-space limit:
-	// WebAssembly engines reserve address space for a module's memory far
+	// WebAssembly runtimes reserve address space for a module's memory far
 	// beyond what they use (V8 fails to instantiate under a 4 GiB limit);
 	// the RSS ceiling still holds.
 	noASLimit bool

@@ -1,4 +1,4 @@
-// The Node surface of the hostile corpus (cmd/hostile -node): compiles
+// The Node surface of the hostile set (cmd/hostile -node): compiles
 // crd.yaml and validates each document of object.yaml (if present) through
 // bindings/js, and prints the outcome as hostile.RunGo renders it.
 //

@@ -1,4 +1,4 @@
-package catalog
+package inputs
 
 // AddAll adds CRD documents as Add does, compiling them in parallel; the
 // first error in the documents' order is returned.

@@ -202,9 +202,10 @@ type RuleCost struct {
 	Cost              uint64
 }
 
-// Report carries what a validation produced besides errors: ratcheted
-// errors (upstream emits them as warnings) and per-rule runtime costs.
-type Report struct {
+// Evaluation carries what evaluating the rules produced besides errors:
+// ratcheted errors (upstream emits them as warnings) and per-rule runtime
+// costs.
+type Evaluation struct {
 	Warnings []string
 	Costs    []RuleCost
 	// Interrupted is set when the context ended during the evaluation: the
@@ -262,14 +263,14 @@ type run struct {
 	// cancellable is set when ctx can end (its Done channel is not nil):
 	// only then are interrupts checked.
 	cancellable bool
-	report      *Report
+	eval        *Evaluation
 }
 
 // interrupted reports whether the evaluation must stop because the context
 // ended; the first rule to see it (rule i at fldPath) gets an error naming
 // it, returned as e.
 func (r *run) interrupted(fldPath *field.Path, typ string, i int, rule crd.ValidationRule, cause error) (e *field.Error, stop bool) {
-	if r.report.Interrupted {
+	if r.eval.Interrupted {
 		return nil, true
 	}
 	if cause == nil {
@@ -280,16 +281,16 @@ func (r *run) interrupted(fldPath *field.Path, typ string, i int, rule crd.Valid
 			return nil, false
 		}
 	}
-	r.report.Interrupted = true
+	r.eval.Interrupted = true
 	return field.Invalid(fldPath, typ, fmt.Sprintf("x-kubernetes-validations[%d]: operation interrupted: %v, no further validation rules will be run for rule: %v", i, cause, ruleErrorString(rule))), true
 }
 
 // Validate evaluates every rule at every node obj reaches, in upstream's
 // order, against obj (and oldObj on update, for transition rules), within
 // costBudget (limits.RuntimeCELCostBudget for a request). It returns the errors,
-// the remaining budget (negative when exhausted) and a report of warnings
-// and per-rule runtime costs. A nil Validator validates nothing.
-func (v *Validator) Validate(fldPath *field.Path, obj, oldObj interface{}, costBudget int64, opts ...Option) (field.ErrorList, int64, *Report) {
+// the remaining budget (negative when exhausted) and the Evaluation (warnings
+// and per-rule runtime costs). A nil Validator validates nothing.
+func (v *Validator) Validate(fldPath *field.Path, obj, oldObj interface{}, costBudget int64, opts ...Option) (field.ErrorList, int64, *Evaluation) {
 	o := options{ctx: context.Background()}
 	for _, f := range opts {
 		f(&o)
@@ -297,9 +298,9 @@ func (v *Validator) Validate(fldPath *field.Path, obj, oldObj interface{}, costB
 	if o.ctx == nil {
 		o.ctx = context.Background()
 	}
-	r := &run{ctx: o.ctx, cancellable: o.ctx.Done() != nil, report: &Report{}}
+	r := &run{ctx: o.ctx, cancellable: o.ctx.Done() != nil, eval: &Evaluation{}}
 	errs, rem := v.validate(r, fldPath, obj, oldObj, ratcheting{current: o.correlation}, costBudget)
-	return errs, rem, r.report
+	return errs, rem, r.eval
 }
 
 func (v *Validator) validate(r *run, fldPath *field.Path, obj, oldObj interface{}, corr ratcheting, budget int64) (field.ErrorList, int64) {
@@ -459,7 +460,7 @@ func (v *Validator) validateExpressions(r *run, fldPath *field.Path, obj, oldObj
 	if v.compilationErr != nil {
 		return field.ErrorList{field.Invalid(fldPath, sts.Type, fmt.Sprintf("rule compiler initialization error: %v", v.compilationErr))}, rem
 	}
-	if len(v.compiledRules) == 0 || r.report.Interrupted {
+	if len(v.compiledRules) == 0 || r.eval.Interrupted {
 		return nil, rem
 	}
 	if rem <= 0 {
@@ -517,7 +518,7 @@ func (v *Validator) validateExpressions(r *run, fldPath *field.Path, obj, oldObj
 			errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleErrorString(rule))))
 			return errs, -1
 		}
-		r.report.Costs = append(r.report.Costs, RuleCost{Path: pathStr(), Rule: i, Cost: *cost})
+		r.eval.Costs = append(r.eval.Costs, RuleCost{Path: pathStr(), Rule: i, Cost: *cost})
 		if *cost > math.MaxInt64 || int64(*cost) > rem {
 			errs = append(errs, field.Invalid(fldPath, sts.Type, outOfBudget))
 			return errs, -1
@@ -545,7 +546,7 @@ func (v *Validator) validateExpressions(r *run, fldPath *field.Path, obj, oldObj
 		}
 		addErr := func(e *field.Error) {
 			if !compiled.UsesOldSelf && corr.shouldRatchet() {
-				r.report.Warnings = append(r.report.Warnings, e.Error())
+				r.eval.Warnings = append(r.eval.Warnings, e.Error())
 			} else {
 				errs = append(errs, e)
 			}
@@ -554,7 +555,7 @@ func (v *Validator) validateExpressions(r *run, fldPath *field.Path, obj, oldObj
 		if compiled.MessageExpression != nil {
 			msg, newRem, cost, msgErr := evalMessageExpression(r.ctx, compiled.MessageExpression, rule.MessageExpression, act, rem)
 			if cost != nil {
-				r.report.Costs = append(r.report.Costs, RuleCost{Path: pathStr(), Rule: i, MessageExpression: true, Cost: *cost})
+				r.eval.Costs = append(r.eval.Costs, RuleCost{Path: pathStr(), Rule: i, MessageExpression: true, Cost: *cost})
 			}
 			switch {
 			case msgErr == nil:

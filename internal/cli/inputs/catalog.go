@@ -1,4 +1,4 @@
-package catalog
+package inputs
 
 import (
 	"bytes"
@@ -24,8 +24,8 @@ type Entry struct {
 	CRD Compiled
 }
 
-// Compiled is a compiled CRD: the native engine's (Native) or another
-// engine's with the same reports (the WebAssembly module, bindings/wasm).
+// Compiled is a compiled CRD: the native runtime's (Native) or another
+// runtime's with the same reports (the WebAssembly module, bindings/wasm).
 // It must be safe for concurrent use.
 type Compiled interface {
 	// Report is the CRD's validation outcome.
@@ -36,7 +36,7 @@ type Compiled interface {
 	Validate(ctx context.Context, object []byte, opts engine.ValidateOptions) (*wire.ObjectReport, error)
 }
 
-// Compiler compiles a decoded CRD; the document is given for engines that
+// Compiler compiles a decoded CRD; the document is given for runtimes that
 // take the bytes.
 type Compiler func(d Document, def *crd.CustomResourceDefinition) (Compiled, error)
 

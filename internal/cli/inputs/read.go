@@ -1,12 +1,13 @@
-// Package catalog validates files and directories of mixed manifests, as a
+// Package inputs validates files and directories of mixed manifests, as a
 // CI job or a GitOps repository holds them: CustomResourceDefinitions and
 // objects of any kind, in multi-document YAML streams and kind: List
 // documents.
 //
 // Read expands the inputs into documents, each with its file, index and
-// first line. A Catalog holds the CRDs (given with --crd and found among
-// the inputs), compiled once (AddAll) and indexed by group, version and
-// kind. StreamInputs validates every object against its own CRD in
+// first line. A Catalog (the one meaning of "catalog" in the code: the
+// compiled CRDs a run validates against) holds the CRDs (given with --crd
+// and found among the inputs), compiled once (AddAll) and indexed by group,
+// version and kind. StreamInputs validates every object against its own CRD in
 // parallel and gives one entry per document, in input order; objects whose
 // kind has no CRD in the catalogue (built-in kinds, unknown CRDs) are
 // skipped with a reason, and CRDs among the inputs are linted.
@@ -20,7 +21,7 @@
 // Input problems — an unreadable file, a bad document separator, a
 // document that is not YAML or JSON, a CRD that does not decode — are
 // *InputError values naming file:line, whatever the role of the input.
-package catalog
+package inputs
 
 import (
 	"bytes"

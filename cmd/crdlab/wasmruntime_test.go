@@ -13,11 +13,11 @@ import (
 	"github.com/crdlab/crdlab/wire"
 )
 
-// TestEngineWasmMatchesNative runs `crdlab validate` on the examples with
-// both engines, in every output format and field-validation mode, and
+// TestRuntimeWasmMatchesNative runs `crdlab validate` on the examples with
+// both runtimes, in every output format and field-validation mode, and
 // requires identical output and exit status. It needs the module that
 // `make wasm` builds (make test sets CRDLAB_WASM).
-func TestEngineWasmMatchesNative(t *testing.T) {
+func TestRuntimeWasmMatchesNative(t *testing.T) {
 	module := wasmModuleForTest(t)
 	for _, args := range [][]string{
 		{"validate", "--crd", "../../examples/crontab-crd.yaml", "../../examples/"},
@@ -66,7 +66,7 @@ func TestEngineWasmMatchesNative(t *testing.T) {
 	} {
 		var nOut, nErr, wOut, wErr bytes.Buffer
 		nCode := run(args, nil, &nOut, &nErr)
-		wasmArgs := append([]string{args[0], "--engine", "wasm", "--wasm-module", module}, args[1:]...)
+		wasmArgs := append([]string{args[0], "--runtime", "wasm", "--wasm-module", module}, args[1:]...)
 		wCode := run(wasmArgs, nil, &wOut, &wErr)
 		if nCode != wCode || nOut.String() != wOut.String() || nErr.String() != wErr.String() {
 			t.Errorf("%v: native and wasm differ:\nnative (%d):\n%s%s\nwasm (%d):\n%s%s", args, nCode, nOut.String(), nErr.String(), wCode, wOut.String(), wErr.String())
@@ -77,9 +77,9 @@ func TestEngineWasmMatchesNative(t *testing.T) {
 	}
 }
 
-// TestEngineWasmModuleNotFound: without a module the error says where it
+// TestRuntimeWasmModuleNotFound: without a module the error says where it
 // looked and how to give one, once prefixed.
-func TestEngineWasmModuleNotFound(t *testing.T) {
+func TestRuntimeWasmModuleNotFound(t *testing.T) {
 	crd, err := os.ReadFile("../../examples/crontab-crd.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -88,16 +88,16 @@ func TestEngineWasmModuleNotFound(t *testing.T) {
 	t.Chdir(t.TempDir())
 	os.WriteFile("x.yaml", crd, 0o644)
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"lint", "--engine", "wasm", "x.yaml"}, nil, &stdout, &stderr)
-	if code != exitUsage || !bytes.HasPrefix(stderr.Bytes(), []byte("crdlab: --engine wasm: no module found (tried ")) || bytes.Contains(stderr.Bytes(), []byte("crdlab wasm")) {
+	code := run([]string{"lint", "--runtime", "wasm", "x.yaml"}, nil, &stdout, &stderr)
+	if code != exitUsage || !bytes.HasPrefix(stderr.Bytes(), []byte("crdlab: --runtime wasm: no module found (tried ")) || bytes.Contains(stderr.Bytes(), []byte("crdlab wasm")) {
 		t.Errorf("exit %d: %s", code, stderr.String())
 	}
 }
 
-// TestBenchEngineWasm: `crdlab bench --engine wasm` times the same rules
+// TestBenchRuntimeWasm: `crdlab bench --runtime wasm` times the same rules
 // on the same objects as native, with the same cost units; only the
 // timings (the module's own) differ.
-func TestBenchEngineWasm(t *testing.T) {
+func TestBenchRuntimeWasm(t *testing.T) {
 	module := wasmModuleForTest(t)
 	type rule struct {
 		Object, Rule, Evaluations int
@@ -116,16 +116,16 @@ func TestBenchEngineWasm(t *testing.T) {
 		}
 		return rep.Rules
 	}
-	native, inWasm := figures(), figures("--engine", "wasm", "--wasm-module", module)
+	native, inWasm := figures(), figures("--runtime", "wasm", "--wasm-module", module)
 	if !reflect.DeepEqual(native, inWasm) {
 		t.Errorf("rules differ:\nnative %+v\nwasm   %+v", native, inWasm)
 	}
 }
 
-// TestTestEngineWasm: `crdlab test --engine wasm` reads the suites into
+// TestTestRuntimeWasm: `crdlab test --runtime wasm` reads the suites into
 // the module and reports the same cases, verdicts and messages as native
 // (the times aside); a path outside the current directory is refused.
-func TestTestEngineWasm(t *testing.T) {
+func TestTestRuntimeWasm(t *testing.T) {
 	module := wasmModuleForTest(t)
 	module, _ = filepath.Abs(module)
 	t.Chdir("../..")
@@ -146,18 +146,18 @@ func TestTestEngineWasm(t *testing.T) {
 	for _, args := range [][]string{{"crdtest/testdata"}, {"--run", "ratchet", "crdtest/testdata"},
 		{"--kube-version", "1.35", "cmd/crdlab/testdata/matrix-suite"}, {"--kube-version", "1.36", "cmd/crdlab/testdata/matrix-suite"}} {
 		native, nCode := report(args...)
-		inWasm, wCode := report(append([]string{"--engine", "wasm", "--wasm-module", module}, args...)...)
+		inWasm, wCode := report(append([]string{"--runtime", "wasm", "--wasm-module", module}, args...)...)
 		if nCode != wCode || !reflect.DeepEqual(native, inWasm) {
 			t.Errorf("%v: native (exit %d) and wasm (exit %d) differ:\n%+v\n%+v", args, nCode, wCode, native, inWasm)
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"test", "--engine", "wasm", "--wasm-module", module, "../elsewhere"}, nil, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "below the current directory") {
+	if code := run([]string{"test", "--runtime", "wasm", "--wasm-module", module, "../elsewhere"}, nil, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "below the current directory") {
 		t.Errorf("a path outside: exit %d, %s", code, stderr.String())
 	}
 }
 
-// wasmModuleForTest is the module the --engine wasm tests run ($CRDLAB_WASM,
+// wasmModuleForTest is the module the --runtime wasm tests run ($CRDLAB_WASM,
 // which make test sets). Under -short (make race) they are skipped: the
 // race detector makes wazero compile the 24 MB module for minutes, as for
 // bindings/wasm, which make race leaves out. Without the module a

@@ -12,11 +12,11 @@ import (
 	"github.com/crdlab/crdlab/bindings/wasm"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/wire"
 )
 
-// The WebAssembly engine (--engine wasm): the module run in wazero through
+// The WebAssembly runtime (--runtime wasm): the module run in wazero through
 // bindings/wasm. Its reports are byte-identical to the native ones (the parity
 // test of bindings/wasm checks it), so every output format is the same.
 
@@ -48,7 +48,7 @@ func findModule(flagValue string) (string, error) {
 		return p, nil
 	}
 	tried = append(tried, p)
-	return "", fmt.Errorf("--engine wasm: no module found (tried %s): give --wasm-module FILE or set CRDLAB_WASM (build it with `make wasm`)", strings.Join(tried, ", "))
+	return "", fmt.Errorf("--runtime wasm: no module found (tried %s): give --wasm-module FILE or set CRDLAB_WASM (build it with `make wasm`)", strings.Join(tried, ", "))
 }
 
 // startWasm finds the module and starts the runtime (closeEngine stops it).
@@ -63,7 +63,7 @@ func startWasm(module string) (*wasm.Runtime, error) {
 	}
 	rt, err := wasm.New(context.Background(), opts)
 	if err != nil {
-		return nil, fmt.Errorf("--engine wasm: %s: %v", path, wasmMessage(err))
+		return nil, fmt.Errorf("--runtime wasm: %s: %v", path, wasmMessage(err))
 	}
 	wasmMu.Lock()
 	wasmRuntime = rt
@@ -73,12 +73,12 @@ func startWasm(module string) (*wasm.Runtime, error) {
 
 // wasmCompiler starts the runtime and returns a catalogue compiler at a
 // Kubernetes release.
-func wasmCompiler(module, crdFieldValidation, kubeVersion string) (catalog.Compiler, error) {
+func wasmCompiler(module, crdFieldValidation, kubeVersion string) (inputs.Compiler, error) {
 	rt, err := startWasm(module)
 	if err != nil {
 		return nil, err
 	}
-	return func(d catalog.Document, _ *crd.CustomResourceDefinition) (catalog.Compiled, error) {
+	return func(d inputs.Document, _ *crd.CustomResourceDefinition) (inputs.Compiled, error) {
 		c, err := rt.CompileWithOptions(context.Background(), d.Raw, wasm.CompileOptions{FieldValidation: wasm.FieldValidation(crdFieldValidation), Filename: d.File, KubeVersion: kubeVersion})
 		if err != nil {
 			return nil, errors.New(wasmMessage(err))
@@ -98,7 +98,7 @@ func closeEngine() {
 }
 
 // wasmMessage is the module's message without the bindings' prefix, as
-// the native engine words it.
+// the native runtime words it.
 func wasmMessage(err error) string {
 	var we *wasm.Error
 	if errors.As(err, &we) {

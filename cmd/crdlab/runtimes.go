@@ -2,11 +2,11 @@ package main
 
 // The work of cost, bench, schema, upgrade, conversion-review and the CRD
 // update (lint --old, validate --old-crd), native or in the WebAssembly
-// module (--engine wasm).
+// module (--runtime wasm).
 //
 // Each piece of work is a function type with a native implementation
 // (nativeX) and a wasm constructor (wasmX) calling the module's op through
-// bindings/wasm; TestEngineWasmMatchesNative runs each both ways.
+// bindings/wasm; TestRuntimeWasmMatchesNative runs each both ways.
 
 import (
 	"context"
@@ -24,30 +24,34 @@ import (
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
-	"github.com/crdlab/crdlab/internal/cli/catalog"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 	"github.com/crdlab/crdlab/jsonschema"
 	"github.com/crdlab/crdlab/upgrade"
 	"github.com/crdlab/crdlab/wire"
 )
 
-// engineFlags are --engine and --wasm-module.
-type engineFlags struct {
-	engine, module string
+// runtimeFlags are --runtime (where the engine runs: native, or the
+// WebAssembly guest in wazero), its older spelling --engine (hidden, kept
+// for the command lines that use it) and --wasm-module.
+type runtimeFlags struct {
+	runtime, module string
 }
 
-func (e *engineFlags) declare(fs *flag.FlagSet) {
-	fs.StringVar(&e.engine, "engine", "native", "native, or wasm: run through the WebAssembly module (bindings/wasm, wazero)")
-	fs.StringVar(&e.module, "wasm-module", "", "the module `FILE` for --engine wasm (default: $CRDLAB_WASM, else crdlab.wasm next to the binary, else build/crdlab.wasm)")
+func (e *runtimeFlags) declare(fs *flag.FlagSet) {
+	fs.StringVar(&e.runtime, "runtime", "native", "native, or wasm: run through the WebAssembly module (bindings/wasm, wazero)")
+	fs.StringVar(&e.runtime, "engine", "native", "the older name of --runtime")
+	_ = fs.MarkHidden("engine")
+	fs.StringVar(&e.module, "wasm-module", "", "the module `FILE` for --runtime wasm (default: $CRDLAB_WASM, else crdlab.wasm next to the binary, else build/crdlab.wasm)")
 }
 
-func (e *engineFlags) check() (err error) {
-	e.engine, err = enum("engine", e.engine, "native", "wasm")
+func (e *runtimeFlags) check() (err error) {
+	e.runtime, err = enum("runtime", e.runtime, "native", "wasm")
 	return err
 }
 
-func (e *engineFlags) wasm() bool { return e.engine == "wasm" }
+func (e *runtimeFlags) wasm() bool { return e.runtime == "wasm" }
 
-// wasmTimeoutFactor is how many times defaultTimeout --engine wasm gets
+// wasmTimeoutFactor is how many times defaultTimeout --runtime wasm gets
 // when --timeout is not given: the module's slowness against the native
 // engine, so that an input times out in both runtimes at the same machine
 // load, or in neither. Measured on the heaviest evaluation crdlab has
@@ -58,14 +62,14 @@ func (e *engineFlags) wasm() bool { return e.engine == "wasm" }
 const wasmTimeoutFactor = 10
 
 // wasmTimeoutNote ends --timeout's usage.
-var wasmTimeoutNote = " (--engine wasm: " + (defaultTimeout * wasmTimeoutFactor).String() + " unless given)"
+var wasmTimeoutNote = " (--runtime wasm: " + (defaultTimeout * wasmTimeoutFactor).String() + " unless given)"
 
 // wasmDefaultTimeout gives a command's --timeout, when it has one that was
-// not set, wasmTimeoutFactor times its default under --engine wasm: both
+// not set, wasmTimeoutFactor times its default under --runtime wasm: both
 // runtimes then answer a budget-bounded evaluation as the API server does
 // instead of the slower one timing out.
 func wasmDefaultTimeout(fs *flag.FlagSet) error {
-	t, e := fs.Lookup("timeout"), fs.Lookup("engine")
+	t, e := fs.Lookup("timeout"), fs.Lookup("runtime")
 	if t == nil || e == nil || t.Changed || !strings.EqualFold(e.Value.String(), "wasm") {
 		return nil
 	}
@@ -76,7 +80,7 @@ func wasmDefaultTimeout(fs *flag.FlagSet) error {
 	return t.Value.Set((d * wasmTimeoutFactor).String())
 }
 
-// wasmModule is the module of --engine wasm, started on first use.
+// wasmModule is the module of --runtime wasm, started on first use.
 type wasmModule struct {
 	path string // --wasm-module
 	rt   *wasm.Runtime
@@ -93,9 +97,9 @@ func (m *wasmModule) runtime() (*wasm.Runtime, error) {
 	return m.rt, nil
 }
 
-// engineError reports the failure of a wasm constructor (a module that
+// runtimeError reports the failure of a wasm constructor (a module that
 // does not start) as an input error.
-func engineError(_ *command, stderr io.Writer, err error) int {
+func runtimeError(_ *command, stderr io.Writer, err error) int {
 	return reportInputError(stderr, err)
 }
 
@@ -202,9 +206,9 @@ func wasmBench(m *wasmModule) (benchFunc, error) {
 
 // schemaFunc is `crdlab schema`'s work on one CRD: the API server's verdict
 // on it and, when it is valid, its JSON Schemas.
-type schemaFunc func(d catalog.Document, def *crd.CustomResourceDefinition, opts jsonschema.Options) (*wire.CRDReport, []jsonschema.Schema, error)
+type schemaFunc func(d inputs.Document, def *crd.CustomResourceDefinition, opts jsonschema.Options) (*wire.CRDReport, []jsonschema.Schema, error)
 
-func nativeSchema(d catalog.Document, def *crd.CustomResourceDefinition, opts jsonschema.Options) (*wire.CRDReport, []jsonschema.Schema, error) {
+func nativeSchema(d inputs.Document, def *crd.CustomResourceDefinition, opts jsonschema.Options) (*wire.CRDReport, []jsonschema.Schema, error) {
 	rep := engine.NewReport(engine.CompileCRDWithSource(def, d.Raw), nil).CRD
 	if len(rep.Errors) > 0 {
 		return &rep, nil, nil
@@ -215,13 +219,13 @@ func nativeSchema(d catalog.Document, def *crd.CustomResourceDefinition, opts js
 
 // wasmSchema is op "schema". Its documents are text; they are decoded
 // (numbers kept as written) for the command, which writes them again
-// byte for byte (TestEngineWasmMatchesNative).
+// byte for byte (TestRuntimeWasmMatchesNative).
 func wasmSchema(m *wasmModule) (schemaFunc, error) {
 	rt, err := m.runtime()
 	if err != nil {
 		return nil, err
 	}
-	return func(d catalog.Document, _ *crd.CustomResourceDefinition, opts jsonschema.Options) (*wire.CRDReport, []jsonschema.Schema, error) {
+	return func(d inputs.Document, _ *crd.CustomResourceDefinition, opts jsonschema.Options) (*wire.CRDReport, []jsonschema.Schema, error) {
 		res, err := rt.Schema(context.Background(), d.Raw, wasm.SchemaOptions{Draft: string(opts.Draft), Strict: opts.Strict})
 		if err != nil {
 			return nil, nil, errors.New(wasmMessage(err))
@@ -273,10 +277,10 @@ func wasmUpgrade(m *wasmModule) (upgradeFunc, error) {
 // in the cluster): `lint --old`, `validate --old-crd`. The raw bytes are
 // the files' (the reports' positions are in the new CRD's text); the
 // definitions were decoded from them by the command.
-type crdUpdateFunc func(newRaw, oldRaw []byte, newDef, oldDef *crd.CustomResourceDefinition, opts engine.UpdateOptions) (catalog.Compiled, error)
+type crdUpdateFunc func(newRaw, oldRaw []byte, newDef, oldDef *crd.CustomResourceDefinition, opts engine.UpdateOptions) (inputs.Compiled, error)
 
-func nativeCRDUpdate(newRaw, _ []byte, newDef, oldDef *crd.CustomResourceDefinition, opts engine.UpdateOptions) (catalog.Compiled, error) {
-	return catalog.NativeCRD(engine.CompileCRDUpdateWithSource(newDef, oldDef, opts, newRaw)), nil
+func nativeCRDUpdate(newRaw, _ []byte, newDef, oldDef *crd.CustomResourceDefinition, opts engine.UpdateOptions) (inputs.Compiled, error) {
+	return inputs.NativeCRD(engine.CompileCRDUpdateWithSource(newDef, oldDef, opts, newRaw)), nil
 }
 
 // wasmCRDUpdate is op "compile" with an old CRD (and "validate" on its
@@ -286,7 +290,7 @@ func wasmCRDUpdate(m *wasmModule, what string) (crdUpdateFunc, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(newRaw, oldRaw []byte, _, _ *crd.CustomResourceDefinition, opts engine.UpdateOptions) (catalog.Compiled, error) {
+	return func(newRaw, oldRaw []byte, _, _ *crd.CustomResourceDefinition, opts engine.UpdateOptions) (inputs.Compiled, error) {
 		c, err := rt.CompileWithOptions(context.Background(), newRaw, wasm.CompileOptions{OldCRD: oldRaw, StoredVersions: opts.StoredVersions, KubeVersion: opts.KubeVersion})
 		if err != nil {
 			return nil, errors.New(wasmMessage(err))
@@ -295,9 +299,9 @@ func wasmCRDUpdate(m *wasmModule, what string) (crdUpdateFunc, error) {
 	}, nil
 }
 
-// pickEngine returns native, or the wasm constructor's function for
-// --engine wasm.
-func pickEngine[F any](e engineFlags, native F, wasmOf func(*wasmModule) (F, error)) (F, error) {
+// pickRuntime returns native, or the wasm constructor's function for
+// --runtime wasm.
+func pickRuntime[F any](e runtimeFlags, native F, wasmOf func(*wasmModule) (F, error)) (F, error) {
 	if !e.wasm() {
 		return native, nil
 	}
