@@ -6,7 +6,9 @@
 // not charged for the wait. The count is the whole process's (user +
 // system, every thread), so the work of the goroutines a call starts and of
 // the garbage collector is in it; tests that run in parallel in the same
-// binary are too, which is why bounds are set at ten times the idle figure.
+// binary are too, which is why bounds are set at ten times the idle figure
+// of the slowest case, and never under a second (figures of milliseconds
+// vary more than tenfold with one GC cycle).
 //
 // Where the operating system gives no per-process CPU time (anything but
 // linux and darwin), Check logs that it measured nothing and the test runs
