@@ -147,7 +147,8 @@ func TestValidateContext(t *testing.T) {
 			t.Errorf("next object: %v %+v", err, res)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	// a deadline that cannot pass however loaded the machine is
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
 	if res, err = c.ValidateContext(ctx, boundsObject(1, ""), ValidateOptions{}); err != nil || !res.Valid() {
 		t.Errorf("with a deadline: %v %+v", err, res)
@@ -188,7 +189,7 @@ func TestConcurrentValidate(t *testing.T) {
 				ctx := context.Background()
 				if i%2 == 1 {
 					var cancel context.CancelFunc
-					ctx, cancel = context.WithTimeout(ctx, time.Minute)
+					ctx, cancel = context.WithTimeout(ctx, time.Hour) // cannot pass, loaded or not
 					defer cancel()
 				}
 				res, err := c.ValidateContext(ctx, boundsObject(n, fmt.Sprint(n)), ValidateOptions{})

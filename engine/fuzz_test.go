@@ -13,14 +13,22 @@ import (
 
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/internal/testsupport/cputime"
 )
 
 // fuzzMaxInput bounds fuzz inputs (objects and CRDs of the corpus are far
 // smaller; larger inputs only slow the fuzzer down).
 const fuzzMaxInput = 64 << 10
 
-// fuzzDeadline is how long one input may take before it counts as a hang.
-const fuzzDeadline = 10 * time.Second
+// fuzzCPU is the CPU time one input may use before it counts as runaway
+// work (the corpus's inputs use milliseconds): CPU time, which other
+// processes' load does not inflate. fuzzHang is the wall-clock hang
+// detector for an input that never returns, far beyond any loaded run;
+// go test -fuzz runs without -timeout's alarm, so it is needed.
+const (
+	fuzzCPU  = 10 * time.Second
+	fuzzHang = 3 * time.Minute
+)
 
 // internalErrorMarkers are the prefixes of the errors the engine returns when
 // it recovered from a panic: a fuzz input producing one found a crash.
@@ -39,10 +47,11 @@ func isRecoveredPanic(msg string) bool {
 	return false
 }
 
-// withDeadline runs fn and fails the test if it panics or does not return
-// within fuzzDeadline.
+// withDeadline runs fn and fails the test if it panics, uses more than
+// fuzzCPU of CPU time or does not return within fuzzHang.
 func withDeadline(t *testing.T, what string, input []byte, fn func()) {
 	t.Helper()
+	cpu := cputime.Start()
 	done := make(chan interface{}, 1)
 	go func() {
 		defer func() { done <- recover() }()
@@ -53,8 +62,9 @@ func withDeadline(t *testing.T, what string, input []byte, fn func()) {
 		if p != nil {
 			t.Fatalf("%s panicked: %v\ninput: %q", what, p, head(input))
 		}
-	case <-time.After(fuzzDeadline):
-		t.Fatalf("%s did not return within %v; input (%d bytes): %q", what, fuzzDeadline, len(input), head(input))
+		cpu.Check(t, fuzzCPU, what)
+	case <-time.After(fuzzHang):
+		t.Fatalf("%s did not return within %v; input (%d bytes): %q", what, fuzzHang, len(input), head(input))
 	}
 }
 
@@ -478,13 +488,14 @@ func TestAliasBombsAreBounded(t *testing.T) {
 			const maxAlloc = 256 << 20
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			start := time.Now()
+			cpu := cputime.Start()
 			err := tc.run()
-			elapsed := time.Since(start)
 			runtime.ReadMemStats(&after)
-			if elapsed > 5*time.Second {
-				t.Errorf("took %v", elapsed)
-			}
+			// The allocation bound below is the deterministic guard; in
+			// CPU time (which other processes' load does not inflate),
+			// the slower input uses 3 ms alone: a second, the floor every
+			// such bound gets.
+			cpu.Check(t, time.Second, tc.name)
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > maxAlloc {
 				t.Errorf("allocated %d MiB, want at most %d MiB", alloc>>20, maxAlloc>>20)
 			}

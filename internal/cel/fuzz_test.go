@@ -9,6 +9,7 @@ import (
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/limits"
 	"github.com/crdlab/crdlab/internal/schema"
+	"github.com/crdlab/crdlab/internal/testsupport/cputime"
 )
 
 // Fuzz targets for rule compilation and evaluation. Run with
@@ -19,10 +20,16 @@ import (
 // Minimized crashers live in testdata/fuzz/<target>/ and run as regular
 // tests with `go test ./internal/cel/`.
 
-// fuzzDeadline bounds one compilation or validation: upstream relies on the
-// parser limits and runtime cost limits to bound work, so exceeding this is a
-// hang (a missing limit), not slowness.
-const fuzzDeadline = 20 * time.Second
+// fuzzCPU bounds the CPU time of one compilation or validation: upstream
+// relies on the parser limits and runtime cost limits to bound work, so
+// exceeding this is runaway work (a missing limit), not slowness; CPU time,
+// which other processes' load does not inflate. fuzzHang is the wall-clock
+// hang detector for one that never returns, far beyond any loaded run (go
+// test -fuzz runs without -timeout's alarm).
+const (
+	fuzzCPU  = 20 * time.Second
+	fuzzHang = 3 * time.Minute
+)
 
 // fuzzCompileSchemas are the fixed schemas rules are compiled against: a
 // scalar, an object with every scalar type, lists of each list-type, maps and
@@ -50,9 +57,11 @@ func fuzzStructurals(t testing.TB) []*schema.Structural {
 	return out
 }
 
-// withDeadline runs f and fails the test when it does not return in time.
+// withDeadline runs f and fails the test when it panics, uses more than
+// fuzzCPU of CPU time or does not return within fuzzHang.
 func withDeadline(t *testing.T, what string, f func()) {
 	t.Helper()
+	cpu := cputime.Start()
 	done := make(chan struct{})
 	var panicked interface{}
 	go func() {
@@ -65,8 +74,9 @@ func withDeadline(t *testing.T, what string, f func()) {
 		if panicked != nil {
 			t.Fatalf("%s panicked: %v", what, panicked)
 		}
-	case <-time.After(fuzzDeadline):
-		t.Fatalf("%s did not finish within %v", what, fuzzDeadline)
+		cpu.Check(t, fuzzCPU, what)
+	case <-time.After(fuzzHang):
+		t.Fatalf("%s did not finish within %v", what, fuzzHang)
 	}
 }
 

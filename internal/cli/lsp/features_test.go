@@ -465,13 +465,13 @@ func (c *client) waitPublish(uri string, n int) []Diagnostic {
 	go func() {
 		select {
 		case <-done:
-		case <-time.After(20 * time.Second):
+		case <-time.After(hangAfter):
 			c.mu.Lock()
 			c.cond.Broadcast()
 			c.mu.Unlock()
 		}
 	}()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(hangAfter)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for len(c.diags[uri]) < n {

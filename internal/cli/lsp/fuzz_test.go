@@ -48,7 +48,7 @@ func FuzzServerMessages(f *testing.F) {
 			cancel()
 			select {
 			case <-done:
-			case <-time.After(20 * time.Second):
+			case <-time.After(hangAfter):
 				buf := make([]byte, 1<<20)
 				t.Fatalf("the server did not stop after %q:\n%s", body, buf[:runtime.Stack(buf, true)])
 			}
@@ -85,7 +85,7 @@ func FuzzServerMessages(f *testing.F) {
 			}
 		}()
 		send := func(s string) {
-			a.SetWriteDeadline(time.Now().Add(10 * time.Second))
+			a.SetWriteDeadline(time.Now().Add(hangAfter))
 			if _, err := fmt.Fprintf(a, "Content-Length: %d\r\n\r\n%s", len(s), s); err != nil && !strings.Contains(body, "exit") {
 				t.Fatalf("write: %v", err)
 			}
@@ -101,8 +101,8 @@ func FuzzServerMessages(f *testing.F) {
 			if err != nil && !strings.Contains(body, "exit") { // exit ends the session
 				t.Fatalf("no answer to the final request after %q: %v", body, err)
 			}
-		case <-time.After(20 * time.Second):
-			t.Fatalf("no answer within 20s after %q", body)
+		case <-time.After(hangAfter):
+			t.Fatalf("no answer within %v after %q", hangAfter, body)
 		}
 	})
 }

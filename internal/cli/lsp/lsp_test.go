@@ -14,6 +14,12 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 )
 
+// hangAfter is how long a test waits for an answer that must come before
+// it fails: a hang detector, not a timing assertion, so far beyond any run
+// on a loaded machine (answers take milliseconds idle, seconds at load 35).
+// Fuzzing needs it: go test -fuzz runs without -timeout's alarm.
+const hangAfter = 3 * time.Minute
+
 // client is an LSP client over an in-memory pipe to a Server.
 type client struct {
 	t     testing.TB
@@ -63,7 +69,7 @@ func newClient(t testing.TB, s *Server, init InitializeParams) *client {
 		a.Close()
 		select {
 		case <-c.done:
-		case <-time.After(5 * time.Second):
+		case <-time.After(hangAfter):
 			t.Error("the server did not stop")
 		}
 	})
@@ -75,7 +81,7 @@ func newClient(t testing.TB, s *Server, init InitializeParams) *client {
 
 func (c *client) call(method string, params, result interface{}) error {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hangAfter)
 	defer cancel()
 	return c.conn.Call(ctx, method, params, result)
 }
@@ -97,8 +103,8 @@ func (c *client) notify(method string, params interface{}) {
 // waitDiags waits for the diagnostics of uri at version.
 func (c *client) waitDiags(uri string, version int) []Diagnostic {
 	c.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	timer := time.AfterFunc(60*time.Second, func() {
+	deadline := time.Now().Add(hangAfter)
+	timer := time.AfterFunc(hangAfter, func() {
 		c.mu.Lock()
 		c.cond.Broadcast()
 		c.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +16,8 @@ import (
 // waitFor waits until cond holds on the client's state (c.mu held).
 func (c *client) waitFor(what string, cond func() bool) {
 	c.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	timer := time.AfterFunc(30*time.Second, func() {
+	deadline := time.Now().Add(hangAfter)
+	timer := time.AfterFunc(hangAfter, func() {
 		c.mu.Lock()
 		c.cond.Broadcast()
 		c.mu.Unlock()
@@ -177,14 +178,39 @@ func TestMarkersCommandIsKilledWhenCancelled(t *testing.T) {
 	}
 	dir := t.TempDir()
 	script := filepath.Join(dir, "slow")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nsleep 30 &\nsleep 30\n"), 0o755); err != nil {
+	// The child in the background keeps the output open; it writes its
+	// pid once started. Neither sleep ends before go test -timeout, which
+	// is what fails this test if the run is not killed (no wall-clock
+	// bound, which a loaded machine would break).
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nsleep 100000 &\necho $! > child.tmp && mv child.tmp child.pid\nexec sleep 100000\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	pidFile := filepath.Join(dir, "child.pid")
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(pidFile); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				if p, err := os.FindProcess(pid); err == nil {
+					p.Kill()
+				}
+			}
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	start := time.Now()
-	runCommand(ctx, dir, script, nil)
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("the run returned after %v", d)
+	go func() { // cancel once the child holds the output
+		for ctx.Err() == nil {
+			if _, err := os.Stat(pidFile); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	_, _, _, err := runCommand(ctx, dir, script, nil)
+	if err != nil {
+		t.Fatalf("runCommand: %v", err)
+	}
+	if _, err := os.Stat(pidFile); err != nil {
+		t.Errorf("the run returned before the script started its child: %v", err)
 	}
 }

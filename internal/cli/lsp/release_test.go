@@ -135,7 +135,7 @@ func TestKubeVersionSettingChecksOpenDocumentsAgain(t *testing.T) {
 		t.Fatal("1.37 gives no warning")
 	}
 	cl.notify("workspace/didChangeConfiguration", DidChangeConfigurationParams{Settings: json.RawMessage(`{"crdlab":{"debounceMs":0,"scanWorkspace":false,"kubeVersion":"1.36"}}`)})
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(hangAfter)
 	for {
 		cl.mu.Lock()
 		ps := cl.diags[poolURI]
