@@ -266,6 +266,12 @@ func fromRunReport(run map[string]interface{}, withObject bool) (map[string]inte
 	if obj["status"] == "skipped" {
 		return nil, fmt.Errorf("%w: skipped: %v", errNotSent, obj["reason"])
 	}
+	if c, _ := obj["crd"].(string); c == "" {
+		// answered by the built-in kinds' path (a kube-apiserver group
+		// with no CRD of that kind: kubectl's REST mapping refuses it
+		// before any request), not by the CRD's endpoint
+		return nil, fmt.Errorf("%w: answered without the CRD (%v): %v", errNotSent, obj["status"], obj["decodeError"])
+	}
 	o := map[string]interface{}{"result": obj["result"], "pruned": list(obj["pruned"]), "errors": errs(obj), "warnings": list(obj["warnings"])}
 	if v, ok := obj["oldResult"]; ok {
 		o["oldResult"] = v

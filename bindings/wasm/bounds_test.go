@@ -147,8 +147,11 @@ func TestTenThousandCancelledCalls(t *testing.T) {
 	}
 	// Instances are replaced (abandoned ones are closed, their memory
 	// unmapped): what remains is the two pooled instances, as before, and
-	// what the Go heap keeps.
-	if rss > 0 && rssAfter > rss+96<<20 {
+	// what the Go heap keeps. Run after the package's other tests, the
+	// second round has been seen to add up to 141 MiB (alone: none); an
+	// instance leak would keep thousands of abandoned instances' memories
+	// (gigabytes), so 256 MiB still tells one.
+	if rss > 0 && rssAfter > rss+256<<20 {
 		t.Errorf("RSS %d MiB after, %d MiB before", rssAfter>>20, rss>>20)
 	}
 }
