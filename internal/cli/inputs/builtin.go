@@ -33,21 +33,22 @@ type Builtins struct {
 // isBuiltinGroup reports whether an apiVersion's group is one of
 // kube-apiserver's.
 func isBuiltinGroup(apiVersion string) bool {
+	return builtin.IsBuiltinGroup(apiGroup(apiVersion))
+}
+
+// apiGroup is an apiVersion's group: "" for the core group's "v1".
+func apiGroup(apiVersion string) string {
 	group, _, ok := strings.Cut(apiVersion, "/")
 	if !ok {
-		group = ""
+		return ""
 	}
-	return builtin.IsBuiltinGroup(group)
+	return group
 }
 
 // hasGroupKind reports whether a CRD of the catalogue has the group and
 // kind of an apiVersion (the CRD serves them, whatever its versions).
 func (c *Catalog) hasGroupKind(apiVersion, kind string) bool {
-	group, _, ok := strings.Cut(apiVersion, "/")
-	if !ok {
-		group = ""
-	}
-	_, found := c.byGK[groupKind{group, kind}]
+	_, found := c.byGK[groupKind{apiGroup(apiVersion), kind}]
 	return found
 }
 
@@ -57,10 +58,7 @@ func kindFilter(d *Document, opts Options) string {
 	if len(opts.Kinds) == 0 && len(opts.SkipKinds) == 0 {
 		return ""
 	}
-	group, _, ok := strings.Cut(d.APIVersion, "/")
-	if !ok {
-		group = ""
-	}
+	group := apiGroup(d.APIVersion)
 	match := func(list []string) bool {
 		for _, k := range list {
 			name, g, qualified := strings.Cut(k, ".")
@@ -134,23 +132,22 @@ func (b *Builtins) entry(d *Document, apiVersion string, opts Options, res *Resu
 	}
 }
 
-// locateBuiltin renders field errors as located run errors: at their
-// field's line and column in the file when the document's source is known,
-// else at the document's line.
+// locateBuiltin renders field errors as located run errors (locate): at
+// their field's line and column in the file when the document's source is
+// known, else at the document's line.
 func locateBuiltin(errs field.ErrorList, d *Document, at int) []wire.LocatedError {
-	out := make([]wire.LocatedError, len(errs))
+	reports := make([]wire.ErrorReport, len(errs))
 	var tree *position.Tree
 	if at > 0 && len(errs) > 0 {
 		tree = position.Parse(d.Raw)
 	}
 	for i, e := range errs {
-		le := wire.LocatedError{ErrorReport: wire.ErrorReport{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Message: e.Error()}, Line: d.Line}
+		reports[i] = wire.ErrorReport{Type: string(e.Type), Field: e.Field, Detail: e.Detail, Message: e.Error()}
 		if tree != nil {
 			if p, ok := tree.Find(e.Field); ok {
-				le.Line, le.Column = p.Line+at-1, p.Column
+				reports[i].Position = &wire.Position{Line: p.Line, Column: p.Column}
 			}
 		}
-		out[i] = le
 	}
-	return out
+	return locate(reports, d.Line, at)
 }

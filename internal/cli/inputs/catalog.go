@@ -588,10 +588,7 @@ func (c *Catalog) entry(d *Document, opts Options) *Result {
 	if v := opts.Validate.Version; v != "" {
 		// --version: the request goes to that version whatever the
 		// object's apiVersion says.
-		group, _, _ := strings.Cut(apiVersion, "/")
-		if !strings.Contains(apiVersion, "/") {
-			group = ""
-		}
+		group := apiGroup(apiVersion)
 		apiVersion = group + "/" + v
 		if group == "" {
 			apiVersion = v
