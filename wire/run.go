@@ -9,7 +9,7 @@ type RunReport struct {
 	// default release).
 	KubeVersion string     `json:"kubeVersion,omitempty"`
 	Results     []RunEntry `json:"results"`
-	Summary RunSummary `json:"summary"`
+	Summary     RunSummary `json:"summary"`
 }
 
 // RunStatus is the outcome of one entry of a run.

@@ -71,7 +71,7 @@ func TestConfigIsFoundUpwardAndStopsAtTheRepositoryRoot(t *testing.T) {
 		{dir: "plain/a/b", want: filepath.Join(root, configName)},
 		{dir: "repo/sub/deeper", want: filepath.Join(root, "repo", "sub", configName)},
 		{dir: "repo/sub", want: filepath.Join(root, "repo", "sub", configName)},
-		{dir: "repo/other", want: ""},      // the repository root (.git directory) ends the search
+		{dir: "repo/other", want: ""},     // the repository root (.git directory) ends the search
 		{dir: "worktree/pkg/x", want: ""}, // a worktree's .git file too
 	}
 	for _, tt := range tests {
