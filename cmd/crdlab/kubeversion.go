@@ -60,6 +60,15 @@ func (k *kubeVersionFlag) check() error {
 	return nil
 }
 
+// single is the release a command's text names: "" within a matrix,
+// whose output groups the releases with identical text and names them.
+func (k *kubeVersionFlag) single(c *command) string {
+	if c.step != nil {
+		return ""
+	}
+	return k.version
+}
+
 // given reports whether the release was asked for, by the flag or by a
 // .crdlab.yaml, rather than the default (after check).
 func (k *kubeVersionFlag) given() bool { return k.from != "default" }
