@@ -24,10 +24,12 @@ import (
 	yaml "sigs.k8s.io/yaml/goyaml.v3"
 
 	"github.com/crdlab/crdlab/engine"
+	"github.com/crdlab/crdlab/internal/cli/inputs"
 )
 
-// configName is the configuration file's name.
-const configName = ".crdlab.yaml"
+// configName is the configuration file's name (a directory given as an
+// input does not read it: inputs.Files).
+const configName = inputs.ConfigFile
 
 // projectConfig is a decoded .crdlab.yaml.
 type projectConfig struct {
