@@ -32,7 +32,7 @@ func (k *kubeVersionFlag) declare(fs *flag.FlagSet) {
 	k.fs = fs
 	fs.StringVar(&k.version, "kube-version", engine.DefaultKubeVersion,
 		"the Kubernetes release whose API server is reproduced ("+strings.Join(engine.SupportedKubeVersions(), ", ")+
-			"), or several: a range 1.35-1.37, a list 1.35,1.37, or supported (one verdict per release)")
+			"), or several: a range 1.35-1.37, a list 1.35,1.37, or supported (one verdict per release); without the flag, the kubeVersion of the .crdlab.yaml found upward from the working directory, else the default")
 }
 
 // check validates the flag: supported releases only. Without the flag,
