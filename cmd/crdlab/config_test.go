@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,6 +124,25 @@ func TestConfigKubeVersionIsTheReleaseWithoutTheFlag(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"version"}, nil, &stdout, &stderr); code != exitValid || !strings.HasSuffix(stdout.String(), "\nkubeVersion: 1.35 ("+filepath.Join(dir, configName)+":2)\n") {
 		t.Errorf("crdlab version under .crdlab.yaml: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+
+	// crdlab test: the file's release is that of the suites naming none;
+	// a suite's own kubeVersion wins over it.
+	gadgets, err := os.ReadFile(crd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(sub, "gadgets-crd.yaml"), string(gadgets))
+	suite := "name: Gadget\ncrd: gadgets-crd.yaml\n%stests:\n  onCreate:\n  - name: a gadget\n    initial: |\n      apiVersion: example.com/v1\n      kind: Gadget\n      spec: {}\n"
+	for _, tt := range []struct {
+		own  string
+		want int
+	}{{"", exitInvalid}, {"kubeVersion: \"1.37\"\n", exitValid}} {
+		writeFile(t, filepath.Join(sub, "gadgets.crdtest.yaml"), fmt.Sprintf(suite, tt.own))
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"test", "gadgets.crdtest.yaml"}, nil, &stdout, &stderr); code != tt.want {
+			t.Errorf("crdlab test under .crdlab.yaml 1.35, suite %q: exit %d, want %d\n%s%s", tt.own, code, tt.want, stdout.String(), stderr.String())
+		}
 	}
 
 	writeFile(t, filepath.Join(dir, configName), "kubeVersion: 1.35\nrelease: 1.36\n")
