@@ -811,8 +811,14 @@ func specHasDefaults(spec *internalSpec) bool {
 
 // schemaHas is upstream's SchemaHas: a pre-order walk over every sub-schema
 // that stops when pred returns true. Map-valued children are visited in
-// sorted key order.
+// sorted key order. pred must not keep the schema it is given: a map
+// value is passed as a copy in a variable reused for the map's next value.
 func schemaHas(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool) bool {
+	var scratch *crd.JSONSchemaProps // one copy per map-valued level, not per value
+	return schemaHasIn(s, pred, &scratch)
+}
+
+func schemaHasIn(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool, scratch **crd.JSONSchemaProps) bool {
 	if s == nil {
 		return false
 	}
@@ -820,56 +826,75 @@ func schemaHas(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool) boo
 		return true
 	}
 	if s.Items != nil {
-		if schemaHas(s.Items.Schema, pred) {
+		if schemaHasIn(s.Items.Schema, pred, scratch) {
 			return true
 		}
 		for i := range s.Items.JSONSchemas {
-			if schemaHas(&s.Items.JSONSchemas[i], pred) {
+			if schemaHasIn(&s.Items.JSONSchemas[i], pred, scratch) {
 				return true
 			}
 		}
 	}
 	for _, list := range [][]crd.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
 		for i := range list {
-			if schemaHas(&list[i], pred) {
+			if schemaHasIn(&list[i], pred, scratch) {
 				return true
 			}
 		}
 	}
-	if schemaHas(s.Not, pred) {
+	if schemaHasIn(s.Not, pred, scratch) {
 		return true
 	}
-	for _, k := range keys.Sorted(s.Properties) {
-		p := s.Properties[k]
-		if schemaHas(&p, pred) {
+	if len(s.Properties) > 0 {
+		if hasIn(s.Properties, pred, scratch) {
 			return true
 		}
 	}
-	if s.AdditionalProperties != nil && schemaHas(s.AdditionalProperties.Schema, pred) {
+	if s.AdditionalProperties != nil && schemaHasIn(s.AdditionalProperties.Schema, pred, scratch) {
 		return true
 	}
-	for _, k := range keys.Sorted(s.PatternProperties) {
-		p := s.PatternProperties[k]
-		if schemaHas(&p, pred) {
+	if len(s.PatternProperties) > 0 {
+		if hasIn(s.PatternProperties, pred, scratch) {
 			return true
 		}
 	}
-	if s.AdditionalItems != nil && schemaHas(s.AdditionalItems.Schema, pred) {
+	if s.AdditionalItems != nil && schemaHasIn(s.AdditionalItems.Schema, pred, scratch) {
 		return true
 	}
-	for _, k := range keys.Sorted(s.Definitions) {
-		p := s.Definitions[k]
-		if schemaHas(&p, pred) {
+	if len(s.Definitions) > 0 {
+		if hasIn(s.Definitions, pred, scratch) {
 			return true
 		}
 	}
 	keys := keys.Sorted(s.Dependencies)
 	for _, k := range keys {
-		if schemaHas(s.Dependencies[k].Schema, pred) {
+		if schemaHasIn(s.Dependencies[k].Schema, pred, scratch) {
 			return true
 		}
 	}
 	return false
+}
+
+// hasIn walks the schemas of m in key order, each copied into one
+// variable of this level (the walk below uses its own).
+func hasIn(m map[string]crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool, scratch **crd.JSONSchemaProps) bool {
+	p := *scratch
+	if p == nil {
+		p = new(crd.JSONSchemaProps)
+	}
+	*scratch = nil // the levels below get their own
+	found := false
+	for _, k := range keys.Sorted(m) {
+		*p = m[k]
+		if schemaHasIn(p, pred, scratch) {
+			found = true
+			break
+		}
+	}
+	if *scratch == nil {
+		*scratch = p
+	}
+	return found
 }
 
 // warningsOnCreate is upstream's WarningsOnCreate: unrecognized formats,

@@ -51,11 +51,10 @@ func NewStructural(s *crd.JSONSchemaProps) (*Structural, error) {
 	}
 	if len(s.Properties) > 0 {
 		out.Properties = make(map[string]Structural, len(s.Properties))
-		for _, k := range keys.Sorted(s.Properties) {
-			p := s.Properties[k]
+		for k, p := range s.Properties {
 			ps, err := NewStructural(&p)
 			if err != nil {
-				return nil, err
+				return nil, firstPropertyError(s)
 			}
 			out.Properties[k] = *ps
 		}
@@ -72,6 +71,20 @@ func NewStructural(s *crd.JSONSchemaProps) (*Structural, error) {
 		}
 	}
 	return out, nil
+}
+
+// firstPropertyError is the error of the first property, in key order,
+// that NewStructural rejects: the one a walk in key order returns (the
+// properties are converted in map order, and again in key order only when
+// one fails).
+func firstPropertyError(s *crd.JSONSchemaProps) error {
+	for _, k := range keys.Sorted(s.Properties) {
+		p := s.Properties[k]
+		if _, err := NewStructural(&p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 var errItemsArray = errors.New("OpenAPIV3Schema 'items' must be a schema, but is an array")
