@@ -334,6 +334,11 @@ type decoder struct {
 	// decoded; seenFieldErrors dedups them as sigs.k8s.io/json does.
 	fieldErrors     []*FieldError
 	seenFieldErrors map[FieldError]bool
+
+	// root and aroot start the paths of check's value (crdlab's and
+	// upstream's spelling), segs are the levels below it being checked.
+	root, aroot string
+	segs        []pathSeg
 }
 
 // maxFieldErrors mirrors sigs.k8s.io/json's bound on saved strict errors.
@@ -528,49 +533,53 @@ var extraKnownFields = map[reflect.Type]map[string]bool{
 // spelling of the field path, apath upstream's (FieldError.Path). Unknown
 // and duplicate fields are recorded (fieldError), everything else fails.
 func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path, apath string) error {
-	return d.checkIn(v, n, t, &fieldPath{root: path, aroot: apath}, false)
+	d.root, d.aroot, d.segs = path, apath, d.segs[:0]
+	return d.checkIn(v, n, t, false)
 }
 
-// fieldPath is the path of a value being checked, spelled out only when an
-// error names it (most documents have none): the parent and this level's
-// struct field, map key or list index.
-type fieldPath struct {
-	parent      *fieldPath
-	kind        uint8 // pathRoot, pathField, pathKey, pathIndex
-	name        string
-	index       int
-	root, aroot string // pathRoot's crdlab and upstream spellings
+// pathSeg is one level of the path of the value being checked: a struct
+// field, a map key or a list index. The decoder keeps the levels on a
+// stack (segs) and spells the path out only when an error names it (most
+// documents have none).
+type pathSeg struct {
+	kind  uint8 // pathField, pathKey, pathIndex
+	name  string
+	index int
 }
 
 const (
-	pathRoot uint8 = iota
-	pathField
+	pathField uint8 = iota
 	pathKey
 	pathIndex
 )
 
-// crdlab is crdlab's spelling: fields joined with ".", map keys as [key].
-func (p *fieldPath) crdlab() string { return p.render(false) }
+// crdlabPath is crdlab's spelling of the current path: fields joined with
+// ".", map keys as [key].
+func (d *decoder) crdlabPath() string { return d.renderPath(false) }
 
-// upstream is upstream's spelling (FieldError.Path): map keys as fields.
-func (p *fieldPath) upstream() string { return p.render(true) }
+// upstreamPath is upstream's spelling (FieldError.Path): map keys as fields.
+func (d *decoder) upstreamPath() string { return d.renderPath(true) }
 
-func (p *fieldPath) render(upstream bool) string {
-	if p.kind == pathRoot {
-		if upstream {
-			return p.aroot
+func (d *decoder) renderPath(upstream bool) string {
+	s := d.root
+	if upstream {
+		s = d.aroot
+	}
+	for _, seg := range d.segs {
+		switch {
+		case seg.kind == pathIndex:
+			s += "[" + strconv.Itoa(seg.index) + "]"
+		case seg.kind == pathKey && !upstream:
+			s += keyPath(seg.name)
+		default:
+			s = join(s, seg.name)
 		}
-		return p.root
 	}
-	prefix := p.parent.render(upstream)
-	switch {
-	case p.kind == pathIndex:
-		return prefix + "[" + strconv.Itoa(p.index) + "]"
-	case p.kind == pathKey && !upstream:
-		return prefix + keyPath(p.name)
-	}
-	return join(prefix, p.name)
+	return s
 }
+
+func (d *decoder) push(seg pathSeg) { d.segs = append(d.segs, seg) }
+func (d *decoder) pop()             { d.segs = d.segs[:len(d.segs)-1] }
 
 // The value checked for a key written twice is the last one (YAMLToJSON
 // keeps it), where the first one is; the duplicate is reported where the
@@ -581,7 +590,7 @@ func (p *fieldPath) render(upstream bool) string {
 // checkIn is check; lenient is set inside the fields upstream decodes
 // without strictness (the schema-or-something types): unknown fields are
 // dropped and duplicates not reported there.
-func (d *decoder) checkIn(v interface{}, n *yamlv3.Node, t reflect.Type, path *fieldPath, lenient bool) error {
+func (d *decoder) checkIn(v interface{}, n *yamlv3.Node, t reflect.Type, lenient bool) error {
 	if v == nil {
 		return nil // null is accepted everywhere, as by encoding/json
 	}
@@ -596,34 +605,34 @@ func (d *decoder) checkIn(v interface{}, n *yamlv3.Node, t reflect.Type, path *f
 	case orArrayType:
 		switch v.(type) {
 		case map[string]interface{}:
-			return d.checkIn(v, n, schemaType, path, true)
+			return d.checkIn(v, n, schemaType, true)
 		case []interface{}:
-			return d.checkIn(v, n, reflect.TypeOf([]JSONSchemaProps{}), path, true)
+			return d.checkIn(v, n, reflect.TypeOf([]JSONSchemaProps{}), true)
 		}
-		return d.errAt(n, path.crdlab(), "expected object or array, got "+describe(v))
+		return d.errAt(n, d.crdlabPath(), "expected object or array, got "+describe(v))
 	case orBoolType:
 		switch v.(type) {
 		case map[string]interface{}:
-			return d.checkIn(v, n, schemaType, path, true)
+			return d.checkIn(v, n, schemaType, true)
 		case bool:
 			return nil
 		}
-		return d.errAt(n, path.crdlab(), "expected object or boolean, got "+describe(v))
+		return d.errAt(n, d.crdlabPath(), "expected object or boolean, got "+describe(v))
 	case orStringsType:
 		switch v.(type) {
 		case map[string]interface{}:
-			return d.checkIn(v, n, schemaType, path, true)
+			return d.checkIn(v, n, schemaType, true)
 		case []interface{}:
-			return d.checkIn(v, n, reflect.TypeOf([]string{}), path, true)
+			return d.checkIn(v, n, reflect.TypeOf([]string{}), true)
 		}
-		return d.errAt(n, path.crdlab(), "expected object or array, got "+describe(v))
+		return d.errAt(n, d.crdlabPath(), "expected object or array, got "+describe(v))
 	case bytesType:
 		s, ok := v.(string)
 		if !ok {
-			return d.errAt(n, path.crdlab(), "expected base64 string, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected base64 string, got "+describe(v))
 		}
 		if _, err := base64.StdEncoding.DecodeString(s); err != nil {
-			return d.errAt(n, path.crdlab(), "expected base64 string, got "+describe(v)+": "+err.Error())
+			return d.errAt(n, d.crdlabPath(), "expected base64 string, got "+describe(v)+": "+err.Error())
 		}
 		return nil
 	}
@@ -631,79 +640,87 @@ func (d *decoder) checkIn(v interface{}, n *yamlv3.Node, t reflect.Type, path *f
 	case reflect.Struct:
 		obj, ok := v.(map[string]interface{})
 		if !ok {
-			return d.errAt(n, path.crdlab(), "expected object, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected object, got "+describe(v))
 		}
 		fields := jsonFields(t)
 		for _, it := range d.keyItems(obj, n, lenient) {
 			k := it.key
-			p := fieldPath{parent: path, kind: pathField, name: k}
 			f, ok := fields[k]
 			if it.dup != nil {
 				if ok || extraKnownFields[t][k] {
-					d.fieldError(DuplicateField, it.dup, p.crdlab(), p.upstream())
+					d.push(pathSeg{kind: pathField, name: k})
+					d.fieldError(DuplicateField, it.dup, d.crdlabPath(), d.upstreamPath())
+					d.pop()
 				}
 				continue
 			}
 			if !ok {
 				if !lenient && !extraKnownFields[t][k] {
-					d.fieldError(UnknownField, d.keyNode(n, k), p.crdlab(), p.upstream())
+					d.push(pathSeg{kind: pathField, name: k})
+					d.fieldError(UnknownField, d.keyNode(n, k), d.crdlabPath(), d.upstreamPath())
+					d.pop()
 				}
 				continue // dropped (fill skips it)
 			}
-			if err := d.checkIn(obj[k], it.valueNode(d, n), f.typ, &p, lenient); err != nil {
+			d.push(pathSeg{kind: pathField, name: k})
+			if err := d.checkIn(obj[k], it.valueNode(d, n), f.typ, lenient); err != nil {
 				return err
 			}
+			d.pop()
 		}
 	case reflect.Map:
 		obj, ok := v.(map[string]interface{})
 		if !ok {
-			return d.errAt(n, path.crdlab(), "expected object, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected object, got "+describe(v))
 		}
 		for _, it := range d.keyItems(obj, n, lenient) {
 			k := it.key
-			p := fieldPath{parent: path, kind: pathKey, name: k}
+			d.push(pathSeg{kind: pathKey, name: k})
 			if it.dup != nil {
-				d.fieldError(DuplicateField, it.dup, p.crdlab(), p.upstream())
+				d.fieldError(DuplicateField, it.dup, d.crdlabPath(), d.upstreamPath())
+				d.pop()
 				continue
 			}
-			if err := d.checkIn(obj[k], it.valueNode(d, n), t.Elem(), &p, lenient); err != nil {
+			if err := d.checkIn(obj[k], it.valueNode(d, n), t.Elem(), lenient); err != nil {
 				return err
 			}
+			d.pop()
 		}
 	case reflect.Slice:
 		arr, ok := v.([]interface{})
 		if !ok {
-			return d.errAt(n, path.crdlab(), "expected array, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected array, got "+describe(v))
 		}
 		for i, e := range arr {
-			p := fieldPath{parent: path, kind: pathIndex, index: i}
-			if err := d.checkIn(e, d.indexNode(n, i), t.Elem(), &p, lenient); err != nil {
+			d.push(pathSeg{kind: pathIndex, index: i})
+			if err := d.checkIn(e, d.indexNode(n, i), t.Elem(), lenient); err != nil {
 				return err
 			}
+			d.pop()
 		}
 	case reflect.String:
 		if _, ok := v.(string); !ok {
-			return d.errAt(n, path.crdlab(), "expected string, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected string, got "+describe(v))
 		}
 	case reflect.Bool:
 		if _, ok := v.(bool); !ok {
-			return d.errAt(n, path.crdlab(), "expected boolean, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected boolean, got "+describe(v))
 		}
 	case reflect.Int32, reflect.Int64:
 		num, ok := v.(json.Number)
 		if !ok {
-			return d.errAt(n, path.crdlab(), "expected integer, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected integer, got "+describe(v))
 		}
 		i, err := strconv.ParseInt(string(num), 10, 64)
 		if err != nil {
-			return d.errAt(n, path.crdlab(), "expected integer, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected integer, got "+describe(v))
 		}
 		if t.Kind() == reflect.Int32 && (i > math.MaxInt32 || i < math.MinInt32) {
-			return d.errAt(n, path.crdlab(), "expected 32-bit integer, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected 32-bit integer, got "+describe(v))
 		}
 	case reflect.Float64:
 		if _, ok := v.(json.Number); !ok {
-			return d.errAt(n, path.crdlab(), "expected number, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected number, got "+describe(v))
 		}
 	}
 	return nil

@@ -814,11 +814,11 @@ func specHasDefaults(spec *internalSpec) bool {
 // sorted key order. pred must not keep the schema it is given: a map
 // value is passed as a copy in a variable reused for the map's next value.
 func schemaHas(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool) bool {
-	var scratch *crd.JSONSchemaProps // one copy per map-valued level, not per value
-	return schemaHasIn(s, pred, &scratch)
+	var w hasWalk
+	return schemaHasIn(s, pred, &w)
 }
 
-func schemaHasIn(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool, scratch **crd.JSONSchemaProps) bool {
+func schemaHasIn(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool, w *hasWalk) bool {
 	if s == nil {
 		return false
 	}
@@ -826,74 +826,79 @@ func schemaHasIn(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool, s
 		return true
 	}
 	if s.Items != nil {
-		if schemaHasIn(s.Items.Schema, pred, scratch) {
+		if schemaHasIn(s.Items.Schema, pred, w) {
 			return true
 		}
 		for i := range s.Items.JSONSchemas {
-			if schemaHasIn(&s.Items.JSONSchemas[i], pred, scratch) {
+			if schemaHasIn(&s.Items.JSONSchemas[i], pred, w) {
 				return true
 			}
 		}
 	}
 	for _, list := range [][]crd.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
 		for i := range list {
-			if schemaHasIn(&list[i], pred, scratch) {
+			if schemaHasIn(&list[i], pred, w) {
 				return true
 			}
 		}
 	}
-	if schemaHasIn(s.Not, pred, scratch) {
+	if schemaHasIn(s.Not, pred, w) {
 		return true
 	}
 	if len(s.Properties) > 0 {
-		if hasIn(s.Properties, pred, scratch) {
+		if hasIn(s.Properties, pred, w) {
 			return true
 		}
 	}
-	if s.AdditionalProperties != nil && schemaHasIn(s.AdditionalProperties.Schema, pred, scratch) {
+	if s.AdditionalProperties != nil && schemaHasIn(s.AdditionalProperties.Schema, pred, w) {
 		return true
 	}
 	if len(s.PatternProperties) > 0 {
-		if hasIn(s.PatternProperties, pred, scratch) {
+		if hasIn(s.PatternProperties, pred, w) {
 			return true
 		}
 	}
-	if s.AdditionalItems != nil && schemaHasIn(s.AdditionalItems.Schema, pred, scratch) {
+	if s.AdditionalItems != nil && schemaHasIn(s.AdditionalItems.Schema, pred, w) {
 		return true
 	}
 	if len(s.Definitions) > 0 {
-		if hasIn(s.Definitions, pred, scratch) {
+		if hasIn(s.Definitions, pred, w) {
 			return true
 		}
 	}
 	keys := keys.Sorted(s.Dependencies)
 	for _, k := range keys {
-		if schemaHasIn(s.Dependencies[k].Schema, pred, scratch) {
+		if schemaHasIn(s.Dependencies[k].Schema, pred, w) {
 			return true
 		}
 	}
 	return false
 }
 
-// hasIn walks the schemas of m in key order, each copied into one
-// variable of this level (the walk below uses its own).
-func hasIn(m map[string]crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool, scratch **crd.JSONSchemaProps) bool {
-	p := *scratch
-	if p == nil {
-		p = new(crd.JSONSchemaProps)
+// hasWalk holds schemaHas's copies of map values, one per map level
+// being walked (bufs[depth]), reused for the next value at that level.
+type hasWalk struct {
+	bufs  []*crd.JSONSchemaProps
+	depth int
+}
+
+// hasIn walks the schemas of m in key order.
+func hasIn(m map[string]crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool, w *hasWalk) bool {
+	if len(w.bufs) <= w.depth {
+		w.bufs = append(w.bufs, new(crd.JSONSchemaProps))
 	}
-	*scratch = nil // the levels below get their own
+	p := w.bufs[w.depth]
+	w.depth++
 	found := false
 	for _, k := range keys.Sorted(m) {
 		*p = m[k]
-		if schemaHasIn(p, pred, scratch) {
+		if schemaHasIn(p, pred, w) {
 			found = true
 			break
 		}
 	}
-	if *scratch == nil {
-		*scratch = p
-	}
+	w.depth--
+	*p = crd.JSONSchemaProps{}
 	return found
 }
 
