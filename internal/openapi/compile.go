@@ -456,11 +456,14 @@ type compiler struct {
 	segs []schemaSeg // the path of the schema being compiled (fromProps)
 }
 
-// Patterns memoizes compiled schema patterns. A CRD's patterns are compiled
-// once per defaulted node (default validation) and once per served version;
-// engine.CompileCRD creates one Patterns per compile and shares it, so that
-// nothing outlives the compile (no process-wide cache). It is safe for
-// concurrent use; a nil *Patterns compiles every pattern.
+// Patterns memoizes compiled schema patterns. A node compiles its pattern
+// when a value first reaches it (node.regexp), through the Patterns of the
+// compile that built it: the validators of every served version and of
+// every default share one compilation per pattern. engine.CompileCRD
+// creates one Patterns per compile (or a CompileShare's), so that nothing
+// outlives the compile's validators (no process-wide cache); it holds at
+// most the CRD's patterns. It is safe for concurrent use; a nil *Patterns
+// compiles every pattern.
 type Patterns struct {
 	mu sync.Mutex
 	m  map[string]*regexp.Regexp
