@@ -14,8 +14,8 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 
 	kcel "github.com/crdlab/crdlab/internal/cel"
-	"github.com/crdlab/crdlab/internal/keys"
 	"github.com/crdlab/crdlab/internal/cel/library"
+	"github.com/crdlab/crdlab/internal/keys"
 )
 
 // CompileError is a selector's compile error: upstream's apiservercel.Error
