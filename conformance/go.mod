@@ -60,9 +60,10 @@ require (
 	github.com/robfig/cron/v3 v3.0.1 // indirect
 	golang.org/x/crypto v0.54.0 // indirect
 	gopkg.in/go-jose/go-jose.v2 v2.6.3 // indirect
-	k8s.io/component-helpers v0.0.0 // indirect
+	k8s.io/component-helpers v0.37.2 // indirect
 	k8s.io/controller-manager v0.0.0 // indirect
-	k8s.io/kubelet v0.0.0 // indirect
+	k8s.io/dynamic-resource-allocation v0.37.2 // indirect
+	k8s.io/kubelet v0.37.2 // indirect
 )
 
 require (

@@ -175,7 +175,12 @@ func (s *Selector) Matches(ctx context.Context, d Device) Result {
 		}
 		attrs[domain].(map[string]any)[id] = v
 	}
-	capacity := map[string]any{}
+	adapter := s.env.env.CELTypeAdapter()
+	outer := map[string]any{}
+	for domain, m := range attrs {
+		outer[domain] = newSortedMap(adapter, m.(map[string]any))
+	}
+	capacity := map[string]map[string]any{}
 	for _, name := range keys.Sorted(d.Capacity) {
 		q, err := library.ParseQuantity(d.Capacity[name])
 		if err != nil {
@@ -183,11 +188,14 @@ func (s *Selector) Matches(ctx context.Context, d Device) Result {
 		}
 		domain, id := splitName(name, d.Driver)
 		if capacity[domain] == nil {
-			capacity[domain] = map[string]library.Quantity{}
+			capacity[domain] = map[string]any{}
 		}
-		capacity[domain].(map[string]library.Quantity)[id] = library.Quantity{ResourceQuantity: &q}
+		capacity[domain][id] = library.Quantity{ResourceQuantity: &q}
 	}
-	adapter := s.env.env.CELTypeAdapter()
+	capOuter := map[string]any{}
+	for domain, m := range capacity {
+		capOuter[domain] = newSortedMap(adapter, m)
+	}
 	multi := false
 	if d.AllowMultipleAllocations != nil {
 		multi = *d.AllowMultipleAllocations
@@ -195,8 +203,8 @@ func (s *Selector) Matches(ctx context.Context, d Device) Result {
 	vars := map[string]any{deviceVar: map[string]any{
 		driverVar:     d.Driver,
 		multiVar:      multi,
-		attributesVar: defaultMap{Mapper: types.NewStringInterfaceMap(adapter, attrs), empty: s.empty},
-		capacityVar:   defaultMap{Mapper: types.NewStringInterfaceMap(adapter, capacity), empty: s.empty},
+		attributesVar: defaultMap{sortedMap: newSortedMap(adapter, outer), empty: s.empty},
+		capacityVar:   defaultMap{sortedMap: newSortedMap(adapter, capOuter), empty: s.empty},
 	}}
 	val, details, err := s.prog.ContextEval(ctx, vars)
 	var cost *uint64
@@ -232,7 +240,7 @@ func (s *Selector) enhance(err error) error {
 // defaultMap is upstream's mapper: a lookup of a missing domain finds an
 // empty map, so device.attributes["other.example.com"].x fails on x.
 type defaultMap struct {
-	traits.Mapper
+	sortedMap
 	empty ref.Val
 }
 
@@ -241,4 +249,38 @@ func (m defaultMap) Find(key ref.Val) (ref.Val, bool) {
 		return v, true
 	}
 	return m.empty, true
+}
+
+// sortedMap is a CEL map of string keys whose iteration visits the keys in
+// sorted order. Upstream's maps (types.NewStringInterfaceMap over Go maps)
+// iterate in Go's random order, so a comprehension that stops early
+// (exists, all) costs differently from run to run there; crdlab's cost is
+// the one of the sorted order, one of upstream's possible costs.
+type sortedMap struct {
+	traits.Mapper
+	keys []string
+}
+
+func newSortedMap(adapter types.Adapter, m map[string]any) sortedMap {
+	return sortedMap{Mapper: types.NewStringInterfaceMap(adapter, m), keys: keys.Sorted(m)}
+}
+
+func (m sortedMap) Iterator() traits.Iterator {
+	return &keyIterator{keys: m.keys}
+}
+
+type keyIterator struct {
+	types.Null
+	keys []string
+	i    int
+}
+
+func (it *keyIterator) HasNext() ref.Val { return types.Bool(it.i < len(it.keys)) }
+
+func (it *keyIterator) Next() ref.Val {
+	if it.i >= len(it.keys) {
+		return nil
+	}
+	it.i++
+	return types.String(it.keys[it.i-1])
 }
