@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDRAMatchCLI runs `crdlab dra match` and compares exit status, stdout
+// and stderr with testdata/dra/<name>.golden (-update rewrites them).
+func TestDRAMatchCLI(t *testing.T) {
+	const ex = "../../examples/dra/"
+	slices := []string{"--slices", ex + "slices"}
+	tests := []struct {
+		name string
+		args []string
+		exit int
+	}{
+		{"example-runtime-error-with-guidance", append(slices, ex+"class.yaml", ex+"claim.yaml"), 1},
+		{"example-at-1.36-no-guidance", append([]string{"--kube-version", "1.36"}, append(slices, ex+"class.yaml", ex+"claim.yaml")...), 1},
+		{"class-alone-matches-all", append(slices, ex+"class.yaml"), 0},
+		{"class-not-given-noted", append(slices, "testdata/dra/first-available.yaml"), 0},
+		{"first-available-with-class", append(slices, ex+"class.yaml", "testdata/dra/first-available.yaml"), 0},
+		{"input-malformed-selector", append(slices, "testdata/dra/bad-selector.yaml"), 2},
+		{"input-unknown-version", append(slices, "testdata/dra/unknown-version.yaml"), 2},
+		{"input-not-a-slice", []string{"--slices", "testdata/dra/configmap.yaml", ex + "class.yaml"}, 2},
+		{"input-v1-not-served-at-1.33", append([]string{"--kube-version", "1.33"}, append(slices, ex+"class.yaml")...), 2},
+		{"usage-no-subcommand", append(slices, ex+"class.yaml"), 2},
+		{"usage-no-slices", []string{"match", ex + "class.yaml"}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := tt.args
+			if tt.name != "usage-no-subcommand" && args[0] != "match" {
+				args = append([]string{"match"}, args...)
+			}
+			var stdout, stderr bytes.Buffer
+			code := run(append([]string{"dra"}, args...), strings.NewReader(""), &stdout, &stderr)
+			if code != tt.exit {
+				t.Errorf("exit status %d, want %d\nstderr: %s", code, tt.exit, stderr.String())
+			}
+			got := fmt.Sprintf("exit: %d\n--- stdout\n%s--- stderr\n%s", code, stdout.String(), stderr.String())
+			golden := filepath.Join("testdata", "dra", tt.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create)", err)
+			}
+			if got != string(want) {
+				t.Errorf("output differs from %s (-update to rewrite)\ngot:\n%s\nwant:\n%s", golden, got, want)
+			}
+		})
+	}
+}
+
+// TestDRAMatchJSONCountsMatchingDevices pins -o json's shape: per request,
+// the matching count and per device its verdict and the selectors run.
+func TestDRAMatchJSONCountsMatchingDevices(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"dra", "match", "-o", "json", "--slices", "../../examples/dra/slices", "../../examples/dra/class.yaml", "../../examples/dra/claim.yaml"}, nil, &stdout, &stderr)
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var rep struct {
+		KubeVersion string `json:"kubeVersion"`
+		Requests    []struct {
+			Request  string `json:"request"`
+			Matching int    `json:"matching"`
+			Devices  []struct {
+				Device    string `json:"device"`
+				Matches   bool   `json:"matches"`
+				Reason    string `json:"reason"`
+				Selectors []struct {
+					Owner  string  `json:"owner"`
+					Result *bool   `json:"result"`
+					Error  string  `json:"error"`
+					Cost   *uint64 `json:"cost"`
+				} `json:"selectors"`
+			} `json:"devices"`
+		} `json:"requests"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, r := range rep.Requests {
+		got[r.Request] = r.Matching
+		for _, d := range r.Devices {
+			for _, s := range d.Selectors {
+				if s.Cost == nil || (s.Result == nil) == (s.Error == "") {
+					t.Errorf("%s %s: selector %+v has no cost or not exactly one of result and error", r.Request, d.Device, s)
+				}
+			}
+		}
+	}
+	want := map[string]int{"": 4, "large": 2, "whole": 1, "whole-safe": 1}
+	if fmt.Sprint(got) != fmt.Sprint(want) || rep.KubeVersion != "1.37" {
+		t.Errorf("matching = %v at %s, want %v at 1.37", got, rep.KubeVersion, want)
+	}
+}
