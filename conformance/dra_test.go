@@ -218,4 +218,3 @@ func TestDRAExampleClaimSelectorsAgainstUpstream(t *testing.T) {
 		}
 	}
 }
-

@@ -147,4 +147,3 @@ func checkSelectorsOnly(r *Resource, req Request, out *Outcome) {
 		out.Errors = kubeversion.ErrorsAt(req.Release, errs)
 	}
 }
-
