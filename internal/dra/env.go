@@ -58,8 +58,6 @@ type Env struct {
 	env      *cel.Env
 	device   *kcel.DeclType
 	attr     *kcel.DeclType
-	// dynOutput: the attribute type is dyn, so a dyn result is accepted.
-	dynOutput bool
 }
 
 type envKey struct {
@@ -107,7 +105,7 @@ func mapOf(key, elem *kcel.DeclType, n int64) *kcel.DeclType {
 // versioned options); NewExpressions keeps those whose gate is on and whose
 // version the compatibility version has, StoredExpressions keeps every one
 // the release declares and the last declaration wins.
-func deviceType(rel kubeversion.Release, kind kcel.EnvKind, f Features) (device, attr *kcel.DeclType, dyn bool) {
+func deviceType(rel kubeversion.Release, kind kcel.EnvKind, f Features) (device, attr *kcel.DeclType) {
 	consumable, list := f.ConsumableCapacity, f.ListTypeAttributes
 	compat := rel.Minor()
 	if kind == kcel.NewExpressions {
@@ -122,7 +120,6 @@ func deviceType(rel kubeversion.Release, kind kcel.EnvKind, f Features) (device,
 	}
 	attr = withMax(kcel.AnyDeclType, deviceAttributeMaxValueLength)
 	if list {
-		dyn = true
 		attr = withMax(kcel.DynDeclType, max(deviceAttributeMaxValueLength, maxAttributeValuesPerDevice))
 	}
 	domain := withMax(kcel.StringDeclType, deviceMaxDomainLength)
@@ -136,7 +133,7 @@ func deviceType(rel kubeversion.Release, kind kcel.EnvKind, f Features) (device,
 	if consumable {
 		fields[multiVar] = &kcel.DeclField{Name: multiVar, Type: withMax(kcel.BoolDeclType, 1), Required: true}
 	}
-	return kcel.NewObjectDeclType(deviceTypeName, fields), attr, dyn
+	return kcel.NewObjectDeclType(deviceTypeName, fields), attr
 }
 
 // includesDeclared reports whether the environment adds the includes
@@ -157,7 +154,7 @@ func newEnv(rel kubeversion.Release, kind kcel.EnvKind, f Features) (*Env, error
 	if err != nil {
 		return nil, err
 	}
-	device, attr, dyn := deviceType(rel, kind, f)
+	device, attr := deviceType(rel, kind, f)
 	opts := []cel.EnvOption{
 		ext.Bindings(ext.BindingsVersion(0)),
 		cel.Variable(deviceVar, device.CelType()),
@@ -170,8 +167,7 @@ func newEnv(rel kubeversion.Release, kind kcel.EnvKind, f Features) (*Env, error
 	if err != nil {
 		return nil, fmt.Errorf("internal error building the DRA CEL environment: %w", err)
 	}
-	dynOutput := dyn && (rel.Minor() >= 37 || f.ListTypeAttributes)
-	return &Env{rel: rel, kind: kind, features: f, env: env, device: device, attr: attr, dynOutput: dynOutput}, nil
+	return &Env{rel: rel, kind: kind, features: f, env: env, device: device, attr: attr}, nil
 }
 
 func hasIncludes(env *cel.Env) bool {

@@ -69,13 +69,17 @@ func (e *Env) Compile(expr string) (*Selector, *CompileError) {
 	return s, nil
 }
 
-// acceptsOutput is upstream's output-type check: bool or the attribute
-// type (any; dyn when list-type attributes make it dyn).
+// acceptsOutput is upstream's output-type check: from 1.37 bool or exactly
+// the environment's attribute type (any, or dyn where attributes are
+// list-typed); before, bool, any, or dyn when DRAListTypeAttributes is on.
 func (e *Env) acceptsOutput(t *cel.Type) bool {
-	if t.IsExactType(cel.BoolType) || t.IsExactType(cel.AnyType) {
+	if t.IsExactType(cel.BoolType) {
 		return true
 	}
-	return e.dynOutput && t.IsExactType(cel.DynType)
+	if e.rel.Minor() >= 37 {
+		return t.IsExactType(e.attr.CelType())
+	}
+	return t.IsExactType(cel.AnyType) || e.features.ListTypeAttributes && t.IsExactType(cel.DynType)
 }
 
 // Attribute is one device attribute: exactly one of its fields is set
