@@ -35,7 +35,7 @@ type celSelectorJSON struct {
 }
 
 // checkSelectors is validateSelector for each selector of a list at path.
-func checkSelectors(rel kubeversion.Release, sels []celSelectorJSON, path *field.Path) field.ErrorList {
+func checkSelectors(v *dra.Validator, sels []celSelectorJSON, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for i, s := range sels {
 		p := path.Index(i)
@@ -43,7 +43,7 @@ func checkSelectors(rel kubeversion.Release, sels []celSelectorJSON, path *field
 			errs = append(errs, field.Required(p.Child("cel"), ""))
 			continue
 		}
-		errs = append(errs, dra.ValidateExpression(rel, s.CEL.Expression, p.Child("cel", "expression"))...)
+		errs = append(errs, v.ValidateExpression(s.CEL.Expression, p.Child("cel", "expression"))...)
 	}
 	return errs
 }
@@ -64,7 +64,7 @@ func checkDeviceClassSelectors(rel kubeversion.Release, body, old []byte) (field
 	if old != nil && json.Unmarshal(old, &o) == nil && reflect.DeepEqual(c.Spec.Selectors, o.Spec.Selectors) {
 		return nil, true
 	}
-	return checkSelectors(rel, c.Spec.Selectors, field.NewPath("spec", "selectors")), true
+	return checkSelectors(dra.NewValidator(rel), c.Spec.Selectors, field.NewPath("spec", "selectors")), true
 }
 
 type requestSelectorsJSON struct {
@@ -111,12 +111,13 @@ func checkClaimSelectors(prefix string) func(rel kubeversion.Release, body, old 
 		}
 		reqs := base.Child("devices", "requests")
 		var errs field.ErrorList
+		v := dra.NewValidator(rel)
 		for i, r := range spec.Devices.Requests {
 			if r.Exactly != nil {
-				errs = append(errs, checkSelectors(rel, r.Exactly.Selectors, reqs.Index(i).Child("exactly", "selectors"))...)
+				errs = append(errs, checkSelectors(v, r.Exactly.Selectors, reqs.Index(i).Child("exactly", "selectors"))...)
 			}
 			for j, s := range r.FirstAvailable {
-				errs = append(errs, checkSelectors(rel, s.Selectors, reqs.Index(i).Child("firstAvailable").Index(j).Child("selectors"))...)
+				errs = append(errs, checkSelectors(v, s.Selectors, reqs.Index(i).Child("firstAvailable").Index(j).Child("selectors"))...)
 			}
 		}
 		return errs, true

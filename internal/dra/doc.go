@@ -26,12 +26,12 @@
 // the driver's, a domain the device lacks is an empty map (so a missing
 // attribute fails with "no such key: name"), and from 1.37 the allocator's
 // guidance is appended to a missing key ("consider using CEL optional
-// chaining …"). ValidateExpression is the registry's check of one selector
+// chaining …"). Validator.ValidateExpression is the registry's check of one selector
 // on create (length limit, compile, cost limit) with the API server's texts.
 //
 // The scheduler compiles selectors in the StoredExpressions environment;
 // the API server checks new ones in NewExpressions (internal/builtin's
-// resource.k8s.io strategies call ValidateExpression).
+// resource.k8s.io strategies call Validator.ValidateExpression).
 //
 // # What is not here
 //

@@ -86,7 +86,7 @@ func TestValidateExpressionGivesTheAPIServersErrors(t *testing.T) {
 		{"too long", strings.Repeat(" ", MaxExpressionLength) + "true", 37, `spec.selectors[0].cel.expression: Too long: may not be more than 10240 bytes`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			errs := ValidateExpression(kubeversion.Of(tc.minor), tc.expr, p)
+			errs := NewValidator(kubeversion.Of(tc.minor)).ValidateExpression(tc.expr, p)
 			got := ""
 			if len(errs) > 0 {
 				got = errs.ToAggregate().Error()
@@ -95,5 +95,17 @@ func TestValidateExpressionGivesTheAPIServersErrors(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+func BenchmarkNewEnv(b *testing.B) {
+	rel := kubeversion.Of(37)
+	if _, err := NewEnv(rel, kcel.NewExpressions, Defaults(rel)); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := NewEnv(rel, kcel.NewExpressions, Defaults(rel)); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package dra
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
@@ -60,34 +59,17 @@ type Env struct {
 	attr     *kcel.DeclType
 }
 
-type envKey struct {
-	rel      kubeversion.Release
-	kind     kcel.EnvKind
-	features Features
-}
-
-type envEntry struct {
-	once sync.Once
-	env  *Env
-	err  error
-}
-
-// envs caches one environment per release, kind and features: building one
-// costs a base environment's extension (read-only once built).
-var envs sync.Map
-
 // NewEnv returns the environment of release rel (1.31 or newer) for kind
 // with the given feature gates: StoredExpressions is the scheduler's (the
 // allocator compiles selectors with it), NewExpressions the API server's on
-// create and update.
+// create and update. It extends the release's shared base environment
+// (about 0.3 ms and 200 allocations, BenchmarkNewEnv); the caller keeps it for as long as it
+// compiles (an Env is immutable and safe for concurrent use).
 func NewEnv(rel kubeversion.Release, kind kcel.EnvKind, f Features) (*Env, error) {
 	if rel.Minor() < firstRelease {
 		return nil, fmt.Errorf("Dynamic Resource Allocation selectors exist from Kubernetes 1.31, not %s", rel)
 	}
-	v, _ := envs.LoadOrStore(envKey{rel, kind, f}, &envEntry{})
-	e := v.(*envEntry)
-	e.once.Do(func() { e.env, e.err = newEnv(rel, kind, f) })
-	return e.env, e.err
+	return newEnv(rel, kind, f)
 }
 
 func withMax(t *kcel.DeclType, n int64) *kcel.DeclType {

@@ -6,6 +6,19 @@ import (
 	"github.com/crdlab/crdlab/internal/kubeversion"
 )
 
+// Validator validates the selectors of one request (one object) at a
+// release: it builds the NewExpressions environment on first use and keeps
+// it for the object's other selectors. It is not safe for concurrent use.
+type Validator struct {
+	rel kubeversion.Release
+	env *Env
+	err error
+}
+
+// NewValidator returns the validator of release rel, with its default
+// feature gates.
+func NewValidator(rel kubeversion.Release) *Validator { return &Validator{rel: rel} }
+
 // ValidateExpression is the registry validation of one selector's
 // expression on create (upstream's validateCELExpression, or
 // validateCELSelector before 1.35): longer than 10 KiB is too long and not
@@ -15,15 +28,17 @@ import (
 // estimated cost over 1,000,000 Forbidden ("too complex, exceeds cost
 // limit"). path is the expression's own path
 // (spec.selectors[0].cel.expression).
-func ValidateExpression(rel kubeversion.Release, expr string, path *field.Path) field.ErrorList {
+func (v *Validator) ValidateExpression(expr string, path *field.Path) field.ErrorList {
 	if len(expr) > MaxExpressionLength {
 		return field.ErrorList{field.TooLong(path, "", MaxExpressionLength)}
 	}
-	env, err := NewEnv(rel, kcel.NewExpressions, Defaults(rel))
-	if err != nil {
-		return field.ErrorList{field.InternalError(path, err)}
+	if v.env == nil && v.err == nil {
+		v.env, v.err = NewEnv(v.rel, kcel.NewExpressions, Defaults(v.rel))
 	}
-	sel, cerr := env.Compile(expr)
+	if v.err != nil {
+		return field.ErrorList{field.InternalError(path, v.err)}
+	}
+	sel, cerr := v.env.Compile(expr)
 	switch {
 	case cerr != nil && cerr.Type == kcel.ErrorTypeInternal:
 		return field.ErrorList{field.InternalError(path, cerr)}
