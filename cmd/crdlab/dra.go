@@ -170,6 +170,17 @@ func runDRA(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer
 	if err != nil {
 		return reportInputError(stderr, err)
 	}
+	// device is the allocator's input: the stable allocator (the one
+	// picked while DRAConsumableCapacity is off, before 1.36) leaves
+	// allowMultipleAllocations out, so it reads false.
+	consumable := dra.Defaults(rel).ConsumableCapacity
+	device := func(o *dra.Object, i int) dra.Device {
+		d := o.Device(i)
+		if !consumable {
+			d.AllowMultipleAllocations = nil
+		}
+		return d
+	}
 	classes := map[string]draDoc{}
 	for _, o := range objs {
 		if o.obj.Kind == "DeviceClass" {
@@ -237,7 +248,7 @@ func runDRA(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer
 					id := s.obj.Driver + "/" + s.obj.Pool + "/" + dev.Name
 					dr := draDeviceResult{Device: id, Slice: s.obj.Name, Matches: true, Selectors: []draSelectorRun{}}
 					for _, sel := range sels {
-						out := sel.sel.Matches(context.Background(), s.obj.Device(i))
+						out := sel.sel.Matches(context.Background(), device(s.obj, i))
 						run := draSelectorRun{Owner: sel.owner, Index: sel.index, Expression: sel.sel.Expression, Cost: out.Cost}
 						dr.Selectors = append(dr.Selectors, run)
 						last := &dr.Selectors[len(dr.Selectors)-1]
