@@ -29,6 +29,8 @@ func TestDRAMatchCLI(t *testing.T) {
 		{"input-unknown-version", append(slices, "testdata/dra/unknown-version.yaml"), 2},
 		{"input-not-a-slice", []string{"--slices", "testdata/dra/configmap.yaml", ex + "class.yaml"}, 2},
 		{"input-v1-not-served-at-1.33", append([]string{"--kube-version", "1.33"}, append(slices, ex+"class.yaml")...), 2},
+		{"allow-multiple-allocations-read-at-1.37", []string{"--slices", "testdata/dra/shared", "testdata/dra/shared-class.yaml"}, 0},
+		{"allow-multiple-allocations-false-at-1.35", []string{"--kube-version", "1.35", "--slices", "testdata/dra/shared", "testdata/dra/shared-class.yaml"}, 1},
 		{"usage-no-subcommand", append(slices, ex+"class.yaml"), 2},
 		{"usage-no-slices", []string{"match", ex + "class.yaml"}, 2},
 	}
