@@ -2,10 +2,12 @@ package dra
 
 import (
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 
+	"github.com/crdlab/crdlab/internal/cel/library"
 	"github.com/crdlab/crdlab/internal/kubeversion"
 )
 
@@ -37,4 +39,36 @@ func includes(target, arg ref.Val, bounded bool) ref.Val {
 		}
 	}
 	return types.False
+}
+
+// includesEstimator is 1.36's draCostEstimator: its includes costs as
+// "arg in target" over a list of at most 48 values (Min 0, Max 48);
+// everything else is the library's.
+type includesEstimator struct {
+	base *library.CostEstimator
+}
+
+func (e includesEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstimate {
+	return e.base.EstimateSize(element)
+}
+
+func (e includesEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
+	if function == "includes" && overloadID == "dra_includes_dyn_dyn" && target != nil {
+		size := checker.SizeEstimate{Min: 0, Max: maxAttributeValuesPerDevice}
+		return &checker.CallEstimate{CostEstimate: size.MultiplyByCost(checker.CostEstimate{Min: 1, Max: 1})}
+	}
+	return e.base.EstimateCallCost(function, overloadID, target, args)
+}
+
+// unpricedIncludes is the runtime cost of 1.36, whose library has no
+// cost for includes (the call costs cel-go's default, 1).
+type unpricedIncludes struct {
+	base *library.CostEstimator
+}
+
+func (e unpricedIncludes) CallCost(function, overloadID string, args []ref.Val, result ref.Val) *uint64 {
+	if function == "includes" {
+		return nil
+	}
+	return e.base.CallCost(function, overloadID, args, result)
 }

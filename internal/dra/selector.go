@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
@@ -55,13 +56,26 @@ func (e *Env) Compile(expr string) (*Selector, *CompileError) {
 		return nil, &CompileError{Type: kcel.ErrorTypeInvalid, Detail: fmt.Sprintf("must evaluate to %v or the unknown type, not %v", cel.BoolType.String(), out.String())}
 	}
 	runtime := kcel.CostEstimatorAt(nil, e.rel)
-	prog, err := e.env.Program(ast, kcel.ProgramOptionsAt(runtime, MaxCost)...)
+	opts := kcel.ProgramOptionsAt(runtime, MaxCost)
+	if e.rel.Minor() == 36 {
+		// 1.36's library does not price includes at runtime: a call
+		// costs 1, whatever its list.
+		opts = append(opts, cel.CostTracking(unpricedIncludes{runtime}))
+	}
+	prog, err := e.env.Program(ast, opts...)
 	if err != nil {
 		return nil, &CompileError{Type: kcel.ErrorTypeInternal, Detail: "program instantiation failed: " + err.Error()}
 	}
 	s := &Selector{Expression: expr, OutputType: out, MaxCost: math.MaxUint64, env: e, prog: prog,
 		empty: e.env.CELTypeAdapter().NativeToValue(map[string]any{})}
-	est, err := kcel.EstimateCostAt(e.env, ast, kcel.CostEstimatorAt(&sizeEstimator{device: e.device, attr: e.attr}, e.rel))
+	base := kcel.CostEstimatorAt(&sizeEstimator{device: e.device, attr: e.attr}, e.rel)
+	var est checker.CostEstimate
+	if e.rel.Minor() == 36 {
+		// 1.36 (cel-go v0.26: dyn sizes propagate) prices its own includes.
+		est, err = e.env.EstimateCost(ast, includesEstimator{base})
+	} else {
+		est, err = kcel.EstimateCostAt(e.env, ast, base)
+	}
 	if err != nil {
 		return nil, &CompileError{Type: kcel.ErrorTypeInternal, Detail: "cost estimation failed: " + err.Error()}
 	}
