@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
+
+	"github.com/crdlab/crdlab/internal/cel/library"
 )
 
 // The resource.k8s.io objects a selector lives in, in the JSON shape of
@@ -77,8 +80,6 @@ type deviceJSON struct {
 		Attributes map[string]attributeJSON `json:"attributes,omitempty"`
 		Capacity   map[string]capacityJSON  `json:"capacity,omitempty"`
 	} `json:"basic,omitempty"`
-	// Fields of a device selectors do not read (taints, counters, …).
-	Rest map[string]json.RawMessage `json:"-"`
 }
 
 type requestJSON struct {
@@ -130,8 +131,8 @@ func Decode(data []byte) (*Object, error) {
 		return nil, fmt.Errorf("apiVersion %q: expected one of %s", o.APIVersion, strings.Join(Versions, ", "))
 	}
 	out := &Object{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Metadata.Name, Namespace: o.Metadata.Namespace}
-	if len(o.Spec) == 0 {
-		return nil, fmt.Errorf("%s %q: spec: Required value", o.Kind, o.Metadata.Name)
+	if len(o.Spec) == 0 || string(o.Spec) == "null" {
+		return nil, fmt.Errorf("spec: Required value")
 	}
 	beta1 := o.APIVersion == "resource.k8s.io/v1beta1"
 	switch o.Kind {
@@ -193,19 +194,36 @@ func Decode(data []byte) (*Object, error) {
 }
 
 func decodeError(prefix string, err error) error {
-	var te *json.UnmarshalTypeError
-	if e, ok := err.(*json.UnmarshalTypeError); ok {
-		te = e
+	if te, ok := err.(*json.UnmarshalTypeError); ok {
 		p := te.Field
 		if prefix != "" {
 			p = prefix + "." + p
 		}
-		return fmt.Errorf("%s: expected %s, got a JSON %s", p, te.Type, te.Value)
+		return fmt.Errorf("%s: expected %s, got a JSON %s", p, jsonKind(te.Type), te.Value)
 	}
 	if prefix != "" {
 		return fmt.Errorf("%s: %w", prefix, err)
 	}
 	return err
+}
+
+// jsonKind names what a Go type reads from JSON.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int64, reflect.Int:
+		return "an integer"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return t.String()
 }
 
 func normalizeRequest(r requestJSON, path string, beta1 bool) (Request, error) {
@@ -255,6 +273,9 @@ func normalizeDevice(d deviceJSON, path string, beta1 bool) (SliceDevice, error)
 				return out, fmt.Errorf("%s.capacity[%s].value: expected a quantity (\"40Gi\"), got %s", path, name, string(v))
 			}
 			s = num.String()
+		}
+		if _, err := library.ParseQuantity(s); err != nil {
+			return out, fmt.Errorf("%s.capacity[%s].value: %v", path, name, err)
 		}
 		out.Capacity[name] = s
 	}
