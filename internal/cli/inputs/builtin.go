@@ -120,7 +120,7 @@ func (b *Builtins) entry(d *Document, apiVersion string, opts Options, res *Resu
 		if o.Checked != "" {
 			// Part of the object was validated: its errors are the API
 			// server's (it rejects the object), others may come on top.
-			r.Reason = fmt.Sprintf("of %s %s only %s are validated (docs/dra.md)", apiVersion, d.Kind, o.Checked)
+			r.Reason = fmt.Sprintf("native validation of %s %s is not modelled beyond %s, which pass (docs/dra.md)", apiVersion, d.Kind, o.Checked)
 			if len(o.Errors) > 0 {
 				r.Status = wire.StatusInvalid
 				r.Errors = locateBuiltin(o.Errors, d, d.rawOrigin())
