@@ -109,3 +109,28 @@ func TestDRAMatchJSONCountsMatchingDevices(t *testing.T) {
 		t.Errorf("matching = %v at %s, want %v at 1.37", got, rep.KubeVersion, want)
 	}
 }
+
+// TestValidateChecksDRASelectors: validate rejects a DeviceClass whose
+// selectors the API server refuses, at each selector's line, and reports
+// the ones whose selectors pass as partial, saying what was validated.
+func TestValidateChecksDRASelectors(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "testdata/dra/bad-class.yaml", "../../examples/dra/class.yaml", "../../examples/dra/claim.yaml"}, nil, &stdout, &stderr)
+	if code != exitInvalid {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{
+		`testdata/dra/bad-class.yaml:8:7: spec.selectors[0].cel.expression: Invalid value: "device.driver ==": compilation failed: ERROR: <input>:1:17: Syntax error`,
+		`testdata/dra/bad-class.yaml:10:7: spec.selectors[1].cel.expression: Invalid value: "device.driver": must evaluate to bool or the unknown type, not string`,
+		`testdata/dra/bad-class.yaml:12:7: spec.selectors[2].cel.expression: Forbidden: too complex, exceeds cost limit`,
+		`deviceclass.resource.k8s.io/gpu.example.com checked against the API surface only: native validation of resource.k8s.io/v1 DeviceClass is not modelled beyond the CEL device selectors (compile, type and cost errors), which pass (docs/dra.md)`,
+		`resourceclaim.resource.k8s.io/training checked against the API surface only: native validation of resource.k8s.io/v1 ResourceClaim is not modelled beyond the CEL device selectors`,
+	} {
+		if !strings.Contains(stdout.String()+stderr.String(), want) {
+			t.Errorf("output lacks %q:\n%s%s", want, stdout.String(), stderr.String())
+		}
+	}
+	if strings.Contains(stdout.String()+stderr.String(), "selectors[3]") {
+		t.Errorf("the valid fourth selector is reported:\n%s%s", stdout.String(), stderr.String())
+	}
+}
