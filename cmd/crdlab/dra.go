@@ -31,7 +31,9 @@ k8s.io/dynamic-resource-allocation/cel at the release asked for. A device
 matches when every selector returns true; otherwise the first selector that
 returned false, or its runtime error with the scheduler's text (a missing
 attribute: "no such key: …"), says why. Each selector evaluated reports its
-actual cost (the limit is 1,000,000 per selector). A DeviceClass given
+actual cost (the limit is 1,000,000 per selector); -o json adds each
+selector's estimated cost as the API server computes it on create
+(estimatedCost, against the same limit). A DeviceClass given
 alone is evaluated as a request for it. A firstAvailable request lists
 each alternative.
 
@@ -72,6 +74,19 @@ type draSelectorRun struct {
 	Cost       *uint64 `json:"cost,omitempty"`
 }
 
+// draSelectorCost is a selector's static cost: the API server's estimate
+// (new expressions at the release), checked on create against 1,000,000.
+type draSelectorCost struct {
+	Owner         string  `json:"owner"`
+	Index         int     `json:"index"`
+	Expression    string  `json:"expression"`
+	EstimatedCost *uint64 `json:"estimatedCost,omitempty"`
+	// EstimateError: the API server would not compile it as a new
+	// expression (an older stored object's selector).
+	EstimateError string `json:"estimateError,omitempty"`
+	Limit         uint64 `json:"limit"`
+}
+
 type draDeviceResult struct {
 	Device    string           `json:"device"`
 	Slice     string           `json:"slice"`
@@ -87,6 +102,7 @@ type draRequestResult struct {
 	Path            string            `json:"path,omitempty"`
 	DeviceClassName string            `json:"deviceClassName,omitempty"`
 	Note            string            `json:"note,omitempty"`
+	Selectors       []draSelectorCost `json:"selectors"`
 	Matching        int               `json:"matching"`
 	Devices         []draDeviceResult `json:"devices"`
 }
@@ -107,6 +123,7 @@ type draSelector struct {
 	owner string // "class NAME" or "claim NS/NAME", as the allocator's errors
 	index int
 	sel   *dra.Selector
+	cost  draSelectorCost
 }
 
 func runDRA(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -141,6 +158,10 @@ func runDRA(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return usageError(c, stderr, "--kube-version: %v", err)
 	}
 	env, err := dra.NewEnv(rel, kcel.StoredExpressions, dra.Defaults(rel))
+	if err != nil {
+		return reportInputError(stderr, err)
+	}
+	newEnv, err := dra.NewEnv(rel, kcel.NewExpressions, dra.Defaults(rel))
 	if err != nil {
 		return reportInputError(stderr, err)
 	}
@@ -199,7 +220,13 @@ func runDRA(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer
 			if cerr != nil {
 				return nil, fmt.Errorf("%s: %s: selector #%d: CEL compile error: %s", draWhere(d, p+".cel.expression"), owner, i, cerr.Detail)
 			}
-			out = append(out, draSelector{owner: owner, index: i, sel: sel})
+			cost := draSelectorCost{Owner: owner, Index: i, Expression: s.CEL.Expression, Limit: dra.MaxCost}
+			if created, cerr := newEnv.Compile(s.CEL.Expression); cerr != nil {
+				cost.EstimateError = cerr.Detail
+			} else {
+				cost.EstimatedCost = &created.MaxCost
+			}
+			out = append(out, draSelector{owner: owner, index: i, sel: sel, cost: cost})
 		}
 		return out, nil
 	}
@@ -243,6 +270,10 @@ func runDRA(c *command, args []string, stdin io.Reader, stdout, stderr io.Writer
 				return reportInputError(stderr, err)
 			}
 			sels = append(sels, rs...)
+			res.Selectors = []draSelectorCost{}
+			for _, sel := range sels {
+				res.Selectors = append(res.Selectors, sel.cost)
+			}
 			for _, s := range slices {
 				for i, dev := range s.obj.Devices {
 					id := s.obj.Driver + "/" + s.obj.Pool + "/" + dev.Name

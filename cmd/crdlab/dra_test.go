@@ -75,9 +75,15 @@ func TestDRAMatchJSONCountsMatchingDevices(t *testing.T) {
 	var rep struct {
 		KubeVersion string `json:"kubeVersion"`
 		Requests    []struct {
-			Request  string `json:"request"`
-			Matching int    `json:"matching"`
-			Devices  []struct {
+			Request   string `json:"request"`
+			Matching  int    `json:"matching"`
+			Selectors []struct {
+				Owner         string  `json:"owner"`
+				Expression    string  `json:"expression"`
+				EstimatedCost *uint64 `json:"estimatedCost"`
+				Limit         uint64  `json:"limit"`
+			} `json:"selectors"`
+			Devices []struct {
 				Device    string `json:"device"`
 				Matches   bool   `json:"matches"`
 				Reason    string `json:"reason"`
@@ -96,6 +102,14 @@ func TestDRAMatchJSONCountsMatchingDevices(t *testing.T) {
 	got := map[string]int{}
 	for _, r := range rep.Requests {
 		got[r.Request] = r.Matching
+		if len(r.Selectors) == 0 || r.Selectors[0].Owner != "class gpu.example.com" {
+			t.Errorf("%s: selectors %+v do not start with the class's", r.Request, r.Selectors)
+		}
+		for _, s := range r.Selectors {
+			if s.EstimatedCost == nil || *s.EstimatedCost == 0 || s.Limit != 1000000 {
+				t.Errorf("%s: selector %q has no estimated cost or limit", r.Request, s.Expression)
+			}
+		}
 		for _, d := range r.Devices {
 			for _, s := range d.Selectors {
 				if s.Cost == nil || (s.Result == nil) == (s.Error == "") {
