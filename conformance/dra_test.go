@@ -179,6 +179,7 @@ func TestDRASelectorsAgainstUpstream(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d compiles (both environments) and %d evaluations compared", 2*len(draExpressions), compared)
 	if compared < len(upDevices)*20 {
 		t.Errorf("only %d evaluations compared", compared)
 	}
