@@ -46,6 +46,7 @@ require (
 	github.com/crdlab/crdlab v0.0.0-00010101000000-000000000000
 	k8s.io/apiextensions-apiserver v0.37.2
 	k8s.io/apiserver v0.37.2
+	k8s.io/dynamic-resource-allocation v0.37.2
 	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad
 	k8s.io/kubernetes v1.37.2
 	sigs.k8s.io/yaml v1.6.0
@@ -60,9 +61,9 @@ require (
 	github.com/robfig/cron/v3 v3.0.1 // indirect
 	golang.org/x/crypto v0.54.0 // indirect
 	gopkg.in/go-jose/go-jose.v2 v2.6.3 // indirect
-	k8s.io/component-helpers v0.0.0 // indirect
+	k8s.io/component-helpers v0.37.2 // indirect
 	k8s.io/controller-manager v0.0.0 // indirect
-	k8s.io/kubelet v0.0.0 // indirect
+	k8s.io/kubelet v0.37.2 // indirect
 )
 
 require (
@@ -152,7 +153,7 @@ require (
 	k8s.io/client-go v0.37.2
 	k8s.io/component-base v0.37.2 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
-	k8s.io/utils v0.0.0-20260626114624-be93311217bd // indirect
+	k8s.io/utils v0.0.0-20260626114624-be93311217bd
 	sigs.k8s.io/apiserver-network-proxy/konnectivity-client v0.36.0 // indirect
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect

@@ -16,7 +16,7 @@ const (
 var commands = map[string]*command{}
 
 func init() {
-	for _, c := range []*command{validateCommand, lintCommand, costCommand, testCommand, benchCommand, schemaCommand, upgradeCommand, conversionReviewCommand, lspCommand, applyCommand} {
+	for _, c := range []*command{validateCommand, lintCommand, costCommand, draCommand, testCommand, benchCommand, schemaCommand, upgradeCommand, conversionReviewCommand, lspCommand, applyCommand} {
 		commands[c.name] = c
 	}
 }

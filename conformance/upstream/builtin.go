@@ -19,12 +19,16 @@ import (
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	_ "k8s.io/kubernetes/pkg/apis/networking/install"
+	_ "k8s.io/kubernetes/pkg/apis/resource/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
 	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
+	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
+	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
+	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
 	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
 )
 
@@ -56,6 +60,14 @@ func builtinStrategy(obj runtime.Object) (rest.RESTCreateUpdateStrategy, string,
 		return priorityclass.Strategy, "priorityclasses", nil
 	case "IngressClass":
 		return ingressclass.Strategy, "ingressclasses", nil
+	// resource.k8s.io (crdlab validates their CEL selectors only): no
+	// namespace client or authorizer, used only for admin access.
+	case "DeviceClass":
+		return deviceclass.Strategy, "deviceclasses", nil
+	case "ResourceClaim":
+		return resourceclaim.NewStrategy(nil, nil), "resourceclaims", nil
+	case "ResourceClaimTemplate":
+		return resourceclaimtemplate.NewStrategy(nil), "resourceclaimtemplates", nil
 	default:
 		return nil, "", fmt.Errorf("not a modelled built-in kind: %q", k)
 	}

@@ -69,6 +69,11 @@ type Outcome struct {
 	// ran (StrategyFor); otherwise only the API surface was checked and
 	// the object is neither decoded nor validated.
 	Modelled bool
+	// Checked names what was validated of a kind not modelled
+	// (SelectorsChecked for resource.k8s.io's DeviceClass, ResourceClaim
+	// and ResourceClaimTemplate), whose Errors are then those of that part
+	// only: the API server may find more.
+	Checked string
 	// DecodeError is the 400 (or 409) message of a request that failed
 	// before validation.
 	DecodeError string
@@ -125,6 +130,7 @@ func Serve(req Request) (*Outcome, error) {
 	}
 	s := StrategyFor(r)
 	if s == nil {
+		checkSelectorsOnly(r, req, out)
 		return out, nil
 	}
 	out.Modelled = true

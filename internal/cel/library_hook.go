@@ -45,13 +45,5 @@ func baseProgramOptions() []cel.ProgramOption { return library.ProgramOptions() 
 type costEstimator = library.CostEstimator
 
 func newCostEstimator(root *DeclType, rel kubeversion.Release) *costEstimator {
-	return &library.CostEstimator{
-		SizeEstimator:       &sizeEstimator{root: root},
-		NoTypeEquality:      !rel.Has(kubeversion.KubernetesTypeEqualityCost),
-		NoGlobalMatchesCost: !rel.Has(kubeversion.GlobalMatchesCost),
-		NoURLResultSize:     !rel.Has(kubeversion.URLResultSize),
-		SizelessDyn:         !rel.Has(kubeversion.DynSizePropagation),
-		SizelessOptionals:   !rel.Has(kubeversion.DynSizePropagation),
-		URLAccessorSizes:    rel.Has(kubeversion.URLAccessorSize),
-	}
+	return CostEstimatorAt(&sizeEstimator{root: root}, rel)
 }

@@ -117,6 +117,15 @@ func (b *Builtins) entry(d *Document, apiVersion string, opts Options, res *Resu
 		r.Status = wire.StatusPartial
 		r.Reason = fmt.Sprintf("native validation and defaulting of %s %s are not modelled (the kinds validated natively: docs/builtin-kinds.md)",
 			apiVersion, d.Kind)
+		if o.Checked != "" {
+			// Part of the object was validated: its errors are the API
+			// server's (it rejects the object), others may come on top.
+			r.Reason = fmt.Sprintf("native validation of %s %s is not modelled beyond %s, which pass (docs/dra.md)", apiVersion, d.Kind, o.Checked)
+			if len(o.Errors) > 0 {
+				r.Status = wire.StatusInvalid
+				r.Errors = locateBuiltin(o.Errors, d, d.rawOrigin())
+			}
+		}
 		return
 	}
 	r.DecodeError = o.DecodeError
