@@ -46,6 +46,11 @@ var strategies = map[gvk]Strategy{
 
 	{"scheduling.k8s.io", "v1", "PriorityClass"}: priorityClassStrategy{},
 	{"networking.k8s.io", "v1", "IngressClass"}:  ingressClassStrategy{},
+
+	{"rbac.authorization.k8s.io", "v1", "Role"}:               roleStrategy{},
+	{"rbac.authorization.k8s.io", "v1", "ClusterRole"}:        clusterRoleStrategy{},
+	{"rbac.authorization.k8s.io", "v1", "RoleBinding"}:        roleBindingStrategy{},
+	{"rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"}: clusterRoleBindingStrategy{},
 }
 
 // StrategyFor returns the strategy of a resource crdlab validates

@@ -278,40 +278,58 @@ const (
 	// version 1.31, which new expressions use from 1.32; stored
 	// expressions, compiled at the binary's version, have it at 1.31).
 	KeywordFieldNames
+	// RBACRequiredDeclarative: the rbac.authorization.k8s.io/v1 fields
+	// tagged +k8s:required (a rule's verbs, a roleRef's name, a subject's
+	// name) are validated declaratively and enforced: a missing one is
+	// `Required value` without detail, after the other errors; before,
+	// the handwritten error in place (`rules[0].verbs: Required value:
+	// verbs must contain at least one value`). k8s.io/api v0.37 rbac/v1
+	// types.go (+k8s:beta(since: "1.37")), kubernetes v1.37
+	// pkg/apis/rbac/v1/zz_generated.validations.go (internal/builtin).
+	RBACRequiredDeclarative
+	// RBACRoleRefImmutableDeclarative: a binding's roleRef immutability
+	// is enforced declaratively: `roleRef: Invalid value: null: field is
+	// immutable`, after the other errors; before, the handwritten
+	// `roleRef: Invalid value: {"APIGroup":...}: field is immutable` in
+	// place. k8s.io/api v0.38 rbac/v1 types.go (+k8s:beta(since:"1.38")=
+	// +k8s:immutable) (internal/builtin).
+	RBACRoleRefImmutableDeclarative
 	numChanges
 )
 
 // since is the release each change arrived in.
 var since = [numChanges]int{
-	TooShortTooFew:              38,
-	UndeclaredWithoutContainer:  38,
-	DeclarativeValidationBeta:   38,
-	URLAccessorSize:             38,
-	OwnerReferenceRequired:      37,
-	GlobalMatchesCost:           37,
-	ListTypeSetNonScalarWarning: 37,
-	ListsLibraryV1:              37,
-	MetadataNameSizeCap:         37,
-	NumericFormats:              36,
-	CELRuleValueOmitted:         35,
-	K8sNameFormats:              35,
-	ContentMessages:             35,
-	TooManySelectableFieldsKept: 35,
-	CreationTimestampOmitted:    34,
-	UnrecognizedFormatWarnings:  34,
-	FieldValueJSON:              34,
-	SingularUnits:               34,
-	DetailWithoutFieldName:      34,
-	StatusRatcheting:            33,
-	StoredVersionMissingMessage: 33,
-	ScientificWithoutSpaces:     33,
-	DynSizePropagation:          33,
-	TooLongBytes:                32,
-	FinalizerPathHint:           32,
-	MountableSecretsWarning:     32,
-	KubernetesTypeEqualityCost:  32,
-	URLResultSize:               32,
-	KeywordFieldNames:           32,
+	TooShortTooFew:                  38,
+	UndeclaredWithoutContainer:      38,
+	DeclarativeValidationBeta:       38,
+	URLAccessorSize:                 38,
+	RBACRoleRefImmutableDeclarative: 38,
+	RBACRequiredDeclarative:         37,
+	OwnerReferenceRequired:          37,
+	GlobalMatchesCost:               37,
+	ListTypeSetNonScalarWarning:     37,
+	ListsLibraryV1:                  37,
+	MetadataNameSizeCap:             37,
+	NumericFormats:                  36,
+	CELRuleValueOmitted:             35,
+	K8sNameFormats:                  35,
+	ContentMessages:                 35,
+	TooManySelectableFieldsKept:     35,
+	CreationTimestampOmitted:        34,
+	UnrecognizedFormatWarnings:      34,
+	FieldValueJSON:                  34,
+	SingularUnits:                   34,
+	DetailWithoutFieldName:          34,
+	StatusRatcheting:                33,
+	StoredVersionMissingMessage:     33,
+	ScientificWithoutSpaces:         33,
+	DynSizePropagation:              33,
+	TooLongBytes:                    32,
+	FinalizerPathHint:               32,
+	MountableSecretsWarning:         32,
+	KubernetesTypeEqualityCost:      32,
+	URLResultSize:                   32,
+	KeywordFieldNames:               32,
 }
 
 // Since returns the release (minor version) change c arrived in.

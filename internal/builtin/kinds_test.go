@@ -1,0 +1,130 @@
+package builtin
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/crdlab/crdlab/internal/kubeversion"
+)
+
+// kindCase is one request of the kinds added after the first six: the
+// errors, rendered, must be exactly these, in order; a valid request's
+// stored object must be object.
+type kindCase struct {
+	name      string
+	rel       int
+	body, old string
+	errs      []string
+	warnings  []string
+	object    string
+}
+
+func runKindCases(t *testing.T, cases []kindCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			req := Request{Body: []byte(tt.body)}
+			if tt.rel != 0 {
+				req.Release = kubeversion.Of(tt.rel)
+			}
+			if tt.old != "" {
+				req.Old = []byte(tt.old)
+			}
+			o, err := Serve(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !o.Modelled || o.DecodeError != "" {
+				t.Fatalf("modelled %v, decode error %q", o.Modelled, o.DecodeError)
+			}
+			var got []string
+			for _, e := range o.Errors {
+				got = append(got, e.Error())
+			}
+			if !reflect.DeepEqual(got, tt.errs) {
+				t.Errorf("errors\n%q\nwant\n%q", got, tt.errs)
+			}
+			if len(o.Warnings) != len(tt.warnings) || len(tt.warnings) > 0 && !reflect.DeepEqual(o.Warnings, tt.warnings) {
+				t.Errorf("warnings %q, want %q", o.Warnings, tt.warnings)
+			}
+			if tt.object == "" {
+				if o.Valid() {
+					t.Errorf("valid, object %v", o.Object)
+				}
+				return
+			}
+			var want, gotv interface{}
+			if err := json.Unmarshal([]byte(tt.object), &want); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(o.Object)
+			_ = json.Unmarshal(b, &gotv)
+			if !reflect.DeepEqual(gotv, want) {
+				t.Errorf("object %s\nwant   %s", b, tt.object)
+			}
+		})
+	}
+}
+
+func TestRBACKindsAnswerAsKubeAPIServer(t *testing.T) {
+	const rb = `{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding","metadata":{"name":"b","namespace":"default"},`
+	runKindCases(t, []kindCase{{
+		name:   "subjects and roleRef default their apiGroup",
+		body:   rb + `"subjects":[{"kind":"User","name":"jane"},{"kind":"ServiceAccount","name":"sa"}],"roleRef":{"kind":"Role","name":"r"}}`,
+		object: `{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding","metadata":{"name":"b","namespace":"default"},"subjects":[{"kind":"User","apiGroup":"rbac.authorization.k8s.io","name":"jane"},{"kind":"ServiceAccount","name":"sa"}],"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"r"}}`,
+	}, {
+		name: "required names are declarative from 1.37: last, without detail",
+		body: rb + `"subjects":[{"kind":"Robot"}],"roleRef":{"kind":"Role"}}`,
+		errs: []string{
+			`subjects[0].kind: Unsupported value: "Robot": supported values: "ServiceAccount", "User", "Group"`,
+			`subjects[0].name: Required value`,
+			`roleRef.name: Required value`,
+		},
+	}, {
+		name: "required names are handwritten at 1.36, in place",
+		rel:  36,
+		body: rb + `"subjects":[{"kind":"Robot"}],"roleRef":{"kind":"Role"}}`,
+		errs: []string{
+			`roleRef.name: Required value`,
+			`subjects[0].name: Required value`,
+			`subjects[0].kind: Unsupported value: "Robot": supported values: "ServiceAccount", "User", "Group"`,
+		},
+	}, {
+		name: "verbs required at 1.36 with its detail",
+		rel:  36,
+		body: `{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"Role","metadata":{"name":"r"},"rules":[{}]}`,
+		errs: []string{
+			`rules[0].verbs: Required value: verbs must contain at least one value`,
+			`rules[0].apiGroups: Required value: resource rules must supply at least one api group`,
+			`rules[0].resources: Required value: resource rules must supply at least one resource`,
+		},
+	}, {
+		name: "roleRef immutable shows the internal RoleRef at 1.37",
+		old:  rb + `"roleRef":{"kind":"Role","name":"r"}}`,
+		body: rb + `"roleRef":{"kind":"Role","name":"s"}}`,
+		errs: []string{`roleRef: Invalid value: {"APIGroup":"rbac.authorization.k8s.io","Kind":"Role","Name":"s"}: field is immutable`},
+	}, {
+		name: "roleRef immutable in Go syntax at 1.33",
+		rel:  33,
+		old:  rb + `"roleRef":{"kind":"Role","name":"r"}}`,
+		body: rb + `"roleRef":{"kind":"Role","name":"s"}}`,
+		errs: []string{`roleRef: Invalid value: rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"Role", Name:"s"}: field is immutable`},
+	}, {
+		name: "roleRef immutable is declarative at 1.38",
+		rel:  38,
+		old:  rb + `"roleRef":{"kind":"Role","name":"r"}}`,
+		body: rb + `"subjects":[{"kind":"Robot","name":"x"}],"roleRef":{"kind":"Role","name":"s"}}`,
+		errs: []string{
+			`subjects[0].kind: Unsupported value: "Robot": supported values: "ServiceAccount", "User", "Group"`,
+			`roleRef: Invalid value: null: field is immutable`,
+		},
+	}, {
+		name: "an aggregation selector that does not convert",
+		body: `{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole","metadata":{"name":"c"},"aggregationRule":{"clusterRoleSelectors":[{"matchExpressions":[{"key":"k","operator":"In"}]}]}}`,
+		errs: []string{
+			"aggregationRule.clusterRoleSelectors[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+			`aggregationRule.clusterRoleSelectors[0]: Invalid value: null: invalid label selector.`,
+		},
+	}})
+}
