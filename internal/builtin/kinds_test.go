@@ -128,3 +128,43 @@ func TestRBACKindsAnswerAsKubeAPIServer(t *testing.T) {
 		},
 	}})
 }
+
+func TestLeaseAndPDBAnswerAsKubeAPIServer(t *testing.T) {
+	runKindCases(t, []kindCase{{
+		name:   "lease drops strategy and preferredHolder, keeps micro times",
+		body:   `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"l"},"spec":{"strategy":"OldestEmulationVersion","preferredHolder":"a","renewTime":"2024-05-01T10:00:10.000000+02:00"}}`,
+		object: `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"l","namespace":"default"},"spec":{"renewTime":"2024-05-01T08:00:10.000000Z"}}`,
+	}, {
+		name: "lease durations, value shown through the pointer",
+		body: `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"l"},"spec":{"leaseDurationSeconds":0,"leaseTransitions":-1}}`,
+		errs: []string{
+			`spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0`,
+			`spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0`,
+		},
+	}, {
+		name: "lease strategy kept from the old lease, its errors at strategy.strategy",
+		old:  `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"l","namespace":"default"},"spec":{"strategy":"OldestEmulationVersion"}}`,
+		body: `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"l","namespace":"default"},"spec":{"strategy":"Newest"}}`,
+		errs: []string{`spec.strategy.strategy: Unsupported value: "Newest": supported values: "OldestEmulationVersion"`},
+	}, {
+		name:   "pdb status reset, generation 1",
+		body:   `{"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"p"},"spec":{"minAvailable":"50%"},"status":{"currentHealthy":3}}`,
+		object: `{"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"p","namespace":"default","generation":1},"spec":{"minAvailable":"50%"},"status":{"disruptionsAllowed":0,"currentHealthy":0,"desiredHealthy":0,"expectedPods":0}}`,
+	}, {
+		name: "pdb both set shows the internal spec",
+		body: `{"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"p"},"spec":{"minAvailable":1,"maxUnavailable":"101%"}}`,
+		errs: []string{
+			`spec: Invalid value: {"MinAvailable":1,"Selector":null,"MaxUnavailable":"101%","UnhealthyPodEvictionPolicy":null}: minAvailable and maxUnavailable cannot be both set`,
+			`spec.maxUnavailable: Invalid value: "101%": must not be greater than 100%`,
+		},
+	}, {
+		name: "pdb int-or-percent in Go syntax at 1.33",
+		rel:  33,
+		body: `{"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"p"},"spec":{"maxUnavailable":"x%"}}`,
+		errs: []string{`spec.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"x%"}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`},
+	}, {
+		name: "pdb metadata checked only when the spec passed",
+		body: `{"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"a/b"},"spec":{"minAvailable":-1}}`,
+		errs: []string{`spec.minAvailable: Invalid value: -1: must be greater than or equal to 0`},
+	}})
+}
