@@ -23,6 +23,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/policy/install"
 	_ "k8s.io/kubernetes/pkg/apis/rbac/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
+	_ "k8s.io/kubernetes/pkg/apis/storage/install"
 	"k8s.io/kubernetes/pkg/registry/coordination/lease"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
@@ -35,6 +36,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/rbac/role"
 	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
 	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
+	"k8s.io/kubernetes/pkg/registry/storage/storageclass"
 )
 
 // BuiltinOutcome is what kube-apiserver answers to a create or update of a
@@ -69,6 +71,8 @@ func builtinStrategy(obj runtime.Object) (rest.RESTCreateUpdateStrategy, string,
 		return lease.Strategy, "leases", nil
 	case "PodDisruptionBudget":
 		return poddisruptionbudget.Strategy, "poddisruptionbudgets", nil
+	case "StorageClass":
+		return storageclass.Strategy, "storageclasses", nil
 	case "Role":
 		return role.Strategy, "roles", nil
 	case "ClusterRole":

@@ -168,3 +168,46 @@ func TestLeaseAndPDBAnswerAsKubeAPIServer(t *testing.T) {
 		errs: []string{`spec.minAvailable: Invalid value: -1: must be greater than or equal to 0`},
 	}})
 }
+
+func TestStorageClassAnswersAsKubeAPIServer(t *testing.T) {
+	const sc = `{"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"x"},`
+	runKindCases(t, []kindCase{{
+		name:   "reclaimPolicy and volumeBindingMode defaulted",
+		body:   sc + `"provisioner":"example.com/p"}`,
+		object: `{"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"x"},"provisioner":"example.com/p","reclaimPolicy":"Delete","volumeBindingMode":"Immediate"}`,
+	}, {
+		name:     "a deprecated topology key warns",
+		body:     sc + `"provisioner":"example.com/p","allowedTopologies":[{"matchLabelExpressions":[{"key":"beta.kubernetes.io/os","values":["linux"]}]}]}`,
+		warnings: []string{`allowedTopologies[0].matchLabelExpressions[0].key: deprecated since v1.14; use "kubernetes.io/os" instead`},
+		object:   `{"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"x"},"provisioner":"example.com/p","reclaimPolicy":"Delete","volumeBindingMode":"Immediate","allowedTopologies":[{"matchLabelExpressions":[{"key":"beta.kubernetes.io/os","values":["linux"]}]}]}`,
+	}, {
+		name: "an empty topology term equals upstream's nil placeholders",
+		body: sc + `"provisioner":"example.com/p","allowedTopologies":[{},{}]}`,
+		errs: []string{
+			`allowedTopologies[0].matchLabelExpressions: Duplicate value: ""`,
+			`allowedTopologies[0].matchLabelExpressions: Duplicate value: ""`,
+			`allowedTopologies[1].matchLabelExpressions: Duplicate value: ""`,
+			`allowedTopologies[1].matchLabelExpressions: Duplicate value: ""`,
+			`allowedTopologies[1].matchLabelExpressions: Duplicate value: ""`,
+		},
+	}, {
+		name: "immutable fields are declarative from 1.37: last, value null",
+		old:  sc + `"provisioner":"example.com/p"}`,
+		body: sc + `"provisioner":"example.com/p","reclaimPolicy":"Retain","volumeBindingMode":"Later"}`,
+		errs: []string{
+			`volumeBindingMode: Unsupported value: "Later": supported values: "Immediate", "WaitForFirstConsumer"`,
+			`reclaimPolicy: Invalid value: null: field is immutable`,
+			`volumeBindingMode: Invalid value: null: field is immutable`,
+		},
+	}, {
+		name: "immutable fields are handwritten at 1.36",
+		rel:  36,
+		old:  sc + `"provisioner":"example.com/p"}`,
+		body: sc + `"provisioner":"example.com/p","reclaimPolicy":"Retain","volumeBindingMode":"Later"}`,
+		errs: []string{
+			`volumeBindingMode: Unsupported value: "Later": supported values: "Immediate", "WaitForFirstConsumer"`,
+			`reclaimPolicy: Invalid value: "Retain": field is immutable`,
+			`volumeBindingMode: Invalid value: "Later": field is immutable`,
+		},
+	}})
+}

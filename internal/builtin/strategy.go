@@ -52,8 +52,9 @@ var strategies = map[gvk]Strategy{
 	{"rbac.authorization.k8s.io", "v1", "RoleBinding"}:        roleBindingStrategy{},
 	{"rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"}: clusterRoleBindingStrategy{},
 
-	{"coordination.k8s.io", "v1", "Lease"}:  leaseStrategy{},
-	{"policy", "v1", "PodDisruptionBudget"}: pdbStrategy{},
+	{"coordination.k8s.io", "v1", "Lease"}:   leaseStrategy{},
+	{"policy", "v1", "PodDisruptionBudget"}:  pdbStrategy{},
+	{"storage.k8s.io", "v1", "StorageClass"}: storageClassStrategy{},
 }
 
 // StrategyFor returns the strategy of a resource crdlab validates

@@ -294,6 +294,14 @@ const (
 	// place. k8s.io/api v0.38 rbac/v1 types.go (+k8s:beta(since:"1.38")=
 	// +k8s:immutable) (internal/builtin).
 	RBACRoleRefImmutableDeclarative
+	// StorageClassDeclarative: a StorageClass's provisioner (required)
+	// and its immutable fields (provisioner, parameters, reclaimPolicy,
+	// volumeBindingMode) are validated declaratively and enforced: the
+	// errors come last, `Required value` and `Invalid value: null: field
+	// is immutable`; before, the handwritten errors in place (`Invalid
+	// value: "Retain": field is immutable`). k8s.io/api v0.37 storage/v1
+	// types.go (+k8s:beta(since: "1.37")) (internal/builtin).
+	StorageClassDeclarative
 	numChanges
 )
 
@@ -305,6 +313,7 @@ var since = [numChanges]int{
 	URLAccessorSize:                 38,
 	RBACRoleRefImmutableDeclarative: 38,
 	RBACRequiredDeclarative:         37,
+	StorageClassDeclarative:         37,
 	OwnerReferenceRequired:          37,
 	GlobalMatchesCost:               37,
 	ListTypeSetNonScalarWarning:     37,
