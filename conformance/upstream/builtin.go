@@ -155,8 +155,8 @@ type BuiltinRequest struct {
 	FieldValidation string // Strict (default), Warn or Ignore
 }
 
-// ValidateBuiltin runs a create or update of a ConfigMap, Secret,
-// Namespace, ServiceAccount, PriorityClass or IngressClass through kube-apiserver 1.37's handler steps
+// ValidateBuiltin runs a create or update of a kind builtinStrategy names
+// through kube-apiserver 1.37's handler steps
 // (decoding, WipeObjectMetaSystemFields, the request namespace, the
 // owner-reference deduplication), the generic store's name generation and
 // rest.BeforeCreate / rest.BeforeUpdate with the kind's registry strategy.

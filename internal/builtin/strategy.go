@@ -58,10 +58,8 @@ var strategies = map[gvk]Strategy{
 }
 
 // StrategyFor returns the strategy of a resource crdlab validates
-// natively (v1 ConfigMap, Secret, Namespace, ServiceAccount;
-// scheduling.k8s.io/v1 PriorityClass; networking.k8s.io/v1 IngressClass),
-// nil for the others (Serve checks
-// their API surface only).
+// natively (the strategies table), nil for the others (Serve checks their
+// API surface only).
 func StrategyFor(r *Resource) Strategy {
 	if r == nil {
 		return nil
