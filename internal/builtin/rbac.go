@@ -9,6 +9,8 @@ package builtin
 // answers as for a cluster admin, whom it lets through.
 
 import (
+	"slices"
+
 	"github.com/crdlab/crdlab/engine/field"
 	rbacv1 "github.com/crdlab/crdlab/internal/builtin/rbacv1"
 	"github.com/crdlab/crdlab/internal/kubeversion"
@@ -52,10 +54,11 @@ func validateRules(rules []rbacv1.PolicyRule, namespaced bool) field.ErrorList {
 	return errs
 }
 
-// requiredVerbs is the declarative `rules[i].verbs` check (RequiredSlice).
-func requiredVerbs(rel kubeversion.Release, rules []rbacv1.PolicyRule) field.ErrorList {
+// requiredVerbs is the declarative `rules[i].verbs` check (RequiredSlice);
+// on update, rules equal to the old ones are not validated again.
+func requiredVerbs(rel kubeversion.Release, rules []rbacv1.PolicyRule, old []rbacv1.PolicyRule, update bool) field.ErrorList {
 	var errs field.ErrorList
-	if !rel.Has(kubeversion.RBACRequiredDeclarative) {
+	if !rel.Has(kubeversion.RBACRequiredDeclarative) || update && semanticEqualRules(rules, old) {
 		return nil
 	}
 	for i, r := range rules {
@@ -64,6 +67,22 @@ func requiredVerbs(rel kubeversion.Release, rules []rbacv1.PolicyRule) field.Err
 		}
 	}
 	return errs
+}
+
+// semanticEqualRules is Semantic.DeepEqual of two rule lists (nil and
+// empty lists alike).
+func semanticEqualRules(a, b []rbacv1.PolicyRule) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if !slices.Equal(x.Verbs, y.Verbs) || !slices.Equal(x.APIGroups, y.APIGroups) || !slices.Equal(x.Resources, y.Resources) ||
+			!slices.Equal(x.ResourceNames, y.ResourceNames) || !slices.Equal(x.NonResourceURLs, y.NonResourceURLs) {
+			return false
+		}
+	}
+	return true
 }
 
 // roleRefValue is the internal rbac.RoleRef an immutability error shows
@@ -146,8 +165,37 @@ func validateBindingUpdate(rel kubeversion.Release, s Strategy, o, old Object, r
 }
 
 // bindingDeclarative is a binding's enforced declarative errors: the
-// subjects' names, then the roleRef (immutable, then its name).
-func bindingDeclarative(rel kubeversion.Release, ref rbacv1.RoleRef, subjects []rbacv1.Subject, old *rbacv1.RoleRef) field.ErrorList {
+// subjects' names, then the roleRef's name. On update, subjects or a
+// roleRef equal to the old ones are not validated again, and a changed
+// roleRef is only immutable (the tag short-circuits the roleRef's other
+// checks even where it is alpha, not enforced, at 1.37).
+func bindingDeclarative(rel kubeversion.Release, ref rbacv1.RoleRef, subjects []rbacv1.Subject, old *rbacv1.RoleRef, oldSubjects []rbacv1.Subject) field.ErrorList {
+	var errs field.ErrorList
+	if old == nil || !semanticEqualSubjects(subjects, oldSubjects) {
+		errs = append(errs, requiredSubjectNames(rel, subjects)...)
+	}
+	if old != nil && ref == *old {
+		return errs
+	}
+	if old != nil {
+		if rel.Has(kubeversion.RBACRoleRefImmutableDeclarative) {
+			errs = append(errs, field.Invalid(field.NewPath("roleRef"), nil, "field is immutable"))
+		}
+		return errs
+	}
+	if rel.Has(kubeversion.RBACRequiredDeclarative) && ref.Name == "" {
+		errs = append(errs, field.Required(field.NewPath("roleRef", "name"), ""))
+	}
+	return errs
+}
+
+// semanticEqualSubjects is Semantic.DeepEqual of two subject lists.
+func semanticEqualSubjects(a, b []rbacv1.Subject) bool {
+	return len(a) == len(b) && (len(a) == 0 || slices.Equal(a, b))
+}
+
+// requiredSubjectNames is the declarative subjects[i].name check.
+func requiredSubjectNames(rel kubeversion.Release, subjects []rbacv1.Subject) field.ErrorList {
 	var errs field.ErrorList
 	if rel.Has(kubeversion.RBACRequiredDeclarative) {
 		for i, s := range subjects {
@@ -155,13 +203,6 @@ func bindingDeclarative(rel kubeversion.Release, ref rbacv1.RoleRef, subjects []
 				errs = append(errs, field.Required(field.NewPath("subjects").Index(i).Child("name"), ""))
 			}
 		}
-	}
-	if old != nil && rel.Has(kubeversion.RBACRoleRefImmutableDeclarative) && ref != *old {
-		// The immutability check short-circuits the roleRef's own checks.
-		return append(errs, field.Invalid(field.NewPath("roleRef"), nil, "field is immutable"))
-	}
-	if rel.Has(kubeversion.RBACRequiredDeclarative) && ref.Name == "" {
-		errs = append(errs, field.Required(field.NewPath("roleRef", "name"), ""))
 	}
 	return errs
 }
@@ -208,8 +249,12 @@ func (s roleStrategy) ValidateUpdate(rel kubeversion.Release, o, old Object) fie
 }
 
 // Declarative: each rule's verbs are required (1.37+).
-func (roleStrategy) Declarative(rel kubeversion.Release, o, _ Object) field.ErrorList {
-	return requiredVerbs(rel, o.(*rbacv1.Role).Rules)
+func (roleStrategy) Declarative(rel kubeversion.Release, o, oldObj Object) field.ErrorList {
+	var old []rbacv1.PolicyRule
+	if oldObj != nil {
+		old = oldObj.(*rbacv1.Role).Rules
+	}
+	return requiredVerbs(rel, o.(*rbacv1.Role).Rules, old, oldObj != nil)
 }
 
 // clusterRoleStrategy is pkg/registry/rbac/clusterrole's strategy.
@@ -267,8 +312,12 @@ func (clusterRoleStrategy) ValidateUpdate(rel kubeversion.Release, o, old Object
 }
 
 // Declarative: each rule's verbs are required (1.37+).
-func (clusterRoleStrategy) Declarative(rel kubeversion.Release, o, _ Object) field.ErrorList {
-	return requiredVerbs(rel, o.(*rbacv1.ClusterRole).Rules)
+func (clusterRoleStrategy) Declarative(rel kubeversion.Release, o, oldObj Object) field.ErrorList {
+	var old []rbacv1.PolicyRule
+	if oldObj != nil {
+		old = oldObj.(*rbacv1.ClusterRole).Rules
+	}
+	return requiredVerbs(rel, o.(*rbacv1.ClusterRole).Rules, old, oldObj != nil)
 }
 
 // roleBindingStrategy is pkg/registry/rbac/rolebinding's strategy.
@@ -302,11 +351,11 @@ func (s roleBindingStrategy) ValidateUpdate(rel kubeversion.Release, o, old Obje
 // roleRef's immutability (1.38+).
 func (roleBindingStrategy) Declarative(rel kubeversion.Release, o, old Object) field.ErrorList {
 	b := o.(*rbacv1.RoleBinding)
-	var oldRef *rbacv1.RoleRef
-	if old != nil {
-		oldRef = &old.(*rbacv1.RoleBinding).RoleRef
+	if old == nil {
+		return bindingDeclarative(rel, b.RoleRef, b.Subjects, nil, nil)
 	}
-	return bindingDeclarative(rel, b.RoleRef, b.Subjects, oldRef)
+	o2 := old.(*rbacv1.RoleBinding)
+	return bindingDeclarative(rel, b.RoleRef, b.Subjects, &o2.RoleRef, o2.Subjects)
 }
 
 // clusterRoleBindingStrategy is pkg/registry/rbac/clusterrolebinding's strategy.
@@ -338,9 +387,9 @@ func (s clusterRoleBindingStrategy) ValidateUpdate(rel kubeversion.Release, o, o
 // Declarative: as a RoleBinding's.
 func (clusterRoleBindingStrategy) Declarative(rel kubeversion.Release, o, old Object) field.ErrorList {
 	b := o.(*rbacv1.ClusterRoleBinding)
-	var oldRef *rbacv1.RoleRef
-	if old != nil {
-		oldRef = &old.(*rbacv1.ClusterRoleBinding).RoleRef
+	if old == nil {
+		return bindingDeclarative(rel, b.RoleRef, b.Subjects, nil, nil)
 	}
-	return bindingDeclarative(rel, b.RoleRef, b.Subjects, oldRef)
+	o2 := old.(*rbacv1.ClusterRoleBinding)
+	return bindingDeclarative(rel, b.RoleRef, b.Subjects, &o2.RoleRef, o2.Subjects)
 }
