@@ -20,7 +20,7 @@ import (
 // The built-in kinds crdlab validates natively (internal/builtin's
 // strategies: ConfigMap, Secret, Namespace, ServiceAccount, PriorityClass,
 // IngressClass, the four RBAC kinds, Lease, PodDisruptionBudget,
-// StorageClass) against kube-apiserver 1.37's own
+// StorageClass, NetworkPolicy) against kube-apiserver 1.37's own
 // decoding, defaulting and registry strategies (upstream.ValidateBuiltin):
 // the same decode error, the same Invalid message (errors in order), the
 // same warnings and the same object, for the cases of

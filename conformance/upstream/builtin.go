@@ -30,6 +30,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
 	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
+	"k8s.io/kubernetes/pkg/registry/networking/networkpolicy"
 	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
 	"k8s.io/kubernetes/pkg/registry/rbac/clusterrole"
 	"k8s.io/kubernetes/pkg/registry/rbac/clusterrolebinding"
@@ -71,6 +72,8 @@ func builtinStrategy(obj runtime.Object) (rest.RESTCreateUpdateStrategy, string,
 		return lease.Strategy, "leases", nil
 	case "PodDisruptionBudget":
 		return poddisruptionbudget.Strategy, "poddisruptionbudgets", nil
+	case "NetworkPolicy":
+		return networkpolicy.Strategy, "networkpolicies", nil
 	case "StorageClass":
 		return storageclass.Strategy, "storageclasses", nil
 	case "Role":

@@ -47,7 +47,9 @@
 // IngressClass (networking.go), rbac.authorization.k8s.io/v1 Role,
 // ClusterRole, RoleBinding, ClusterRoleBinding (rbac.go, types in
 // rbacv1), coordination.k8s.io/v1 Lease and policy/v1 PodDisruptionBudget
-// (policy.go), storage.k8s.io/v1 StorageClass (storage.go) — decoding,
+// (policy.go), storage.k8s.io/v1 StorageClass (storage.go),
+// networking.k8s.io/v1 NetworkPolicy (networkpolicy.go, CIDRs in
+// cidr.go) — decoding,
 // defaults (a Secret's type, a Namespace's kubernetes.io/metadata.name
 // label, phase and kubernetes finalizer, a PriorityClass's preemption
 // policy, an IngressClass's parameters scope, a binding's apiGroups, a
@@ -66,9 +68,11 @@
 // with their own texts. A strategy whose kind has such tags implements
 // declarativeStrategy (declarative.go): RBAC's required verbs and names
 // and StorageClass's required provisioner and immutable fields from 1.37,
-// a binding's roleRef immutability from 1.38 (internal/kubeversion's
-// RBACRequiredDeclarative, StorageClassDeclarative,
-// RBACRoleRefImmutableDeclarative). Alpha tags are not enforced and are
+// NetworkPolicy's required ipBlock cidr from 1.37, a binding's roleRef
+// immutability from 1.38 (internal/kubeversion's RBACRequiredDeclarative,
+// StorageClassDeclarative, NetworkPolicyDeclarative,
+// RBACRoleRefImmutableDeclarative). A tag skips a field equal to the old
+// object's on update, as upstream's generated validation does. Alpha tags are not enforced and are
 // not modelled.
 // conformance/builtin_test.go runs them against kube-apiserver 1.37's
 // decoding, defaulting and registry strategies. For every other kind a

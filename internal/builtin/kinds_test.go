@@ -211,3 +211,50 @@ func TestStorageClassAnswersAsKubeAPIServer(t *testing.T) {
 		},
 	}})
 }
+
+func TestNetworkPolicyAnswersAsKubeAPIServer(t *testing.T) {
+	np := func(cidr string) string {
+		return `{"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"p"},"spec":{"podSelector":{},"ingress":[{"from":[{"ipBlock":{"cidr":"` + cidr + `"}}]}]}}`
+	}
+	stored := func(cidr string) string {
+		return `{"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"p","namespace":"default","generation":1},"spec":{"podSelector":{},"ingress":[{"from":[{"ipBlock":{"cidr":"` + cidr + `"}}]}],"policyTypes":["Ingress"]}}`
+	}
+	runKindCases(t, []kindCase{{
+		name: "host bits refused from 1.36",
+		body: np("10.0.0.1/8"),
+		errs: []string{`spec.ingress[0].from[0].ipBlock.cidr: Invalid value: "10.0.0.1/8": must not have bits set beyond the prefix length`},
+	}, {
+		name:     "host bits warned at 1.35",
+		rel:      35,
+		body:     np("10.0.0.1/8"),
+		warnings: []string{`spec.ingress[0].from[0].ipBlock.cidr: CIDR value "10.0.0.1/8" is ambiguous in this context (should be "10.0.0.0/8" or "10.0.0.1/32"?)`},
+		object:   stored("10.0.0.1/8"),
+	}, {
+		name:     "leading zeros read as decimal and warned at 1.33",
+		rel:      33,
+		body:     np("010.0.0.0/8"),
+		warnings: []string{`spec.ingress[0].from[0].ipBlock.cidr: non-standard CIDR value "010.0.0.0/8" is invalid: use "10.0.0.0/8"`},
+		object:   stored("010.0.0.0/8"),
+	}, {
+		name:   "no CIDR warnings at 1.32",
+		rel:    32,
+		body:   np("10.0.0.1/8"),
+		object: stored("10.0.0.1/8"),
+	}, {
+		name: "an empty cidr is declarative from 1.37",
+		body: `{"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"p"},"spec":{"podSelector":{},"ingress":[{"from":[{"ipBlock":{"cidr":""}}],"ports":[{"port":0}]}]}}`,
+		errs: []string{
+			`spec.ingress[0].ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive`,
+			`spec.ingress[0].from[0].ipBlock.cidr: Required value`,
+		},
+	}, {
+		name: "an empty cidr in place at 1.36",
+		rel:  36,
+		body: `{"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"p"},"spec":{"podSelector":{},"ingress":[{"from":[{"ipBlock":{"cidr":""}}],"ports":[{"port":0}]}],"policyTypes":["ingress"]}}`,
+		errs: []string{
+			`spec.ingress[0].ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive`,
+			`spec.ingress[0].from[0].ipBlock.cidr: Required value`,
+			`spec.policyTypes[0]: Unsupported value: "ingress": supported values: "Ingress", "Egress"`,
+		},
+	}})
+}

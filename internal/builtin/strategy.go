@@ -52,9 +52,10 @@ var strategies = map[gvk]Strategy{
 	{"rbac.authorization.k8s.io", "v1", "RoleBinding"}:        roleBindingStrategy{},
 	{"rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"}: clusterRoleBindingStrategy{},
 
-	{"coordination.k8s.io", "v1", "Lease"}:   leaseStrategy{},
-	{"policy", "v1", "PodDisruptionBudget"}:  pdbStrategy{},
-	{"storage.k8s.io", "v1", "StorageClass"}: storageClassStrategy{},
+	{"coordination.k8s.io", "v1", "Lease"}:       leaseStrategy{},
+	{"policy", "v1", "PodDisruptionBudget"}:      pdbStrategy{},
+	{"storage.k8s.io", "v1", "StorageClass"}:     storageClassStrategy{},
+	{"networking.k8s.io", "v1", "NetworkPolicy"}: networkPolicyStrategy{},
 }
 
 // StrategyFor returns the strategy of a resource crdlab validates

@@ -302,6 +302,26 @@ const (
 	// value: "Retain": field is immutable`). k8s.io/api v0.37 storage/v1
 	// types.go (+k8s:beta(since: "1.37")) (internal/builtin).
 	StorageClassDeclarative
+	// NetworkPolicyDeclarative: a NetworkPolicy ipBlock's cidr is
+	// required declaratively and enforced: `Required value` after the
+	// other errors; before, the handwritten error in place. k8s.io/api
+	// v0.37 networking/v1 types.go (+k8s:beta(since: "1.37")=
+	// +k8s:required on IPBlock.CIDR) (internal/builtin).
+	NetworkPolicyDeclarative
+	// StrictCIDRValidation: the StrictIPCIDRValidation gate is on by
+	// default: a legacy CIDR field (a NetworkPolicy's ipBlock) refuses
+	// leading zeros, an IPv4-mapped IPv6 address and host bits
+	// (`must not have bits set beyond the prefix length`); before, any
+	// value k8s.io/utils/net.ParseCIDRSloppy reads. kubernetes v1.36
+	// pkg/features/kube_features.go (internal/builtin).
+	StrictCIDRValidation
+	// CIDRWarnings: a legacy CIDR field in a non-standard form warns
+	// (GetWarningsForCIDR: `CIDR value "10.0.0.1/8" is ambiguous in this
+	// context ...`), and on update the old object's CIDRs are accepted as
+	// they are (IsValidCIDRForLegacyField); before, IsValidCIDR and no
+	// warning. kubernetes v1.33 pkg/apis/networking/validation,
+	// pkg/registry/networking/networkpolicy (internal/builtin).
+	CIDRWarnings
 	numChanges
 )
 
@@ -314,6 +334,9 @@ var since = [numChanges]int{
 	RBACRoleRefImmutableDeclarative: 38,
 	RBACRequiredDeclarative:         37,
 	StorageClassDeclarative:         37,
+	NetworkPolicyDeclarative:        37,
+	StrictCIDRValidation:            36,
+	CIDRWarnings:                    33,
 	OwnerReferenceRequired:          37,
 	GlobalMatchesCost:               37,
 	ListTypeSetNonScalarWarning:     37,
