@@ -36,16 +36,17 @@ func withDeclarative(rel kubeversion.Release, s Strategy, obj, old Object, errs 
 	if len(enforced) == 0 {
 		return errs
 	}
+	type at struct {
+		typ   field.ErrorType
+		field string
+	}
+	covers := make(map[at]bool, len(enforced))
+	for _, d := range enforced {
+		covers[at{d.Type, d.Field}] = true
+	}
 	kept := make(field.ErrorList, 0, len(errs))
 	for _, e := range errs {
-		covered := false
-		for _, d := range enforced {
-			if e.Type == d.Type && e.Field == d.Field {
-				covered = true
-				break
-			}
-		}
-		if !covered {
+		if !covers[at{e.Type, e.Field}] {
 			kept = append(kept, e)
 		}
 	}

@@ -9,7 +9,7 @@ package builtin
 
 import (
 	"fmt"
-	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -134,46 +134,58 @@ func validateProvisionerParameters(params map[string]string) field.ErrorList {
 // topologyTerm is a term in raw form: each key's set of values.
 type topologyTerm map[string]map[string]bool
 
+// key is a canonical text of the term: equal terms (Semantic.DeepEqual)
+// have equal keys.
+func (t topologyTerm) key() string {
+	var b strings.Builder
+	for _, k := range sortedKeys(t) {
+		b.WriteString(strconv.Quote(k))
+		b.WriteByte(':')
+		for _, v := range sortedKeys(t[k]) {
+			b.WriteString(strconv.Quote(v))
+			b.WriteByte(',')
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// maxTopologyDuplicates bounds the Duplicate errors of allowedTopologies.
+// Upstream compares each term with every earlier one and with one nil
+// placeholder per term, which an empty term equals: n empty terms give
+// about 1.5·n² errors (a 3 MiB body of them holds a million), and the API
+// server runs out of time or memory. Past the bound crdlab stops with one
+// internal error naming the field.
+const maxTopologyDuplicates = 100000
+
 // validateAllowedTopologies mirrors validateAllowedTopologies: each term,
 // then a Duplicate for each earlier term it equals. Upstream starts its
 // list of earlier terms with one nil entry per term, which a term without
 // expressions equals (Semantic.DeepEqual equates nil and empty maps).
+// Equal terms are counted by their key rather than compared pairwise.
 func validateAllowedTopologies(rel kubeversion.Release, terms []v1.TopologySelectorTerm) field.ErrorList {
 	errs := field.ErrorList{}
 	if len(terms) == 0 {
 		return errs
 	}
 	p := field.NewPath("allowedTopologies")
-	raw := make([]topologyTerm, len(terms))
+	seen := map[string]int{"": len(terms)}
+	dups := 0
 	for i, term := range terms {
 		m, termErrs := validateTopologySelectorTerm(rel, term, p.Index(i))
 		errs = append(errs, termErrs...)
-		for _, t := range raw {
-			if equalTopologyTerms(m, t) {
-				errs = append(errs, field.Duplicate(p.Index(i).Child("matchLabelExpressions"), ""))
-			}
+		k := m.key()
+		n := seen[k]
+		if dups+n > maxTopologyDuplicates {
+			return append(errs, field.InternalError(p, fmt.Errorf("more than %d duplicate terms: crdlab stops where kube-apiserver runs out of time or memory", maxTopologyDuplicates)))
 		}
-		raw = append(raw, m)
+		dups += n
+		for j := 0; j < n; j++ {
+			errs = append(errs, field.Duplicate(p.Index(i).Child("matchLabelExpressions"), ""))
+		}
+		seen[k] = n + 1
 	}
 	return errs
-}
-
-// equalTopologyTerms is Semantic.DeepEqual of two raw terms: nil and
-// empty maps alike, at both levels.
-func equalTopologyTerms(a, b topologyTerm) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, av := range a {
-		bv, ok := b[k]
-		if !ok || len(av) != len(bv) {
-			return false
-		}
-		if len(av) > 0 && !reflect.DeepEqual(av, bv) {
-			return false
-		}
-	}
-	return true
 }
 
 // validateTopologySelectorTerm mirrors core validation's
