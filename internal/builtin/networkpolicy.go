@@ -269,20 +269,18 @@ func validateIPBlock(rel kubeversion.Release, ipb *v1.IPBlock, p *field.Path, ol
 		return field.ErrorList{field.Required(p.Child("cidr"), "")}
 	}
 	errs := isValidCIDRForLegacyField(rel, p.Child("cidr"), ipb.CIDR, oldCIDRs)
-	_, cidr, err := parseCIDRSloppy(ipb.CIDR)
+	cidr, err := parseCIDRSloppy(ipb.CIDR)
 	if err != nil {
 		return errs
 	}
 	for i, e := range ipb.Except {
 		at := p.Child("except").Index(i)
 		errs = append(errs, isValidCIDRForLegacyField(rel, at, e, oldCIDRs)...)
-		_, except, err := parseCIDRSloppy(e)
+		except, err := parseCIDRSloppy(e)
 		if err != nil {
 			continue
 		}
-		cidrLen, _ := cidr.Mask.Size()
-		exceptLen, _ := except.Mask.Size()
-		if !cidr.Contains(except.IP) || cidrLen >= exceptLen {
+		if !cidr.contains(except.network()) || cidr.ones >= except.ones {
 			errs = append(errs, field.Invalid(at, e, "must be a strict subset of `cidr`"))
 		}
 	}
