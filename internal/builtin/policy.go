@@ -11,7 +11,6 @@ package builtin
 // object's resourceVersion, so it does not arise.
 
 import (
-	"reflect"
 	"strings"
 
 	"github.com/crdlab/crdlab/engine/field"
@@ -57,9 +56,9 @@ func (pdbStrategy) PrepareForUpdate(o, old Object) {
 	}
 }
 
-// semanticEqualPDBSpec is equality.Semantic.DeepEqual of two specs (no
-// quantities or times in them: reflect.DeepEqual).
-func semanticEqualPDBSpec(a, b v1.PodDisruptionBudgetSpec) bool { return reflect.DeepEqual(a, b) }
+// semanticEqualPDBSpec is equality.Semantic.DeepEqual of two specs (nil
+// and empty matchLabels alike).
+func semanticEqualPDBSpec(a, b v1.PodDisruptionBudgetSpec) bool { return semanticDeepEqual(a, b) }
 
 func (pdbStrategy) Canonicalize(Object)                                           {}
 func (pdbStrategy) WarningsOnCreate(kubeversion.Release, Object) []string         { return nil }
