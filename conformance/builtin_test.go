@@ -17,8 +17,10 @@ import (
 	"github.com/crdlab/crdlab/internal/builtin"
 )
 
-// The built-in kinds crdlab validates natively (internal/builtin: ConfigMap,
-// Secret, Namespace, ServiceAccount) against kube-apiserver 1.37's own
+// The built-in kinds crdlab validates natively (internal/builtin's
+// strategies: ConfigMap, Secret, Namespace, ServiceAccount, PriorityClass,
+// IngressClass, the four RBAC kinds, Lease, PodDisruptionBudget,
+// StorageClass, NetworkPolicy) against kube-apiserver 1.37's own
 // decoding, defaulting and registry strategies (upstream.ValidateBuiltin):
 // the same decode error, the same Invalid message (errors in order), the
 // same warnings and the same object, for the cases of

@@ -17,19 +17,31 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/warning"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	_ "k8s.io/kubernetes/pkg/apis/coordination/install"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	_ "k8s.io/kubernetes/pkg/apis/networking/install"
+	_ "k8s.io/kubernetes/pkg/apis/policy/install"
+	_ "k8s.io/kubernetes/pkg/apis/rbac/install"
 	_ "k8s.io/kubernetes/pkg/apis/resource/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
+	_ "k8s.io/kubernetes/pkg/apis/storage/install"
+	"k8s.io/kubernetes/pkg/registry/coordination/lease"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
 	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
+	"k8s.io/kubernetes/pkg/registry/networking/networkpolicy"
+	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
+	"k8s.io/kubernetes/pkg/registry/rbac/clusterrole"
+	"k8s.io/kubernetes/pkg/registry/rbac/clusterrolebinding"
+	"k8s.io/kubernetes/pkg/registry/rbac/role"
+	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
 	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
 	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
+	"k8s.io/kubernetes/pkg/registry/storage/storageclass"
 )
 
 // BuiltinOutcome is what kube-apiserver answers to a create or update of a
@@ -68,6 +80,22 @@ func builtinStrategy(obj runtime.Object) (rest.RESTCreateUpdateStrategy, string,
 		return resourceclaim.NewStrategy(nil, nil), "resourceclaims", nil
 	case "ResourceClaimTemplate":
 		return resourceclaimtemplate.NewStrategy(nil), "resourceclaimtemplates", nil
+	case "Lease":
+		return lease.Strategy, "leases", nil
+	case "PodDisruptionBudget":
+		return poddisruptionbudget.Strategy, "poddisruptionbudgets", nil
+	case "NetworkPolicy":
+		return networkpolicy.Strategy, "networkpolicies", nil
+	case "StorageClass":
+		return storageclass.Strategy, "storageclasses", nil
+	case "Role":
+		return role.Strategy, "roles", nil
+	case "ClusterRole":
+		return clusterrole.Strategy, "clusterroles", nil
+	case "RoleBinding":
+		return rolebinding.Strategy, "rolebindings", nil
+	case "ClusterRoleBinding":
+		return clusterrolebinding.Strategy, "clusterrolebindings", nil
 	default:
 		return nil, "", fmt.Errorf("not a modelled built-in kind: %q", k)
 	}
@@ -142,8 +170,8 @@ type BuiltinRequest struct {
 	FieldValidation string // Strict (default), Warn or Ignore
 }
 
-// ValidateBuiltin runs a create or update of a ConfigMap, Secret,
-// Namespace, ServiceAccount, PriorityClass or IngressClass through kube-apiserver 1.37's handler steps
+// ValidateBuiltin runs a create or update of a kind builtinStrategy names
+// through kube-apiserver 1.37's handler steps
 // (decoding, WipeObjectMetaSystemFields, the request namespace, the
 // owner-reference deduplication), the generic store's name generation and
 // rest.BeforeCreate / rest.BeforeUpdate with the kind's registry strategy.

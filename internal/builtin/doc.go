@@ -42,13 +42,38 @@
 // # What is exact
 //
 // The kinds with a Strategy (StrategyFor) are validated natively: v1
-// ConfigMap, Secret, Namespace, ServiceAccount, scheduling.k8s.io/v1
-// PriorityClass and networking.k8s.io/v1 IngressClass — decoding,
+// ConfigMap, Secret, Namespace, ServiceAccount (core.go),
+// scheduling.k8s.io/v1 PriorityClass (scheduling.go), networking.k8s.io/v1
+// IngressClass (networking.go), rbac.authorization.k8s.io/v1 Role,
+// ClusterRole, RoleBinding, ClusterRoleBinding (rbac.go, types in
+// rbacv1), coordination.k8s.io/v1 Lease and policy/v1 PodDisruptionBudget
+// (policy.go), storage.k8s.io/v1 StorageClass (storage.go),
+// networking.k8s.io/v1 NetworkPolicy (networkpolicy.go, CIDRs in
+// cidr.go) — decoding,
 // defaults (a Secret's type, a Namespace's kubernetes.io/metadata.name
 // label, phase and kubernetes finalizer, a PriorityClass's preemption
-// policy, an IngressClass's parameters scope), validation with each kind's name
-// rule, immutability, warnings, and the stored object (what `kubectl create
-// --dry-run=server -o yaml` prints, without the uid and creationTimestamp).
+// policy, an IngressClass's parameters scope, a binding's apiGroups, a
+// StorageClass's reclaim policy and binding mode), validation with each
+// kind's name rule, immutability, warnings, and the stored object (what
+// `kubectl create --dry-run=server -o yaml` prints, without the uid and
+// creationTimestamp). Shared pieces: metav1's label selector validation
+// (labelselector.go), the int-or-percent checks (intorpercent.go).
+//
+// # Declarative validation
+//
+// From 1.36 the API server also runs the validation tags of a kind's
+// versioned type; the ones enforced at a release (standard tags, and beta
+// ones with the DeclarativeValidationBeta gate, on by default) replace the
+// handwritten errors they cover, and their errors come after the others,
+// with their own texts. A strategy whose kind has such tags implements
+// declarativeStrategy (declarative.go): RBAC's required verbs and names
+// and StorageClass's required provisioner and immutable fields from 1.37,
+// NetworkPolicy's required ipBlock cidr from 1.37, a binding's roleRef
+// immutability from 1.38 (internal/kubeversion's RBACRequiredDeclarative,
+// StorageClassDeclarative, NetworkPolicyDeclarative,
+// RBACRoleRefImmutableDeclarative). A tag skips a field equal to the old
+// object's on update, as upstream's generated validation does. Alpha tags are not enforced and are
+// not modelled.
 // conformance/builtin_test.go runs them against kube-apiserver 1.37's
 // decoding, defaulting and registry strategies. For every other kind a
 // release serves, Serve checks the API surface only (Outcome.Modelled is

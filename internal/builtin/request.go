@@ -301,6 +301,7 @@ func create(rel kubeversion.Release, s Strategy, obj Object, out *Outcome) {
 	if len(errs) == 0 {
 		errs = objectmeta.ValidateRegistryCreateAt(rel, meta, s.NamespaceScoped())
 	}
+	errs = withDeclarative(rel, s, obj, nil, errs)
 	if len(errs) > 0 {
 		out.Errors = errs
 		return
@@ -331,6 +332,7 @@ func update(rel kubeversion.Release, s Strategy, obj, old Object, out *Outcome) 
 	}
 	errs := objectmeta.ValidateRegistryUpdateAt(rel, meta, oldMeta, s.NamespaceScoped())
 	errs = append(errs, s.ValidateUpdate(rel, obj, old)...)
+	errs = withDeclarative(rel, s, obj, old, errs)
 	if len(errs) > 0 {
 		out.Errors = errs
 		return

@@ -46,13 +46,21 @@ var strategies = map[gvk]Strategy{
 
 	{"scheduling.k8s.io", "v1", "PriorityClass"}: priorityClassStrategy{},
 	{"networking.k8s.io", "v1", "IngressClass"}:  ingressClassStrategy{},
+
+	{"rbac.authorization.k8s.io", "v1", "Role"}:               roleStrategy{},
+	{"rbac.authorization.k8s.io", "v1", "ClusterRole"}:        clusterRoleStrategy{},
+	{"rbac.authorization.k8s.io", "v1", "RoleBinding"}:        roleBindingStrategy{},
+	{"rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"}: clusterRoleBindingStrategy{},
+
+	{"coordination.k8s.io", "v1", "Lease"}:       leaseStrategy{},
+	{"policy", "v1", "PodDisruptionBudget"}:      pdbStrategy{},
+	{"storage.k8s.io", "v1", "StorageClass"}:     storageClassStrategy{},
+	{"networking.k8s.io", "v1", "NetworkPolicy"}: networkPolicyStrategy{},
 }
 
 // StrategyFor returns the strategy of a resource crdlab validates
-// natively (v1 ConfigMap, Secret, Namespace, ServiceAccount;
-// scheduling.k8s.io/v1 PriorityClass; networking.k8s.io/v1 IngressClass),
-// nil for the others (Serve checks
-// their API surface only).
+// natively (the strategies table), nil for the others (Serve checks their
+// API surface only).
 func StrategyFor(r *Resource) Strategy {
 	if r == nil {
 		return nil

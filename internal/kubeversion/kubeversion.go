@@ -278,40 +278,90 @@ const (
 	// version 1.31, which new expressions use from 1.32; stored
 	// expressions, compiled at the binary's version, have it at 1.31).
 	KeywordFieldNames
+	// RBACRequiredDeclarative: the rbac.authorization.k8s.io/v1 fields
+	// tagged +k8s:required (a rule's verbs, a roleRef's name, a subject's
+	// name) are validated declaratively and enforced: a missing one is
+	// `Required value` without detail, after the other errors; before,
+	// the handwritten error in place (`rules[0].verbs: Required value:
+	// verbs must contain at least one value`). k8s.io/api v0.37 rbac/v1
+	// types.go (+k8s:beta(since: "1.37")), kubernetes v1.37
+	// pkg/apis/rbac/v1/zz_generated.validations.go (internal/builtin).
+	RBACRequiredDeclarative
+	// RBACRoleRefImmutableDeclarative: a binding's roleRef immutability
+	// is enforced declaratively: `roleRef: Invalid value: null: field is
+	// immutable`, after the other errors; before, the handwritten
+	// `roleRef: Invalid value: {"APIGroup":...}: field is immutable` in
+	// place. k8s.io/api v0.38 rbac/v1 types.go (+k8s:beta(since:"1.38")=
+	// +k8s:immutable) (internal/builtin).
+	RBACRoleRefImmutableDeclarative
+	// StorageClassDeclarative: a StorageClass's provisioner (required)
+	// and its immutable fields (provisioner, parameters, reclaimPolicy,
+	// volumeBindingMode) are validated declaratively and enforced: the
+	// errors come last, `Required value` and `Invalid value: null: field
+	// is immutable`; before, the handwritten errors in place (`Invalid
+	// value: "Retain": field is immutable`). k8s.io/api v0.37 storage/v1
+	// types.go (+k8s:beta(since: "1.37")) (internal/builtin).
+	StorageClassDeclarative
+	// NetworkPolicyDeclarative: a NetworkPolicy ipBlock's cidr is
+	// required declaratively and enforced: `Required value` after the
+	// other errors; before, the handwritten error in place. k8s.io/api
+	// v0.37 networking/v1 types.go (+k8s:beta(since: "1.37")=
+	// +k8s:required on IPBlock.CIDR) (internal/builtin).
+	NetworkPolicyDeclarative
+	// StrictCIDRValidation: the StrictIPCIDRValidation gate is on by
+	// default: a legacy CIDR field (a NetworkPolicy's ipBlock) refuses
+	// leading zeros, an IPv4-mapped IPv6 address and host bits
+	// (`must not have bits set beyond the prefix length`); before, any
+	// value k8s.io/utils/net.ParseCIDRSloppy reads. kubernetes v1.36
+	// pkg/features/kube_features.go (internal/builtin).
+	StrictCIDRValidation
+	// CIDRWarnings: a legacy CIDR field in a non-standard form warns
+	// (GetWarningsForCIDR: `CIDR value "10.0.0.1/8" is ambiguous in this
+	// context ...`), and on update the old object's CIDRs are accepted as
+	// they are (IsValidCIDRForLegacyField); before, IsValidCIDR and no
+	// warning. kubernetes v1.33 pkg/apis/networking/validation,
+	// pkg/registry/networking/networkpolicy (internal/builtin).
+	CIDRWarnings
 	numChanges
 )
 
 // since is the release each change arrived in.
 var since = [numChanges]int{
-	TooShortTooFew:              38,
-	UndeclaredWithoutContainer:  38,
-	DeclarativeValidationBeta:   38,
-	URLAccessorSize:             38,
-	OwnerReferenceRequired:      37,
-	GlobalMatchesCost:           37,
-	ListTypeSetNonScalarWarning: 37,
-	ListsLibraryV1:              37,
-	MetadataNameSizeCap:         37,
-	NumericFormats:              36,
-	CELRuleValueOmitted:         35,
-	K8sNameFormats:              35,
-	ContentMessages:             35,
-	TooManySelectableFieldsKept: 35,
-	CreationTimestampOmitted:    34,
-	UnrecognizedFormatWarnings:  34,
-	FieldValueJSON:              34,
-	SingularUnits:               34,
-	DetailWithoutFieldName:      34,
-	StatusRatcheting:            33,
-	StoredVersionMissingMessage: 33,
-	ScientificWithoutSpaces:     33,
-	DynSizePropagation:          33,
-	TooLongBytes:                32,
-	FinalizerPathHint:           32,
-	MountableSecretsWarning:     32,
-	KubernetesTypeEqualityCost:  32,
-	URLResultSize:               32,
-	KeywordFieldNames:           32,
+	TooShortTooFew:                  38,
+	UndeclaredWithoutContainer:      38,
+	DeclarativeValidationBeta:       38,
+	URLAccessorSize:                 38,
+	RBACRoleRefImmutableDeclarative: 38,
+	RBACRequiredDeclarative:         37,
+	StorageClassDeclarative:         37,
+	NetworkPolicyDeclarative:        37,
+	StrictCIDRValidation:            36,
+	CIDRWarnings:                    33,
+	OwnerReferenceRequired:          37,
+	GlobalMatchesCost:               37,
+	ListTypeSetNonScalarWarning:     37,
+	ListsLibraryV1:                  37,
+	MetadataNameSizeCap:             37,
+	NumericFormats:                  36,
+	CELRuleValueOmitted:             35,
+	K8sNameFormats:                  35,
+	ContentMessages:                 35,
+	TooManySelectableFieldsKept:     35,
+	CreationTimestampOmitted:        34,
+	UnrecognizedFormatWarnings:      34,
+	FieldValueJSON:                  34,
+	SingularUnits:                   34,
+	DetailWithoutFieldName:          34,
+	StatusRatcheting:                33,
+	StoredVersionMissingMessage:     33,
+	ScientificWithoutSpaces:         33,
+	DynSizePropagation:              33,
+	TooLongBytes:                    32,
+	FinalizerPathHint:               32,
+	MountableSecretsWarning:         32,
+	KubernetesTypeEqualityCost:      32,
+	URLResultSize:                   32,
+	KeywordFieldNames:               32,
 }
 
 // Since returns the release (minor version) change c arrived in.
