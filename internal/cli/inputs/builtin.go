@@ -114,9 +114,19 @@ func (b *Builtins) entry(d *Document, apiVersion string, opts Options, res *Resu
 	}
 	r.Warnings = o.Warnings
 	if !o.Modelled {
+		if o.DecodeError != "" {
+			// the typed decoder's 400, by the release's schema
+			r.Status = wire.StatusInvalid
+			r.DecodeError = o.DecodeError
+			return
+		}
 		r.Status = wire.StatusPartial
-		r.Reason = fmt.Sprintf("native validation and defaulting of %s %s are not modelled (the kinds validated natively: docs/builtin-kinds.md)",
-			apiVersion, d.Kind)
+		checked := ""
+		if o.SchemaChecked {
+			checked = "decoded by Kubernetes " + rel.String() + "'s OpenAPI schema (fields and types); "
+		}
+		r.Reason = fmt.Sprintf("%snative validation and defaulting of %s %s are not modelled (the kinds validated natively: docs/builtin-kinds.md)",
+			checked, apiVersion, d.Kind)
 		return
 	}
 	r.DecodeError = o.DecodeError
