@@ -295,3 +295,30 @@ func TestSchemaDecoderSurvivesDeepAndWideBodies(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkServeDecodesADeploymentBySchema: a partial kind's request, the
+// schema decoder's cost (the table built before the timer).
+func BenchmarkServeDecodesADeploymentBySchema(b *testing.B) {
+	body := []byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","labels":{"app":"web"}},"spec":{"replicas":3,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx:1.27","ports":[{"containerPort":80}],"resources":{"limits":{"cpu":"500m","memory":"128Mi"}}}]}}}}`)
+	req := Request{Body: body, Release: kubeversion.Of(37)}
+	if _, err := Serve(req); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Serve(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSchemaForPod: building a Pod's structural schema (a new one
+// per call).
+func BenchmarkSchemaForPod(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := SchemaFor(kubeversion.Of(37), "", "v1", "Pod"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

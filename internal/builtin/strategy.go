@@ -51,8 +51,7 @@ var strategies = map[gvk]Strategy{
 // StrategyFor returns the strategy of a resource crdlab validates
 // natively (v1 ConfigMap, Secret, Namespace, ServiceAccount;
 // scheduling.k8s.io/v1 PriorityClass; networking.k8s.io/v1 IngressClass),
-// nil for the others (Serve checks
-// their API surface only).
+// nil for the others (Serve decodes them by the release's schema only).
 func StrategyFor(r *Resource) Strategy {
 	if r == nil {
 		return nil
