@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"sync"
 
@@ -271,21 +270,6 @@ func mergeExtensions(s *schema.Structural, n *snode) {
 		s.XIntOrString = true
 		s.Type = ""
 	}
-}
-
-// schemaKinds lists the "group/version/Kind" keys a release has schemas
-// for, sorted (tests).
-func schemaKinds(rel kubeversion.Release) ([]string, error) {
-	t, err := tableFor(rel)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, 0, len(t.kinds))
-	for k := range t.kinds {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out, nil
 }
 
 // goName is a Go type's name without its package ("DeploymentSpec"), as

@@ -10,6 +10,21 @@ import (
 	"github.com/crdlab/crdlab/internal/schema"
 )
 
+// schemaKinds lists the "group/version/Kind" keys a release has schemas
+// for, sorted.
+func schemaKinds(rel kubeversion.Release) ([]string, error) {
+	t, err := tableFor(rel)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(t.kinds))
+	for k := range t.kinds {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
 // TestEveryServedKindHasASchemaAtEveryRelease: the schemas cover exactly
 // the kinds surface.tsv says each release serves.
 func TestEveryServedKindHasASchemaAtEveryRelease(t *testing.T) {
