@@ -142,3 +142,37 @@ func TestSchemaDecodingMatchesTheAPIServersDecoder(t *testing.T) {
 		})
 	}
 }
+
+// TestSchemaDecodingOfA131BetaKindMatchesTheDecoder: flowcontrol's v1beta3
+// kinds, served at 1.31 only (a beta enabled by default, deprecated),
+// decoded by crdlab at 1.31 and by kube-apiserver 1.37's decoder, whose
+// scheme still installs v1beta3 with the same Go types' shape (k8s.io/api
+// v0.31.14 and v0.37.2's flowcontrol/v1beta3 differ in comments and in
+// `json:""` for `json:",inline"`). Only the decode errors are compared: the
+// 1.31 answer adds the deprecation warning.
+func TestSchemaDecodingOfA131BetaKindMatchesTheDecoder(t *testing.T) {
+	for _, c := range []struct{ name, body string }{
+		{"valid", `{"apiVersion":"flowcontrol.apiserver.k8s.io/v1beta3","kind":"FlowSchema","metadata":{"name":"f"},"spec":{"matchingPrecedence":500,"priorityLevelConfiguration":{"name":"x"},"rules":[{"subjects":[{"kind":"Group","group":{"name":"g"}}],"resourceRules":[{"verbs":["get"],"apiGroups":["*"],"resources":["*"],"clusterScope":true}]}]}}`},
+		{"matchingPrecedence string", `{"apiVersion":"flowcontrol.apiserver.k8s.io/v1beta3","kind":"FlowSchema","metadata":{"name":"f"},"spec":{"matchingPrecedence":"500"}}`},
+		{"unknown fields", `{"apiVersion":"flowcontrol.apiserver.k8s.io/v1beta3","kind":"FlowSchema","metadata":{"name":"f"},"spec":{"priorityLevel":{"name":"x"},"rules":[{"subject":[]}]}}`},
+		{"priority level shares string", `{"apiVersion":"flowcontrol.apiserver.k8s.io/v1beta3","kind":"PriorityLevelConfiguration","metadata":{"name":"p"},"spec":{"type":"Limited","limited":{"nominalConcurrencyShares":"30","limitResponse":{"type":"Queue","queuing":{"queues":64}}}}}`},
+		{"priority level duplicate", `{"apiVersion":"flowcontrol.apiserver.k8s.io/v1beta3","kind":"PriorityLevelConfiguration","metadata":{"name":"p"},"spec":{"type":"Limited","type":"Exempt"}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			wantErr, _, err := upstream.DecodeBuiltin([]byte(c.body), "")
+			if err != nil {
+				t.Fatalf("upstream: %v", err)
+			}
+			o, err := builtin.Serve(builtin.Request{Body: []byte(c.body), Release: kubeversion.Of(31)})
+			if err != nil {
+				t.Fatalf("crdlab: %v", err)
+			}
+			if !o.SchemaChecked {
+				t.Fatal("crdlab: not schema-checked")
+			}
+			if o.DecodeError != wantErr {
+				t.Errorf("decode error:\ncrdlab:   %s\nupstream: %s", o.DecodeError, wantErr)
+			}
+		})
+	}
+}
