@@ -159,7 +159,9 @@ type KindSchema struct {
 	// Structural is the schema, definitions inlined; descriptions and
 	// defaults are left out. A definition that contains itself (the CRD's
 	// JSONSchemaProps) is an object preserving unknown fields where it
-	// recurs. resource.Quantity (a string or a number) has no type.
+	// recurs. resource.Quantity (a string or a number) and the types that
+	// hold any JSON (apiextensions' JSON and JSONSchemaProps unions) have
+	// no type.
 	// The caller owns it: each call builds a new one.
 	Structural *schema.Structural
 	// GoTypes maps each definition the kind reaches to its Go type as the
