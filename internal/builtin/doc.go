@@ -70,7 +70,9 @@
 // SchemaFor gives a kind's schema as a structural schema
 // (internal/schema), definitions inlined, for the OpenAPI validator,
 // pruning, CEL declarations, the field manager and completion, with the Go
-// type of each definition. The schema decoder (schemadecode.go) is what
+// type of each definition and the strategic-merge-patch extensions by field
+// path (kept out of internal/schema's type, which the WebAssembly module
+// links). The schema decoder (schemadecode.go) is what
 // partial kinds get: it walks a body as sigs.k8s.io/json walks it into
 // the Go types and says what it says — unknown and duplicate fields (strict
 // errors, or Warn's warnings), type errors ("json: cannot unmarshal string

@@ -21,7 +21,7 @@ func ExampleSchemaFor() {
 	fmt.Println(s.Definition, s.GoTypes[s.Definition])
 	fmt.Println("required:", spec.ValueValidation.Required)
 	fmt.Println("replicas:", replicas.Type, replicas.ValueValidation.Format)
-	fmt.Println("containers:", *containers.XListType, containers.XListMapKeys, containers.XPatchStrategy)
+	fmt.Println("containers:", *containers.XListType, containers.XListMapKeys, s.Patches["spec.template.spec.containers"])
 
 	_, err = builtin.SchemaFor(kubeversion.Of(37), "extensions", "v1beta1", "Ingress")
 	fmt.Println(err)
@@ -29,7 +29,7 @@ func ExampleSchemaFor() {
 	// io.k8s.api.apps.v1.Deployment v1.Deployment
 	// required: [selector template]
 	// replicas: integer int32
-	// containers: map [name] merge
+	// containers: map [name] {name merge}
 	// Kubernetes 1.37 serves no extensions/v1beta1 Ingress
 }
 

@@ -167,6 +167,22 @@ type KindSchema struct {
 	// GoTypes maps each definition the kind reaches to its Go type as the
 	// json decoder names it in errors ("v1.DeploymentSpec").
 	GoTypes map[string]string
+	// Patches are the nodes with x-kubernetes-patch-merge-key or
+	// x-kubernetes-patch-strategy (strategic merge patch's), by path:
+	// property names, "[]" for a list's items and "{}" for a map's values,
+	// joined by "." ("spec.template.spec.containers.[].ports"). They are kept
+	// beside the structural schema, whose type (shared with custom
+	// resources, linked into the WebAssembly module) has no field for them.
+	Patches map[string]Patch
+}
+
+// Patch is a node's strategic-merge-patch extensions.
+type Patch struct {
+	// MergeKey is x-kubernetes-patch-merge-key ("name").
+	MergeKey string
+	// Strategy is x-kubernetes-patch-strategy ("merge", "retainKeys",
+	// "merge,retainKeys").
+	Strategy string
 }
 
 // SchemaFor returns the schema of group/version kind (group "" or "core"
@@ -189,32 +205,42 @@ func SchemaFor(rel kubeversion.Release, group, version, kind string) (*KindSchem
 		}
 		return nil, fmt.Errorf("Kubernetes %s serves no %s %s", rel, gv, kind)
 	}
-	out := &KindSchema{Definition: def, GoTypes: map[string]string{}}
-	out.Structural = t.structural(t.defs[def], def, map[string]bool{}, out.GoTypes)
+	out := &KindSchema{Definition: def, GoTypes: map[string]string{}, Patches: map[string]Patch{}}
+	b := &structuralBuilder{t: t, onPath: map[string]bool{}, out: out}
+	out.Structural = b.structural(t.defs[def], def, "")
 	return out, nil
 }
 
-// structural converts n (of definition def when def != "") with its
-// references inlined; onPath are the definitions being inlined above it.
-func (t *schemaTable) structural(n *snode, def string, onPath map[string]bool, goTypes map[string]string) *schema.Structural {
+// structuralBuilder converts a kind's definitions into one structural
+// schema; onPath are the definitions being inlined above the node.
+type structuralBuilder struct {
+	t      *schemaTable
+	onPath map[string]bool
+	out    *KindSchema
+}
+
+// structural converts n (of definition def when def != "") at path with
+// its references inlined.
+func (b *structuralBuilder) structural(n *snode, def, path string) *schema.Structural {
 	if n == nil {
 		return &schema.Structural{}
 	}
+	b.patch(n, path)
 	if n.Ref != "" {
-		target := t.defs[n.Ref]
-		if onPath[n.Ref] || target == nil {
+		target := b.t.defs[n.Ref]
+		if b.onPath[n.Ref] || target == nil {
 			return &schema.Structural{Generic: schema.Generic{Type: "object"}, Extensions: schema.Extensions{XPreserveUnknownFields: true}}
 		}
-		onPath[n.Ref] = true
-		s := t.structural(target, n.Ref, onPath, goTypes)
-		delete(onPath, n.Ref)
-		// the property's own extensions (patch strategy, list type) sit
-		// beside its reference
+		b.onPath[n.Ref] = true
+		s := b.structural(target, n.Ref, path)
+		delete(b.onPath, n.Ref)
+		// the property's own extensions (list type, map type) sit beside
+		// its reference
 		mergeExtensions(s, n)
 		return s
 	}
 	if def != "" && n.Go != "" {
-		goTypes[def] = n.Go
+		b.out.GoTypes[def] = n.Go
 	}
 	s := &schema.Structural{Generic: schema.Generic{Type: n.Type, Nullable: n.Nullable}}
 	mergeExtensions(s, n)
@@ -236,16 +262,38 @@ func (t *schemaTable) structural(n *snode, def string, onPath map[string]bool, g
 	if len(n.Properties) > 0 {
 		s.Properties = make(map[string]schema.Structural, len(n.Properties))
 		for name, p := range n.Properties {
-			s.Properties[name] = *t.structural(p, "", onPath, goTypes)
+			s.Properties[name] = *b.structural(p, "", join(path, name))
 		}
 	}
 	if n.Items != nil {
-		s.Items = t.structural(n.Items, "", onPath, goTypes)
+		s.Items = b.structural(n.Items, "", join(path, "[]"))
 	}
 	if n.Additional != nil {
-		s.AdditionalProperties = &schema.StructuralOrBool{Structural: t.structural(n.Additional, "", onPath, goTypes), Bool: true}
+		s.AdditionalProperties = &schema.StructuralOrBool{Structural: b.structural(n.Additional, "", join(path, "{}")), Bool: true}
 	}
 	return s
+}
+
+// patch records a node's strategic-merge-patch extensions at path.
+func (b *structuralBuilder) patch(n *snode, path string) {
+	if n.PatchMergeKey == "" && n.PatchStrategy == "" {
+		return
+	}
+	p := b.out.Patches[path]
+	if n.PatchMergeKey != "" {
+		p.MergeKey = n.PatchMergeKey
+	}
+	if n.PatchStrategy != "" {
+		p.Strategy = n.PatchStrategy
+	}
+	b.out.Patches[path] = p
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
 }
 
 func mergeExtensions(s *schema.Structural, n *snode) {
@@ -259,12 +307,6 @@ func mergeExtensions(s *schema.Structural, n *snode) {
 	if n.MapType != "" {
 		mt := n.MapType
 		s.XMapType = &mt
-	}
-	if n.PatchMergeKey != "" {
-		s.XPatchMergeKey = n.PatchMergeKey
-	}
-	if n.PatchStrategy != "" {
-		s.XPatchStrategy = n.PatchStrategy
 	}
 	s.XPreserveUnknownFields = s.XPreserveUnknownFields || n.Preserve
 	s.XEmbeddedResource = s.XEmbeddedResource || n.Embedded

@@ -54,11 +54,6 @@ type Extensions struct {
 	XListMapKeys           []string
 	XListType              *string
 	XMapType               *string
-	// XPatchMergeKey and XPatchStrategy are x-kubernetes-patch-merge-key
-	// and x-kubernetes-patch-strategy: only the built-in kinds' schemas
-	// (internal/builtin's SchemaFor) have them; a CRD's cannot.
-	XPatchMergeKey string
-	XPatchStrategy string
 }
 
 // ValidationExtensions contains the x-kubernetes-validations rules.
