@@ -70,5 +70,8 @@ Generated conformance/versions/v1.$minor. What is left (docs/kube-versions.md):
     conformance/versions/reasons.yaml
   - add $minor to supported (internal/kubeversion) and run
     go test -run 'TestVersionCases/$relre' -kube-versions . in conformance/ until green
+  - the built-in kinds' surface and schemas: add the release to
+    tools/builtinsurface's releases, then
+    go -C tools run ./builtinsurface -o ../internal/builtin/surface.tsv -schemas ../internal/builtin/schemas.json.gz
   - the texts that list the releases (grep -rn '1.31, 1.32'), docs/kube-versions.md
 EOF

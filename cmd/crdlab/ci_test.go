@@ -289,7 +289,7 @@ func TestActionSteps(t *testing.T) {
 		"::error file=deploy/prod/bad.yaml,line=10,col=3,title=CronTab my-invalid-cron-object is invalid::spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10",
 		// a built-in kind whose native validation is not modelled is a
 		// warning annotation and counted apart (docs/builtin-kinds.md)
-		"::warning file=deploy/svc.yaml,line=1,title=Service s checked against the API surface only::",
+		"::warning file=deploy/svc.yaml,line=1,title=Service s not validated natively::",
 		"::notice title=crdlab::Summary: 3 resources found in 3 files - Valid: 1, Invalid: 1, Errors: 0, Skipped: 0, Partial: 1",
 	} {
 		if !strings.Contains(out, want) {

@@ -36,7 +36,8 @@ among the inputs (which are linted too). Objects of Kubernetes' built-in
 kinds need no CRD (docs/builtin-kinds.md): v1 ConfigMap, Secret, Namespace,
 ServiceAccount, scheduling.k8s.io/v1 PriorityClass and networking.k8s.io/v1
 IngressClass are validated exactly; other kinds the release serves
-are checked against its API surface only (status "partial"; --unmodelled
+are decoded by its OpenAPI schema only (the API server's decode errors;
+status "partial" when they decode, not validated natively; --unmodelled
 fail makes them fail the run); versions it does not serve get kubectl's
 "resource mapping not found" error. --kinds and --skip-kinds choose the
 kinds validated, --builtins=false skips every built-in object. Objects of
@@ -145,7 +146,7 @@ func declareValidate(fs *flag.FlagSet, f *validateFlags) {
 	fs.BoolVar(&f.builtins, "builtins", true, "validate objects of Kubernetes' built-in kinds (false: skip them)")
 	fs.StringSliceVar(&f.kinds, "kinds", nil, "validate only objects of these `KIND`s (Kind or Kind.group, comma-separated); the others are skipped")
 	fs.StringSliceVar(&f.skipKinds, "skip-kinds", nil, "skip objects of these `KIND`s (Kind or Kind.group, comma-separated)")
-	fs.StringVar(&f.unmodelled, "unmodelled", "pass", "pass or fail: what objects of built-in kinds whose native validation is not modelled (checked against the API surface only) do to the run")
+	fs.StringVar(&f.unmodelled, "unmodelled", "pass", "pass or fail: what objects of built-in kinds whose native validation is not modelled (decoded by the release's schema only) do to the run")
 	f.admissionFlags.declare(fs)
 	f.outputFlags.declare(fs)
 }

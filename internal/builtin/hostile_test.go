@@ -34,6 +34,13 @@ func TestHostileBuiltinObjects(t *testing.T) {
 		{"bad UTF-8", "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"\xff\xfe\"}}", "", 0},
 		{"generation out of range", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","generation":1e40}}`, "cannot unmarshal number 1e40 into Go struct field ObjectMeta.metadata.generation of type int64", 0},
 		{"null everywhere", `{"apiVersion":"v1","kind":"Namespace","metadata":null,"spec":null,"status":null}`, "metadata.name: Required value", 1},
+		// kinds decoded by their schema only
+		{"deployment with args nested 9000 deep", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a"},"spec":{"template":{"spec":{"containers":[{"name":"c","args":` + strings.Repeat("[", 9000) + strings.Repeat("]", 9000) + `}]}}}}`, "json: cannot unmarshal array into Go struct field Container.spec.template.spec.containers.args of type string", 0},
+		{"deployment of 100k labels", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a","labels":` + labels(100000, func(i int) string { return fmt.Sprintf("l%d", i) }) + `}}`, "", 0},
+		{"deployment replicas 1e40", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a"},"spec":{"replicas":1e40}}`, "cannot unmarshal number 1e40 into Go struct field DeploymentSpec.spec.replicas of type int32", 0},
+		{"pod of 20k containers with unknown fields", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"spec":{"containers":[` + strings.TrimSuffix(strings.Repeat(`{"name":"c","x":1},`, 20000), ",") + `]}}`, `strict decoding error: unknown field "spec.containers[0].x"`, 0},
+		{"service bad UTF-8", "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"type\":\"\xff\xfe\"}}", "", 0},
+		{"deployment quantity of 1 MiB", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a"},"spec":{"template":{"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"` + strings.Repeat("9", 1<<20) + `"}}}]}}}}`, "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -66,14 +66,20 @@ type Outcome struct {
 	// as the Invalid error names it: `ConfigMap "x" is invalid: ...`.
 	Name string
 	// Modelled is set when the resource's native validation and defaulting
-	// ran (StrategyFor); otherwise only the API surface was checked and
-	// the object is neither decoded nor validated.
+	// ran (StrategyFor); otherwise the object is not validated natively
+	// (nor defaulted, nor returned), and the caller must say so.
 	Modelled bool
 	// Checked names what was validated of a kind not modelled
 	// (SelectorsChecked for resource.k8s.io's DeviceClass, ResourceClaim
 	// and ResourceClaimTemplate), whose Errors are then those of that part
 	// only: the API server may find more.
 	Checked string
+	// SchemaChecked is set for a kind that is not Modelled when its body
+	// went through the typed decoder's checks by the release's OpenAPI
+	// schema (SchemaFor): unknown and duplicate fields, type errors,
+	// quantities, int-or-strings, times and base64 bytes, with the API
+	// server's texts (DecodeError, or Warnings for Warn).
+	SchemaChecked bool
 	// DecodeError is the 400 (or 409) message of a request that failed
 	// before validation.
 	DecodeError string
@@ -128,16 +134,29 @@ func Serve(req Request) (*Outcome, error) {
 		out.DecodeError = fmt.Sprintf("Request entity too large: limit is %d", limits.MaxRequestBodyBytes)
 		return out, nil
 	}
-	s := StrategyFor(r)
-	if s == nil {
-		checkSelectorsOnly(r, req, out)
-		return out, nil
-	}
-	out.Modelled = true
 	fv := req.FieldValidation
 	if fv == "" {
 		fv = Strict
 	}
+	s := StrategyFor(r)
+	if s == nil {
+		// no Go types: the typed decoder's checks, by the release's schema
+		t, err := tableFor(req.Release)
+		if err != nil {
+			return nil, err
+		}
+		msg, err := schemaCheck(r, t, req.Body, fv, out)
+		if err == nil {
+			out.SchemaChecked = true
+			out.DecodeError = msg
+		}
+		if out.DecodeError == "" {
+			// resource.k8s.io's selectors (docs/dra.md)
+			checkSelectorsOnly(r, req, out)
+		}
+		return out, nil
+	}
+	out.Modelled = true
 	obj, msg := decode(s, r, req.Body, fv, out)
 	if msg != "" {
 		out.DecodeError = msg

@@ -59,8 +59,8 @@ var strategies = map[gvk]Strategy{
 }
 
 // StrategyFor returns the strategy of a resource crdlab validates
-// natively (the strategies table), nil for the others (Serve checks their
-// API surface only).
+// natively (the strategies table), nil for the others (Serve decodes them by
+// the release's schema only).
 func StrategyFor(r *Resource) Strategy {
 	if r == nil {
 		return nil

@@ -11,7 +11,10 @@
 // off by default), and k8s.io/api's zz_generated.prerelease-lifecycle.go
 // files, parsed with go/parser, with each group's name from register.go (data is extracted, no code is copied).
 //
-//	go -C tools run ./builtinsurface -o ../internal/builtin/surface.tsv
+// With -schemas it also writes the OpenAPI v3 schemas of every kind each
+// release serves (schemas.go says how).
+//
+//	go -C tools run ./builtinsurface -o ../internal/builtin/surface.tsv -schemas ../internal/builtin/schemas.json.gz
 package main
 
 import (
@@ -30,6 +33,9 @@ import (
 	"strconv"
 	"strings"
 )
+
+// go127 is the toolchain 1.38's modules name (conformance/versions/v1.38).
+const go127 = "go1.27.3"
 
 // releases are the patch releases read for each minor release.
 var releases = []struct{ minor, kubernetes, api string }{
@@ -74,27 +80,77 @@ func (r resource) row() string {
 }
 
 func main() {
-	out := flag.String("o", "", "output file (default: stdout)")
+	out := flag.String("o", "", "surface output file (default: stdout)")
+	schemasOut := flag.String("schemas", "", "schemas output file (gzip-compressed JSON); not written when empty")
 	flag.Parse()
+	surface, schemas, err := generate(*schemasOut != "")
+	if err != nil {
+		fail(err)
+	}
+	if *schemasOut != "" {
+		gz, err := gzipped(schemas)
+		if err != nil {
+			fail(err)
+		}
+		if err := os.WriteFile(*schemasOut, gz, 0o644); err != nil {
+			fail(err)
+		}
+	}
+	if *out == "" {
+		os.Stdout.Write(surface)
+		return
+	}
+	if err := os.WriteFile(*out, surface, 0o644); err != nil {
+		fail(err)
+	}
+}
+
+// releaseDirs are a release's upstream modules in the module cache.
+type releaseDirs struct {
+	kubernetes, api, apimachinery, apiextensions, aggregator string
+	// apiextensionsAPI is k8s.io/apiextensions-api, where 1.38 moved the
+	// apiextensions types ("" before).
+	apiextensionsAPI string
+}
+
+// generate reads every release: the surface (surface.tsv) and, when
+// withSchemas, the schemas (schemas.json.gz's content, uncompressed).
+func generate(withSchemas bool) (surface, schemas []byte, err error) {
 	// rows[row] = minor releases serving it, in order.
 	rows := map[string][]string{}
 	var order []string
+	var perRelease []releaseData
 	for _, rel := range releases {
-		kdir, err := moduleDir("k8s.io/kubernetes@" + rel.kubernetes)
-		if err != nil {
-			fail(err)
+		var dirs releaseDirs
+		for _, m := range []struct {
+			dir *string
+			mod string
+		}{
+			{&dirs.kubernetes, "k8s.io/kubernetes@" + rel.kubernetes},
+			{&dirs.api, "k8s.io/api@" + rel.api},
+			{&dirs.apimachinery, "k8s.io/apimachinery@" + rel.api},
+			{&dirs.apiextensions, "k8s.io/apiextensions-apiserver@" + rel.api},
+			{&dirs.aggregator, "k8s.io/kube-aggregator@" + rel.api},
+		} {
+			if !withSchemas && m.dir != &dirs.kubernetes && m.dir != &dirs.api {
+				continue
+			}
+			if *m.dir, err = moduleDir(m.mod); err != nil {
+				return nil, nil, err
+			}
 		}
-		adir, err := moduleDir("k8s.io/api@" + rel.api)
-		if err != nil {
-			fail(err)
+		if withSchemas && rel.minor >= "1.38" {
+			if dirs.apiextensionsAPI, err = moduleDir("k8s.io/apiextensions-api@" + rel.api); err != nil {
+				return nil, nil, err
+			}
 		}
-		res, err := served(kdir)
+		res, err := served(dirs.kubernetes)
 		if err != nil {
-			fail(fmt.Errorf("%s: %v", rel.kubernetes, err))
+			return nil, nil, fmt.Errorf("%s: %v", rel.kubernetes, err)
 		}
-		life, err := lifecycle(adir)
+		life, err := lifecycle(dirs.api)
 		if err != nil {
-			fail(fmt.Errorf("%s: %v", rel.api, err))
+			return nil, nil, fmt.Errorf("%s: %v", rel.api, err)
 		}
 		for _, r := range res {
 			if l, ok := life[r.Group+"/"+r.Version+"/"+r.Kind]; ok {
@@ -106,6 +162,13 @@ func main() {
 			}
 			rows[row] = append(rows[row], rel.minor)
 		}
+		if withSchemas {
+			defs, kinds, err := schemasOf(dirs, res)
+			if err != nil {
+				return nil, nil, err
+			}
+			perRelease = append(perRelease, releaseData{rel.minor, defs, kinds})
+		}
 	}
 	sort.Strings(order)
 	var b bytes.Buffer
@@ -114,13 +177,12 @@ func main() {
 	for _, row := range order {
 		b.WriteString(ranges(rows[row]) + "\t" + row + "\n")
 	}
-	if *out == "" {
-		os.Stdout.Write(b.Bytes())
-		return
+	if withSchemas {
+		if schemas, err = writeSchemas(perRelease); err != nil {
+			return nil, nil, err
+		}
 	}
-	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
-		fail(err)
-	}
+	return b.Bytes(), schemas, nil
 }
 
 // ranges renders the minor releases of a row as comma-separated runs:
@@ -157,6 +219,10 @@ func moduleDir(mod string) (string, error) {
 	cmd := exec.Command("go", "mod", "download", "-json", mod)
 	cmd.Dir = os.TempDir()
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GO111MODULE=on")
+	if strings.Contains(mod, "@v1.38.") || strings.Contains(mod, "@v0.38.") {
+		// 1.38's modules need Go 1.27 (the oracle modules' toolchain)
+		cmd.Env = append(cmd.Env, "GOTOOLCHAIN="+go127)
+	}
 	outb, err := cmd.Output()
 	if err != nil {
 		return "", fmt.Errorf("go mod download %s: %v", mod, err)

@@ -114,13 +114,23 @@ func (b *Builtins) entry(d *Document, apiVersion string, opts Options, res *Resu
 	}
 	r.Warnings = o.Warnings
 	if !o.Modelled {
+		if o.DecodeError != "" {
+			// the typed decoder's 400, by the release's schema
+			r.Status = wire.StatusInvalid
+			r.DecodeError = o.DecodeError
+			return
+		}
 		r.Status = wire.StatusPartial
-		r.Reason = fmt.Sprintf("native validation and defaulting of %s %s are not modelled (the kinds validated natively: docs/builtin-kinds.md)",
-			apiVersion, d.Kind)
+		checked := ""
+		if o.SchemaChecked {
+			checked = "decoded by Kubernetes " + rel.String() + "'s OpenAPI schema (fields and types); "
+		}
+		r.Reason = fmt.Sprintf("%snative validation and defaulting of %s %s are not modelled (the kinds validated natively: docs/builtin-kinds.md)",
+			checked, apiVersion, d.Kind)
 		if o.Checked != "" {
 			// Part of the object was validated: its errors are the API
 			// server's (it rejects the object), others may come on top.
-			r.Reason = fmt.Sprintf("native validation of %s %s is not modelled beyond %s, which pass (docs/dra.md)", apiVersion, d.Kind, o.Checked)
+			r.Reason = fmt.Sprintf("%snative validation of %s %s is not modelled beyond %s, which pass (docs/dra.md)", checked, apiVersion, d.Kind, o.Checked)
 			if len(o.Errors) > 0 {
 				r.Status = wire.StatusInvalid
 				r.Errors = locateBuiltin(o.Errors, d, d.rawOrigin())

@@ -195,3 +195,39 @@ func BenchmarkValidateDirectory(b *testing.B) {
 		})
 	}
 }
+
+// TestPartialKindsAreDecodedByTheirSchema: a kind without native
+// validation that the typed decoder refuses is invalid with the API
+// server's 400; one it accepts is partial and says what was checked.
+func TestPartialKindsAreDecodedByTheirSchema(t *testing.T) {
+	dir := t.TempDir()
+	docs := []string{
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: \"3\"}",
+		"apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {ports: [{port: 80, nodeport: 30000}]}",
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ok}\nspec: {replicas: 3}",
+	}
+	f := filepath.Join(dir, "all.yaml")
+	if err := os.WriteFile(f, []byte(strings.Join(docs, "\n---\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := scanRun(t, &Reader{}, []string{f}, Options{Builtins: &Builtins{}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wants := []struct {
+		status wire.RunStatus
+		detail string
+	}{
+		{wire.StatusInvalid, `Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`},
+		{wire.StatusInvalid, `Service in version "v1" cannot be handled as a Service: strict decoding error: unknown field "spec.ports[0].nodeport"`},
+		{wire.StatusPartial, "decoded by Kubernetes 1.37's OpenAPI schema (fields and types); native validation and defaulting of apps/v1 Deployment are not modelled"},
+	}
+	if len(got) != len(wants) {
+		t.Fatalf("%d entries", len(got))
+	}
+	for i, e := range got {
+		if e.Status != wants[i].status || !strings.Contains(e.Reason+e.DecodeError, wants[i].detail) {
+			t.Errorf("%d: %s %q, want %s %q", i, e.Status, e.Reason+e.DecodeError, wants[i].status, wants[i].detail)
+		}
+	}
+}

@@ -149,7 +149,7 @@ func (j *junitWriter) End(s wire.RunSummary) error {
 				start("skipped", attr("message", e.Reason))
 				end("skipped")
 			case wire.StatusPartial:
-				msg := "checked against the API surface only: " + e.Reason
+				msg := "not validated natively: " + e.Reason
 				if j.opts.FailPartial {
 					start("failure", attr("message", msg), attr("type", "partial"))
 					if err := text(msg); err != nil {
@@ -226,7 +226,7 @@ func (t *tapWriter) Entry(e *inputs.Result) error {
 	case wire.StatusSkipped:
 		fmt.Fprintf(w, "ok %d - %s # SKIP %s\n", t.n, desc, tapEscape(e.Reason))
 	case wire.StatusPartial:
-		msg := "checked against the API surface only: " + e.Reason
+		msg := "not validated natively: " + e.Reason
 		if t.opts.FailPartial {
 			fmt.Fprintf(w, "not ok %d - %s\n  ---\n  status: %s\n  errors:\n  - %s\n  ...\n", t.n, desc, e.Status, yamlQuote(msg))
 		} else {
@@ -319,7 +319,7 @@ func (g *githubWriter) Entry(e *inputs.Result) error {
 		if g.opts.FailPartial {
 			cmd = "error"
 		}
-		fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", cmd, ghProperty(e.File), e.Line, ghProperty(title+" checked against the API surface only"), ghData(e.Reason))
+		fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", cmd, ghProperty(e.File), e.Line, ghProperty(title+" not validated natively"), ghData(e.Reason))
 	}
 	return nil
 }

@@ -171,7 +171,7 @@ func (t *textWriter) Entry(e *inputs.Result) error {
 		if t.opts.FailPartial {
 			out = stderr
 		}
-		fmt.Fprintf(out, "%s: %s checked against the API surface only: %s\n", where(&e.RunEntry), resourceName(&e.RunEntry), e.Reason)
+		fmt.Fprintf(out, "%s: %s not validated natively: %s\n", where(&e.RunEntry), resourceName(&e.RunEntry), e.Reason)
 	case strings.HasPrefix(e.DecodeError, "resource mapping not found"):
 		// kubectl's own error: the request is never sent.
 		fmt.Fprintf(stderr, "%s: error: %s\n", where(&e.RunEntry), e.DecodeError)

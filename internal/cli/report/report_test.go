@@ -290,8 +290,8 @@ spec:
 }
 
 // TestBuiltinOutcomes: every format renders the outcomes of built-in
-// objects — valid, invalid (field errors), partial (checked against the
-// API surface only) and kubectl's "resource mapping not found" — and
+// objects — valid, invalid (field errors), partial (not validated
+// natively) and kubectl's "resource mapping not found" — and
 // --unmodelled fail (FailPartial) turns partial entries into failures
 // where the format has them (junit, tap, github, text's stream).
 func TestBuiltinOutcomes(t *testing.T) {
