@@ -17,9 +17,12 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/warning"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	"k8s.io/kubernetes/pkg/capabilities"
+	_ "k8s.io/kubernetes/pkg/apis/apps/install"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	_ "k8s.io/kubernetes/pkg/apis/networking/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
+	"k8s.io/kubernetes/pkg/registry/apps/deployment"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
 	"k8s.io/kubernetes/pkg/registry/core/secret"
@@ -27,6 +30,11 @@ import (
 	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
 	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
 )
+
+// The API server crdlab answers for runs with --allow-privileged=true (as
+// kubeadm, kind and the managed offerings configure it): a privileged
+// container is allowed.
+func init() { capabilities.Setup(true, 0) }
 
 // BuiltinOutcome is what kube-apiserver answers to a create or update of a
 // built-in object (`kubectl create --dry-run=server -o json`): the decode
@@ -56,6 +64,8 @@ func builtinStrategy(obj runtime.Object) (rest.RESTCreateUpdateStrategy, string,
 		return priorityclass.Strategy, "priorityclasses", nil
 	case "IngressClass":
 		return ingressclass.Strategy, "ingressclasses", nil
+	case "Deployment":
+		return deployment.Strategy, "deployments", nil
 	default:
 		return nil, "", fmt.Errorf("not a modelled built-in kind: %q", k)
 	}

@@ -69,6 +69,12 @@ type Outcome struct {
 	// ran (StrategyFor); otherwise only the API surface was checked and
 	// the object is neither decoded nor validated.
 	Modelled bool
+	// Unmodelled lists the fields set in the object whose native validation
+	// crdlab does not model (a Deployment's pod template: affinity, init
+	// containers, ...), as field paths: an answer that passed is then
+	// partial — the API server may still reject what was not checked.
+	// Empty when everything set was validated.
+	Unmodelled []string
 	// DecodeError is the 400 (or 409) message of a request that failed
 	// before validation.
 	DecodeError string
@@ -167,6 +173,9 @@ func Serve(req Request) (*Outcome, error) {
 	}
 	out.Name = meta.Name
 	out.Warnings = recordWarnings(out.Warnings)
+	if ps, ok := s.(partialStrategy); ok {
+		out.Unmodelled = ps.Unmodelled(obj)
+	}
 	if len(out.Errors) > 0 {
 		out.Errors = kubeversion.ErrorsAt(req.Release, out.Errors)
 		return out, nil

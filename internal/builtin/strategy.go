@@ -37,6 +37,14 @@ type Strategy interface {
 	Canonicalize(obj Object)
 }
 
+// partialStrategy is a Strategy whose validation models part of
+// upstream's: Unmodelled lists the fields set in an object whose
+// validation it does not reproduce (field paths), so that the answer says
+// what was not checked.
+type partialStrategy interface {
+	Unmodelled(obj Object) []string
+}
+
 // strategies are the resources validated natively, by group/version/kind.
 var strategies = map[gvk]Strategy{
 	{"", "v1", "ConfigMap"}:      configMapStrategy{},
@@ -46,6 +54,8 @@ var strategies = map[gvk]Strategy{
 
 	{"scheduling.k8s.io", "v1", "PriorityClass"}: priorityClassStrategy{},
 	{"networking.k8s.io", "v1", "IngressClass"}:  ingressClassStrategy{},
+
+	{"apps", "v1", "Deployment"}: deploymentStrategy{},
 }
 
 // StrategyFor returns the strategy of a resource crdlab validates

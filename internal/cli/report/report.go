@@ -163,7 +163,7 @@ func (t *textWriter) Entry(e *inputs.Result) error {
 		if t.opts.FailPartial {
 			out = stderr
 		}
-		fmt.Fprintf(out, "%s: %s checked against the API surface only: %s\n", where(&e.RunEntry), resourceName(&e.RunEntry), e.Reason)
+		fmt.Fprintf(out, "%s: %s %s\n", where(&e.RunEntry), resourceName(&e.RunEntry), partialMessage(e.Reason))
 	case strings.HasPrefix(e.DecodeError, "resource mapping not found"):
 		// kubectl's own error: the request is never sent.
 		fmt.Fprintf(stderr, "%s: error: %s\n", where(&e.RunEntry), e.DecodeError)
@@ -330,4 +330,14 @@ func writeInvalid(w io.Writer, e *inputs.Result) {
 		io.WriteString(w, msg(i))
 		io.WriteString(w, "\n")
 	}
+}
+
+// partialMessage is what a partial entry's reports say: the reason, after
+// "checked against the API surface only: " unless the kind was validated
+// natively in part.
+func partialMessage(reason string) string {
+	if strings.HasPrefix(reason, wire.NativePartialReason) {
+		return reason
+	}
+	return "checked against the API surface only: " + reason
 }
