@@ -8,7 +8,6 @@ package builtin
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"strconv"
 
@@ -109,11 +108,7 @@ func (deploymentStrategy) Canonicalize(Object) {}
 // then the pod template's warnings.
 func (deploymentStrategy) WarningsOnCreate(_ kubeversion.Release, o Object) []string {
 	d := o.(*v1.Deployment)
-	var ws []string
-	if msgs := names.IsDNS1123Label(d.ObjectMeta.Name); len(msgs) != 0 {
-		ws = append(ws, fmt.Sprintf("metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: %v", msgs))
-	}
-	return append(ws, podTemplateWarnings(templatePath, &d.Spec.Template)...)
+	return append(dnsLabelNameWarning(d.ObjectMeta.Name), podTemplateWarnings(templatePath, &d.Spec.Template)...)
 }
 
 // WarningsOnUpdate: the pod template's warnings when the generation
@@ -362,8 +357,5 @@ func validateRollingUpdateDeployment(r *v1.RollingUpdateDeployment, p *field.Pat
 	if intOrPercentValue(mu) == 0 && intOrPercentValue(ms) == 0 {
 		errs = append(errs, field.Invalid(p.Child("maxUnavailable"), mu, "may not be 0 when `maxSurge` is 0"))
 	}
-	if mu.IsString && isPercent(mu.StrVal) && intOrPercentValue(mu) > 100 {
-		errs = append(errs, field.Invalid(p.Child("maxUnavailable"), mu, "must not be greater than 100%"))
-	}
-	return errs
+	return append(errs, notMoreThan100Percent(mu, p.Child("maxUnavailable"))...)
 }

@@ -56,6 +56,8 @@ var strategies = map[gvk]Strategy{
 	{"networking.k8s.io", "v1", "IngressClass"}:  ingressClassStrategy{},
 
 	{"apps", "v1", "Deployment"}: deploymentStrategy{},
+	{"apps", "v1", "ReplicaSet"}: replicaSetStrategy{},
+	{"apps", "v1", "DaemonSet"}:  daemonSetStrategy{},
 }
 
 // StrategyFor returns the strategy of a resource crdlab validates

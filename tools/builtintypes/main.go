@@ -41,7 +41,7 @@ import (
 const apiVersion = "v0.37.2"
 
 // roots are the types generated with everything they reference.
-var roots = []string{"core/v1.Pod", "core/v1.PodTemplateSpec", "apps/v1.Deployment", "apps/v1.ReplicaSet", "apps/v1.DaemonSet"}
+var roots = []string{"core/v1.Pod", "core/v1.PodTemplateSpec", "apps/v1.Deployment", "apps/v1.ReplicaSet", "apps/v1.DaemonSet", "batch/v1.Job", "batch/v1.CronJob"}
 
 // external maps a reference to another package (import path + "." + name)
 // to the type written.
@@ -143,15 +143,17 @@ func main() {
 	}
 	api, apim := moduleDir("k8s.io/api"), moduleDir("k8s.io/apimachinery")
 	pkgs := map[string]*pkgSource{
-		"core/v1":  load("core/v1", filepath.Join(api, "core/v1/types.go")),
-		"apps/v1":  load("apps/v1", filepath.Join(api, "apps/v1/types.go")),
-		"batch/v1": load("batch/v1", filepath.Join(api, "batch/v1/types.go")),
-		"meta/v1":  load("meta/v1", filepath.Join(apim, "pkg/apis/meta/v1/types.go")),
+		"core/v1":             load("core/v1", filepath.Join(api, "core/v1/types.go")),
+		"apps/v1":             load("apps/v1", filepath.Join(api, "apps/v1/types.go")),
+		"batch/v1":            load("batch/v1", filepath.Join(api, "batch/v1/types.go")),
+		"scheduling/v1alpha3": load("scheduling/v1alpha3", filepath.Join(api, "scheduling/v1alpha3/types.go")),
+		"meta/v1":             load("meta/v1", filepath.Join(apim, "pkg/apis/meta/v1/types.go")),
 	}
 	importKey := map[string]string{
 		"k8s.io/api/core/v1":                   "core/v1",
 		"k8s.io/api/apps/v1":                   "apps/v1",
 		"k8s.io/api/batch/v1":                  "batch/v1",
+		"k8s.io/api/scheduling/v1alpha3":       "scheduling/v1alpha3",
 		"k8s.io/apimachinery/pkg/apis/meta/v1": "meta/v1",
 	}
 	have := declared(filepath.Dir(*outPath), filepath.Base(*outPath))

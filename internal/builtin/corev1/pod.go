@@ -162,6 +162,161 @@ type RollingUpdateDeployment struct {
 	MaxSurge       *IntOrString `json:"maxSurge,omitempty"`
 }
 
+// CompletionMode mirrors batch/v1 CompletionMode.
+type CompletionMode string
+
+// ConcurrencyPolicy mirrors batch/v1 ConcurrencyPolicy.
+type ConcurrencyPolicy string
+
+// CronJob mirrors batch/v1 CronJob.
+type CronJob struct {
+	TypeMeta              `json:""`
+	objectmeta.ObjectMeta `json:"metadata,omitempty"`
+	Spec                  CronJobSpec   `json:"spec,omitempty"`
+	Status                CronJobStatus `json:"status,omitempty"`
+}
+
+// CronJobSpec mirrors batch/v1 CronJobSpec.
+type CronJobSpec struct {
+	Schedule                   string            `json:"schedule"`
+	TimeZone                   *string           `json:"timeZone,omitempty"`
+	StartingDeadlineSeconds    *int64            `json:"startingDeadlineSeconds,omitempty"`
+	ConcurrencyPolicy          ConcurrencyPolicy `json:"concurrencyPolicy,omitempty"`
+	Suspend                    *bool             `json:"suspend,omitempty"`
+	JobTemplate                JobTemplateSpec   `json:"jobTemplate"`
+	SuccessfulJobsHistoryLimit *int32            `json:"successfulJobsHistoryLimit,omitempty"`
+	FailedJobsHistoryLimit     *int32            `json:"failedJobsHistoryLimit,omitempty"`
+}
+
+// CronJobStatus mirrors batch/v1 CronJobStatus.
+type CronJobStatus struct {
+	Active             []ObjectReference `json:"active,omitempty"`
+	LastScheduleTime   *objectmeta.Time  `json:"lastScheduleTime,omitempty"`
+	LastSuccessfulTime *objectmeta.Time  `json:"lastSuccessfulTime,omitempty"`
+}
+
+// Job mirrors batch/v1 Job.
+type Job struct {
+	TypeMeta              `json:""`
+	objectmeta.ObjectMeta `json:"metadata,omitempty"`
+	Spec                  JobSpec   `json:"spec,omitempty"`
+	Status                JobStatus `json:"status,omitempty"`
+}
+
+// JobCondition mirrors batch/v1 JobCondition.
+type JobCondition struct {
+	Type               JobConditionType `json:"type"`
+	Status             ConditionStatus  `json:"status"`
+	LastProbeTime      objectmeta.Time  `json:"lastProbeTime,omitempty"`
+	LastTransitionTime objectmeta.Time  `json:"lastTransitionTime,omitempty"`
+	Reason             string           `json:"reason,omitempty"`
+	Message            string           `json:"message,omitempty"`
+}
+
+// JobConditionType mirrors batch/v1 JobConditionType.
+type JobConditionType string
+
+// JobSchedulingConfiguration mirrors batch/v1 JobSchedulingConfiguration.
+type JobSchedulingConfiguration struct {
+	SchedulingPolicy      *WorkloadPodGroupSchedulingPolicy      `json:"schedulingPolicy,omitempty"`
+	SchedulingConstraints *WorkloadPodGroupSchedulingConstraints `json:"schedulingConstraints,omitempty"`
+	DisruptionMode        *WorkloadPodGroupDisruptionMode        `json:"disruptionMode,omitempty"`
+	ResourceClaims        []WorkloadPodGroupResourceClaim        `json:"resourceClaims,omitempty"`
+}
+
+// JobSpec mirrors batch/v1 JobSpec.
+type JobSpec struct {
+	Parallelism             *int32                      `json:"parallelism,omitempty"`
+	Completions             *int32                      `json:"completions,omitempty"`
+	ActiveDeadlineSeconds   *int64                      `json:"activeDeadlineSeconds,omitempty"`
+	PodFailurePolicy        *PodFailurePolicy           `json:"podFailurePolicy,omitempty"`
+	SuccessPolicy           *SuccessPolicy              `json:"successPolicy,omitempty"`
+	BackoffLimit            *int32                      `json:"backoffLimit,omitempty"`
+	BackoffLimitPerIndex    *int32                      `json:"backoffLimitPerIndex,omitempty"`
+	MaxFailedIndexes        *int32                      `json:"maxFailedIndexes,omitempty"`
+	Selector                *LabelSelector              `json:"selector,omitempty"`
+	ManualSelector          *bool                       `json:"manualSelector,omitempty"`
+	Template                PodTemplateSpec             `json:"template"`
+	TTLSecondsAfterFinished *int32                      `json:"ttlSecondsAfterFinished,omitempty"`
+	CompletionMode          *CompletionMode             `json:"completionMode,omitempty"`
+	Suspend                 *bool                       `json:"suspend,omitempty"`
+	PodReplacementPolicy    *PodReplacementPolicy       `json:"podReplacementPolicy,omitempty"`
+	ManagedBy               *string                     `json:"managedBy,omitempty"`
+	Scheduling              *JobSchedulingConfiguration `json:"scheduling,omitempty"`
+}
+
+// JobStatus mirrors batch/v1 JobStatus.
+type JobStatus struct {
+	Conditions              []JobCondition           `json:"conditions,omitempty"`
+	StartTime               *objectmeta.Time         `json:"startTime,omitempty"`
+	CompletionTime          *objectmeta.Time         `json:"completionTime,omitempty"`
+	Active                  int32                    `json:"active,omitempty"`
+	Succeeded               int32                    `json:"succeeded,omitempty"`
+	Failed                  int32                    `json:"failed,omitempty"`
+	Terminating             *int32                   `json:"terminating,omitempty"`
+	CompletedIndexes        string                   `json:"completedIndexes,omitempty"`
+	FailedIndexes           *string                  `json:"failedIndexes,omitempty"`
+	UncountedTerminatedPods *UncountedTerminatedPods `json:"uncountedTerminatedPods,omitempty"`
+	Ready                   *int32                   `json:"ready,omitempty"`
+}
+
+// JobTemplateSpec mirrors batch/v1 JobTemplateSpec.
+type JobTemplateSpec struct {
+	objectmeta.ObjectMeta `json:"metadata,omitempty"`
+	Spec                  JobSpec `json:"spec,omitempty"`
+}
+
+// PodFailurePolicy mirrors batch/v1 PodFailurePolicy.
+type PodFailurePolicy struct {
+	Rules []PodFailurePolicyRule `json:"rules"`
+}
+
+// PodFailurePolicyAction mirrors batch/v1 PodFailurePolicyAction.
+type PodFailurePolicyAction string
+
+// PodFailurePolicyOnExitCodesOperator mirrors batch/v1 PodFailurePolicyOnExitCodesOperator.
+type PodFailurePolicyOnExitCodesOperator string
+
+// PodFailurePolicyOnExitCodesRequirement mirrors batch/v1 PodFailurePolicyOnExitCodesRequirement.
+type PodFailurePolicyOnExitCodesRequirement struct {
+	ContainerName *string                             `json:"containerName,omitempty"`
+	Operator      PodFailurePolicyOnExitCodesOperator `json:"operator"`
+	Values        []int32                             `json:"values"`
+}
+
+// PodFailurePolicyOnPodConditionsPattern mirrors batch/v1 PodFailurePolicyOnPodConditionsPattern.
+type PodFailurePolicyOnPodConditionsPattern struct {
+	Type   PodConditionType `json:"type"`
+	Status ConditionStatus  `json:"status"`
+}
+
+// PodFailurePolicyRule mirrors batch/v1 PodFailurePolicyRule.
+type PodFailurePolicyRule struct {
+	Action          PodFailurePolicyAction                   `json:"action"`
+	OnExitCodes     *PodFailurePolicyOnExitCodesRequirement  `json:"onExitCodes,omitempty"`
+	OnPodConditions []PodFailurePolicyOnPodConditionsPattern `json:"onPodConditions,omitempty"`
+}
+
+// PodReplacementPolicy mirrors batch/v1 PodReplacementPolicy.
+type PodReplacementPolicy string
+
+// SuccessPolicy mirrors batch/v1 SuccessPolicy.
+type SuccessPolicy struct {
+	Rules []SuccessPolicyRule `json:"rules"`
+}
+
+// SuccessPolicyRule mirrors batch/v1 SuccessPolicyRule.
+type SuccessPolicyRule struct {
+	SucceededIndexes *string `json:"succeededIndexes,omitempty"`
+	SucceededCount   *int32  `json:"succeededCount,omitempty"`
+}
+
+// UncountedTerminatedPods mirrors batch/v1 UncountedTerminatedPods.
+type UncountedTerminatedPods struct {
+	Succeeded []objectmeta.UID `json:"succeeded,omitempty"`
+	Failed    []objectmeta.UID `json:"failed,omitempty"`
+}
+
 // AWSElasticBlockStoreVolumeSource mirrors core/v1 AWSElasticBlockStoreVolumeSource.
 type AWSElasticBlockStoreVolumeSource struct {
 	VolumeID  string `json:"volumeID"`
@@ -1423,4 +1578,50 @@ type WindowsSecurityContextOptions struct {
 	GMSACredentialSpec     *string `json:"gmsaCredentialSpec,omitempty"`
 	RunAsUserName          *string `json:"runAsUserName,omitempty"`
 	HostProcess            *bool   `json:"hostProcess,omitempty"`
+}
+
+// TopologyConstraint mirrors scheduling/v1alpha3 TopologyConstraint.
+type TopologyConstraint struct {
+	Key string `json:"key"`
+}
+
+// WorkloadPodGroupAllDisruptionMode mirrors scheduling/v1alpha3 WorkloadPodGroupAllDisruptionMode.
+type WorkloadPodGroupAllDisruptionMode struct {
+}
+
+// WorkloadPodGroupBasicSchedulingPolicy mirrors scheduling/v1alpha3 WorkloadPodGroupBasicSchedulingPolicy.
+type WorkloadPodGroupBasicSchedulingPolicy struct {
+}
+
+// WorkloadPodGroupDisruptionMode mirrors scheduling/v1alpha3 WorkloadPodGroupDisruptionMode.
+type WorkloadPodGroupDisruptionMode struct {
+	Single *WorkloadPodGroupSingleDisruptionMode `json:"single,omitempty"`
+	All    *WorkloadPodGroupAllDisruptionMode    `json:"all,omitempty"`
+}
+
+// WorkloadPodGroupGangSchedulingPolicy mirrors scheduling/v1alpha3 WorkloadPodGroupGangSchedulingPolicy.
+type WorkloadPodGroupGangSchedulingPolicy struct {
+	MinCount *int32 `json:"minCount,omitempty"`
+}
+
+// WorkloadPodGroupResourceClaim mirrors scheduling/v1alpha3 WorkloadPodGroupResourceClaim.
+type WorkloadPodGroupResourceClaim struct {
+	Name                      string  `json:"name"`
+	ResourceClaimName         *string `json:"resourceClaimName,omitempty"`
+	ResourceClaimTemplateName *string `json:"resourceClaimTemplateName,omitempty"`
+}
+
+// WorkloadPodGroupSchedulingConstraints mirrors scheduling/v1alpha3 WorkloadPodGroupSchedulingConstraints.
+type WorkloadPodGroupSchedulingConstraints struct {
+	Topology []TopologyConstraint `json:"topology,omitempty"`
+}
+
+// WorkloadPodGroupSchedulingPolicy mirrors scheduling/v1alpha3 WorkloadPodGroupSchedulingPolicy.
+type WorkloadPodGroupSchedulingPolicy struct {
+	Basic *WorkloadPodGroupBasicSchedulingPolicy `json:"basic,omitempty"`
+	Gang  *WorkloadPodGroupGangSchedulingPolicy  `json:"gang,omitempty"`
+}
+
+// WorkloadPodGroupSingleDisruptionMode mirrors scheduling/v1alpha3 WorkloadPodGroupSingleDisruptionMode.
+type WorkloadPodGroupSingleDisruptionMode struct {
 }

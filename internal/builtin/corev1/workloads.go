@@ -53,3 +53,19 @@ const (
 	RecreateDeploymentStrategyType      DeploymentStrategyType = "Recreate"
 	RollingUpdateDeploymentStrategyType DeploymentStrategyType = "RollingUpdate"
 )
+
+// Meta returns the object's metadata.
+func (o *Job) Meta() *objectmeta.ObjectMeta { return &o.ObjectMeta }
+
+// Meta returns the object's metadata.
+func (o *CronJob) Meta() *objectmeta.ObjectMeta { return &o.ObjectMeta }
+
+// DeprecatedTemplateGeneration is the annotation apps/v1 DaemonSet carries
+// its internal spec.templateGeneration in.
+const DeprecatedTemplateGeneration = "deprecated.daemonset.template.generation"
+
+// The DaemonSet update strategies.
+const (
+	RollingUpdateDaemonSetStrategyType DaemonSetUpdateStrategyType = "RollingUpdate"
+	OnDeleteDaemonSetStrategyType      DaemonSetUpdateStrategyType = "OnDelete"
+)
