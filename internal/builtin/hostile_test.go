@@ -33,6 +33,10 @@ func TestHostileBuiltinObjects(t *testing.T) {
 		{"deep nesting in data", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"data":{"k":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}}`, "the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: invalid character '[' exceeded max depth ({\"apiVersion\":\"v1\",\"kind\":\"Con ...)", 0},
 		{"bad UTF-8", "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"\xff\xfe\"}}", "", 0},
 		{"generation out of range", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","generation":1e40}}`, "cannot unmarshal number 1e40 into Go struct field ObjectMeta.metadata.generation of type int64", 0},
+		{"deployment of 10k containers", deploymentWith(containers(10000, func(i int) string { return fmt.Sprintf(`{"name":"c%d","image":"i"}`, i) })), "", 0},
+		{"deployment of 5k same-named containers", deploymentWith(containers(5000, func(int) string { return `{"name":"c","image":"i"}` })), "spec.template.spec.containers[1].name: Duplicate value", 4999},
+		{"deployment of 5k bad ports", deploymentWith(`[{"name":"c","image":"i","ports":` + containers(5000, func(int) string { return `{"containerPort":70000}` }) + `}]`), "ports[0].containerPort: Invalid value: 70000", 5000},
+		{"deep nesting in a pod template", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a"},"spec":{"template":{"spec":{"containers":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}}}}`, "exceeded max depth", 0},
 		{"null everywhere", `{"apiVersion":"v1","kind":"Namespace","metadata":null,"spec":null,"status":null}`, "metadata.name: Required value", 1},
 	}
 	for _, tt := range tests {
@@ -59,4 +63,18 @@ func TestHostileBuiltinObjects(t *testing.T) {
 			}
 		})
 	}
+}
+
+// containers is a JSON list of n items.
+func containers(n int, item func(i int) string) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = item(i)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// deploymentWith is a Deployment whose pod template has the containers.
+func deploymentWith(containers string) string {
+	return `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a"},"spec":{"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":` + containers + `}}}}`
 }
