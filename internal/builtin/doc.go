@@ -43,16 +43,29 @@
 //
 // The kinds with a Strategy (StrategyFor) are validated natively: v1
 // ConfigMap, Secret, Namespace, ServiceAccount, scheduling.k8s.io/v1
-// PriorityClass and networking.k8s.io/v1 IngressClass — decoding,
+// PriorityClass, networking.k8s.io/v1 IngressClass and the workloads below —
+// decoding,
 // defaults (a Secret's type, a Namespace's kubernetes.io/metadata.name
 // label, phase and kubernetes finalizer, a PriorityClass's preemption
 // policy, an IngressClass's parameters scope), validation with each kind's name
 // rule, immutability, warnings, and the stored object (what `kubectl create
 // --dry-run=server -o yaml` prints, without the uid and creationTimestamp).
 // conformance/builtin_test.go runs them against kube-apiserver 1.37's
-// decoding, defaulting and registry strategies. For every other kind a
-// release serves, Serve checks the API surface only (Outcome.Modelled is
-// false): the caller must say so, never "valid".
+// decoding, defaulting and registry strategies.
+//
+// The workloads apps/v1 Deployment, ReplicaSet and DaemonSet (apps.go,
+// apps_sets.go) embed a pod template: its scheme defaults are
+// poddefaults.go's, its validation podvalidation.go's and its warnings
+// podwarnings.go's — the part of k8s.io/kubernetes' pod-spec validation
+// crdlab models, in upstream's order. Their strategies are partial
+// (partialStrategy): coverage.go lists the fields set in a template whose
+// validation is not modelled (a whitelist of modelled paths walked over the
+// object, plus values such as hugepages and dnsPolicy None), and Serve
+// returns them in Outcome.Unmodelled, so that an object that passed what
+// crdlab checks is reported as partial, never valid, when it sets any.
+//
+// For every other kind a release serves, Serve checks the API surface only
+// (Outcome.Modelled is false): the caller must say so, never "valid".
 //
 // Where upstream ranges over a Go map (the keys of data, labels,
 // annotations), its errors come in a random order; crdlab sorts keys.

@@ -62,9 +62,9 @@ var strategies = map[gvk]Strategy{
 
 // StrategyFor returns the strategy of a resource crdlab validates
 // natively (v1 ConfigMap, Secret, Namespace, ServiceAccount;
-// scheduling.k8s.io/v1 PriorityClass; networking.k8s.io/v1 IngressClass),
-// nil for the others (Serve checks
-// their API surface only).
+// scheduling.k8s.io/v1 PriorityClass; networking.k8s.io/v1 IngressClass;
+// apps/v1 Deployment, ReplicaSet, DaemonSet), nil for the others (Serve
+// checks their API surface only).
 func StrategyFor(r *Resource) Strategy {
 	if r == nil {
 		return nil

@@ -1,6 +1,8 @@
 // Package v1 holds the v1 kinds crdlab validates natively (core/v1
 // ConfigMap, Secret, Namespace, ServiceAccount; scheduling.k8s.io/v1
-// PriorityClass; networking.k8s.io/v1 IngressClass) as Go types with k8s.io/api's JSON
+// PriorityClass; networking.k8s.io/v1 IngressClass; the pod spec and the
+// workloads embedding it, apps/v1 and batch/v1, generated into pod.go by
+// tools/builtintypes from k8s.io/api's declarations) as Go types with k8s.io/api's JSON
 // shape, Go field types and type names: the API server decodes a request
 // body into its typed struct with sigs.k8s.io/json, and a decoding error
 // names the struct, the field path and the Go type ("json: cannot unmarshal
