@@ -19,12 +19,14 @@ import (
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/capabilities"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
+	_ "k8s.io/kubernetes/pkg/apis/batch/install"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	_ "k8s.io/kubernetes/pkg/apis/networking/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
 	"k8s.io/kubernetes/pkg/registry/apps/deployment"
 	"k8s.io/kubernetes/pkg/registry/apps/replicaset"
+	"k8s.io/kubernetes/pkg/registry/batch/job"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
 	"k8s.io/kubernetes/pkg/registry/core/secret"
@@ -44,6 +46,9 @@ func init() { capabilities.Setup(true, 0) }
 // object it would store (v1 JSON without the uid and creationTimestamp it
 // generates).
 type BuiltinOutcome struct {
+	// UID is the uid the create generated (random): a Job's generated
+	// selector and labels carry it.
+	UID         string
 	DecodeError string
 	Invalid     string
 	Warnings    []string
@@ -72,6 +77,8 @@ func builtinStrategy(obj runtime.Object) (rest.RESTCreateUpdateStrategy, string,
 		return replicaset.Strategy, "replicasets", nil
 	case "DaemonSet":
 		return daemonset.Strategy, "daemonsets", nil
+	case "Job":
+		return job.Strategy, "jobs", nil
 	default:
 		return nil, "", fmt.Errorf("not a modelled built-in kind: %q", k)
 	}
@@ -213,6 +220,7 @@ func ValidateBuiltin(req BuiltinRequest) (*BuiltinOutcome, error) {
 			accessor.SetName(gen + "xxxxx")
 		}
 		rest.FillObjectMetaSystemFields(accessor)
+		out.UID = string(accessor.GetUID())
 		if err := rest.BeforeCreate(strategy, ctx, obj); err != nil {
 			if apierrors.IsInvalid(err) {
 				out.Invalid = err.Error()

@@ -53,8 +53,10 @@
 // conformance/builtin_test.go runs them against kube-apiserver 1.37's
 // decoding, defaulting and registry strategies.
 //
-// The workloads apps/v1 Deployment, ReplicaSet and DaemonSet (apps.go,
-// apps_sets.go) embed a pod template: its scheme defaults are
+// The workloads apps/v1 Deployment, ReplicaSet, DaemonSet (apps.go,
+// apps_sets.go) and batch/v1 Job (batch.go: its generated selector and
+// labels carry GeneratedJobUID, the uid crdlab assumes) embed a pod
+// template: its scheme defaults are
 // poddefaults.go's, its validation podvalidation.go's and its warnings
 // podwarnings.go's — the part of k8s.io/kubernetes' pod-spec validation
 // crdlab models, in upstream's order. Their strategies are partial

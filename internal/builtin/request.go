@@ -153,6 +153,7 @@ func Serve(req Request) (*Outcome, error) {
 	}
 	ensureNamespace(s, meta)
 	out.Warnings = append(out.Warnings, dedupOwnerReferences(meta)...)
+	var oldObj Object
 	if req.Old == nil {
 		create(req.Release, s, obj, out)
 	} else {
@@ -170,11 +171,15 @@ func Serve(req Request) (*Outcome, error) {
 			return out, nil
 		}
 		update(req.Release, s, obj, old, out)
+		oldObj = old
 	}
 	out.Name = meta.Name
 	out.Warnings = recordWarnings(out.Warnings)
 	if ps, ok := s.(partialStrategy); ok {
 		out.Unmodelled = ps.Unmodelled(obj)
+	}
+	if pu, ok := s.(partialUpdateStrategy); ok && oldObj != nil {
+		out.Unmodelled = append(out.Unmodelled, pu.UnmodelledUpdate(obj, oldObj)...)
 	}
 	if len(out.Errors) > 0 {
 		out.Errors = kubeversion.ErrorsAt(req.Release, out.Errors)

@@ -45,6 +45,13 @@ type partialStrategy interface {
 	Unmodelled(obj Object) []string
 }
 
+// partialUpdateStrategy is a partialStrategy whose update validation
+// models part of upstream's: UnmodelledUpdate lists what of an update it
+// does not check.
+type partialUpdateStrategy interface {
+	UnmodelledUpdate(obj, old Object) []string
+}
+
 // strategies are the resources validated natively, by group/version/kind.
 var strategies = map[gvk]Strategy{
 	{"", "v1", "ConfigMap"}:      configMapStrategy{},
@@ -58,13 +65,15 @@ var strategies = map[gvk]Strategy{
 	{"apps", "v1", "Deployment"}: deploymentStrategy{},
 	{"apps", "v1", "ReplicaSet"}: replicaSetStrategy{},
 	{"apps", "v1", "DaemonSet"}:  daemonSetStrategy{},
+
+	{"batch", "v1", "Job"}: jobStrategy{},
 }
 
 // StrategyFor returns the strategy of a resource crdlab validates
 // natively (v1 ConfigMap, Secret, Namespace, ServiceAccount;
 // scheduling.k8s.io/v1 PriorityClass; networking.k8s.io/v1 IngressClass;
-// apps/v1 Deployment, ReplicaSet, DaemonSet), nil for the others (Serve
-// checks their API surface only).
+// apps/v1 Deployment, ReplicaSet, DaemonSet; batch/v1 Job), nil for the
+// others (Serve checks their API surface only).
 func StrategyFor(r *Resource) Strategy {
 	if r == nil {
 		return nil

@@ -88,3 +88,34 @@ func ExampleServe_deployment() {
 	// spec.template.spec.containers[0].name Invalid value
 	// spec.template.spec.containers[0].ports[0].containerPort Invalid value
 }
+
+func TestJobUpdateChangingTheTemplateIsNotModelled(t *testing.T) {
+	old := `{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"pi","uid":"u1","generation":1},"spec":{"selector":{"matchLabels":{"batch.kubernetes.io/controller-uid":"u1"}},"template":{"metadata":{"labels":{"controller-uid":"u1","batch.kubernetes.io/controller-uid":"u1","job-name":"pi","batch.kubernetes.io/job-name":"pi"}},"spec":{"restartPolicy":"Never","containers":[{"name":"pi","image":"perl:%s"}]}}}}`
+	for _, tt := range []struct {
+		image string
+		want  []string
+	}{{"5.34", nil}, {"5.36", []string{"spec.template"}}} {
+		o, err := Serve(Request{Body: []byte(fmt.Sprintf(old, tt.image)), Old: []byte(fmt.Sprintf(old, "5.34"))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !o.Valid() || !reflect.DeepEqual(o.Unmodelled, tt.want) {
+			t.Errorf("image %s: valid %v, unmodelled %q, want %q (%v)", tt.image, o.Valid(), o.Unmodelled, tt.want, o.Errors)
+		}
+	}
+}
+
+func TestCreatedJobCarriesTheAssumedUID(t *testing.T) {
+	o, err := Serve(Request{Body: []byte(`{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"pi"},"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"pi","image":"perl"}]}}}}`)})
+	if err != nil || !o.Valid() {
+		t.Fatalf("%v %v %s", err, o.Errors, o.DecodeError)
+	}
+	meta := o.Object["metadata"].(map[string]interface{})
+	if _, ok := meta["uid"]; ok {
+		t.Fatalf("uid in the answer: %v", meta)
+	}
+	sel := o.Object["spec"].(map[string]interface{})["selector"].(map[string]interface{})["matchLabels"].(map[string]interface{})
+	if sel[v1.ControllerUidLabel] != GeneratedJobUID {
+		t.Fatalf("selector %v", sel)
+	}
+}

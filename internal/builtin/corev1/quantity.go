@@ -15,12 +15,6 @@ type Quantity struct {
 	q library.ResourceQuantity
 }
 
-// ParseQuantity parses a quantity (resource.ParseQuantity).
-func ParseQuantity(s string) (Quantity, error) {
-	q, err := library.ParseQuantity(s)
-	return Quantity{q: q}, err
-}
-
 // UnmarshalJSON mirrors resource.Quantity's UnmarshalJSON.
 func (q *Quantity) UnmarshalJSON(value []byte) error {
 	if bytes.Equal(value, []byte("null")) {

@@ -3,9 +3,6 @@ package v1
 import "github.com/crdlab/crdlab/internal/objectmeta"
 
 // Meta returns the object's metadata.
-func (o *Pod) Meta() *objectmeta.ObjectMeta { return &o.ObjectMeta }
-
-// Meta returns the object's metadata.
 func (o *Deployment) Meta() *objectmeta.ObjectMeta { return &o.ObjectMeta }
 
 // Meta returns the object's metadata.
@@ -57,9 +54,6 @@ const (
 // Meta returns the object's metadata.
 func (o *Job) Meta() *objectmeta.ObjectMeta { return &o.ObjectMeta }
 
-// Meta returns the object's metadata.
-func (o *CronJob) Meta() *objectmeta.ObjectMeta { return &o.ObjectMeta }
-
 // DeprecatedTemplateGeneration is the annotation apps/v1 DaemonSet carries
 // its internal spec.templateGeneration in.
 const DeprecatedTemplateGeneration = "deprecated.daemonset.template.generation"
@@ -68,4 +62,18 @@ const DeprecatedTemplateGeneration = "deprecated.daemonset.template.generation"
 const (
 	RollingUpdateDaemonSetStrategyType DaemonSetUpdateStrategyType = "RollingUpdate"
 	OnDeleteDaemonSetStrategyType      DaemonSetUpdateStrategyType = "OnDelete"
+)
+
+// The labels and modes of batch/v1 Jobs.
+const (
+	LegacyJobNameLabel       = "job-name"
+	LegacyControllerUidLabel = "controller-uid"
+	JobNameLabel             = "batch.kubernetes.io/job-name"
+	ControllerUidLabel       = "batch.kubernetes.io/controller-uid"
+
+	NonIndexedCompletion CompletionMode = "NonIndexed"
+	IndexedCompletion    CompletionMode = "Indexed"
+
+	TerminatingOrFailed PodReplacementPolicy = "TerminatingOrFailed"
+	Failed              PodReplacementPolicy = "Failed"
 )
