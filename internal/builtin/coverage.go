@@ -59,6 +59,11 @@ var modelledProbe = []string{
 	"initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold", "terminationGracePeriodSeconds",
 }
 
+// modelledHook are a lifecycle hook's modelled fields (under postStart and
+// preStop).
+var modelledHook = []string{"exec.command", "httpGet.path", "httpGet.port", "httpGet.host", "httpGet.scheme", "httpGet.httpHeaders",
+	"tcpSocket.port", "tcpSocket.host", "sleep.seconds"}
+
 var modelledPodSpecPaths = func() []string {
 	out := append([]string(nil), modelledPodSpec...)
 	for _, probe := range []string{"livenessProbe", "readinessProbe", "startupProbe"} {
@@ -66,6 +71,24 @@ var modelledPodSpecPaths = func() []string {
 			out = append(out, "containers[]."+probe+"."+f)
 		}
 	}
+	for _, hook := range []string{"postStart", "preStop"} {
+		for _, f := range modelledHook {
+			out = append(out, "containers[].lifecycle."+hook+"."+f)
+		}
+	}
+	// An init container's fields are a container's, but its lifecycle,
+	// probes and restartPolicy (a sidecar's).
+	for _, p := range append([]string(nil), out...) {
+		rest, ok := strings.CutPrefix(p, "containers[].")
+		if !ok || strings.HasPrefix(rest, "lifecycle") || strings.HasSuffix(strings.SplitN(rest, ".", 2)[0], "Probe") {
+			continue
+		}
+		out = append(out, "initContainers[]."+rest)
+	}
+	// Lifecycle hooks and probes of init containers are refused (no
+	// sidecars are modelled): the fields are covered, the error is
+	// upstream's.
+	out = append(out, "initContainers[].lifecycle", "initContainers[].livenessProbe", "initContainers[].readinessProbe", "initContainers[].startupProbe")
 	return out
 }()
 
@@ -100,21 +123,10 @@ func podTemplateUnmodelled(t *v1.PodTemplateSpec, p *field.Path) []string {
 	walkUnmodelled(spec, "", p.Child("spec").String(), &out)
 	s := &t.Spec
 	for i, c := range s.Containers {
-		for _, list := range []struct {
-			name string
-			rl   v1.ResourceList
-		}{{"limits", c.Resources.Limits}, {"requests", c.Resources.Requests}} {
-			for _, k := range sortedKeys(list.rl) {
-				if isHugePageResourceName(k) {
-					out = append(out, p.Child("spec", "containers").Index(i).Child("resources", list.name).Key(k).String())
-				}
-			}
-		}
-		for j, e := range c.Env {
-			if e.ValueFrom != nil && e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.APIVersion != "v1" {
-				out = append(out, p.Child("spec", "containers").Index(i).Child("env").Index(j).Child("valueFrom", "fieldRef", "apiVersion").String())
-			}
-		}
+		out = append(out, containerValuesUnmodelled(p.Child("spec", "containers").Index(i), &c)...)
+	}
+	for i, c := range s.InitContainers {
+		out = append(out, containerValuesUnmodelled(p.Child("spec", "initContainers").Index(i), &c)...)
 	}
 	for i, tol := range s.Tolerations {
 		if tol.Operator == "Lt" || tol.Operator == "Gt" {
@@ -123,6 +135,28 @@ func podTemplateUnmodelled(t *v1.PodTemplateSpec, p *field.Path) []string {
 	}
 	if s.DNSPolicy == v1.DNSNone {
 		out = append(out, p.Child("spec", "dnsPolicy").String())
+	}
+	return out
+}
+
+// containerValuesUnmodelled lists a container's values whose rules are not
+// modelled: hugepages, an env fieldRef of another apiVersion.
+func containerValuesUnmodelled(cp *field.Path, c *v1.Container) []string {
+	var out []string
+	for _, list := range []struct {
+		name string
+		rl   v1.ResourceList
+	}{{"limits", c.Resources.Limits}, {"requests", c.Resources.Requests}} {
+		for _, k := range sortedKeys(list.rl) {
+			if isHugePageResourceName(k) {
+				out = append(out, cp.Child("resources", list.name).Key(k).String())
+			}
+		}
+	}
+	for j, e := range c.Env {
+		if e.ValueFrom != nil && e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.APIVersion != "v1" {
+			out = append(out, cp.Child("env").Index(j).Child("valueFrom", "fieldRef", "apiVersion").String())
+		}
 	}
 	return out
 }

@@ -106,7 +106,8 @@ func validatePodSpec(rel kubeversion.Release, s *v1.PodSpec, p *field.Path, opts
 	}
 	vols, vErrs := validateVolumes(s.Volumes, p.Child("volumes"))
 	errs = append(errs, vErrs...)
-	errs = append(errs, validateContainers(rel, s.Containers, vols, p.Child("containers"), opts, s.RestartPolicy)...)
+	errs = append(errs, validateContainers(rel, s.Containers, vols, s.TerminationGracePeriodSeconds, p.Child("containers"), opts)...)
+	errs = append(errs, validateInitContainers(rel, s.InitContainers, s.Containers, vols, p.Child("initContainers"), opts)...)
 	errs = append(errs, validatePodHostNetworkDeps(s, p)...)
 	errs = append(errs, validateRestartPolicy(s.RestartPolicy, p.Child("restartPolicy"))...)
 	errs = append(errs, validateDNSPolicy(s.DNSPolicy, p.Child("dnsPolicy"))...)
@@ -326,7 +327,7 @@ func validateConfigMapVolume(s *v1.ConfigMapVolumeSource, p *field.Path) field.E
 }
 
 // validateContainers mirrors validateContainers for regular containers.
-func validateContainers(rel kubeversion.Release, cs []v1.Container, vols map[string]*v1.VolumeSource, p *field.Path, opts podOptions, restart v1.RestartPolicy) field.ErrorList {
+func validateContainers(rel kubeversion.Release, cs []v1.Container, vols map[string]*v1.VolumeSource, gracePeriod *int64, p *field.Path, opts podOptions) field.ErrorList {
 	errs := field.ErrorList{}
 	if len(cs) == 0 {
 		return append(errs, field.Required(p, ""))
@@ -341,11 +342,19 @@ func validateContainers(rel kubeversion.Release, cs []v1.Container, vols map[str
 		} else {
 			seen[c.Name] = true
 		}
-		errs = append(errs, validateProbe(c.LivenessProbe, cp.Child("livenessProbe"), true, false)...)
-		errs = append(errs, validateProbe(c.ReadinessProbe, cp.Child("readinessProbe"), false, true)...)
-		errs = append(errs, validateProbe(c.StartupProbe, cp.Child("startupProbe"), true, false)...)
+		if c.Lifecycle != nil {
+			errs = append(errs, validateLifecycle(c.Lifecycle, gracePeriod, cp.Child("lifecycle"))...)
+		}
+		errs = append(errs, validateProbe(c.LivenessProbe, gracePeriod, cp.Child("livenessProbe"), true, false)...)
+		errs = append(errs, validateProbe(c.ReadinessProbe, gracePeriod, cp.Child("readinessProbe"), false, true)...)
+		errs = append(errs, validateProbe(c.StartupProbe, gracePeriod, cp.Child("startupProbe"), true, false)...)
 	}
-	// checkHostPortConflicts
+	return append(errs, checkHostPortConflicts(cs, p)...)
+}
+
+// checkHostPortConflicts mirrors the function of the same name.
+func checkHostPortConflicts(cs []v1.Container, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
 	ports := map[string]bool{}
 	for ci := range cs {
 		for pi, port := range cs[ci].Ports {
@@ -358,6 +367,45 @@ func validateContainers(rel kubeversion.Release, cs []v1.Container, vols map[str
 			} else {
 				ports[s] = true
 			}
+		}
+	}
+	return errs
+}
+
+// validateInitContainers mirrors validateInitContainers for init
+// containers without a restartPolicy (sidecars are not modelled:
+// podUnmodelled reports their restartPolicy): names unique among all
+// containers, no lifecycle or probes.
+func validateInitContainers(rel kubeversion.Release, cs, regular []v1.Container, vols map[string]*v1.VolumeSource, p *field.Path, opts podOptions) field.ErrorList {
+	var errs field.ErrorList
+	names := map[string]bool{}
+	for _, c := range regular {
+		names[c.Name] = true
+	}
+	for i := range cs {
+		c := &cs[i]
+		ip := p.Index(i)
+		errs = append(errs, validateContainerCommon(rel, c, vols, ip, opts)...)
+		if names[c.Name] {
+			errs = append(errs, field.Duplicate(ip.Child("name"), c.Name))
+		} else if c.Name != "" {
+			names[c.Name] = true
+		}
+		// upstream checks each init container alone, as a list of one:
+		// its errors name index 0
+		errs = append(errs, checkHostPortConflicts(cs[i:i+1], p)...)
+		const forbidden = "may not be set for init containers without restartPolicy=Always"
+		if c.Lifecycle != nil {
+			errs = append(errs, field.Forbidden(ip.Child("lifecycle"), forbidden))
+		}
+		if c.LivenessProbe != nil {
+			errs = append(errs, field.Forbidden(ip.Child("livenessProbe"), forbidden))
+		}
+		if c.ReadinessProbe != nil {
+			errs = append(errs, field.Forbidden(ip.Child("readinessProbe"), forbidden))
+		}
+		if c.StartupProbe != nil {
+			errs = append(errs, field.Forbidden(ip.Child("startupProbe"), forbidden))
 		}
 	}
 	return errs
@@ -665,12 +713,12 @@ func validateVolumeMounts(mounts []v1.VolumeMount, vols map[string]*v1.VolumeSou
 // validateProbe mirrors validateLivenessProbe, validateReadinessProbe and
 // validateStartupProbe (successOne: the success threshold must be 1;
 // readiness: no terminationGracePeriodSeconds).
-func validateProbe(pr *v1.Probe, p *field.Path, successOne, readiness bool) field.ErrorList {
+func validateProbe(pr *v1.Probe, gracePeriod *int64, p *field.Path, successOne, readiness bool) field.ErrorList {
 	errs := field.ErrorList{}
 	if pr == nil {
 		return errs
 	}
-	errs = append(errs, validateHandler(&pr.ProbeHandler, p)...)
+	errs = append(errs, validateHandler(probeHandler(&pr.ProbeHandler), gracePeriod, p)...)
 	errs = append(errs, objectmeta.ValidateNonnegativeField(int64(pr.InitialDelaySeconds), p.Child("initialDelaySeconds"))...)
 	errs = append(errs, objectmeta.ValidateNonnegativeField(int64(pr.TimeoutSeconds), p.Child("timeoutSeconds"))...)
 	errs = append(errs, objectmeta.ValidateNonnegativeField(int64(pr.PeriodSeconds), p.Child("periodSeconds"))...)
@@ -688,9 +736,28 @@ func validateProbe(pr *v1.Probe, p *field.Path, successOne, readiness bool) fiel
 	return errs
 }
 
-// validateHandler mirrors validateHandler for a probe: one handler of
-// exec, httpGet, tcpSocket, grpc.
-func validateHandler(h *v1.ProbeHandler, p *field.Path) field.ErrorList {
+// handler is upstream's commonHandler: a probe's or a lifecycle hook's
+// action (grpc only in probes, sleep only in hooks).
+type handler struct {
+	exec      *v1.ExecAction
+	httpGet   *v1.HTTPGetAction
+	tcpSocket *v1.TCPSocketAction
+	grpc      *v1.GRPCAction
+	sleep     *v1.SleepAction
+}
+
+func probeHandler(h *v1.ProbeHandler) handler {
+	return handler{exec: h.Exec, httpGet: h.HTTPGet, tcpSocket: h.TCPSocket, grpc: h.GRPC}
+}
+
+func lifecycleHandler(h *v1.LifecycleHandler) handler {
+	return handler{exec: h.Exec, httpGet: h.HTTPGet, tcpSocket: h.TCPSocket, sleep: h.Sleep}
+}
+
+// validateHandler mirrors validateHandler: exactly one of exec, httpGet,
+// tcpSocket, grpc, sleep, each checked (grpc's rules are not modelled:
+// podUnmodelled reports it).
+func validateHandler(h handler, gracePeriod *int64, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	n := 0
 	one := func(set bool, name string, check func() field.ErrorList) {
@@ -706,19 +773,38 @@ func validateHandler(h *v1.ProbeHandler, p *field.Path) field.ErrorList {
 			errs = append(errs, check()...)
 		}
 	}
-	one(h.Exec != nil, "exec", func() field.ErrorList {
-		if len(h.Exec.Command) == 0 {
+	one(h.exec != nil, "exec", func() field.ErrorList {
+		if len(h.exec.Command) == 0 {
 			return field.ErrorList{field.Required(p.Child("exec").Child("command"), "")}
 		}
 		return nil
 	})
-	one(h.HTTPGet != nil, "httpGet", func() field.ErrorList { return validateHTTPGet(h.HTTPGet, p.Child("httpGet")) })
-	one(h.TCPSocket != nil, "tcpSocket", func() field.ErrorList {
-		return validatePortNumOrName(h.TCPSocket.Port, p.Child("tcpSocket").Child("port"))
+	one(h.httpGet != nil, "httpGet", func() field.ErrorList { return validateHTTPGet(h.httpGet, p.Child("httpGet")) })
+	one(h.tcpSocket != nil, "tcpSocket", func() field.ErrorList {
+		return validatePortNumOrName(h.tcpSocket.Port, p.Child("tcpSocket").Child("port"))
 	})
-	one(h.GRPC != nil, "grpc", nil)
+	one(h.grpc != nil, "grpc", nil)
+	one(h.sleep != nil, "sleep", func() field.ErrorList {
+		if g := gracePeriod; g != nil && (h.sleep.Seconds < 0 || h.sleep.Seconds > *g) {
+			return field.ErrorList{field.Invalid(p.Child("sleep"), h.sleep.Seconds, fmt.Sprintf("must be non-negative and less than terminationGracePeriodSeconds (%d)", *g))}
+		}
+		return nil
+	})
 	if n == 0 {
 		errs = append(errs, field.Required(p, "must specify a handler type"))
+	}
+	return errs
+}
+
+// validateLifecycle mirrors validateLifecycle (stopSignal is not
+// modelled: podUnmodelled reports it).
+func validateLifecycle(l *v1.Lifecycle, gracePeriod *int64, p *field.Path) field.ErrorList {
+	errs := field.ErrorList{}
+	if l.PostStart != nil {
+		errs = append(errs, validateHandler(lifecycleHandler(l.PostStart), gracePeriod, p.Child("postStart"))...)
+	}
+	if l.PreStop != nil {
+		errs = append(errs, validateHandler(lifecycleHandler(l.PreStop), gracePeriod, p.Child("preStop"))...)
 	}
 	return errs
 }

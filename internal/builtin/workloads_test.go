@@ -49,10 +49,11 @@ func TestDeploymentListsThePodTemplateFieldsNotModelled(t *testing.T) {
 		want       []string
 	}{
 		{"everything modelled", `},"spec":{"containers":[{"name":"web","image":"nginx:1","ports":[{"containerPort":80}],"env":[{"name":"A","value":"b"}],"resources":{"limits":{"cpu":"1"}},"readinessProbe":{"httpGet":{"port":80}}}],"volumes":[{"name":"v","configMap":{"name":"c"}}]}`, nil},
-		{"affinity and init containers", `},"spec":{"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[]}}},"initContainers":[{"name":"i","image":"x"}],"containers":[{"name":"web","image":"x"}]}`,
-			[]string{"spec.template.spec.affinity", "spec.template.spec.initContainers"}},
-		{"container fields", `},"spec":{"containers":[{"name":"web","image":"x","lifecycle":{"preStop":{"exec":{"command":["a"]}}},"securityContext":{"seccompProfile":{"type":"RuntimeDefault"}},"livenessProbe":{"grpc":{"port":1}}}]}`,
-			[]string{"spec.template.spec.containers[0].lifecycle", "spec.template.spec.containers[0].livenessProbe.grpc", "spec.template.spec.containers[0].securityContext.seccompProfile"}},
+		{"affinity and init containers", `},"spec":{"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[]}}},"initContainers":[{"name":"i","image":"x"},{"name":"sidecar","image":"x","restartPolicy":"Always"}],"containers":[{"name":"web","image":"x"}]}`,
+			[]string{"spec.template.spec.affinity", "spec.template.spec.initContainers[1].restartPolicy"}},
+		{"init containers and hooks modelled", `},"spec":{"initContainers":[{"name":"i","image":"x","env":[{"name":"A","value":"b"}]}],"containers":[{"name":"web","image":"x","lifecycle":{"preStop":{"sleep":{"seconds":5}},"postStart":{"exec":{"command":["a"]}}}}]}`, nil},
+		{"container fields", `},"spec":{"containers":[{"name":"web","image":"x","lifecycle":{"preStop":{"exec":{"command":["a"]}},"stopSignal":"SIGUSR1"},"securityContext":{"seccompProfile":{"type":"RuntimeDefault"}},"livenessProbe":{"grpc":{"port":1}}}]}`,
+			[]string{"spec.template.spec.containers[0].lifecycle.stopSignal", "spec.template.spec.containers[0].livenessProbe.grpc", "spec.template.spec.containers[0].securityContext.seccompProfile"}},
 		{"volume sources", `},"spec":{"containers":[{"name":"web","image":"x"}],"volumes":[{"name":"a","projected":{"sources":[]}},{"name":"b","nfs":{"server":"s","path":"/"}}]}`,
 			[]string{"spec.template.spec.volumes[0].projected", "spec.template.spec.volumes[1].nfs"}},
 		{"values not modelled", `},"spec":{"dnsPolicy":"None","containers":[{"name":"web","image":"x","resources":{"limits":{"hugepages-2Mi":"2Mi","memory":"2Mi"}}}],"tolerations":[{"key":"k","operator":"Gt","value":"1"}]}`,
