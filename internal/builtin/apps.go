@@ -106,19 +106,19 @@ func (deploymentStrategy) Canonicalize(Object) {}
 
 // WarningsOnCreate mirrors the strategy's: a name that is not a DNS label,
 // then the pod template's warnings.
-func (deploymentStrategy) WarningsOnCreate(_ kubeversion.Release, o Object) []string {
+func (deploymentStrategy) WarningsOnCreate(rel kubeversion.Release, o Object) []string {
 	d := o.(*v1.Deployment)
-	return append(dnsLabelNameWarning(d.ObjectMeta.Name), podTemplateWarnings(templatePath, &d.Spec.Template)...)
+	return append(dnsLabelNameWarning(d.ObjectMeta.Name), podTemplateWarnings(rel, templatePath, &d.Spec.Template)...)
 }
 
 // WarningsOnUpdate: the pod template's warnings when the generation
 // changed.
-func (deploymentStrategy) WarningsOnUpdate(_ kubeversion.Release, o, old Object) []string {
+func (deploymentStrategy) WarningsOnUpdate(rel kubeversion.Release, o, old Object) []string {
 	d, oldD := o.(*v1.Deployment), old.(*v1.Deployment)
 	if d.ObjectMeta.Generation == oldD.ObjectMeta.Generation {
 		return nil
 	}
-	return podTemplateWarnings(templatePath, &d.Spec.Template)
+	return podTemplateWarnings(rel, templatePath, &d.Spec.Template)
 }
 
 // Validate mirrors ValidateDeployment.

@@ -58,17 +58,17 @@ func (replicaSetStrategy) PrepareForUpdate(o, old Object) {
 
 func (replicaSetStrategy) Canonicalize(Object) {}
 
-func (replicaSetStrategy) WarningsOnCreate(_ kubeversion.Release, o Object) []string {
+func (replicaSetStrategy) WarningsOnCreate(rel kubeversion.Release, o Object) []string {
 	rs := o.(*v1.ReplicaSet)
-	return append(dnsLabelNameWarning(rs.ObjectMeta.Name), podTemplateWarnings(templatePath, &rs.Spec.Template)...)
+	return append(dnsLabelNameWarning(rs.ObjectMeta.Name), podTemplateWarnings(rel, templatePath, &rs.Spec.Template)...)
 }
 
-func (replicaSetStrategy) WarningsOnUpdate(_ kubeversion.Release, o, old Object) []string {
+func (replicaSetStrategy) WarningsOnUpdate(rel kubeversion.Release, o, old Object) []string {
 	rs, oldRS := o.(*v1.ReplicaSet), old.(*v1.ReplicaSet)
 	if rs.ObjectMeta.Generation == oldRS.ObjectMeta.Generation {
 		return nil
 	}
-	return podTemplateWarnings(templatePath, &rs.Spec.Template)
+	return podTemplateWarnings(rel, templatePath, &rs.Spec.Template)
 }
 
 // Validate mirrors ValidateReplicaSet.
@@ -185,16 +185,16 @@ func (daemonSetStrategy) PrepareForUpdate(o, old Object) {
 
 func (daemonSetStrategy) Canonicalize(Object) {}
 
-func (daemonSetStrategy) WarningsOnCreate(_ kubeversion.Release, o Object) []string {
-	return podTemplateWarnings(templatePath, &o.(*v1.DaemonSet).Spec.Template)
+func (daemonSetStrategy) WarningsOnCreate(rel kubeversion.Release, o Object) []string {
+	return podTemplateWarnings(rel, templatePath, &o.(*v1.DaemonSet).Spec.Template)
 }
 
-func (daemonSetStrategy) WarningsOnUpdate(_ kubeversion.Release, o, old Object) []string {
+func (daemonSetStrategy) WarningsOnUpdate(rel kubeversion.Release, o, old Object) []string {
 	ds, oldDS := o.(*v1.DaemonSet), old.(*v1.DaemonSet)
 	if templateGeneration(ds) == templateGeneration(oldDS) {
 		return nil
 	}
-	return podTemplateWarnings(templatePath, &ds.Spec.Template)
+	return podTemplateWarnings(rel, templatePath, &ds.Spec.Template)
 }
 
 // Validate mirrors ValidateDaemonSet.

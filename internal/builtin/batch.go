@@ -147,28 +147,28 @@ func (jobStrategy) Canonicalize(o Object) {
 
 // WarningsOnCreate mirrors the strategy's: a name that is not a DNS label,
 // then WarningsForJobSpec.
-func (jobStrategy) WarningsOnCreate(_ kubeversion.Release, o Object) []string {
+func (jobStrategy) WarningsOnCreate(rel kubeversion.Release, o Object) []string {
 	j := o.(*v1.Job)
-	return append(dnsLabelNameWarning(j.ObjectMeta.Name), jobSpecWarnings(&j.Spec)...)
+	return append(dnsLabelNameWarning(j.ObjectMeta.Name), jobSpecWarnings(rel, &j.Spec)...)
 }
 
-func (jobStrategy) WarningsOnUpdate(_ kubeversion.Release, o, old Object) []string {
+func (jobStrategy) WarningsOnUpdate(rel kubeversion.Release, o, old Object) []string {
 	j, oldJ := o.(*v1.Job), old.(*v1.Job)
 	if j.ObjectMeta.Generation == oldJ.ObjectMeta.Generation {
 		return nil
 	}
-	return jobSpecWarnings(&j.Spec)
+	return jobSpecWarnings(rel, &j.Spec)
 }
 
 // jobSpecWarnings mirrors WarningsForJobSpec.
-func jobSpecWarnings(s *v1.JobSpec) []string {
+func jobSpecWarnings(rel kubeversion.Release, s *v1.JobSpec) []string {
 	var ws []string
 	if s.CompletionMode != nil && *s.CompletionMode == v1.IndexedCompletion {
 		if deref(s.Completions) > completionsSoftLimit && deref(s.Parallelism) > parallelismSoftLimitForUnlimited {
 			ws = append(ws, "spec: In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail")
 		}
 	}
-	return append(ws, podTemplateWarnings(templatePath, &s.Template)...)
+	return append(ws, podTemplateWarnings(rel, templatePath, &s.Template)...)
 }
 
 func deref(p *int32) int32 {

@@ -189,7 +189,7 @@ func (secretStrategy) Canonicalize(Object) {}
 
 // WarningsOnCreate mirrors warningsForSecret: a kubernetes.io/tls Secret
 // whose key pair does not load warns with crypto/tls's error.
-func (secretStrategy) WarningsOnCreate(_ kubeversion.Release, o Object) []string {
+func (secretStrategy) WarningsOnCreate(rel kubeversion.Release, o Object) []string {
 	return warningsForSecret(o.(*v1.Secret))
 }
 func (secretStrategy) WarningsOnUpdate(_ kubeversion.Release, o, _ Object) []string {

@@ -49,6 +49,7 @@ var modelledPodSpec = []string{
 	"imagePullSecrets", "hostname", "subdomain", "schedulerName",
 	"tolerations[].key", "tolerations[].operator", "tolerations[].value", "tolerations[].effect", "tolerations[].tolerationSeconds",
 	"priorityClassName", "enableServiceLinks",
+	"affinity.nodeAffinity",
 }
 
 // modelledProbe are a probe's modelled fields (under each of a
@@ -70,6 +71,13 @@ var modelledPodSpecPaths = func() []string {
 		for _, f := range modelledProbe {
 			out = append(out, "containers[]."+probe+"."+f)
 		}
+	}
+	for _, a := range []string{"podAffinity", "podAntiAffinity"} {
+		for _, f := range []string{"labelSelector", "namespaceSelector", "namespaces", "topologyKey"} {
+			out = append(out, "affinity."+a+".requiredDuringSchedulingIgnoredDuringExecution[]."+f,
+				"affinity."+a+".preferredDuringSchedulingIgnoredDuringExecution[].podAffinityTerm."+f)
+		}
+		out = append(out, "affinity."+a+".preferredDuringSchedulingIgnoredDuringExecution[].weight")
 	}
 	for _, hook := range []string{"postStart", "preStop"} {
 		for _, f := range modelledHook {

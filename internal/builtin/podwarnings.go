@@ -9,6 +9,7 @@ import (
 
 	"github.com/crdlab/crdlab/engine/field"
 	v1 "github.com/crdlab/crdlab/internal/builtin/corev1"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 )
 
 // deprecatedNodeLabels mirrors pkg/api/node's deprecatedNodeLabels.
@@ -33,7 +34,7 @@ var deprecatedPodAnnotations = []struct{ key, message string }{
 // podTemplateWarnings mirrors warningsForPodSpecAndMeta for a template at
 // fieldPath (spec.template). Map keys are sorted where upstream ranges
 // over a map.
-func podTemplateWarnings(fieldPath *field.Path, t *v1.PodTemplateSpec) []string {
+func podTemplateWarnings(rel kubeversion.Release, fieldPath *field.Path, t *v1.PodTemplateSpec) []string {
 	var ws []string
 	s, meta := &t.Spec, &t.ObjectMeta
 	for _, k := range sortedKeys(s.NodeSelector) {
@@ -41,6 +42,7 @@ func podTemplateWarnings(fieldPath *field.Path, t *v1.PodTemplateSpec) []string 
 			ws = append(ws, fmt.Sprintf("%s: %s", fieldPath.Child("spec", "nodeSelector").Key(k), msg))
 		}
 	}
+	ws = append(ws, nodeAffinityWarnings(rel, s.Affinity, fieldPath.Child("spec"))...)
 	for _, d := range deprecatedPodAnnotations {
 		if _, ok := meta.Annotations[d.key]; ok {
 			ws = append(ws, fmt.Sprintf("%s: %s", fieldPath.Child("metadata", "annotations").Key(d.key), d.message))
@@ -67,6 +69,7 @@ func podTemplateWarnings(fieldPath *field.Path, t *v1.PodTemplateSpec) []string 
 			ws = append(ws, fmt.Sprintf("%s: deprecated in v1.28, non-functional in v1.31+", vp.Child("rbd")))
 		}
 	}
+	ws = append(ws, overlappingPathWarnings(s.Volumes)...)
 	if len(s.ImagePullSecrets) > 1 {
 		seen := map[string]bool{}
 		for i, item := range s.ImagePullSecrets {
@@ -153,5 +156,6 @@ func podTemplateWarnings(fieldPath *field.Path, t *v1.PodTemplateSpec) []string 
 	if g := s.TerminationGracePeriodSeconds; g != nil && *g < 0 {
 		ws = append(ws, fmt.Sprintf("%s: must be >= 0; negative values are invalid and will be treated as 1", fieldPath.Child("spec", "terminationGracePeriodSeconds")))
 	}
+	ws = append(ws, podAffinityWarnings(s.Affinity, fieldPath.Child("spec"))...)
 	return ws
 }
