@@ -50,6 +50,9 @@ var modelledPodSpec = []string{
 	"tolerations[].key", "tolerations[].operator", "tolerations[].value", "tolerations[].effect", "tolerations[].tolerationSeconds",
 	"priorityClassName", "enableServiceLinks",
 	"affinity.nodeAffinity",
+	"topologySpreadConstraints[].maxSkew", "topologySpreadConstraints[].topologyKey", "topologySpreadConstraints[].whenUnsatisfiable",
+	"topologySpreadConstraints[].labelSelector", "topologySpreadConstraints[].minDomains",
+	"topologySpreadConstraints[].nodeAffinityPolicy", "topologySpreadConstraints[].nodeTaintsPolicy",
 }
 
 // modelledProbe are a probe's modelled fields (under each of a

@@ -269,3 +269,61 @@ func hasPathPrefix(a, b string) bool {
 	a, b = a+"/", b+"/"
 	return len(a) >= len(b) && a[:len(b)] == b
 }
+
+// validateTopologySpreadConstraints mirrors the function of the same name
+// but matchLabelKeys (podUnmodelled reports it).
+func validateTopologySpreadConstraints(rel kubeversion.Release, cs []v1.TopologySpreadConstraint, p *field.Path) field.ErrorList {
+	errs := field.ErrorList{}
+	for i, c := range cs {
+		cp := p.Index(i)
+		if c.MaxSkew <= 0 {
+			errs = append(errs, field.Invalid(cp.Child("maxSkew"), int64(c.MaxSkew), "must be greater than zero"))
+		}
+		if c.TopologyKey == "" {
+			errs = append(errs, field.Required(cp.Child("topologyKey"), "can not be empty"))
+		}
+		if c.WhenUnsatisfiable != "DoNotSchedule" && c.WhenUnsatisfiable != "ScheduleAnyway" {
+			errs = append(errs, field.NotSupported(cp.Child("whenUnsatisfiable"), c.WhenUnsatisfiable, []v1.UnsatisfiableConstraintAction{"DoNotSchedule", "ScheduleAnyway"}))
+		}
+		for _, rest := range cs[i+1:] {
+			if c.TopologyKey == rest.TopologyKey && c.WhenUnsatisfiable == rest.WhenUnsatisfiable {
+				errs = append(errs, field.Duplicate(cp.Child("{topologyKey, whenUnsatisfiable}"), fmt.Sprintf("{%v, %v}", c.TopologyKey, c.WhenUnsatisfiable)))
+				break
+			}
+		}
+		if m := c.MinDomains; m != nil {
+			if *m <= 0 {
+				errs = append(errs, field.Invalid(cp.Child("minDomains"), int64(*m), "must be greater than zero"))
+			}
+			if c.WhenUnsatisfiable != "DoNotSchedule" {
+				errs = append(errs, field.Invalid(cp.Child("minDomains"), m, fmt.Sprintf("can only use minDomains if whenUnsatisfiable=%s, not %s", "DoNotSchedule", c.WhenUnsatisfiable)))
+			}
+		}
+		for _, pol := range []struct {
+			name string
+			v    *v1.NodeInclusionPolicy
+		}{{"nodeAffinityPolicy", c.NodeAffinityPolicy}, {"nodeTaintsPolicy", c.NodeTaintsPolicy}} {
+			if pol.v != nil && *pol.v != "Honor" && *pol.v != "Ignore" {
+				errs = append(errs, field.NotSupported(cp.Child(pol.name), pol.v, []v1.NodeInclusionPolicy{"Honor", "Ignore"}))
+			}
+		}
+		errs = append(errs, ValidateLabelSelector(rel, c.LabelSelector, LabelSelectorValidationOptions{}, cp.Child("labelSelector"))...)
+	}
+	return errs
+}
+
+// topologySpreadWarnings mirrors the topology-spread part of
+// warningsForPodSpecAndMeta: a deprecated topology key, a null selector.
+func topologySpreadWarnings(cs []v1.TopologySpreadConstraint, specPath *field.Path) []string {
+	var ws []string
+	for i, c := range cs {
+		cp := specPath.Child("topologySpreadConstraints").Index(i)
+		if msg, ok := deprecatedNodeLabels[c.TopologyKey]; ok {
+			ws = append(ws, fmt.Sprintf("%s: %s is %s", cp.Child("topologyKey"), c.TopologyKey, msg))
+		}
+		if c.LabelSelector == nil {
+			ws = append(ws, fmt.Sprintf("%s: a null labelSelector results in matching no pod", cp.Child("labelSelector")))
+		}
+	}
+	return ws
+}

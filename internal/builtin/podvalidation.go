@@ -119,6 +119,7 @@ func validatePodSpec(rel kubeversion.Release, s *v1.PodSpec, p *field.Path, opts
 	// validateImagePullSecrets: a LocalObjectReference has only a name in
 	// v1, so nothing else can be set.
 	errs = append(errs, validateAffinity(rel, s.Affinity, p.Child("affinity"))...)
+	errs = append(errs, validateTopologySpreadConstraints(rel, s.TopologySpreadConstraints, p.Child("topologySpreadConstraints"))...)
 	if s.ServiceAccountName != "" {
 		errs = append(errs, nameErrs(names.NameIsDNSSubdomain, s.ServiceAccountName, false, p.Child("serviceAccountName"))...)
 	}

@@ -43,6 +43,7 @@ func podTemplateWarnings(rel kubeversion.Release, fieldPath *field.Path, t *v1.P
 		}
 	}
 	ws = append(ws, nodeAffinityWarnings(rel, s.Affinity, fieldPath.Child("spec"))...)
+	ws = append(ws, topologySpreadWarnings(s.TopologySpreadConstraints, fieldPath.Child("spec"))...)
 	for _, d := range deprecatedPodAnnotations {
 		if _, ok := meta.Annotations[d.key]; ok {
 			ws = append(ws, fmt.Sprintf("%s: %s", fieldPath.Child("metadata", "annotations").Key(d.key), d.message))
