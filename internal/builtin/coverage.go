@@ -26,6 +26,9 @@ var modelledPodSpec = []string{
 	"volumes[].configMap.name", "volumes[].configMap.items[].key", "volumes[].configMap.items[].path", "volumes[].configMap.items[].mode",
 	"volumes[].configMap.defaultMode", "volumes[].configMap.optional",
 	"volumes[].persistentVolumeClaim.claimName", "volumes[].persistentVolumeClaim.readOnly",
+	"volumes[].downwardAPI.defaultMode", "volumes[].downwardAPI.items[].path", "volumes[].downwardAPI.items[].mode",
+	"volumes[].downwardAPI.items[].fieldRef.apiVersion", "volumes[].downwardAPI.items[].fieldRef.fieldPath",
+	"readinessGates[].conditionType", "schedulingGates[].name",
 	"containers[].name", "containers[].image", "containers[].command", "containers[].args", "containers[].workingDir",
 	"containers[].ports[].name", "containers[].ports[].containerPort", "containers[].ports[].hostPort",
 	"containers[].ports[].protocol", "containers[].ports[].hostIP",
@@ -138,6 +141,16 @@ func podTemplateUnmodelled(t *v1.PodTemplateSpec, p *field.Path) []string {
 	}
 	for i, c := range s.InitContainers {
 		out = append(out, containerValuesUnmodelled(p.Child("spec", "initContainers").Index(i), &c)...)
+	}
+	for i, v := range s.Volumes {
+		if v.DownwardAPI == nil {
+			continue
+		}
+		for j, f := range v.DownwardAPI.Items {
+			if f.FieldRef != nil && f.FieldRef.APIVersion != "v1" {
+				out = append(out, p.Child("spec", "volumes").Index(i).Child("downwardAPI", "items").Index(j).Child("fieldRef", "apiVersion").String())
+			}
+		}
 	}
 	for i, tol := range s.Tolerations {
 		if tol.Operator == "Lt" || tol.Operator == "Gt" {

@@ -225,8 +225,8 @@ func podAffinityWarnings(a *v1.Affinity, specPath *field.Path) []string {
 }
 
 // overlappingPathWarnings mirrors warningsForOverlappingVirtualPaths for
-// configMap and secret volumes (the projected and downwardAPI volumes
-// are not modelled).
+// configMap, secret and downwardAPI volumes (projected volumes are not
+// modelled).
 func overlappingPathWarnings(vols []v1.Volume) []string {
 	var ws []string
 	check := func(vol, desc string, items []v1.KeyToPath) {
@@ -252,6 +252,13 @@ func overlappingPathWarnings(vols []v1.Volume) []string {
 		}
 		if v.Secret != nil && v.Secret.Items != nil {
 			check(v.Name, fmt.Sprintf("Secret %q", v.Secret.SecretName), v.Secret.Items)
+		}
+		if v.DownwardAPI != nil && v.DownwardAPI.Items != nil {
+			items := make([]v1.KeyToPath, len(v.DownwardAPI.Items))
+			for i, f := range v.DownwardAPI.Items {
+				items[i].Path = f.Path
+			}
+			check(v.Name, "DownwardAPI", items)
 		}
 	}
 	return ws

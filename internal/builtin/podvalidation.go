@@ -119,6 +119,18 @@ func validatePodSpec(rel kubeversion.Release, s *v1.PodSpec, p *field.Path, opts
 	// validateImagePullSecrets: a LocalObjectReference has only a name in
 	// v1, so nothing else can be set.
 	errs = append(errs, validateAffinity(rel, s.Affinity, p.Child("affinity"))...)
+	for i, g := range s.ReadinessGates {
+		errs = append(errs, qualifiedNameErrs(string(g.ConditionType), p.Child("readinessGates").Index(i).Child("conditionType"))...)
+	}
+	seenGates := map[string]bool{}
+	for i, g := range s.SchedulingGates {
+		gp := p.Child("schedulingGates").Index(i)
+		errs = append(errs, qualifiedNameErrs(g.Name, gp)...)
+		if seenGates[g.Name] {
+			errs = append(errs, field.Duplicate(gp, g.Name))
+		}
+		seenGates[g.Name] = true
+	}
 	errs = append(errs, validateTopologySpreadConstraints(rel, s.TopologySpreadConstraints, p.Child("topologySpreadConstraints"))...)
 	if s.ServiceAccountName != "" {
 		errs = append(errs, nameErrs(names.NameIsDNSSubdomain, s.ServiceAccountName, false, p.Child("serviceAccountName"))...)
@@ -222,7 +234,8 @@ func validateVolumeSource(s *v1.VolumeSource, p *field.Path) field.ErrorList {
 	one(s.RBD != nil, "rbd", nil)
 	one(s.Quobyte != nil, "quobyte", nil)
 	one(s.CephFS != nil, "cephFS", nil)
-	one(s.DownwardAPI != nil, "downwarAPI", nil)
+	// upstream's path of this error has the typo
+	one(s.DownwardAPI != nil, "downwarAPI", func() field.ErrorList { return validateDownwardAPIVolume(s.DownwardAPI, p.Child("downwardAPI")) })
 	one(s.FC != nil, "fc", nil)
 	one(s.FlexVolume != nil, "flexVolume", nil)
 	one(s.ConfigMap != nil, "configMap", func() field.ErrorList { return validateConfigMapVolume(s.ConfigMap, p.Child("configMap")) })
@@ -420,6 +433,7 @@ var (
 	supportedHTTPSchemes                = []v1.URIScheme{v1.URISchemeHTTP, v1.URISchemeHTTPS}
 	supportedRestartPolicies            = []v1.RestartPolicy{v1.RestartPolicyAlways, v1.RestartPolicyOnFailure, v1.RestartPolicyNever}
 	supportedDNSPolicies                = []v1.DNSPolicy{v1.DNSClusterFirstWithHostNet, v1.DNSClusterFirst, v1.DNSDefault, v1.DNSNone}
+	validVolumeFieldPaths               = []string{"metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace", "metadata.uid"}
 	validEnvFieldPaths                  = []string{"metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"}
 )
 
@@ -556,7 +570,7 @@ func validateEnvVarValueFrom(ev v1.EnvVar, p *field.Path) field.ErrorList {
 	n := 0
 	if vf.FieldRef != nil {
 		n++
-		errs = append(errs, validateObjectFieldSelector(vf.FieldRef, p.Child("fieldRef"))...)
+		errs = append(errs, validateObjectFieldSelector(vf.FieldRef, validEnvFieldPaths, p.Child("fieldRef"))...)
 	}
 	if vf.ResourceFieldRef != nil {
 		n++
@@ -586,7 +600,7 @@ func validateEnvVarValueFrom(ev v1.EnvVar, p *field.Path) field.ErrorList {
 // validateObjectFieldSelector mirrors validateObjectFieldSelector for the
 // v1 field paths of env vars (ConvertDownwardAPIFieldLabel of v1 is the
 // identity for the paths it accepts).
-func validateObjectFieldSelector(fs *v1.ObjectFieldSelector, p *field.Path) field.ErrorList {
+func validateObjectFieldSelector(fs *v1.ObjectFieldSelector, expressions []string, p *field.Path) field.ErrorList {
 	if fs.APIVersion == "" {
 		return field.ErrorList{field.Required(p.Child("apiVersion"), "")}
 	}
@@ -613,8 +627,8 @@ func validateObjectFieldSelector(fs *v1.ObjectFieldSelector, p *field.Path) fiel
 	default:
 		return field.ErrorList{field.Invalid(p.Child("fieldPath"), fp, fmt.Sprintf("error converting fieldPath: %v", fmt.Errorf("field label not supported: %s", fp)))}
 	}
-	if !contains(validEnvFieldPaths, fp) {
-		return field.ErrorList{field.NotSupported(p.Child("fieldPath"), fp, validEnvFieldPaths)}
+	if !contains(expressions, fp) {
+		return field.ErrorList{field.NotSupported(p.Child("fieldPath"), fp, expressions)}
 	}
 	return nil
 }
@@ -1104,6 +1118,39 @@ func validateResources(rel kubeversion.Release, r *v1.ResourceRequirements, p *f
 			}
 		} else if !isOvercommitAllowed(k) {
 			errs = append(errs, field.Required(limPath, "Limit must be set for non overcommitable resources"))
+		}
+	}
+	return errs
+}
+
+// validateDownwardAPIVolume mirrors validateDownwardAPIVolumeSource for
+// items with a fieldRef (a resourceFieldRef is not modelled:
+// podUnmodelled reports it). Upstream names the items' errors under the
+// source's path, without their index.
+func validateDownwardAPIVolume(d *v1.DownwardAPIVolumeSource, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if m := d.DefaultMode; m != nil && (*m > 0777 || *m < 0) {
+		errs = append(errs, field.Invalid(p.Child("defaultMode"), *m, fileModeErrorMsg))
+	}
+	for _, f := range d.Items {
+		if f.Path == "" {
+			errs = append(errs, field.Required(p.Child("path"), ""))
+		}
+		errs = append(errs, validateLocalDescendingPath(f.Path, p.Child("path"))...)
+		if strings.HasPrefix(f.Path, "..") && !strings.HasPrefix(f.Path, "../") {
+			errs = append(errs, field.Invalid(p.Child("path"), f.Path, "must not start with '..'"))
+		}
+		switch {
+		case f.FieldRef != nil:
+			errs = append(errs, validateObjectFieldSelector(f.FieldRef, validVolumeFieldPaths, p.Child("fieldRef"))...)
+			if f.ResourceFieldRef != nil {
+				errs = append(errs, field.Invalid(p, "resource", "fieldRef and resourceFieldRef can not be specified simultaneously"))
+			}
+		case f.ResourceFieldRef == nil:
+			errs = append(errs, field.Required(p, "one of fieldRef and resourceFieldRef is required"))
+		}
+		if f.Mode != nil && (*f.Mode > 0777 || *f.Mode < 0) {
+			errs = append(errs, field.Invalid(p.Child("mode"), *f.Mode, fileModeErrorMsg))
 		}
 	}
 	return errs
