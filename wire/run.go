@@ -26,13 +26,21 @@ const (
 	StatusSkipped RunStatus = "skipped"
 	// StatusPartial: a built-in kind the release serves whose native
 	// validation and defaulting crdlab does not model: only the API
-	// surface was checked (Reason says what); it is neither valid nor
-	// invalid. `crdlab validate --unmodelled fail` fails the run on it.
+	// surface was checked (Reason says what); or an object of a kind
+	// validated natively in part that passed what crdlab checks but sets
+	// fields whose validation it does not model (Reason starts with
+	// NativePartialReason and lists them). It is neither valid nor invalid.
+	// `crdlab validate --unmodelled fail` fails the run on it.
 	StatusPartial RunStatus = "partial"
 	// StatusError: it could not be validated (its CRD is invalid, the
 	// version is not served with --missing-crds=error, ...); Reason says why.
 	StatusError RunStatus = "error"
 )
+
+// NativePartialReason starts the Reason of a partial entry of a kind
+// validated natively in part (a Deployment whose pod template sets fields
+// crdlab does not model), followed by the fields.
+const NativePartialReason = "validated natively except for the fields whose validation crdlab does not model: "
 
 // RunEntry is one document of a run: where it is, what it is, its outcome.
 type RunEntry struct {

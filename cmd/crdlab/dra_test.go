@@ -137,8 +137,8 @@ func TestValidateChecksDRASelectors(t *testing.T) {
 		`testdata/dra/bad-class.yaml:8:7: spec.selectors[0].cel.expression: Invalid value: "device.driver ==": compilation failed: ERROR: <input>:1:17: Syntax error`,
 		`testdata/dra/bad-class.yaml:10:7: spec.selectors[1].cel.expression: Invalid value: "device.driver": must evaluate to bool or the unknown type, not string`,
 		`testdata/dra/bad-class.yaml:12:7: spec.selectors[2].cel.expression: Forbidden: too complex, exceeds cost limit`,
-		`deviceclass.resource.k8s.io/gpu.example.com checked against the API surface only: native validation of resource.k8s.io/v1 DeviceClass is not modelled beyond the CEL device selectors (compile, type and cost errors), which pass (docs/dra.md)`,
-		`resourceclaim.resource.k8s.io/training checked against the API surface only: native validation of resource.k8s.io/v1 ResourceClaim is not modelled beyond the CEL device selectors`,
+		`deviceclass.resource.k8s.io/gpu.example.com not validated natively: decoded by Kubernetes 1.37's OpenAPI schema (fields and types); native validation of resource.k8s.io/v1 DeviceClass is not modelled beyond the CEL device selectors (compile, type and cost errors), which pass (docs/dra.md)`,
+		`resourceclaim.resource.k8s.io/training not validated natively: decoded by Kubernetes 1.37's OpenAPI schema (fields and types); native validation of resource.k8s.io/v1 ResourceClaim is not modelled beyond the CEL device selectors`,
 	} {
 		if !strings.Contains(stdout.String()+stderr.String(), want) {
 			t.Errorf("output lacks %q:\n%s%s", want, stdout.String(), stderr.String())

@@ -17,6 +17,8 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/warning"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	_ "k8s.io/kubernetes/pkg/apis/apps/install"
+	_ "k8s.io/kubernetes/pkg/apis/batch/install"
 	_ "k8s.io/kubernetes/pkg/apis/coordination/install"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	_ "k8s.io/kubernetes/pkg/apis/networking/install"
@@ -25,6 +27,11 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/resource/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	_ "k8s.io/kubernetes/pkg/apis/storage/install"
+	"k8s.io/kubernetes/pkg/capabilities"
+	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
+	"k8s.io/kubernetes/pkg/registry/apps/deployment"
+	"k8s.io/kubernetes/pkg/registry/apps/replicaset"
+	"k8s.io/kubernetes/pkg/registry/batch/job"
 	"k8s.io/kubernetes/pkg/registry/coordination/lease"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
@@ -44,12 +51,20 @@ import (
 	"k8s.io/kubernetes/pkg/registry/storage/storageclass"
 )
 
+// The API server crdlab answers for runs with --allow-privileged=true (as
+// kubeadm, kind and the managed offerings configure it): a privileged
+// container is allowed.
+func init() { capabilities.Setup(true, 0) }
+
 // BuiltinOutcome is what kube-apiserver answers to a create or update of a
 // built-in object (`kubectl create --dry-run=server -o json`): the decode
 // error (400), the Invalid error's message (422), the warnings, and the
 // object it would store (v1 JSON without the uid and creationTimestamp it
 // generates).
 type BuiltinOutcome struct {
+	// UID is the uid the create generated (random): a Job's generated
+	// selector and labels carry it.
+	UID         string
 	DecodeError string
 	Invalid     string
 	Warnings    []string
@@ -96,6 +111,14 @@ func builtinStrategy(obj runtime.Object) (rest.RESTCreateUpdateStrategy, string,
 		return rolebinding.Strategy, "rolebindings", nil
 	case "ClusterRoleBinding":
 		return clusterrolebinding.Strategy, "clusterrolebindings", nil
+	case "Deployment":
+		return deployment.Strategy, "deployments", nil
+	case "ReplicaSet":
+		return replicaset.Strategy, "replicasets", nil
+	case "DaemonSet":
+		return daemonset.Strategy, "daemonsets", nil
+	case "Job":
+		return job.Strategy, "jobs", nil
 	default:
 		return nil, "", fmt.Errorf("not a modelled built-in kind: %q", k)
 	}
@@ -237,6 +260,7 @@ func ValidateBuiltin(req BuiltinRequest) (*BuiltinOutcome, error) {
 			accessor.SetName(gen + "xxxxx")
 		}
 		rest.FillObjectMetaSystemFields(accessor)
+		out.UID = string(accessor.GetUID())
 		if err := rest.BeforeCreate(strategy, ctx, obj); err != nil {
 			if apierrors.IsInvalid(err) {
 				out.Invalid = err.Error()

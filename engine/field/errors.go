@@ -145,6 +145,11 @@ func Duplicate(field *Path, value interface{}) *Error {
 	return &Error{Type: ErrorTypeDuplicate, Field: field.String(), BadValue: value}
 }
 
+// NotFound reports a value that refers to something that does not exist.
+func NotFound(field *Path, value interface{}) *Error {
+	return &Error{Type: ErrorTypeNotFound, Field: field.String(), BadValue: value}
+}
+
 // Invalid reports an invalid value.
 func Invalid(field *Path, value interface{}, detail string) *Error {
 	return &Error{Type: ErrorTypeInvalid, Field: field.String(), BadValue: value, Detail: detail}

@@ -65,10 +65,10 @@ func validateFinalizerName(rel kubeversion.Release, name string, p *field.Path) 
 
 // sortedKeys returns a map's keys in order. Upstream ranges over Go maps:
 // errors of several keys come in a random order there; crdlab sorts them.
-func sortedKeys[V any](m map[string]V) []string {
+func sortedKeys[K ~string, V any](m map[K]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
-		out = append(out, k)
+		out = append(out, string(k))
 	}
 	sort.Strings(out)
 	return out
@@ -189,7 +189,7 @@ func (secretStrategy) Canonicalize(Object) {}
 
 // WarningsOnCreate mirrors warningsForSecret: a kubernetes.io/tls Secret
 // whose key pair does not load warns with crypto/tls's error.
-func (secretStrategy) WarningsOnCreate(_ kubeversion.Release, o Object) []string {
+func (secretStrategy) WarningsOnCreate(rel kubeversion.Release, o Object) []string {
 	return warningsForSecret(o.(*v1.Secret))
 }
 func (secretStrategy) WarningsOnUpdate(_ kubeversion.Release, o, _ Object) []string {

@@ -49,7 +49,7 @@
 // rbacv1), coordination.k8s.io/v1 Lease and policy/v1 PodDisruptionBudget
 // (policy.go), storage.k8s.io/v1 StorageClass (storage.go),
 // networking.k8s.io/v1 NetworkPolicy (networkpolicy.go, CIDRs in
-// cidr.go) — decoding,
+// cidr.go) and the workloads below — decoding,
 // defaults (a Secret's type, a Namespace's kubernetes.io/metadata.name
 // label, phase and kubernetes finalizer, a PriorityClass's preemption
 // policy, an IngressClass's parameters scope, a binding's apiGroups, a
@@ -75,7 +75,22 @@
 // object's on update, as upstream's generated validation does. Alpha tags are not enforced and are
 // not modelled.
 // conformance/builtin_test.go runs them against kube-apiserver 1.37's
-// decoding, defaulting and registry strategies. For every other kind a
+// decoding, defaulting and registry strategies.
+//
+// The workloads apps/v1 Deployment, ReplicaSet, DaemonSet (apps.go,
+// apps_sets.go) and batch/v1 Job (batch.go: its generated selector and
+// labels carry GeneratedJobUID, the uid crdlab assumes) embed a pod
+// template: its scheme defaults are
+// poddefaults.go's, its validation podvalidation.go's and its warnings
+// podwarnings.go's — the part of k8s.io/kubernetes' pod-spec validation
+// crdlab models, in upstream's order. Their strategies are partial
+// (partialStrategy): coverage.go lists the fields set in a template whose
+// validation is not modelled (a whitelist of modelled paths walked over the
+// object, plus values such as hugepages and dnsPolicy None), and Serve
+// returns them in Outcome.Unmodelled, so that an object that passed what
+// crdlab checks is reported as partial, never valid, when it sets any.
+//
+// For every other kind a
 // release serves, Serve decodes the body by the release's OpenAPI schema
 // (Outcome.SchemaChecked; Outcome.Modelled is false): the caller must say
 // that native validation did not run, never "valid".

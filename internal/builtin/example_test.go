@@ -37,7 +37,7 @@ func ExampleSchemaFor() {
 // server's typed decoder decodes it.
 func ExampleServe_decodedBySchema() {
 	o, err := builtin.Serve(builtin.Request{
-		Body:    []byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":"3"}}`),
+		Body:    []byte(`{"apiVersion":"batch/v1","kind":"CronJob","metadata":{"name":"nightly"},"spec":{"startingDeadlineSeconds":"3"}}`),
 		Release: kubeversion.Of(37),
 	})
 	if err != nil {
@@ -48,5 +48,5 @@ func ExampleServe_decodedBySchema() {
 	fmt.Println(o.DecodeError)
 	// Output:
 	// false true
-	// Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32
+	// CronJob in version "v1" cannot be handled as a CronJob: json: cannot unmarshal string into Go struct field CronJobSpec.spec.startingDeadlineSeconds of type int64
 }

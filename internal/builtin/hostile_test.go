@@ -33,14 +33,18 @@ func TestHostileBuiltinObjects(t *testing.T) {
 		{"deep nesting in data", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"data":{"k":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}}`, "the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: invalid character '[' exceeded max depth ({\"apiVersion\":\"v1\",\"kind\":\"Con ...)", 0},
 		{"bad UTF-8", "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"\xff\xfe\"}}", "", 0},
 		{"generation out of range", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","generation":1e40}}`, "cannot unmarshal number 1e40 into Go struct field ObjectMeta.metadata.generation of type int64", 0},
+		{"deployment of 10k containers", deploymentWith(containers(10000, func(i int) string { return fmt.Sprintf(`{"name":"c%d","image":"i"}`, i) })), "", 0},
+		{"deployment of 5k same-named containers", deploymentWith(containers(5000, func(int) string { return `{"name":"c","image":"i"}` })), "spec.template.spec.containers[1].name: Duplicate value", 4999},
+		{"deployment of 5k bad ports", deploymentWith(`[{"name":"c","image":"i","ports":` + containers(5000, func(int) string { return `{"containerPort":70000}` }) + `}]`), "ports[0].containerPort: Invalid value: 70000", 5000},
+		{"deep nesting in a pod template", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a"},"spec":{"template":{"spec":{"containers":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}}}}`, "exceeded max depth", 0},
 		{"null everywhere", `{"apiVersion":"v1","kind":"Namespace","metadata":null,"spec":null,"status":null}`, "metadata.name: Required value", 1},
-		// kinds decoded by their schema only
+		// Deployments (validated natively) and kinds decoded by their schema only
 		{"deployment with args nested 9000 deep", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a"},"spec":{"template":{"spec":{"containers":[{"name":"c","args":` + strings.Repeat("[", 9000) + strings.Repeat("]", 9000) + `}]}}}}`, "json: cannot unmarshal array into Go struct field Container.spec.template.spec.containers.args of type string", 0},
-		{"deployment of 100k labels", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a","labels":` + labels(100000, func(i int) string { return fmt.Sprintf("l%d", i) }) + `}}`, "", 0},
+		{"deployment of 100k labels", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a","labels":` + labels(100000, func(i int) string { return fmt.Sprintf("l%d", i) }) + `}}`, "spec.selector: Required value", 0},
 		{"deployment replicas 1e40", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a"},"spec":{"replicas":1e40}}`, "cannot unmarshal number 1e40 into Go struct field DeploymentSpec.spec.replicas of type int32", 0},
 		{"pod of 20k containers with unknown fields", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"spec":{"containers":[` + strings.TrimSuffix(strings.Repeat(`{"name":"c","x":1},`, 20000), ",") + `]}}`, `strict decoding error: unknown field "spec.containers[0].x"`, 0},
 		{"service bad UTF-8", "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"type\":\"\xff\xfe\"}}", "", 0},
-		{"deployment quantity of 1 MiB", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a"},"spec":{"template":{"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"` + strings.Repeat("9", 1<<20) + `"}}}]}}}}`, "", 0},
+		{"deployment quantity of 1 MiB", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a"},"spec":{"template":{"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"` + strings.Repeat("9", 1<<20) + `"}}}]}}}}`, "spec.selector: Required value", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,4 +70,18 @@ func TestHostileBuiltinObjects(t *testing.T) {
 			}
 		})
 	}
+}
+
+// containers is a JSON list of n items.
+func containers(n int, item func(i int) string) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = item(i)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// deploymentWith is a Deployment whose pod template has the containers.
+func deploymentWith(containers string) string {
+	return `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"a"},"spec":{"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":` + containers + `}}}}`
 }

@@ -80,6 +80,12 @@ type Outcome struct {
 	// quantities, int-or-strings, times and base64 bytes, with the API
 	// server's texts (DecodeError, or Warnings for Warn).
 	SchemaChecked bool
+	// Unmodelled lists the fields set in the object whose native validation
+	// crdlab does not model (a Deployment's pod template: affinity, init
+	// containers, ...), as field paths: an answer that passed is then
+	// partial — the API server may still reject what was not checked.
+	// Empty when everything set was validated.
+	Unmodelled []string
 	// DecodeError is the 400 (or 409) message of a request that failed
 	// before validation.
 	DecodeError string
@@ -172,6 +178,7 @@ func Serve(req Request) (*Outcome, error) {
 	}
 	ensureNamespace(s, meta)
 	out.Warnings = append(out.Warnings, dedupOwnerReferences(meta)...)
+	var oldObj Object
 	if req.Old == nil {
 		create(req.Release, s, obj, out)
 	} else {
@@ -189,9 +196,16 @@ func Serve(req Request) (*Outcome, error) {
 			return out, nil
 		}
 		update(req.Release, s, obj, old, out)
+		oldObj = old
 	}
 	out.Name = meta.Name
 	out.Warnings = recordWarnings(out.Warnings)
+	if ps, ok := s.(partialStrategy); ok {
+		out.Unmodelled = ps.Unmodelled(obj)
+	}
+	if pu, ok := s.(partialUpdateStrategy); ok && oldObj != nil {
+		out.Unmodelled = append(out.Unmodelled, pu.UnmodelledUpdate(obj, oldObj)...)
+	}
 	if len(out.Errors) > 0 {
 		out.Errors = kubeversion.ErrorsAt(req.Release, out.Errors)
 		return out, nil

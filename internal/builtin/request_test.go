@@ -160,11 +160,11 @@ func nonNil(s []string) []string {
 }
 
 func TestServeChecksOnlyTheSurfaceOfKindsNotModelled(t *testing.T) {
-	o, err := Serve(Request{Body: []byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":"three"}}`)})
+	o, err := Serve(Request{Body: []byte(`{"apiVersion":"storage.k8s.io/v1","kind":"CSIDriver","metadata":{"name":"d"},"spec":{"attachRequired":"yes"}}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Modelled || o.Object != nil || o.Resource.ResourceGroup() != "deployments.apps" {
+	if o.Modelled || o.Object != nil || o.Resource.ResourceGroup() != "csidrivers.storage.k8s.io" {
 		t.Fatalf("got %+v", o)
 	}
 	o, err = Serve(Request{Release: kubeversion.Of(31), Body: []byte(`{"apiVersion":"flowcontrol.apiserver.k8s.io/v1beta3","kind":"FlowSchema","metadata":{"name":"f"}}`)})

@@ -37,6 +37,21 @@ type Strategy interface {
 	Canonicalize(obj Object)
 }
 
+// partialStrategy is a Strategy whose validation models part of
+// upstream's: Unmodelled lists the fields set in an object whose
+// validation it does not reproduce (field paths), so that the answer says
+// what was not checked.
+type partialStrategy interface {
+	Unmodelled(obj Object) []string
+}
+
+// partialUpdateStrategy is a partialStrategy whose update validation
+// models part of upstream's: UnmodelledUpdate lists what of an update it
+// does not check.
+type partialUpdateStrategy interface {
+	UnmodelledUpdate(obj, old Object) []string
+}
+
 // strategies are the resources validated natively, by group/version/kind.
 var strategies = map[gvk]Strategy{
 	{"", "v1", "ConfigMap"}:      configMapStrategy{},
@@ -56,6 +71,12 @@ var strategies = map[gvk]Strategy{
 	{"policy", "v1", "PodDisruptionBudget"}:      pdbStrategy{},
 	{"storage.k8s.io", "v1", "StorageClass"}:     storageClassStrategy{},
 	{"networking.k8s.io", "v1", "NetworkPolicy"}: networkPolicyStrategy{},
+
+	{"apps", "v1", "Deployment"}: deploymentStrategy{},
+	{"apps", "v1", "ReplicaSet"}: replicaSetStrategy{},
+	{"apps", "v1", "DaemonSet"}:  daemonSetStrategy{},
+
+	{"batch", "v1", "Job"}: jobStrategy{},
 }
 
 // StrategyFor returns the strategy of a resource crdlab validates

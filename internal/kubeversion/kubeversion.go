@@ -257,6 +257,12 @@ const (
 	// pkg/registry/core/serviceaccount/strategy.go
 	// warnIfHasEnforceMountableSecretsAnnotation (internal/builtin).
 	MountableSecretsWarning
+	// RelaxedEnvVarNames: a container's env names and envFrom prefixes
+	// may be any printable ASCII but '=' (RelaxedEnvironmentVariableValidation
+	// beta, on by default, in 1.32); before, they must match
+	// [-._a-zA-Z][-._a-zA-Z0-9]*. kubernetes v1.32 pkg/features and
+	// pkg/apis/core/validation ValidateEnv (internal/builtin).
+	RelaxedEnvVarNames
 	// KubernetesTypeEqualityCost: `==` on Kubernetes CEL types (quantity,
 	// ip, cidr, format, url, semver, the authorizer's) is estimated at cost
 	// 1; before, cel-go's default estimate of an equality of values of
@@ -362,6 +368,7 @@ var since = [numChanges]int{
 	KubernetesTypeEqualityCost:      32,
 	URLResultSize:                   32,
 	KeywordFieldNames:               32,
+	RelaxedEnvVarNames:              32,
 }
 
 // Since returns the release (minor version) change c arrived in.

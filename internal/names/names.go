@@ -358,3 +358,47 @@ func IsConfigMapKey(value string) []string {
 	}
 	return errs
 }
+
+// IsEnvVarName tests for an environment variable name (util/validation's
+// IsEnvVarName, the rule before RelaxedEnvironmentVariableValidation):
+// alphabetic characters, digits, '_', '-' or '.', not starting with a
+// digit, and not '.', '..' or starting with '..'.
+func IsEnvVarName(value string) []string {
+	var errs []string
+	ok := value != ""
+	for i := 0; ok && i < len(value); i++ {
+		c := value[i]
+		ok = isAlnum(c) || c == '-' || c == '_' || c == '.'
+		if i == 0 && c >= '0' && c <= '9' {
+			ok = false
+		}
+	}
+	if !ok {
+		errs = append(errs, RegexError("a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit", "[-._a-zA-Z][-._a-zA-Z0-9]*", "my.env-name", "MY_ENV.NAME", "MyEnvName1"))
+	}
+	switch {
+	case value == ".":
+		errs = append(errs, `must not be '.'`)
+	case value == "..":
+		errs = append(errs, `must not be '..'`)
+	case strings.HasPrefix(value, ".."):
+		errs = append(errs, `must not start with '..'`)
+	}
+	return errs
+}
+
+// IsRelaxedEnvVarName tests for an environment variable name under
+// RelaxedEnvironmentVariableValidation: printable ASCII other than '='.
+func IsRelaxedEnvVarName(value string) []string {
+	var errs []string
+	if value == "" {
+		errs = append(errs, "environment variable name "+EmptyError())
+	}
+	for _, r := range value {
+		if r > 127 || r < 32 || r == 127 || r == '=' {
+			errs = append(errs, "a valid environment variable name must consist only of printable ASCII characters other than '='")
+			break
+		}
+	}
+	return errs
+}

@@ -49,3 +49,19 @@ func (is IntOrString) MarshalJSON() ([]byte, error) {
 	}
 	return []byte{}, fmt.Errorf("impossible IntOrString.Type")
 }
+
+// FromString is a string IntOrString.
+func FromString(s string) IntOrString { return IntOrString{Type: String, StrVal: s} }
+
+// IsString says whether the value is a string (else an int32).
+func (is IntOrString) IsString() bool { return is.Type == String }
+
+// String is the value as text. A pointer method, as intstr's: a bad value
+// passed by value is printed in Go syntax before 1.34, as upstream's is.
+func (is *IntOrString) String() string {
+	if is.Type == String {
+		return is.StrVal
+	}
+	b, _ := json.Marshal(is.IntVal)
+	return string(b)
+}

@@ -2,16 +2,6 @@ package v1
 
 import "github.com/crdlab/crdlab/internal/objectmeta"
 
-// Protocol mirrors core/v1 Protocol.
-type Protocol string
-
-// The protocols.
-const (
-	ProtocolTCP  Protocol = "TCP"
-	ProtocolUDP  Protocol = "UDP"
-	ProtocolSCTP Protocol = "SCTP"
-)
-
 // PolicyType mirrors networking/v1 PolicyType.
 type PolicyType string
 

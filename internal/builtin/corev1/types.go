@@ -2,7 +2,9 @@
 // ConfigMap, Secret, Namespace, ServiceAccount; scheduling.k8s.io/v1
 // PriorityClass; networking.k8s.io/v1 IngressClass; coordination.k8s.io/v1
 // Lease; policy/v1 PodDisruptionBudget; storage.k8s.io/v1 StorageClass;
-// networking.k8s.io/v1 NetworkPolicy),
+// networking.k8s.io/v1 NetworkPolicy; the pod spec and the workloads
+// embedding it, apps/v1 and batch/v1, generated into pod.go by
+// tools/builtintypes from k8s.io/api's declarations),
 // with metav1's LabelSelector, Condition and MicroTime and intstr's
 // IntOrString, as Go types with k8s.io/api's JSON
 // shape, Go field types and type names: the API server decodes a request

@@ -145,6 +145,16 @@ func (b *Builtins) entry(d *Document, apiVersion string, opts Options, res *Resu
 		r.Status = wire.StatusInvalid
 		return
 	}
+	if len(o.Unmodelled) > 0 {
+		// The API server may still reject what crdlab did not check: a
+		// partial answer, never "valid".
+		r.Status = wire.StatusPartial
+		r.Reason = wire.NativePartialReason + strings.Join(o.Unmodelled, ", ") + " (docs/builtin-kinds.md)"
+		if opts.Results {
+			r.Result = o.Object
+		}
+		return
+	}
 	r.Status = wire.StatusValid
 	if opts.Results {
 		r.Result = o.Object

@@ -43,7 +43,7 @@ func TestBuiltinObjectsGetTheirOwnOutcome(t *testing.T) {
 	docs := []string{
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\ndata: {a: b}",
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bad}\ndata: {\"a b\": c}",
-		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}",
+		"apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: web}",
 		"apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: web}",
 		"apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ntype: kubernetes.io/tls",
 		"apiVersion: v1\nkind: ComponentStatus\nmetadata: {name: cs}",
@@ -69,7 +69,7 @@ func TestBuiltinObjectsGetTheirOwnOutcome(t *testing.T) {
 		wants: []want{
 			{wire.StatusValid, ""},
 			{wire.StatusInvalid, "data[a b]: Invalid value"},
-			{wire.StatusPartial, "native validation and defaulting of apps/v1 Deployment are not modelled (the kinds validated natively: docs/builtin-kinds.md)"},
+			{wire.StatusPartial, "native validation and defaulting of batch/v1 CronJob are not modelled (the kinds validated natively: docs/builtin-kinds.md)"},
 			{wire.StatusInvalid, `resource mapping not found for name: "web" namespace: "" from "` + f + `": no matches for kind "Ingress" in version "extensions/v1beta1"`},
 			{wire.StatusInvalid, "data[tls.crt]: Required value"},
 			{wire.StatusPartial, "cannot be created"},
@@ -79,12 +79,12 @@ func TestBuiltinObjectsGetTheirOwnOutcome(t *testing.T) {
 		},
 	}, {
 		name: "builtins at 1.31 with --kinds",
-		opts: Options{Builtins: &Builtins{Release: kubeversion.Of(31)}, Kinds: []string{"ConfigMap", "Deployment.apps"}},
+		opts: Options{Builtins: &Builtins{Release: kubeversion.Of(31)}, Kinds: []string{"ConfigMap", "CronJob.batch"}},
 		wants: []want{
 			{wire.StatusValid, ""},
 			{wire.StatusInvalid, "data[a b]"},
-			{wire.StatusPartial, "apps/v1 Deployment are not modelled"},
-			{wire.StatusSkipped, "not among the kinds selected (--kinds ConfigMap,Deployment.apps)"},
+			{wire.StatusPartial, "batch/v1 CronJob are not modelled"},
+			{wire.StatusSkipped, "not among the kinds selected (--kinds ConfigMap,CronJob.batch)"},
 			{wire.StatusSkipped, "not among the kinds selected"},
 			{wire.StatusSkipped, "not among the kinds selected"},
 			{wire.StatusValid, ""},
@@ -204,7 +204,7 @@ func TestPartialKindsAreDecodedByTheirSchema(t *testing.T) {
 	docs := []string{
 		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: \"3\"}",
 		"apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {ports: [{port: 80, nodeport: 30000}]}",
-		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ok}\nspec: {replicas: 3}",
+		"apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: ok}\nspec: {schedule: \"@daily\"}",
 	}
 	f := filepath.Join(dir, "all.yaml")
 	if err := os.WriteFile(f, []byte(strings.Join(docs, "\n---\n")), 0o644); err != nil {
@@ -220,7 +220,7 @@ func TestPartialKindsAreDecodedByTheirSchema(t *testing.T) {
 	}{
 		{wire.StatusInvalid, `Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`},
 		{wire.StatusInvalid, `Service in version "v1" cannot be handled as a Service: strict decoding error: unknown field "spec.ports[0].nodeport"`},
-		{wire.StatusPartial, "decoded by Kubernetes 1.37's OpenAPI schema (fields and types); native validation and defaulting of apps/v1 Deployment are not modelled"},
+		{wire.StatusPartial, "decoded by Kubernetes 1.37's OpenAPI schema (fields and types); native validation and defaulting of batch/v1 CronJob are not modelled"},
 	}
 	if len(got) != len(wants) {
 		t.Fatalf("%d entries", len(got))

@@ -149,7 +149,7 @@ func (j *junitWriter) End(s wire.RunSummary) error {
 				start("skipped", attr("message", e.Reason))
 				end("skipped")
 			case wire.StatusPartial:
-				msg := "not validated natively: " + e.Reason
+				msg := partialMessage(e.Reason)
 				if j.opts.FailPartial {
 					start("failure", attr("message", msg), attr("type", "partial"))
 					if err := text(msg); err != nil {
@@ -226,7 +226,7 @@ func (t *tapWriter) Entry(e *inputs.Result) error {
 	case wire.StatusSkipped:
 		fmt.Fprintf(w, "ok %d - %s # SKIP %s\n", t.n, desc, tapEscape(e.Reason))
 	case wire.StatusPartial:
-		msg := "not validated natively: " + e.Reason
+		msg := partialMessage(e.Reason)
 		if t.opts.FailPartial {
 			fmt.Fprintf(w, "not ok %d - %s\n  ---\n  status: %s\n  errors:\n  - %s\n  ...\n", t.n, desc, e.Status, yamlQuote(msg))
 		} else {
@@ -319,7 +319,7 @@ func (g *githubWriter) Entry(e *inputs.Result) error {
 		if g.opts.FailPartial {
 			cmd = "error"
 		}
-		fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", cmd, ghProperty(e.File), e.Line, ghProperty(title+" not validated natively"), ghData(e.Reason))
+		fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", cmd, ghProperty(e.File), e.Line, ghProperty(title+" "+partialTitle(e.Reason)), ghData(e.Reason))
 	}
 	return nil
 }
@@ -341,4 +341,12 @@ func ghData(s string) string {
 // (actions/toolkit's escapeProperty).
 func ghProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// partialTitle is a partial entry's GitHub annotation title's ending.
+func partialTitle(reason string) string {
+	if strings.HasPrefix(reason, wire.NativePartialReason) {
+		return "validated in part"
+	}
+	return "not validated natively"
 }

@@ -171,7 +171,7 @@ func (t *textWriter) Entry(e *inputs.Result) error {
 		if t.opts.FailPartial {
 			out = stderr
 		}
-		fmt.Fprintf(out, "%s: %s not validated natively: %s\n", where(&e.RunEntry), resourceName(&e.RunEntry), e.Reason)
+		fmt.Fprintf(out, "%s: %s %s\n", where(&e.RunEntry), resourceName(&e.RunEntry), partialMessage(e.Reason))
 	case strings.HasPrefix(e.DecodeError, "resource mapping not found"):
 		// kubectl's own error: the request is never sent.
 		fmt.Fprintf(stderr, "%s: error: %s\n", where(&e.RunEntry), e.DecodeError)
@@ -342,4 +342,14 @@ func writeInvalid(w io.Writer, e *inputs.Result) {
 		io.WriteString(w, msg(i))
 		io.WriteString(w, "\n")
 	}
+}
+
+// partialMessage is what a partial entry's reports say: the reason, after
+// "not validated natively: " unless the kind was validated
+// natively in part.
+func partialMessage(reason string) string {
+	if strings.HasPrefix(reason, wire.NativePartialReason) {
+		return reason
+	}
+	return "not validated natively: " + reason
 }
