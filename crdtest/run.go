@@ -44,6 +44,13 @@ type Options struct {
 	KubeVersion string
 	// Share is engine.CompileOptions.Share (a --kube-version matrix).
 	Share *engine.CompileShare
+	// Builtins, when set, is the request path of Kubernetes' built-in
+	// kinds that an admission case on a built-in object (a Deployment, a
+	// ConfigMap, ...) goes through, in the API server's order: decoding and
+	// defaults, mutating admission, the kind's strategy, validating
+	// admission. crdlab's CLI sets it (the WebAssembly module does not
+	// link it); without it the object reaches the policies as written.
+	Builtins admission.BuiltinKinds
 }
 
 // Request is one API request sent by a case, as given to Options.Observe.
@@ -157,7 +164,7 @@ func load(fsys fileSystem, opts Options, paths []string) (*plan, error) {
 		return nil, err
 	}
 	l := newLoader(fsys)
-	l.observe, l.observeAdmission = opts.Observe, opts.ObserveAdmission
+	l.observe, l.observeAdmission, l.builtins = opts.Observe, opts.ObserveAdmission, opts.Builtins
 	l.backend = opts.Backend
 	l.kubeVersion, l.share = opts.KubeVersion, opts.Share
 	if err := l.addExtra(opts.CRDs); err != nil {

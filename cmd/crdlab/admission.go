@@ -81,6 +81,9 @@ type policyRun struct {
 	nameNS      bool // the request names the name and namespace
 	cat         *inputs.Catalog
 	keepResults bool
+	// builtin, when the run validates built-in objects, is what their
+	// admission needs (builtinadmission.go).
+	builtin *builtinAdmission
 	// webhookAnswers are the --webhook-response answers; hooked, when a
 	// mutating webhook has one, what the mutating step's webhooks did.
 	webhookAnswers *webhookAnswers
@@ -104,7 +107,7 @@ func admissionReleaseNote(kubeVersion string) string {
 
 // loadAdmission reads the policies (--policy and the inputs) and the
 // request; it returns nil when there is no policy.
-func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, mentioned bool, cat *inputs.Catalog, update bool) (*policyRun, error) {
+func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, mentioned bool, cat *inputs.Catalog, update bool, bk *builtinAdmission) (*policyRun, error) {
 	in := &admission.Inputs{}
 	if len(f.policies) > 0 {
 		docs, err := reader.Read(f.policies, "policies (--policy)")
@@ -139,7 +142,7 @@ func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, ment
 	if !hasAdmission(in) {
 		return nil, nil
 	}
-	p := &policyRun{cat: cat, tmpl: admission.Request{Operation: "CREATE", UserInfo: defaultUser}}
+	p := &policyRun{cat: cat, tmpl: admission.Request{Operation: "CREATE", UserInfo: defaultUser}, builtin: bk}
 	if update {
 		p.tmpl.Operation = "UPDATE"
 	}
@@ -159,7 +162,7 @@ func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, ment
 	if p.tmpl.Operation == "UPDATE" && !update {
 		return nil, fmt.Errorf("an UPDATE needs the stored object: give --old FILE")
 	}
-	p.adm, err = admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Webhooks: in.Webhooks, Objects: in.Objects, Resources: catalogResources(cat)})
+	p.adm, err = admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Webhooks: in.Webhooks, Objects: in.Objects, Resources: p.resources()})
 	if err != nil {
 		return nil, err
 	}
@@ -279,6 +282,12 @@ func catalogResources(cat *inputs.Catalog) iadm.CRDResources {
 	return defs
 }
 
+// resources are the run's resources: its CRDs, and the built-in ones when
+// the run validates built-in objects.
+func (p *policyRun) resources() admission.Resources {
+	return runResources{catalogResources(p.cat), p.builtin}
+}
+
 // apply runs validating admission on a valid entry: a denial makes it
 // invalid, with the API server's message as its error.
 func (p *policyRun) apply(d *inputs.Document, r *inputs.Result) {
@@ -308,13 +317,27 @@ func (p *policyRun) apply(d *inputs.Document, r *inputs.Result) {
 			r.Webhooks = append(res.Calls, validatingNotReached(p.adm, "not reached: the object is invalid")...)
 		}
 	}
-	if r.Status != wire.StatusValid || admission.IsAdmissionKind(r.APIVersion, r.Kind) {
+	if admission.IsAdmissionKind(r.APIVersion, r.Kind) {
 		return
 	}
 	var obj, old map[string]interface{}
 	var err error
 	var req admission.Request
-	if d.IsCRD() {
+	var builtinNote string
+	if e, _ := p.cat.Lookup(r.APIVersion, r.Kind); !d.IsCRD() && (e == nil || e.Def == nil) {
+		// A built-in object: valid, or partial (its native validation
+		// not modelled).
+		var ok bool
+		if req, builtinNote, ok = p.builtinValidated(d, r); !ok {
+			return
+		}
+		obj = req.Object
+		if obj == nil {
+			obj = req.OldObject
+		}
+	} else if r.Status != wire.StatusValid {
+		return
+	} else if d.IsCRD() {
 		obj, err = admission.DecodeObject(d.Data)
 		if err == nil && obj != nil {
 			req = admission.ObjectRequest(p.tmpl, r.APIVersion, r.Kind, "customresourcedefinitions", false, obj, p.storedCRD(r.Name), p.nameNS)
@@ -361,6 +384,9 @@ func (p *policyRun) apply(d *inputs.Document, r *inputs.Result) {
 	}
 	out := &wire.AdmissionOutcome{Allowed: dec.Denied == nil, Warnings: dec.Warnings, AuditAnnotations: dec.AuditAnnotations,
 		Evaluated: dec.Evaluated, Notes: dec.Notes}
+	if builtinNote != "" {
+		out.Notes = append(out.Notes, builtinNote)
+	}
 	if p.releaseNote != "" {
 		out.Notes = append(out.Notes, p.releaseNote)
 	}

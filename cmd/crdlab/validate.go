@@ -315,7 +315,11 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	}
 	// Validating admission policies (--policy, or among the inputs) run
 	// on every object that passes validation.
-	policies, err := loadAdmission(&f.admissionFlags, inputs.Reader{Recursive: f.recursive, Stdin: stdin}, fs.Args(), in.Marked(), cat, old != nil)
+	var bk *builtinAdmission
+	if opts.Builtins != nil {
+		bk = &builtinAdmission{kinds: newBuiltinKinds(opts.Builtins.Release), fieldValidation: fv}
+	}
+	policies, err := loadAdmission(&f.admissionFlags, inputs.Reader{Recursive: f.recursive, Stdin: stdin}, fs.Args(), in.Marked(), cat, old != nil, bk)
 	if err != nil {
 		if _, ok := err.(*inputs.InputError); ok {
 			return reportInputError(stderr, err)

@@ -115,8 +115,7 @@ func (b *Builtins) entry(d *Document, apiVersion string, opts Options, res *Resu
 	r.Warnings = o.Warnings
 	if !o.Modelled {
 		r.Status = wire.StatusPartial
-		r.Reason = fmt.Sprintf("native validation and defaulting of %s %s are not modelled (the kinds validated natively: docs/builtin-kinds.md)",
-			apiVersion, d.Kind)
+		r.Reason = NotModelledReason(apiVersion, d.Kind)
 		return
 	}
 	r.DecodeError = o.DecodeError
@@ -150,4 +149,10 @@ func locateBuiltin(errs field.ErrorList, d *Document, at int) []wire.LocatedErro
 		}
 	}
 	return locate(reports, d.Line, at)
+}
+
+// NotModelledReason is the reason of the partial entry of an object whose
+// kind the release serves but crdlab does not validate natively.
+func NotModelledReason(apiVersion, kind string) string {
+	return fmt.Sprintf("native validation and defaulting of %s %s are not modelled (the kinds validated natively: docs/builtin-kinds.md)", apiVersion, kind)
 }
