@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crdlab/crdlab/wire"
+)
+
+const replicasPolicy = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: replicas-limit}
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments]}
+  validations:
+  - expression: "object.spec.replicas <= 5"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: replicas-limit}
+spec: {policyName: replicas-limit, validationActions: [Deny]}
+`
+
+func deployment(replicas string) string {
+	return `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: ` + replicas + `
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx}]
+`
+}
+
+// The opening example of issue 32: a policy on Deployments, no CRD at all.
+func TestValidatePolicyDeniesADeploymentWithoutAnyCRD(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"policy.yaml": replicasPolicy, "deploy.yaml": deployment("7"), "small.yaml": deployment("3")})
+	deploy := filepath.Join(dir, "deploy.yaml")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--policy", filepath.Join(dir, "policy.yaml"), deploy}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitInvalid {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	want := deploy + `:1: Error from server (Invalid): error when creating "` + deploy + `": deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'replicas-limit' with binding 'replicas-limit' denied request: failed expression: object.spec.replicas <= 5` + "\n"
+	if stderr.String() != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
+	}
+
+	// Allowed: still partial (the Deployment's own validation is not
+	// modelled), with the policy's outcome and a note saying so.
+	stdout.Reset()
+	stderr.Reset()
+	code = run([]string{"validate", "--policy", filepath.Join(dir, "policy.yaml"), "-o", "json", filepath.Join(dir, "small.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitValid {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	var rep wire.RunReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	e := rep.Results[0]
+	if e.Status != wire.StatusPartial || e.Admission == nil || !e.Admission.Allowed || len(e.Admission.Evaluated) != 1 ||
+		len(e.Admission.Notes) != 1 || !strings.Contains(e.Admission.Notes[0], "native validation and defaulting of apps/v1 Deployment are not modelled") {
+		t.Errorf("entry: %+v, admission %+v", e, e.Admission)
+	}
+}
+
+const teamPolicies = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: add-team}
+spec:
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps, secrets]}
+  matchConditions:
+  - {name: not-the-params, expression: "object.metadata.name != 'team-defaults'"}
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{metadata: Object.metadata{labels: {'team': params.data.team}}}"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: add-team}
+spec:
+  policyName: add-team
+  paramRef: {name: team-defaults, parameterNotFoundAction: Deny}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: team-defaults}
+data: {team: payments}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: need-team}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps, secrets]}
+  validations:
+  - expression: "object.kind != 'Secret' || object.type == 'Opaque'"
+    messageExpression: "'type ' + object.type"
+  - expression: "has(object.metadata.labels) && object.metadata.labels.team == 'payments'"
+    message: the team label is required
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: need-team}
+spec: {policyName: need-team, validationActions: [Deny]}
+`
+
+// A MutatingAdmissionPolicy on ConfigMaps and Secrets (exact kinds), with a
+// param ConfigMap written without a namespace (kubectl apply puts it in
+// default): mutated, then validated natively (the Secret's type
+// defaulted), then the validating policy sees the labelled object.
+func TestValidateMutatingPolicyOnConfigMapsWithParamsInTheDefaultNamespace(t *testing.T) {
+	objs := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app}\ndata: {k: v}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: creds, namespace: default}\nstringData: {password: x}\n"
+	dir := writeFiles(t, map[string]string{"policies.yaml": teamPolicies, "objs.yaml": objs})
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--policy", filepath.Join(dir, "policies.yaml"), "-o", "json", filepath.Join(dir, "objs.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitValid {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	var rep wire.RunReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 2 {
+		t.Fatalf("%d entries", len(rep.Results))
+	}
+	for _, e := range rep.Results {
+		if e.Status != wire.StatusValid || e.Mutation == nil || len(e.Mutation.Mutations) != 1 || e.Mutation.Mutations[0].Param != "default/team-defaults" {
+			t.Errorf("%s: status %s, mutation %+v, errors %+v", e.Name, e.Status, e.Mutation, e.Errors)
+			continue
+		}
+		res, _ := json.Marshal(e.Result)
+		if !strings.Contains(string(res), `"labels":{"team":"payments"}`) {
+			t.Errorf("%s: stored %s", e.Name, res)
+		}
+		if e.Kind == "Secret" && !strings.Contains(string(res), `"type":"Opaque"`) {
+			t.Errorf("%s: stored %s", e.Name, res)
+		}
+	}
+}
+
+// crdtest admission cases on built-in objects: a MutatingAdmissionPolicy
+// on a ConfigMap is applied (it used to fail with "Resource kind /v1,
+// Kind=ConfigMap not found"), the Secret's native validation refuses an
+// invalid object between the mutating and validating policies.
+func TestTestSuiteRunsTheChainOnBuiltinObjects(t *testing.T) {
+	indent := func(s string) string {
+		return "      " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n      ") + "\n"
+	}
+	suite := `name: built-in kinds
+tests:
+  admission:
+  - name: labelled by the mutating policy
+    policies:
+    - |
+` + indent(teamPolicies) + `    object: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: app}
+      data: {k: v}
+    expected: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: app, namespace: default, labels: {team: payments}}
+      data: {k: v}
+  - name: an invalid Secret is refused by its strategy
+    policies:
+    - |
+` + indent(teamPolicies) + `    object: |
+      apiVersion: v1
+      kind: Secret
+      metadata: {name: tls}
+      type: kubernetes.io/tls
+      data: {a: YQ==}
+    expectedError: 'Secret "tls" is invalid: [data[tls.crt]: Required value, data[tls.key]: Required value]'
+  - name: a Deployment is denied
+    policies:
+    - |
+` + indent(replicasPolicy) + `    object: |
+` + indent(deployment("9")) + `    expectedError: "deployments.apps \"web\" is forbidden: ValidatingAdmissionPolicy 'replicas-limit' with binding 'replicas-limit' denied request: failed expression: object.spec.replicas <= 5"
+`
+	dir := writeFiles(t, map[string]string{"builtin.crdtest.yaml": suite})
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"test", filepath.Join(dir, "builtin.crdtest.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitValid {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "3 passed") {
+		t.Errorf("stdout:\n%s", stdout.String())
+	}
+}
