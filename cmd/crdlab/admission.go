@@ -28,6 +28,7 @@ type admissionFlags struct {
 	operation        string
 	user             string
 	groups           []string
+	enablement       enablementFlags
 }
 
 func (a *admissionFlags) declare(fs *flag.FlagSet) {
@@ -37,6 +38,7 @@ func (a *admissionFlags) declare(fs *flag.FlagSet) {
 	fs.StringVar(&a.operation, "operation", "", "the admission operation: CREATE, UPDATE or DELETE (default: CREATE, UPDATE with --old)")
 	fs.StringVar(&a.user, "user", "", "the requesting user's name (default: kubernetes-admin)")
 	fs.StringArrayVar(&a.groups, "group", nil, "a group of the requesting user (repeatable; default: system:masters and system:authenticated)")
+	a.enablement.declare(fs)
 }
 
 // defaultUser is the requesting user when neither --request nor --user
@@ -90,6 +92,9 @@ type policyRun struct {
 	hooked         *webhookMutation
 	// releaseNote is admissionReleaseNote's remark, in every outcome's notes.
 	releaseNote string
+	// mutatingOff is apiEnablement.mutatingNote's remark when the
+	// mutating policies are not run.
+	mutatingOff string
 }
 
 // admissionReleaseNote is the remark that admission (policies, webhook
@@ -107,14 +112,14 @@ func admissionReleaseNote(kubeVersion string) string {
 
 // loadAdmission reads the policies (--policy and the inputs) and the
 // request; it returns nil when there is no policy.
-func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, mentioned bool, cat *inputs.Catalog, update bool, bk *builtinAdmission) (*policyRun, error) {
+func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, mentioned bool, cat *inputs.Catalog, update bool, bk *builtinAdmission, en *apiEnablement) (*policyRun, error) {
 	in := &admission.Inputs{}
 	if len(f.policies) > 0 {
 		docs, err := reader.Read(f.policies, "policies (--policy)")
 		if err != nil {
 			return nil, err
 		}
-		if err := decodePolicyDocs(in, docs, true); err != nil {
+		if err := decodePolicyDocs(in, docs, true, en); err != nil {
 			return nil, err
 		}
 	}
@@ -136,7 +141,7 @@ func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, ment
 	if err != nil {
 		return nil, err
 	}
-	if err := decodePolicyDocs(in, docs, false); err != nil {
+	if err := decodePolicyDocs(in, docs, false, en); err != nil {
 		return nil, err
 	}
 	if !hasAdmission(in) {
@@ -166,7 +171,10 @@ func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, ment
 	if err != nil {
 		return nil, err
 	}
-	if err := p.loadMutating(in); err != nil {
+	if n := en.mutatingNote(); n != "" && len(in.MutatingPolicies) > 0 {
+		// The plugin is off: the policies are stored, never run.
+		p.mutatingOff = n
+	} else if err := p.loadMutating(in); err != nil {
 		return nil, err
 	}
 	if p.webhookAnswers, err = loadWebhookAnswers(f.webhookResponses, reader, p.adm); err != nil {
@@ -178,7 +186,7 @@ func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, ment
 	return p, nil
 }
 
-func decodePolicyDocs(in *admission.Inputs, docs []inputs.Document, all bool) error {
+func decodePolicyDocs(in *admission.Inputs, docs []inputs.Document, all bool, en *apiEnablement) error {
 	for _, d := range docs {
 		if d.IsCRD() {
 			continue
@@ -188,7 +196,13 @@ func decodePolicyDocs(in *admission.Inputs, docs []inputs.Document, all bool) er
 			if d.Item >= 0 || body == nil {
 				body, file, line = d.Data, d.Where(), 0
 			}
-			got, err := iadm.DecodeDocument(body, file, line)
+			var got *admission.Inputs
+			var err error
+			if en != nil {
+				got, err = iadm.DecodeDocumentServed(body, file, line, en.served)
+			} else {
+				got, err = iadm.DecodeDocument(body, file, line)
+			}
 			if err != nil {
 				return err
 			}
@@ -428,6 +442,7 @@ func (a *admissionFlags) declareForUpdate(fs *flag.FlagSet) {
 	fs.StringArrayVar(&a.webhookResponses, "webhook-response", nil, webhookResponseUsage)
 	fs.StringVar(&a.user, "user", "", "the requesting user's name (default: kubernetes-admin)")
 	fs.StringArrayVar(&a.groups, "group", nil, "a group of the requesting user (repeatable; default: system:masters and system:authenticated)")
+	a.enablement.declare(fs)
 }
 
 // noResources knows no CRD: the request is a CRD's own.
@@ -453,8 +468,16 @@ func crdUpdateAdmission(f *admissionFlags, reader inputs.Reader, newRaw, oldRaw 
 	if err != nil {
 		return nil, err
 	}
+	rel, err := kubeversion.Parse(kubeVersion)
+	if err != nil {
+		return nil, err
+	}
+	en, err := f.enablement.parse(rel)
+	if err != nil {
+		return nil, err
+	}
 	in := &admission.Inputs{}
-	if err := decodePolicyDocs(in, docs, true); err != nil {
+	if err := decodePolicyDocs(in, docs, true, en); err != nil {
 		return nil, err
 	}
 	if !hasAdmission(in) {

@@ -205,3 +205,60 @@ tests:
 		t.Errorf("stdout:\n%s", stdout.String())
 	}
 }
+
+// Older versions of the policy kinds are served where the release and its
+// switches serve them (kubectl's "resource mapping not found" elsewhere);
+// before 1.36 the MutatingAdmissionPolicy feature gate decides whether the
+// mutating policies run.
+func TestPolicyVersionsServedByReleaseRuntimeConfigAndFeatureGate(t *testing.T) {
+	version := func(doc, v string) string {
+		return strings.Replace(doc, "apiVersion: admissionregistration.k8s.io/v1\n", "apiVersion: admissionregistration.k8s.io/"+v+"\n", 1)
+	}
+	docs := strings.Split(teamPolicies, "---\n")
+	// The mutating policy and its binding at version v (v1alpha1's binding
+	// defaults parameterNotFoundAction to Deny: it is left out), the
+	// validating ones at vv.
+	policies := func(v, vv string) string {
+		binding := docs[1]
+		if v == "v1alpha1" {
+			binding = strings.Replace(binding, ", parameterNotFoundAction: Deny", "", 1)
+		}
+		return version(docs[0], v) + "---\n" + version(binding, v) + "---\n" + docs[2] + "---\n" + version(docs[3], vv) + "---\n" + version(docs[4], vv)
+	}
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app}\ndata: {k: v}\n"
+	for _, tc := range []struct {
+		name     string
+		policies string
+		args     []string
+		code     int
+		want     string // in stdout and stderr
+	}{
+		{"v1 at 1.37", policies("v1", "v1"), nil, exitValid, "configmap/app created"},
+		{"v1beta1 not served by default", policies("v1beta1", "v1"), nil, exitUsage,
+			`resource mapping not found for name: "add-team" namespace: "" from "` + "POLICIES" + `": no matches for kind "MutatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1beta1"`},
+		{"v1beta1 with --runtime-config", policies("v1beta1", "v1beta1"), []string{"--runtime-config", "admissionregistration.k8s.io/v1beta1=true"}, exitValid, "configmap/app created"},
+		{"v1beta1 with api/beta", policies("v1beta1", "v1"), []string{"--runtime-config", "api/beta"}, exitValid, "configmap/app created"},
+		{"v1beta1 resource switched off", policies("v1beta1", "v1"), []string{"--runtime-config", "api/beta,admissionregistration.k8s.io/v1beta1/mutatingadmissionpolicies=false"}, exitUsage, "no matches for kind"},
+		{"v1 MutatingAdmissionPolicy at 1.35", policies("v1", "v1"), []string{"--kube-version", "1.35"}, exitUsage,
+			`no matches for kind "MutatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1"`},
+		{"v1alpha1 at 1.34, gate off", policies("v1alpha1", "v1"), []string{"--kube-version", "1.34", "--runtime-config", "admissionregistration.k8s.io/v1alpha1"}, exitInvalid,
+			"MutatingAdmissionPolicies are not run: the MutatingAdmissionPolicy feature gate is off"},
+		{"v1alpha1 at 1.34, gate on", policies("v1alpha1", "v1"), []string{"--kube-version", "1.34", "--runtime-config", "admissionregistration.k8s.io/v1alpha1", "--feature-gates", "MutatingAdmissionPolicy=true"}, exitValid, "configmap/app created"},
+		{"v1alpha1 ValidatingAdmissionPolicy gone after 1.32", policies("v1", "v1alpha1"), []string{"--kube-version", "1.37", "--runtime-config", "api/alpha"}, exitUsage,
+			`no matches for kind "ValidatingAdmissionPolicy" in version "admissionregistration.k8s.io/v1alpha1"`},
+		{"a bad --runtime-config", policies("v1", "v1"), []string{"--runtime-config", "admissionregistration.k8s.io/v1beta1=maybe"}, exitUsage, "invalid value"},
+		{"an unknown feature gate", policies("v1", "v1"), []string{"--feature-gates", "Foo=true"}, exitUsage, "MutatingAdmissionPolicy gate only"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeFiles(t, map[string]string{"policies.yaml": tc.policies, "cm.yaml": cm})
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"validate", "--policy", filepath.Join(dir, "policies.yaml")}, tc.args...)
+			code := run(append(args, filepath.Join(dir, "cm.yaml")), strings.NewReader(""), &stdout, &stderr)
+			out := stdout.String() + stderr.String()
+			want := strings.ReplaceAll(tc.want, "POLICIES", filepath.Join(dir, "policies.yaml"))
+			if code != tc.code || !strings.Contains(out, want) {
+				t.Errorf("exit %d (want %d), output:\n%s\nwant it to contain:\n%s", code, tc.code, out, want)
+			}
+		})
+	}
+}

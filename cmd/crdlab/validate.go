@@ -79,8 +79,15 @@ with the API server's error, warnings are added.
 Mutating admission policies (MutatingAdmissionPolicy and its binding)
 given the same way run first, before the validation, and change the object
 validated; -o json entries carry the mutated object and the mutations run
-("mutation"). See docs/validating-policies.md, docs/mutating-policies.md
-and docs/webhooks.md.`,
+("mutation"). Policies run on objects of built-in kinds too, in the API
+server's order: the object decoded and defaulted, the mutating policies,
+the kind's native validation, the validating policies (for kinds checked
+against the API surface only, on the object as written). Versions
+v1alpha1 and v1beta1 of the policy kinds are read where the release serves
+them with --runtime-config (as kube-apiserver's); before 1.36 mutating
+policies run only with --feature-gates MutatingAdmissionPolicy=true. See
+docs/validating-policies.md, docs/mutating-policies.md and
+docs/webhooks.md.`,
 	example: `  # A GitOps repository: CRDs in one directory, manifests of every kind in another
   crdlab validate --crd crds/ -R manifests/
 
@@ -319,7 +326,15 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	if opts.Builtins != nil {
 		bk = &builtinAdmission{kinds: newBuiltinKinds(opts.Builtins.Release), fieldValidation: fv}
 	}
-	policies, err := loadAdmission(&f.admissionFlags, inputs.Reader{Recursive: f.recursive, Stdin: stdin}, fs.Args(), in.Marked(), cat, old != nil, bk)
+	rel, err := kubeversion.Parse(f.kube.version)
+	if err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	en, err := f.enablement.parse(rel)
+	if err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	policies, err := loadAdmission(&f.admissionFlags, inputs.Reader{Recursive: f.recursive, Stdin: stdin}, fs.Args(), in.Marked(), cat, old != nil, bk, en)
 	if err != nil {
 		if _, ok := err.(*inputs.InputError); ok {
 			return reportInputError(stderr, err)
@@ -338,6 +353,9 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		}
 		if n := admissionReleaseNote(f.kube.version); n != "" {
 			policies.releaseNote = n
+			fmt.Fprintf(stderr, "note: %s\n", n)
+		}
+		if n := policies.mutatingOff; n != "" {
 			fmt.Fprintf(stderr, "note: %s\n", n)
 		}
 		if policies.adm.Policies() > 0 || policies.mut == nil || policies.adm.WebhookCount() > 0 {
