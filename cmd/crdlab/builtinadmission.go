@@ -114,7 +114,8 @@ func (p *policyRun) builtinValidated(d *inputs.Document, r *inputs.Result) (req 
 			return req, "", false
 		}
 		return p.builtinObjectRequest(d.APIVersion, d.Kind, plural, namespaced, obj), "", true
-	case r.Status == wire.StatusPartial && r.Reason == builtinNotModelled(d.APIVersion, d.Kind):
+	case r.Status == wire.StatusPartial && (r.Reason == inputs.NotModelledReason(d.APIVersion, d.Kind) ||
+		r.Reason == inputs.SubresourceNotModelledReason(p.tmpl.SubResource, d.APIVersion, d.Kind)):
 		req, ok := p.builtinRequest(d)
 		if !ok {
 			return req, "", false
@@ -122,12 +123,6 @@ func (p *policyRun) builtinValidated(d *inputs.Document, r *inputs.Result) (req 
 		return req, fmt.Sprintf("native validation and defaulting of %s %s are not modelled: the admission policies saw the object as written, with its namespace, and the API server's own validation was not run", d.APIVersion, d.Kind), true
 	}
 	return req, "", false
-}
-
-// builtinNotModelled is the reason of a partial entry whose kind is served
-// but not validated natively (inputs.Builtins).
-func builtinNotModelled(apiVersion, kind string) string {
-	return inputs.NotModelledReason(apiVersion, kind)
 }
 
 // builtinTarget is the mutation target of a built-in kind, built once.

@@ -50,7 +50,8 @@ func TestValidatePolicyDeniesADeploymentWithoutAnyCRD(t *testing.T) {
 	if code != exitInvalid {
 		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
-	want := deploy + `:1: Error from server (Invalid): error when creating "` + deploy + `": deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'replicas-limit' with binding 'replicas-limit' denied request: failed expression: object.spec.replicas <= 5` + "\n"
+	want := deploy + `:1: Error from server (Invalid): error when creating "` + deploy + `": deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'replicas-limit' with binding 'replicas-limit' denied request: failed expression: object.spec.replicas <= 5` + "\n" +
+		deploy + ":1: note: deployment.apps/web was checked against the API surface only: native validation and defaulting of apps/v1 Deployment are not modelled (the kinds validated natively: docs/builtin-kinds.md)\n"
 	if stderr.String() != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
 	}
@@ -258,6 +259,52 @@ func TestPolicyVersionsServedByReleaseRuntimeConfigAndFeatureGate(t *testing.T) 
 			want := strings.ReplaceAll(tc.want, "POLICIES", filepath.Join(dir, "policies.yaml"))
 			if code != tc.code || !strings.Contains(out, want) {
 				t.Errorf("exit %d (want %d), output:\n%s\nwant it to contain:\n%s", code, tc.code, out, want)
+			}
+		})
+	}
+}
+
+// A rule naming deployments/status matches a status update of a
+// Deployment, from --subresource and from --request's subResource; an
+// UPDATE of the object itself is not matched; a subresource the resource
+// does not have is an error entry.
+func TestValidateSubresourceOfABuiltinResourceIsMatched(t *testing.T) {
+	policy := `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: status-guard}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [UPDATE], resources: [deployments/status]}
+  validations:
+  - expression: "false"
+    messageExpression: "'no ' + request.subResource + ' updates of ' + request.resource.resource"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: status-guard}
+spec: {policyName: status-guard, validationActions: [Deny]}
+`
+	dir := writeFiles(t, map[string]string{"policy.yaml": policy, "old.yaml": deployment("3"), "new.yaml": deployment("4"),
+		"review.yaml": "apiVersion: admission.k8s.io/v1\nkind: AdmissionReview\nrequest: {operation: UPDATE, subResource: status}\n"})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"--subresource status", []string{"--subresource", "status"}, exitInvalid, `deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'status-guard' with binding 'status-guard' denied request: no status updates of deployments`},
+		{"--request subResource status", []string{"--request", p("review.yaml")}, exitInvalid, `denied request: no status updates of deployments`},
+		{"the object itself", nil, exitValid, `deployment.apps/web checked against the API surface only`},
+		{"a subresource it does not have", []string{"--subresource", "binding"}, exitInvalid, `apps/v1 Deployment has no subresource "binding" at Kubernetes 1.37 (its subresources: scale, status)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"validate", "--policy", p("policy.yaml"), "--old", p("old.yaml")}, tc.args...)
+			code := run(append(args, p("new.yaml")), strings.NewReader(""), &stdout, &stderr)
+			if out := stdout.String() + stderr.String(); code != tc.code || !strings.Contains(out, tc.want) {
+				t.Errorf("exit %d (want %d), output:\n%s\nwant it to contain:\n%s", code, tc.code, out, tc.want)
 			}
 		})
 	}

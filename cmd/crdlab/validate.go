@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"regexp"
 	"strings"
 	"time"
 
@@ -121,6 +122,9 @@ docs/webhooks.md.`,
 	run:   runValidate,
 }
 
+// subresourceName is what --subresource takes: a subresource's name.
+var subresourceName = regexp.MustCompile(`^[a-z]+$`)
+
 type validateFlags struct {
 	outputFlags
 	crds            []string
@@ -145,7 +149,7 @@ func declareValidate(fs *flag.FlagSet, f *validateFlags) {
 	fs.StringVar(&f.oldCRD, "old-crd", "", "the CRD in the cluster `FILE`: the one --crd is an update of it (its verdict is the CRD's)")
 	fs.StringVar(&f.storedVersions, "stored-versions", "", "with --old-crd: its status.storedVersions, comma-separated")
 	fs.StringVar(&f.version, "version", "", "the served `VERSION` the requests go to (default: each object's apiVersion)")
-	fs.StringVar(&f.subresource, "subresource", "", "status: validate a status update (needs --old)")
+	fs.StringVar(&f.subresource, "subresource", "", "status: validate a status update (needs --old); the other subresources of built-in resources (scale, ephemeralcontainers, ...) are matched by admission rules naming them")
 	fs.StringVar(&f.fieldValidation, "field-validation", "Strict", "Strict, Warn or Ignore (unknown and duplicate fields; any case)")
 	fs.StringVar(&f.missing, "missing-crds", "skip", "skip or error: what objects whose kind has no CRD do to the run")
 	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "the time limit of each object's validation (0: none); an object past it is an error"+wasmTimeoutNote)
@@ -186,10 +190,10 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		return usageError(c, stderr, "%v", err)
 	}
 	if f.subresource != "" {
-		if f.subresource, err = enum("subresource", f.subresource, "status"); err != nil {
-			return usageError(c, stderr, "%v", err)
+		if !subresourceName.MatchString(f.subresource) {
+			return usageError(c, stderr, "--subresource %q: a subresource's name (status, scale, ephemeralcontainers, ...)", f.subresource)
 		}
-		if f.old == "" {
+		if f.subresource == "status" && f.old == "" {
 			return usageError(c, stderr, "--subresource status needs --old (a status update)")
 		}
 	}
@@ -236,7 +240,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		Results:  f.output == "json" || f.output == "jsonl" || f.output == "yaml",
 		Validate: engine.ValidateOptions{Version: f.version, Subresource: f.subresource, FieldValidation: engine.FieldValidation(fv)},
 		Kinds:    f.kinds, SkipKinds: f.skipKinds}
-	if f.builtins && f.subresource == "" {
+	if f.builtins {
 		rel, err := kubeversion.Parse(f.kube.version)
 		if err != nil {
 			return usageError(c, stderr, "%v", err)
