@@ -18,7 +18,7 @@ func TestAdmissionSuites(t *testing.T) {
 		passed int
 	}{
 		{"testdata/admission", 15},
-		{"testdata/k8s-docs", 22},
+		{"testdata/k8s-docs", 28},
 		{"testdata/kaptest", 4},
 	} {
 		rep, err := RunPaths(Options{}, tc.path)
