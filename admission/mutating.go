@@ -156,3 +156,33 @@ type BuiltinAnswer struct {
 	Code            int
 	Warnings        []string
 }
+
+// StoredObjects is objects (params, Namespaces, RBAC objects given as
+// inputs) as the API server stores them once `kubectl apply` created them:
+// each object of a built-in kind bk validates natively replaced by its
+// stored form (a Namespace with its kubernetes.io/metadata.name label and
+// phase, a Secret's stringData merged into data and its type, the namespace
+// "default" when it has none); the others, and objects the API server
+// would refuse, as they are.
+func StoredObjects(objects []map[string]interface{}, bk BuiltinKinds) []map[string]interface{} {
+	if bk == nil {
+		return objects
+	}
+	out := make([]map[string]interface{}, len(objects))
+	for i, o := range objects {
+		out[i] = o
+		apiVersion, _ := o["apiVersion"].(string)
+		kind, _ := o["kind"].(string)
+		if _, _, ok := bk.Resource(apiVersion, kind); !ok {
+			continue
+		}
+		a, err := bk.Serve(apiVersion, kind, o, nil, "Strict")
+		if err != nil || !a.Modelled || a.Code != 0 || a.Object == nil {
+			continue
+		}
+		if stored, err := ObjectOf(a.Object); err == nil && stored != nil {
+			out[i] = stored
+		}
+	}
+	return out
+}

@@ -404,6 +404,8 @@ func (l *loader) runAdmission(t target, c *AdmissionCase, base *admission.Inputs
 	all := &admission.Inputs{}
 	all.Add(base)
 	all.Add(c.inputs)
+	// Params and Namespaces as the cluster stores them.
+	all.Objects = admission.StoredObjects(all.Objects, l.builtins)
 	out, err := l.admit(t, c, all)
 	if err != nil {
 		return nil, err

@@ -164,6 +164,10 @@ func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, ment
 		p.tmpl.Operation = op
 	}
 	p.setUser(f)
+	if bk != nil {
+		// Params and Namespaces as the cluster stores them.
+		in.Objects = admission.StoredObjects(in.Objects, bk.kinds)
+	}
 	if p.tmpl.Operation == "UPDATE" && !update {
 		return nil, fmt.Errorf("an UPDATE needs the stored object: give --old FILE")
 	}

@@ -309,3 +309,44 @@ spec: {policyName: status-guard, validationActions: [Deny]}
 		})
 	}
 }
+
+// Params and Namespaces given as inputs are what the cluster stores once
+// kubectl apply created them: a Namespace with its
+// kubernetes.io/metadata.name label and phase, a Secret's stringData in
+// data.
+func TestValidateParamsAndNamespacesAreStoredObjects(t *testing.T) {
+	policy := `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: stored}
+spec:
+  paramKind: {apiVersion: v1, kind: Secret}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}
+  validations:
+  - expression: "namespaceObject.metadata.labels['kubernetes.io/metadata.name'] == 'shop' && namespaceObject.status.phase == 'Active'"
+    message: the Namespace is not the stored one
+  - expression: "params.type == 'Opaque' && params.data.password == 'eA=='"
+    message: the Secret is not the stored one
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: stored}
+spec: {policyName: stored, validationActions: [Deny], paramRef: {name: creds, namespace: default, parameterNotFoundAction: Deny}}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: shop, labels: {team: a}}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: creds}
+stringData: {password: x}
+`
+	dir := writeFiles(t, map[string]string{"policy.yaml": policy, "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: shop}\n"})
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--policy", filepath.Join(dir, "policy.yaml"), filepath.Join(dir, "cm.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitValid || stdout.String() != "configmap/c created (server dry run)\n" {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+}
