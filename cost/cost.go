@@ -61,6 +61,9 @@ type Report struct {
 	// SuggestionsTruncated is set when the search for bounds stopped early
 	// (it re-estimates at most 2,000 times per report).
 	SuggestionsTruncated bool `json:"suggestionsTruncated,omitempty"`
+	// KubeVersion, when set, is the release Text names on its verdict
+	// line (crdlab cost sets it; not part of the JSON report).
+	KubeVersion string `json:"-"`
 }
 
 // Limits are the limits the report compares with.

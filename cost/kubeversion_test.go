@@ -1,12 +1,14 @@
 package cost_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/crdlab/crdlab/cost"
 	"github.com/crdlab/crdlab/engine/crd"
+	"github.com/crdlab/crdlab/wire"
 )
 
 // nameRuleCRD has a rule over metadata.name: before 1.37 the name is an
@@ -89,4 +91,29 @@ func ExampleAnalyzeWithOptions() {
 	// Output:
 	// 1.36: accepted false, over budget true
 	// 1.37: accepted true, over budget false
+}
+
+// TestTextVerdictNamesTheReleaseWhenGiven: Text's verdict line names
+// Report.KubeVersion (crdlab cost sets it), and nothing when unset; the
+// JSON report never carries it.
+func TestTextVerdictNamesTheReleaseWhenGiven(t *testing.T) {
+	for _, tt := range []struct {
+		rep  cost.Report
+		want string
+	}{
+		{cost.Report{Accepted: true, KubeVersion: "1.36"}, "verdict: accepted at Kubernetes 1.36\n"},
+		{cost.Report{Accepted: true}, "verdict: accepted\n"},
+		{cost.Report{KubeVersion: "1.38", CostErrors: []wire.ErrorReport{{Message: "x"}}}, "verdict: rejected at Kubernetes 1.38 (0 error(s), 1 about cost)\n"},
+	} {
+		if got := tt.rep.Text(); !strings.Contains(got, tt.want) {
+			t.Errorf("Text() = %q, want it to contain %q", got, tt.want)
+		}
+		b, err := json.Marshal(tt.rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "1.3") {
+			t.Errorf("the JSON report carries the release: %s", b)
+		}
+	}
 }

@@ -105,10 +105,14 @@ func (r *Report) Text() string {
 	if r.SuggestionsTruncated {
 		b.WriteString("note: the search for bounds stopped early; some expressions have fewer suggestions\n")
 	}
+	release := ""
+	if r.KubeVersion != "" {
+		release = " at Kubernetes " + r.KubeVersion
+	}
 	if r.Accepted {
-		b.WriteString("verdict: accepted\n")
+		fmt.Fprintf(&b, "verdict: accepted%s\n", release)
 	} else {
-		fmt.Fprintf(&b, "verdict: rejected (%d error(s), %d about cost)\n", len(r.Errors), len(r.CostErrors))
+		fmt.Fprintf(&b, "verdict: rejected%s (%d error(s), %d about cost)\n", release, len(r.Errors), len(r.CostErrors))
 		for _, e := range r.Errors {
 			fmt.Fprintf(&b, "  %s\n", e.Message)
 		}

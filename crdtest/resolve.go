@@ -57,9 +57,10 @@ type loader struct {
 	fs               fileSystem
 	backend          Backend
 	// kubeVersion overrides the suites' (Options.KubeVersion); share is
-	// Options.Share.
-	kubeVersion string
-	share       *engine.CompileShare
+	// Options.Share; defaultKubeVersion is Options.DefaultKubeVersion.
+	kubeVersion        string
+	defaultKubeVersion string
+	share              *engine.CompileShare
 }
 
 type fileEntry struct {
@@ -224,6 +225,9 @@ func (l *loader) targets(s *SuiteFile) ([]target, error) {
 	var docs []*crdDoc
 	openshift := false
 	kv := s.KubeVersion
+	if kv == "" {
+		kv = l.defaultKubeVersion
+	}
 	if l.kubeVersion != "" {
 		kv = l.kubeVersion
 	}

@@ -42,6 +42,10 @@ type Options struct {
 	// KubeVersion, when set, is the Kubernetes release every suite runs
 	// at, whatever its kubeVersion says.
 	KubeVersion string
+	// DefaultKubeVersion, when set, is the release of the suites that
+	// name none (a project's .crdlab.yaml, crdlab test); KubeVersion
+	// overrides it.
+	DefaultKubeVersion string
 	// Share is engine.CompileOptions.Share (a --kube-version matrix).
 	Share *engine.CompileShare
 	// Builtins, when set, is the request path of Kubernetes' built-in
@@ -166,7 +170,7 @@ func load(fsys fileSystem, opts Options, paths []string) (*plan, error) {
 	l := newLoader(fsys)
 	l.observe, l.observeAdmission, l.builtins = opts.Observe, opts.ObserveAdmission, opts.Builtins
 	l.backend = opts.Backend
-	l.kubeVersion, l.share = opts.KubeVersion, opts.Share
+	l.kubeVersion, l.defaultKubeVersion, l.share = opts.KubeVersion, opts.DefaultKubeVersion, opts.Share
 	if err := l.addExtra(opts.CRDs); err != nil {
 		return nil, err
 	}

@@ -66,7 +66,8 @@ func (c *CRD) build(cache *cel.CompileCache, patterns *openapi.Patterns, share *
 			return fmt.Errorf("the server could not properly serve the CR schema: %v", err)
 		}
 		if !spec.PreserveUnknownFields {
-			s = s.DeepCopy()
+			// s is this loop's own: PruneDefaults may change it in place,
+			// as upstream's getOrCreateServingInfoFor does.
 			if err := defaulting.PruneDefaults(s); err != nil {
 				return fmt.Errorf("the server could not properly serve the CR schema: failed to prune defaults: %v", err)
 			}

@@ -4,8 +4,12 @@ package wire
 // files and directories of mixed manifests: one entry per document (or
 // kind: List item) in input order, and the counts.
 type RunReport struct {
-	Results []RunEntry `json:"results"`
-	Summary RunSummary `json:"summary"`
+	// KubeVersion is the Kubernetes release whose API server gave the
+	// verdicts ("1.37": --kube-version, a project's .crdlab.yaml or the
+	// default release).
+	KubeVersion string     `json:"kubeVersion,omitempty"`
+	Results     []RunEntry `json:"results"`
+	Summary     RunSummary `json:"summary"`
 }
 
 // RunStatus is the outcome of one entry of a run.
@@ -276,6 +280,10 @@ type TestRequest struct {
 	// overriding the suites' own kubeVersion (`crdlab test
 	// --kube-version`); a malformed or unsupported one is a BadRequest.
 	KubeVersion string `json:"kubeVersion,omitempty"`
+	// DefaultKubeVersion, when set, is the release of the suites that
+	// name none (a project's .crdlab.yaml); KubeVersion overrides it. A
+	// malformed or unsupported one is a BadRequest.
+	DefaultKubeVersion string `json:"defaultKubeVersion,omitempty"`
 }
 
 // TestReport is what `crdlab test -o json` prints, and the result of

@@ -283,6 +283,8 @@ type Request struct {
 	Paths []string          `json:"paths,omitempty"`
 	CRDs  []string          `json:"crds,omitempty"`
 	Run   string            `json:"run,omitempty"`
+	// DefaultKubeVersion is TestRequest.DefaultKubeVersion.
+	DefaultKubeVersion string `json:"defaultKubeVersion,omitempty"`
 	// Review, ReviewResponse, List and ListAPIVersion are the members of a
 	// ConversionReviewRequest.
 	Review         string `json:"review,omitempty"`

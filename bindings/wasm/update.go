@@ -105,6 +105,9 @@ type TestOptions struct {
 	// KubeVersion, when set, is the Kubernetes release every suite runs
 	// at, overriding the suites' own kubeVersion (crdtest.Options').
 	KubeVersion string
+	// DefaultKubeVersion, when set, is the release of the suites that
+	// name none (crdtest.Options'); KubeVersion overrides it.
+	DefaultKubeVersion string
 }
 
 // Test runs CRD validation test suites held in memory (crdtest.RunFiles):
@@ -117,7 +120,7 @@ func (r *Runtime) Test(ctx context.Context, files map[string][]byte, opts TestOp
 	if err := r.requireKubeVersion(ctx, opts.KubeVersion); err != nil {
 		return nil, err
 	}
-	req := wire.TestRequest{Op: wire.OpTest, Files: make(map[string]string, len(files)), Paths: opts.Paths, CRDs: opts.CRDs, Run: opts.Run, KubeVersion: opts.KubeVersion}
+	req := wire.TestRequest{Op: wire.OpTest, Files: make(map[string]string, len(files)), Paths: opts.Paths, CRDs: opts.CRDs, Run: opts.Run, KubeVersion: opts.KubeVersion, DefaultKubeVersion: opts.DefaultKubeVersion}
 	for name, data := range files {
 		req.Files[name] = string(data)
 	}

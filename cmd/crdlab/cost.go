@@ -373,6 +373,7 @@ func runCost(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 			if i > 0 {
 				fmt.Fprintln(stdout)
 			}
+			rep.KubeVersion = f.kube.single(c)
 			fmt.Fprint(stdout, rep.Text())
 		}
 	}

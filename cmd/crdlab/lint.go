@@ -136,6 +136,7 @@ func runLint(c *command, args []string, stdin io.Reader, stdout, stderr io.Write
 		rep.Results = append(rep.Results, entries...)
 		rep.Summary = inputs.Summarize(rep.Results)
 	}
+	rep.KubeVersion = f.kube.version
 	if err := report.Write(f.output, rep, stdout, stderr, report.Options{Summary: f.summary}); err != nil {
 		return reportInputError(stderr, err)
 	}

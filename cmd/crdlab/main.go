@@ -33,7 +33,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "version", "--version":
-		printVersion(stdout)
+		if err := printVersion(stdout); err != nil {
+			return reportInputError(stderr, err)
+		}
 		return exitValid
 	case "help", "-h", "--help":
 		if len(args) > 1 && args[0] == "help" {

@@ -148,7 +148,7 @@ func TestVersionCommandPrintsVersionCommitGoAndKubernetes(t *testing.T) {
 	if code := run([]string{"version"}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("code=%d stderr=%q", code, stderr.String())
 	}
-	want := regexp.MustCompile(`^crdlab dev \(Kubernetes 1\.37, k8s\.io/apiextensions-apiserver v0\.37\.2; --kube-version 1\.31, 1\.32, 1\.33, 1\.34, 1\.35, 1\.36, 1\.37, 1\.38\)\ncommit: \S+( \(modified\))?\ngo: go1\.\S+ \S+/\S+\n$`)
+	want := regexp.MustCompile(`^crdlab dev \(Kubernetes 1\.37, k8s\.io/apiextensions-apiserver v0\.37\.2; --kube-version 1\.31, 1\.32, 1\.33, 1\.34, 1\.35, 1\.36, 1\.37, 1\.38\)\ncommit: \S+( \(modified\))?\ngo: go1\.\S+ \S+/\S+\nkubeVersion: 1\.37 \(default\)\n$`)
 	if !want.MatchString(stdout.String()) {
 		t.Errorf("crdlab version:\n%s\nwant to match %s", stdout.String(), want)
 	}

@@ -65,7 +65,7 @@ func (o *outputFlags) check() error {
 
 // writeEmpty reports a run with nothing to validate (--allow-empty).
 func writeEmpty(f outputFlags, stdout, stderr io.Writer) int {
-	rep := &wire.RunReport{Results: []wire.RunEntry{}}
+	rep := &wire.RunReport{KubeVersion: f.kube.version, Results: []wire.RunEntry{}}
 	if err := report.Write(f.output, rep, stdout, stderr, report.Options{Summary: f.summary}); err != nil {
 		return reportInputError(stderr, err)
 	}

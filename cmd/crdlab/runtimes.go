@@ -58,7 +58,7 @@ func (e *runtimeFlags) wasm() bool { return e.runtime == "wasm" }
 // (rules exhausting the 10M runtime cost budget, conformance case
 // runtime-per-object-budget): 3.4 s of CPU natively, 33.3 s in the module
 // (9.9 times; issue 35 timed 3.5 s and 32 s at idle, 9.1 times; upstream's
-// code takes ~16 s). RATIONALE.md, "one answer from both runtimes".
+// code takes ~16 s). RATIONALE.md, "Why is `--timeout` 60 s".
 const wasmTimeoutFactor = 10
 
 // wasmTimeoutNote ends --timeout's usage.

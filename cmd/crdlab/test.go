@@ -88,7 +88,8 @@ func runTest(c *command, args []string, stdout, stderr io.Writer) int {
 	if err := f.runtimeFlags.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
 	}
-	// --kube-version overrides the suites' kubeVersion only when given.
+	// --kube-version overrides the suites' kubeVersion only when given;
+	// a .crdlab.yaml's is the release of the suites that name none.
 	kubeGiven := fs.Changed("kube-version") || c.step != nil
 	if err := f.kube.check(); err != nil {
 		return usageError(c, stderr, "%v", err)
@@ -106,8 +107,11 @@ func runTest(c *command, args []string, stdout, stderr io.Writer) int {
 	// path, at the release admission is evaluated at (crdtest runs
 	// admission cases at the default release only).
 	opts := crdtest.Options{CRDs: crds, Parallel: *parallel, Share: f.kube.share, Builtins: newBuiltinKinds(kubeversion.Release{})}
-	if kubeGiven {
+	switch {
+	case kubeGiven:
 		opts.KubeVersion = f.kube.version
+	case f.kube.given():
+		opts.DefaultKubeVersion = f.kube.version
 	}
 	if *runRE != "" {
 		re, err := regexp.Compile(*runRE)
@@ -119,7 +123,7 @@ func runTest(c *command, args []string, stdout, stderr io.Writer) int {
 	}
 	var rep *crdtest.Report
 	if f.wasm() {
-		rep, err = wasmTest(f.module, crds, *runRE, opts.KubeVersion, fs.Args())
+		rep, err = wasmTest(f.module, crds, *runRE, opts.KubeVersion, opts.DefaultKubeVersion, fs.Args())
 	} else {
 		rep, err = crdtest.RunPaths(opts, fs.Args()...)
 	}

@@ -160,7 +160,7 @@ func runUpgrade(c *command, args []string, stdin io.Reader, stdout, stderr io.Wr
 		}
 		return status
 	}
-	writeUpgradeText(stdout, newDef.Metadata.Name, rep, adm, ab)
+	writeUpgradeText(stdout, newDef.Metadata.Name, f.kube.single(c), rep, adm, ab)
 	return status
 }
 
@@ -176,8 +176,9 @@ type upgradeResult struct {
 	ApplyBehaviour *apply.UpgradeReport `json:"applyBehaviour,omitempty"`
 }
 
-// writeUpgradeText renders the report for people.
-func writeUpgradeText(w io.Writer, name string, rep *wire.UpgradeReport, adm *wire.AdmissionOutcome, ab *apply.UpgradeReport) {
+// writeUpgradeText renders the report for people; the result line names
+// the release judged by (kube; "" in a matrix, whose output names it).
+func writeUpgradeText(w io.Writer, name, kube string, rep *wire.UpgradeReport, adm *wire.AdmissionOutcome, ab *apply.UpgradeReport) {
 	fmt.Fprintf(w, "CRD update of %s: ", name)
 	if len(rep.CRDUpdate.Errors) > 0 {
 		fmt.Fprintln(w, "REJECTED by the API server")
@@ -255,11 +256,14 @@ func writeUpgradeText(w io.Writer, name string, rep *wire.UpgradeReport, adm *wi
 		}
 		fmt.Fprintf(w, "  %-8s %s: %s: %s\n", c.Severity, strings.TrimSpace(at), c.Kind, c.Message)
 	}
+	result := "UNSAFE"
 	if rep.Safe {
-		fmt.Fprintln(w, "\nResult: safe")
-	} else {
-		fmt.Fprintln(w, "\nResult: UNSAFE")
+		result = "safe"
 	}
+	if kube != "" {
+		result += " (Kubernetes " + kube + ")"
+	}
+	fmt.Fprintf(w, "\nResult: %s\n", result)
 }
 
 func writeRequest(w io.Writer, what string, r *wire.RequestReport) {

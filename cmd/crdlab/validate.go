@@ -388,7 +388,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	}
 	// Each entry is written as soon as it and those before it are
 	// validated, then dropped (junit keeps them, without their objects).
-	w, err := report.NewWriter(f.output, stdout, stderr, report.Options{Summary: f.summary, Update: old != nil, FailPartial: unmodelled == "fail"})
+	w, err := report.NewWriter(f.output, stdout, stderr, report.Options{Summary: f.summary, Update: old != nil, FailPartial: unmodelled == "fail", KubeVersion: f.kube.version})
 	if err != nil {
 		if code := inputError(); code >= 0 {
 			return code

@@ -48,12 +48,25 @@ func readBuildVersion() buildVersion {
 	return v
 }
 
-func printVersion(w io.Writer) {
+// printVersion writes crdlab version: the build, the releases
+// --kube-version takes, and the release a run here judges by without the
+// flag (kubeVersion: the working directory's .crdlab.yaml's, with its
+// path and line, else the default). A .crdlab.yaml that does not decode
+// is the error.
+func printVersion(w io.Writer) error {
 	v := readBuildVersion()
+	kube, from, err := configKubeVersion()
+	if err != nil {
+		return err
+	}
+	if kube == "" {
+		kube, from = engine.DefaultKubeVersion, "default"
+	}
 	fmt.Fprintf(w, "crdlab %s (Kubernetes 1.37, k8s.io/apiextensions-apiserver v0.37.2; --kube-version %s)\n", v.Version, kubeversion.SupportedList())
 	commit := v.Commit
 	if v.Modified {
 		commit += " (modified)"
 	}
-	fmt.Fprintf(w, "commit: %s\ngo: %s\n", commit, v.Go)
+	fmt.Fprintf(w, "commit: %s\ngo: %s\nkubeVersion: %s (%s)\n", commit, v.Go, kube, from)
+	return nil
 }

@@ -20,8 +20,9 @@ import (
 // by the module's "test" op; its report is the one RunPaths returns. The
 // paths must lie below the current directory, since the module's file
 // names are relative ones (OpenShift's layout is found from them as on
-// disk). kubeVersion, when set, overrides the suites' releases.
-func wasmTest(module string, crds []string, runRE, kubeVersion string, paths []string) (*crdtest.Report, error) {
+// disk). kubeVersion, when set, overrides the suites' releases;
+// defaultKubeVersion is the release of the suites that name none.
+func wasmTest(module string, crds []string, runRE, kubeVersion, defaultKubeVersion string, paths []string) (*crdtest.Report, error) {
 	files := map[string][]byte{}
 	for _, p := range append(append([]string(nil), paths...), crds...) {
 		if err := readTree(p, files); err != nil {
@@ -32,7 +33,7 @@ func wasmTest(module string, crds []string, runRE, kubeVersion string, paths []s
 	if err != nil {
 		return nil, err
 	}
-	out, err := rt.Test(context.Background(), files, wasm.TestOptions{Paths: slashed(paths), CRDs: slashed(crds), Run: runRE, KubeVersion: kubeVersion})
+	out, err := rt.Test(context.Background(), files, wasm.TestOptions{Paths: slashed(paths), CRDs: slashed(crds), Run: runRE, KubeVersion: kubeVersion, DefaultKubeVersion: defaultKubeVersion})
 	if err != nil {
 		return nil, errors.New(wasmMessage(err))
 	}

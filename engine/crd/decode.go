@@ -217,7 +217,7 @@ func decodeDocument(doc document, filename string) ([]Document, error) {
 	d := &decoder{file: filename, lineOffset: doc.firstLine - 1}
 	var value interface{}
 	ok := false
-	if node != nil && treeShortcutApplies(doc.data) {
+	if node != nil && treeShortcutApplies(doc.data, node) {
 		value, ok = nodeJSONValue(node, 0)
 	}
 	if !ok {
@@ -334,6 +334,11 @@ type decoder struct {
 	// decoded; seenFieldErrors dedups them as sigs.k8s.io/json does.
 	fieldErrors     []*FieldError
 	seenFieldErrors map[FieldError]bool
+
+	// root and aroot start the paths of check's value (crdlab's and
+	// upstream's spelling), segs are the levels below it being checked.
+	root, aroot string
+	segs        []pathSeg
 }
 
 // maxFieldErrors mirrors sigs.k8s.io/json's bound on saved strict errors.
@@ -360,6 +365,18 @@ func (d *decoder) fieldError(typ string, k *yamlv3.Node, path, apath string) {
 type keyItem struct {
 	key string
 	dup *yamlv3.Node
+	// value is the value node of the key's last occurrence (the one
+	// YAMLToJSON keeps), nil when the tree does not show the key verbatim.
+	value *yamlv3.Node
+}
+
+// valueNode is the item's value node, or where d.valueNode places a key
+// the tree does not show.
+func (it *keyItem) valueNode(d *decoder, n *yamlv3.Node) *yamlv3.Node {
+	if it.value != nil {
+		return it.value
+	}
+	return d.valueNode(n, it.key)
 }
 
 // keyItems returns the keys of obj in document order (then sorted for keys
@@ -367,28 +384,40 @@ type keyItem struct {
 // where a key occurs the second time (not when lenient).
 func (d *decoder) keyItems(obj map[string]interface{}, n *yamlv3.Node, lenient bool) []keyItem {
 	items := make([]keyItem, 0, len(obj))
-	var count map[string]int
+	// first is 1 + the index in items of each key's item; twice marks the
+	// keys whose duplicate item is added (at their second occurrence).
+	var first map[string]int
 	if m := resolve(n); m != nil && m.Kind == yamlv3.MappingNode {
-		count = make(map[string]int, len(m.Content)/2)
+		first = make(map[string]int, len(m.Content)/2)
+		var twice map[string]bool
 		for i := 0; i+1 < len(m.Content); i += 2 {
 			k := m.Content[i].Value
 			if _, ok := obj[k]; !ok {
 				continue
 			}
-			count[k]++
-			switch count[k] {
-			case 1:
-				items = append(items, keyItem{key: k})
-			case 2:
+			at := first[k]
+			if at == 0 {
+				items = append(items, keyItem{key: k, value: m.Content[i+1]})
+				first[k] = len(items)
+				continue
+			}
+			items[at-1].value = m.Content[i+1]
+			if !twice[k] {
+				if twice == nil {
+					twice = map[string]bool{}
+				}
+				twice[k] = true
 				if !lenient {
 					items = append(items, keyItem{key: k, dup: m.Content[i]})
 				}
 			}
 		}
 	}
-	for _, k := range keys.Sorted(obj) {
-		if count[k] == 0 {
-			items = append(items, keyItem{key: k})
+	if len(first) < len(obj) {
+		for _, k := range keys.Sorted(obj) {
+			if first[k] == 0 {
+				items = append(items, keyItem{key: k})
+			}
 		}
 	}
 	return items
@@ -504,8 +533,53 @@ var extraKnownFields = map[reflect.Type]map[string]bool{
 // spelling of the field path, apath upstream's (FieldError.Path). Unknown
 // and duplicate fields are recorded (fieldError), everything else fails.
 func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path, apath string) error {
-	return d.checkIn(v, n, t, path, apath, false)
+	d.root, d.aroot, d.segs = path, apath, d.segs[:0]
+	return d.checkIn(v, n, t, false)
 }
+
+// pathSeg is one level of the path of the value being checked: a struct
+// field, a map key or a list index. The decoder keeps the levels on a
+// stack (segs) and spells the path out only when an error names it (most
+// documents have none).
+type pathSeg struct {
+	kind  uint8 // pathField, pathKey, pathIndex
+	name  string
+	index int
+}
+
+const (
+	pathField uint8 = iota
+	pathKey
+	pathIndex
+)
+
+// crdlabPath is crdlab's spelling of the current path: fields joined with
+// ".", map keys as [key].
+func (d *decoder) crdlabPath() string { return d.renderPath(false) }
+
+// upstreamPath is upstream's spelling (FieldError.Path): map keys as fields.
+func (d *decoder) upstreamPath() string { return d.renderPath(true) }
+
+func (d *decoder) renderPath(upstream bool) string {
+	s := d.root
+	if upstream {
+		s = d.aroot
+	}
+	for _, seg := range d.segs {
+		switch {
+		case seg.kind == pathIndex:
+			s += "[" + strconv.Itoa(seg.index) + "]"
+		case seg.kind == pathKey && !upstream:
+			s += keyPath(seg.name)
+		default:
+			s = join(s, seg.name)
+		}
+	}
+	return s
+}
+
+func (d *decoder) push(seg pathSeg) { d.segs = append(d.segs, seg) }
+func (d *decoder) pop()             { d.segs = d.segs[:len(d.segs)-1] }
 
 // The value checked for a key written twice is the last one (YAMLToJSON
 // keeps it), where the first one is; the duplicate is reported where the
@@ -516,7 +590,7 @@ func (d *decoder) check(v interface{}, n *yamlv3.Node, t reflect.Type, path, apa
 // checkIn is check; lenient is set inside the fields upstream decodes
 // without strictness (the schema-or-something types): unknown fields are
 // dropped and duplicates not reported there.
-func (d *decoder) checkIn(v interface{}, n *yamlv3.Node, t reflect.Type, path, apath string, lenient bool) error {
+func (d *decoder) checkIn(v interface{}, n *yamlv3.Node, t reflect.Type, lenient bool) error {
 	if v == nil {
 		return nil // null is accepted everywhere, as by encoding/json
 	}
@@ -531,34 +605,34 @@ func (d *decoder) checkIn(v interface{}, n *yamlv3.Node, t reflect.Type, path, a
 	case orArrayType:
 		switch v.(type) {
 		case map[string]interface{}:
-			return d.checkIn(v, n, schemaType, path, apath, true)
+			return d.checkIn(v, n, schemaType, true)
 		case []interface{}:
-			return d.checkIn(v, n, reflect.TypeOf([]JSONSchemaProps{}), path, apath, true)
+			return d.checkIn(v, n, reflect.TypeOf([]JSONSchemaProps{}), true)
 		}
-		return d.errAt(n, path, "expected object or array, got "+describe(v))
+		return d.errAt(n, d.crdlabPath(), "expected object or array, got "+describe(v))
 	case orBoolType:
 		switch v.(type) {
 		case map[string]interface{}:
-			return d.checkIn(v, n, schemaType, path, apath, true)
+			return d.checkIn(v, n, schemaType, true)
 		case bool:
 			return nil
 		}
-		return d.errAt(n, path, "expected object or boolean, got "+describe(v))
+		return d.errAt(n, d.crdlabPath(), "expected object or boolean, got "+describe(v))
 	case orStringsType:
 		switch v.(type) {
 		case map[string]interface{}:
-			return d.checkIn(v, n, schemaType, path, apath, true)
+			return d.checkIn(v, n, schemaType, true)
 		case []interface{}:
-			return d.checkIn(v, n, reflect.TypeOf([]string{}), path, apath, true)
+			return d.checkIn(v, n, reflect.TypeOf([]string{}), true)
 		}
-		return d.errAt(n, path, "expected object or array, got "+describe(v))
+		return d.errAt(n, d.crdlabPath(), "expected object or array, got "+describe(v))
 	case bytesType:
 		s, ok := v.(string)
 		if !ok {
-			return d.errAt(n, path, "expected base64 string, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected base64 string, got "+describe(v))
 		}
 		if _, err := base64.StdEncoding.DecodeString(s); err != nil {
-			return d.errAt(n, path, "expected base64 string, got "+describe(v)+": "+err.Error())
+			return d.errAt(n, d.crdlabPath(), "expected base64 string, got "+describe(v)+": "+err.Error())
 		}
 		return nil
 	}
@@ -566,78 +640,87 @@ func (d *decoder) checkIn(v interface{}, n *yamlv3.Node, t reflect.Type, path, a
 	case reflect.Struct:
 		obj, ok := v.(map[string]interface{})
 		if !ok {
-			return d.errAt(n, path, "expected object, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected object, got "+describe(v))
 		}
 		fields := jsonFields(t)
 		for _, it := range d.keyItems(obj, n, lenient) {
 			k := it.key
-			p, ap := join(path, k), join(apath, k)
 			f, ok := fields[k]
 			if it.dup != nil {
 				if ok || extraKnownFields[t][k] {
-					d.fieldError(DuplicateField, it.dup, p, ap)
+					d.push(pathSeg{kind: pathField, name: k})
+					d.fieldError(DuplicateField, it.dup, d.crdlabPath(), d.upstreamPath())
+					d.pop()
 				}
 				continue
 			}
 			if !ok {
 				if !lenient && !extraKnownFields[t][k] {
-					d.fieldError(UnknownField, d.keyNode(n, k), p, ap)
+					d.push(pathSeg{kind: pathField, name: k})
+					d.fieldError(UnknownField, d.keyNode(n, k), d.crdlabPath(), d.upstreamPath())
+					d.pop()
 				}
 				continue // dropped (fill skips it)
 			}
-			if err := d.checkIn(obj[k], d.valueNode(n, k), f.typ, p, ap, lenient); err != nil {
+			d.push(pathSeg{kind: pathField, name: k})
+			if err := d.checkIn(obj[k], it.valueNode(d, n), f.typ, lenient); err != nil {
 				return err
 			}
+			d.pop()
 		}
 	case reflect.Map:
 		obj, ok := v.(map[string]interface{})
 		if !ok {
-			return d.errAt(n, path, "expected object, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected object, got "+describe(v))
 		}
 		for _, it := range d.keyItems(obj, n, lenient) {
 			k := it.key
-			p, ap := path+keyPath(k), join(apath, k)
+			d.push(pathSeg{kind: pathKey, name: k})
 			if it.dup != nil {
-				d.fieldError(DuplicateField, it.dup, p, ap)
+				d.fieldError(DuplicateField, it.dup, d.crdlabPath(), d.upstreamPath())
+				d.pop()
 				continue
 			}
-			if err := d.checkIn(obj[k], d.valueNode(n, k), t.Elem(), p, ap, lenient); err != nil {
+			if err := d.checkIn(obj[k], it.valueNode(d, n), t.Elem(), lenient); err != nil {
 				return err
 			}
+			d.pop()
 		}
 	case reflect.Slice:
 		arr, ok := v.([]interface{})
 		if !ok {
-			return d.errAt(n, path, "expected array, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected array, got "+describe(v))
 		}
 		for i, e := range arr {
-			if err := d.checkIn(e, d.indexNode(n, i), t.Elem(), fmt.Sprintf("%s[%d]", path, i), fmt.Sprintf("%s[%d]", apath, i), lenient); err != nil {
+			d.push(pathSeg{kind: pathIndex, index: i})
+			if err := d.checkIn(e, d.indexNode(n, i), t.Elem(), lenient); err != nil {
 				return err
 			}
+			d.pop()
 		}
 	case reflect.String:
 		if _, ok := v.(string); !ok {
-			return d.errAt(n, path, "expected string, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected string, got "+describe(v))
 		}
 	case reflect.Bool:
 		if _, ok := v.(bool); !ok {
-			return d.errAt(n, path, "expected boolean, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected boolean, got "+describe(v))
 		}
 	case reflect.Int32, reflect.Int64:
 		num, ok := v.(json.Number)
 		if !ok {
-			return d.errAt(n, path, "expected integer, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected integer, got "+describe(v))
 		}
 		i, err := strconv.ParseInt(string(num), 10, 64)
 		if err != nil {
-			return d.errAt(n, path, "expected integer, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected integer, got "+describe(v))
 		}
 		if t.Kind() == reflect.Int32 && (i > math.MaxInt32 || i < math.MinInt32) {
-			return d.errAt(n, path, "expected 32-bit integer, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected 32-bit integer, got "+describe(v))
 		}
 	case reflect.Float64:
 		if _, ok := v.(json.Number); !ok {
-			return d.errAt(n, path, "expected number, got "+describe(v))
+			return d.errAt(n, d.crdlabPath(), "expected number, got "+describe(v))
 		}
 	}
 	return nil
@@ -764,11 +847,90 @@ func nodeJSONValue(n *yamlv3.Node, depth int) (interface{}, bool) {
 	return nil, false
 }
 
-// treeShortcutApplies rules out what the goyaml.v3 tree does not show:
-// tags ("! 0" is the string "0" for goyaml.v2 but a plain !!int node for
-// goyaml.v3) and directives.
-func treeShortcutApplies(data []byte) bool {
-	return bytes.IndexByte(data, '!') < 0 && !bytes.HasPrefix(data, []byte("%")) && !bytes.Contains(data, []byte("\n%"))
+// treeShortcutApplies rules out what the goyaml.v3 tree n (parsed from data)
+// does not show: directives, and the non-specific tag "!" ("! 0" is the
+// string "0" for goyaml.v2 but a plain !!int node for goyaml.v3, which drops
+// that tag). Any other tag marks its node (plainNode).
+//
+// A '!' in data is most often inside a string (a CEL rule's "!has(...)", a
+// description), not a tag: goyaml.v3 places a node written with a tag at
+// its tag (the event's start mark is the tag's), so only a node that starts
+// with '!' can carry one, and the shortcut stays open when none does. Node
+// columns count characters after goyaml.v3's line breaks; data with other
+// breaks than "\n" (CR, NEL, LS, PS) or a byte-order mark is left to
+// goyaml.v2.
+func treeShortcutApplies(data []byte, n *yamlv3.Node) bool {
+	if bytes.HasPrefix(data, []byte("%")) || bytes.Contains(data, []byte("\n%")) {
+		return false
+	}
+	if bytes.IndexByte(data, '!') < 0 {
+		return true
+	}
+	if n == nil || bytes.IndexByte(data, '\r') >= 0 || !utf8.Valid(data) ||
+		bytes.Contains(data, []byte("\u0085")) || bytes.Contains(data, []byte("\u2028")) ||
+		bytes.Contains(data, []byte("\u2029")) || bytes.Contains(data, []byte("\ufeff")) {
+		return false
+	}
+	c := &nodeCursor{data: data, line: 1, col: 1}
+	return !c.startsWithBang(n, 0)
+}
+
+// nodeCursor finds the byte at a node's line and column, moving forward
+// through data as the nodes come in document order.
+type nodeCursor struct {
+	data      []byte
+	off       int // byte offset of (line, col)
+	line, col int
+}
+
+// startsWithBang reports whether n or a node under it starts with '!'
+// (or cannot be placed, which is treated the same: no shortcut).
+func (c *nodeCursor) startsWithBang(n *yamlv3.Node, depth int) bool {
+	if depth > 10000 {
+		return true
+	}
+	switch n.Kind {
+	case yamlv3.ScalarNode, yamlv3.MappingNode, yamlv3.SequenceNode:
+		off, ok := c.seek(n.Line, n.Column)
+		if !ok || c.data[off] == '!' {
+			return true
+		}
+	}
+	for _, ch := range n.Content {
+		if c.startsWithBang(ch, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// seek returns the byte offset of the 1-based line and column (in
+// characters); ok is false past the end of data or of the line.
+func (c *nodeCursor) seek(line, col int) (int, bool) {
+	if line < c.line || (line == c.line && col < c.col) {
+		c.off, c.line, c.col = 0, 1, 1
+	}
+	for c.line < line {
+		i := bytes.IndexByte(c.data[c.off:], '\n')
+		if i < 0 {
+			return 0, false
+		}
+		c.off += i + 1
+		c.line++
+		c.col = 1
+	}
+	for c.col < col {
+		if c.off >= len(c.data) || c.data[c.off] == '\n' {
+			return 0, false
+		}
+		_, size := utf8.DecodeRune(c.data[c.off:])
+		c.off += size
+		c.col++
+	}
+	if c.off >= len(c.data) {
+		return 0, false
+	}
+	return c.off, true
 }
 
 // yamlStyleFloat is goyaml.v2's float syntax, compiled on first use (not

@@ -90,14 +90,14 @@ func FuzzYAMLToJSONValue(f *testing.F) {
 // nodeValue parses data with goyaml.v3 as decodeDocument does and reads the
 // value from the tree; ok is false when the shortcut does not apply.
 func nodeValue(data []byte) (interface{}, bool) {
-	if !treeShortcutApplies(data) {
-		return nil, false
-	}
 	var root yamlv3.Node
 	if err := yamlv3.Unmarshal(data, &root); err != nil {
 		return nil, false
 	}
 	if root.Kind == 0 || (root.Kind == yamlv3.DocumentNode && len(root.Content) == 0) {
+		return nil, false
+	}
+	if !treeShortcutApplies(data, resolve(&root)) {
 		return nil, false
 	}
 	return nodeJSONValue(resolve(&root), 0)
@@ -130,6 +130,16 @@ var nodePathInputs = []struct {
 	{"tags fall back", "a: !!str 1\n", false},
 	{"non-specific tags fall back", "! 0", false},
 	{"local tags fall back", "a: !foo bar\n", false},
+	{"non-specific tag on a value falls back", "a: ! 0\nb: x\n", false},
+	{"non-specific tag on a key falls back", "! 1: x\n", false},
+	{"non-specific tag in a flow sequence falls back", "a: [x, ! 0]\n", false},
+	{"non-specific tag on a mapping falls back", "a: !\n  b: 1\n", false},
+	{"non-specific tag after multi-byte characters falls back", "a: [é, ü, ! 0]\n", false},
+	{"non-specific tag after a CR line break falls back", "a: x\r\nb: ! 0\r\n", false},
+	{"CEL negations in strings", "rule: '!has(self.x)'\nmessage: \"not here!\"\nr2: self.a != 1\nd: |\n  ! at a line start\n", true},
+	{"bang inside a plain scalar after multi-byte characters", "a: [é, x!, ü!y]\n", true},
+	{"bang in a JSON document on one line", `{"rule": "!has(self.x)", "n": 1, "m": "é!"}`, true},
+	{"bang with a CR line break falls back", "rule: '!has(x)'\r\n", false},
 	{"directives fall back", "%YAML 1.1\n---\na: 1\n", false},
 	{"duplicate keys fall back", "a: 1\na: 2\n", false},
 	{"non-string keys fall back", "1: a\n", false},

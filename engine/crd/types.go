@@ -9,6 +9,8 @@ package crd
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
+	"unicode/utf8"
 )
 
 // Group is the API group of CustomResourceDefinitions.
@@ -265,6 +267,9 @@ func (s *JSON) Value() (interface{}, error) {
 	if s == nil || len(s.Raw) == 0 || bytes.Equal(s.Raw, nullLiteral) {
 		return nil, nil
 	}
+	if v, ok := plainJSONValue(s.Raw); ok {
+		return v, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(s.Raw))
 	dec.UseNumber()
 	var v interface{}
@@ -272,6 +277,50 @@ func (s *JSON) Value() (interface{}, error) {
 		return nil, err
 	}
 	return convertNumbers(v)
+}
+
+// plainJSONValue decodes the literals most enum items and defaults are,
+// without a JSON decoder: a string without escapes (valid UTF-8, no control
+// characters), true, false, or an integer that fits int64 written as JSON
+// writes it. ok is false for anything else (Value then decodes).
+func plainJSONValue(raw []byte) (v interface{}, ok bool) {
+	switch raw[0] {
+	case '"':
+		if len(raw) < 2 || raw[len(raw)-1] != '"' {
+			return nil, false
+		}
+		body := raw[1 : len(raw)-1]
+		for _, c := range body {
+			if c == '"' || c == '\\' || c < 0x20 {
+				return nil, false
+			}
+		}
+		if !utf8.Valid(body) {
+			return nil, false
+		}
+		return string(body), true
+	case 't':
+		return true, string(raw) == "true"
+	case 'f':
+		return false, string(raw) == "false"
+	}
+	digits := raw
+	if digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 || (digits[0] == '0' && len(digits) > 1) {
+		return nil, false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return nil, false
+		}
+	}
+	i, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil {
+		return nil, false
+	}
+	return i, true
 }
 
 // convertNumbers replaces json.Number by int64 when the number parses as

@@ -172,18 +172,21 @@ func nestedToStructural(n *schema.NestedValueValidation) *schema.Structural {
 }
 
 func hasXValidations(s *schema.Structural) bool {
-	if s == nil {
-		return false
-	}
-	if len(s.XValidations) > 0 || hasXValidations(s.Items) {
+	return s != nil && nodeHasXValidations(s.XValidations, s.Items, s.AdditionalProperties, s.Properties)
+}
+
+// nodeHasXValidations is hasXValidations on a node's parts: a property's
+// node is read from its map without taking the address of a copy (which
+// would allocate the copy at every level of the recursion).
+func nodeHasXValidations(rules crd.ValidationRules, items *schema.Structural, ap *schema.StructuralOrBool, props map[string]schema.Structural) bool {
+	if len(rules) > 0 || hasXValidations(items) {
 		return true
 	}
-	if s.AdditionalProperties != nil && hasXValidations(s.AdditionalProperties.Structural) {
+	if ap != nil && hasXValidations(ap.Structural) {
 		return true
 	}
-	for k := range s.Properties {
-		p := s.Properties[k]
-		if hasXValidations(&p) {
+	for _, p := range props {
+		if nodeHasXValidations(p.XValidations, p.Items, p.AdditionalProperties, p.Properties) {
 			return true
 		}
 	}

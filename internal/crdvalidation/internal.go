@@ -258,6 +258,9 @@ func deepEqual(a, b reflect.Value, depth int) bool {
 	}
 	if a.Type() == rawJSONType {
 		ja, jb := a.Interface().(crd.JSON), b.Interface().(crd.JSON)
+		if bytes.Equal(ja.Raw, jb.Raw) {
+			return true // the same bytes decode to the same value
+		}
 		va, erra := ja.Value()
 		vb, errb := jb.Value()
 		if erra != nil || errb != nil {

@@ -811,8 +811,14 @@ func specHasDefaults(spec *internalSpec) bool {
 
 // schemaHas is upstream's SchemaHas: a pre-order walk over every sub-schema
 // that stops when pred returns true. Map-valued children are visited in
-// sorted key order.
+// sorted key order. pred must not keep the schema it is given: a map
+// value is passed as a copy in a variable reused for the map's next value.
 func schemaHas(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool) bool {
+	var w hasWalk
+	return schemaHasIn(s, pred, &w)
+}
+
+func schemaHasIn(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool, w *hasWalk) bool {
 	if s == nil {
 		return false
 	}
@@ -820,56 +826,80 @@ func schemaHas(s *crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool) boo
 		return true
 	}
 	if s.Items != nil {
-		if schemaHas(s.Items.Schema, pred) {
+		if schemaHasIn(s.Items.Schema, pred, w) {
 			return true
 		}
 		for i := range s.Items.JSONSchemas {
-			if schemaHas(&s.Items.JSONSchemas[i], pred) {
+			if schemaHasIn(&s.Items.JSONSchemas[i], pred, w) {
 				return true
 			}
 		}
 	}
 	for _, list := range [][]crd.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
 		for i := range list {
-			if schemaHas(&list[i], pred) {
+			if schemaHasIn(&list[i], pred, w) {
 				return true
 			}
 		}
 	}
-	if schemaHas(s.Not, pred) {
+	if schemaHasIn(s.Not, pred, w) {
 		return true
 	}
-	for _, k := range keys.Sorted(s.Properties) {
-		p := s.Properties[k]
-		if schemaHas(&p, pred) {
+	if len(s.Properties) > 0 {
+		if hasIn(s.Properties, pred, w) {
 			return true
 		}
 	}
-	if s.AdditionalProperties != nil && schemaHas(s.AdditionalProperties.Schema, pred) {
+	if s.AdditionalProperties != nil && schemaHasIn(s.AdditionalProperties.Schema, pred, w) {
 		return true
 	}
-	for _, k := range keys.Sorted(s.PatternProperties) {
-		p := s.PatternProperties[k]
-		if schemaHas(&p, pred) {
+	if len(s.PatternProperties) > 0 {
+		if hasIn(s.PatternProperties, pred, w) {
 			return true
 		}
 	}
-	if s.AdditionalItems != nil && schemaHas(s.AdditionalItems.Schema, pred) {
+	if s.AdditionalItems != nil && schemaHasIn(s.AdditionalItems.Schema, pred, w) {
 		return true
 	}
-	for _, k := range keys.Sorted(s.Definitions) {
-		p := s.Definitions[k]
-		if schemaHas(&p, pred) {
+	if len(s.Definitions) > 0 {
+		if hasIn(s.Definitions, pred, w) {
 			return true
 		}
 	}
 	keys := keys.Sorted(s.Dependencies)
 	for _, k := range keys {
-		if schemaHas(s.Dependencies[k].Schema, pred) {
+		if schemaHasIn(s.Dependencies[k].Schema, pred, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// hasWalk holds schemaHas's copies of map values, one per map level
+// being walked (bufs[depth]), reused for the next value at that level.
+type hasWalk struct {
+	bufs  []*crd.JSONSchemaProps
+	depth int
+}
+
+// hasIn walks the schemas of m in key order.
+func hasIn(m map[string]crd.JSONSchemaProps, pred func(*crd.JSONSchemaProps) bool, w *hasWalk) bool {
+	if len(w.bufs) <= w.depth {
+		w.bufs = append(w.bufs, new(crd.JSONSchemaProps))
+	}
+	p := w.bufs[w.depth]
+	w.depth++
+	found := false
+	for _, k := range keys.Sorted(m) {
+		*p = m[k]
+		if schemaHasIn(p, pred, w) {
+			found = true
+			break
+		}
+	}
+	w.depth--
+	*p = crd.JSONSchemaProps{}
+	return found
 }
 
 // warningsOnCreate is upstream's WarningsOnCreate: unrecognized formats,

@@ -7,6 +7,7 @@ import (
 	"github.com/crdlab/crdlab/internal/kubeversion"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -54,8 +55,14 @@ type node struct {
 	// string keywords
 	maxLength, minLength *int64
 	pattern              string
-	patternRE            *regexp.Regexp
-	patternBad           string // "<pattern>, but pattern is invalid: <err>" when it does not compile
+	// The pattern is compiled on first use (regexp), as kube-openapi
+	// compiles it when a value is validated: a CRD compile builds nodes
+	// for every schema (served versions, each default's schema) whose
+	// patterns most runs never reach.
+	patternOnce sync.Once
+	patterns    *Patterns // the compile's cache, until the pattern is compiled
+	patternRE   *regexp.Regexp
+	patternBad  string // "<pattern>, but pattern is invalid: <err>" when it does not compile
 
 	// array keywords
 	items           *node
@@ -130,7 +137,7 @@ func NewSchemaValidatorAt(s *crd.JSONSchemaProps, patterns *Patterns, rel kubeve
 	if s == nil {
 		return &Validator{root: &node{}}, nil
 	}
-	n, err := (&compiler{patterns: patterns, release: rel}).fromProps(s, "")
+	n, err := (&compiler{patterns: patterns, release: rel}).fromProps(s)
 	if err != nil {
 		return nil, err
 	}
@@ -150,9 +157,57 @@ func NewValidatorFromStructuralAt(s *schema.Structural, patterns *Patterns, rel 
 	return &Validator{root: (&compiler{patterns: patterns, release: rel}).fromStructural(s), release: rel}
 }
 
-func (cp *compiler) fromProps(in *crd.JSONSchemaProps, path string) (*node, error) {
+// schemaSeg is one level of the path of the schema being compiled below
+// openAPIV3Schema: "." + sub, then "[key]" for a keyed level or "[index]"
+// for an indexed one. The compiler keeps the levels on a stack and spells
+// the path out only for an error.
+type schemaSeg struct {
+	sub   string
+	key   string
+	keyed bool
+	index int // -1 when not indexed
+}
+
+// path is the current schema's path below openAPIV3Schema.
+func (cp *compiler) path() string {
+	s := ""
+	for _, seg := range cp.segs {
+		s += "." + seg.sub
+		switch {
+		case seg.keyed:
+			s += "[" + seg.key + "]"
+		case seg.index >= 0:
+			s += "[" + strconv.Itoa(seg.index) + "]"
+		}
+	}
+	return s
+}
+
+// child compiles the sub-schema s at seg unless an error came first
+// (then, or for a nil s, it is nil).
+func (cp *compiler) child(s *crd.JSONSchemaProps, seg schemaSeg, err *error) *node {
+	if *err != nil || s == nil {
+		return nil
+	}
+	cp.segs = append(cp.segs, seg)
+	c, e := cp.fromProps(s)
+	cp.segs = cp.segs[:len(cp.segs)-1]
+	*err = e
+	return c
+}
+
+// children compiles the schemas of a list keyword.
+func (cp *compiler) children(l []crd.JSONSchemaProps, kw string, err *error) []*node {
+	var out []*node
+	for i := range l {
+		out = append(out, cp.child(&l[i], schemaSeg{sub: kw, index: i}, err))
+	}
+	return out
+}
+
+func (cp *compiler) fromProps(in *crd.JSONSchemaProps) (*node, error) {
 	if in.Ref != nil {
-		return nil, fmt.Errorf("%s: schema references not supported: %s", orRoot(path), *in.Ref)
+		return nil, fmt.Errorf("%s: schema references not supported: %s", orRoot(cp.path()), *in.Ref)
 	}
 	n := &node{}
 	if in.Type != "" {
@@ -177,59 +232,45 @@ func (cp *compiler) fromProps(in *crd.JSONSchemaProps, path string) (*node, erro
 		for i := range in.Enum {
 			v, err := enumValue(&in.Enum[i])
 			if err != nil {
-				return nil, fmt.Errorf("%s.enum[%d]: %v", orRoot(path), i, err)
+				return nil, fmt.Errorf("%s.enum[%d]: %v", orRoot(cp.path()), i, err)
 			}
 			n.enum[i] = v
 		}
 	}
 	var err error
-	conv := func(s *crd.JSONSchemaProps, sub string) *node {
-		if err != nil || s == nil {
-			return nil
-		}
-		var c *node
-		c, err = cp.fromProps(s, path+sub)
-		return c
-	}
-	convList := func(l []crd.JSONSchemaProps, kw string) []*node {
-		var out []*node
-		for i := range l {
-			out = append(out, conv(&l[i], fmt.Sprintf(".%s[%d]", kw, i)))
-		}
-		return out
-	}
-	n.allOf = convList(in.AllOf, "allOf")
-	n.oneOf = convList(in.OneOf, "oneOf")
-	n.anyOf = convList(in.AnyOf, "anyOf")
-	n.not = conv(in.Not, ".not")
+	n.allOf = cp.children(in.AllOf, "allOf", &err)
+	n.oneOf = cp.children(in.OneOf, "oneOf", &err)
+	n.anyOf = cp.children(in.AnyOf, "anyOf", &err)
+	n.not = cp.child(in.Not, schemaSeg{sub: "not", index: -1}, &err)
 	if in.Properties != nil {
 		n.props = make(map[string]*node, len(in.Properties))
+		var p crd.JSONSchemaProps // each property's copy in turn: nodes keep no pointer into it
 		for _, k := range keys.Sorted(in.Properties) {
-			p := in.Properties[k]
-			n.props[k] = conv(&p, ".properties["+k+"]")
+			p = in.Properties[k]
+			n.props[k] = cp.child(&p, schemaSeg{sub: "properties", key: k, keyed: true}, &err)
 		}
 	}
 	for _, k := range keys.Sorted(in.PatternProperties) {
 		p := in.PatternProperties[k]
-		n.patternProps = append(n.patternProps, patternProp{pattern: k, schema: conv(&p, ".patternProperties["+k+"]")})
+		n.patternProps = append(n.patternProps, patternProp{pattern: k, schema: cp.child(&p, schemaSeg{sub: "patternProperties", key: k, keyed: true}, &err)})
 	}
 	if in.AdditionalProperties != nil {
-		n.additionalProps = &nodeOrBool{allows: in.AdditionalProperties.Allows, schema: conv(in.AdditionalProperties.Schema, ".additionalProperties")}
+		n.additionalProps = &nodeOrBool{allows: in.AdditionalProperties.Allows, schema: cp.child(in.AdditionalProperties.Schema, schemaSeg{sub: "additionalProperties", index: -1}, &err)}
 	}
 	if in.AdditionalItems != nil {
-		n.additionalItems = &nodeOrBool{allows: in.AdditionalItems.Allows, schema: conv(in.AdditionalItems.Schema, ".additionalItems")}
+		n.additionalItems = &nodeOrBool{allows: in.AdditionalItems.Allows, schema: cp.child(in.AdditionalItems.Schema, schemaSeg{sub: "additionalItems", index: -1}, &err)}
 	}
 	if in.Items != nil {
-		n.items = conv(in.Items.Schema, ".items")
+		n.items = cp.child(in.Items.Schema, schemaSeg{sub: "items", index: -1}, &err)
 		if in.Items.JSONSchemas != nil {
-			n.itemsTuple = convList(in.Items.JSONSchemas, "items")
+			n.itemsTuple = cp.children(in.Items.JSONSchemas, "items", &err)
 		}
 	}
 	if in.Dependencies != nil {
 		keys := keys.Sorted(in.Dependencies)
 		for _, k := range keys {
 			d := in.Dependencies[k]
-			n.deps = append(n.deps, dependency{key: k, schema: conv(d.Schema, ".dependencies["+k+"]"), property: d.Property})
+			n.deps = append(n.deps, dependency{key: k, schema: cp.child(d.Schema, schemaSeg{sub: "dependencies", key: k, keyed: true}, &err), property: d.Property})
 		}
 	}
 	if err != nil {
@@ -367,12 +408,7 @@ func (n *node) finish(cp *compiler) {
 		}
 	}
 	if n.pattern != "" {
-		re, err := cp.patterns.compile(n.pattern)
-		if err != nil {
-			n.patternBad = fmt.Sprintf("%s, but pattern is invalid: %s", n.pattern, err.Error())
-		} else {
-			n.patternRE = re
-		}
+		n.patterns = cp.patterns
 	}
 	for i := range n.patternProps {
 		if re, err := cp.patterns.compile(n.patternProps[i].pattern); err == nil {
@@ -416,13 +452,18 @@ func (n *node) hasType(t string) bool {
 type compiler struct {
 	patterns *Patterns // nil: every pattern is compiled
 	release  kubeversion.Release
+
+	segs []schemaSeg // the path of the schema being compiled (fromProps)
 }
 
-// Patterns memoizes compiled schema patterns. A CRD's patterns are compiled
-// once per defaulted node (default validation) and once per served version;
-// engine.CompileCRD creates one Patterns per compile and shares it, so that
-// nothing outlives the compile (no process-wide cache). It is safe for
-// concurrent use; a nil *Patterns compiles every pattern.
+// Patterns memoizes compiled schema patterns. A node compiles its pattern
+// when a value first reaches it (node.regexp), through the Patterns of the
+// compile that built it: the validators of every served version and of
+// every default share one compilation per pattern. engine.CompileCRD
+// creates one Patterns per compile (or a CompileShare's), so that nothing
+// outlives the compile's validators (no process-wide cache); it holds at
+// most the CRD's patterns. It is safe for concurrent use; a nil *Patterns
+// compiles every pattern.
 type Patterns struct {
 	mu sync.Mutex
 	m  map[string]*regexp.Regexp
@@ -451,6 +492,21 @@ func (p *Patterns) compile(pattern string) (*regexp.Regexp, error) {
 	p.m[pattern] = re
 	p.mu.Unlock()
 	return re, nil
+}
+
+// regexp returns the node's compiled pattern, nil when it does not compile
+// (patternBad then says why).
+func (n *node) regexp() *regexp.Regexp {
+	n.patternOnce.Do(func() {
+		re, err := n.patterns.compile(n.pattern)
+		if err != nil {
+			n.patternBad = fmt.Sprintf("%s, but pattern is invalid: %s", n.pattern, err.Error())
+		} else {
+			n.patternRE = re
+		}
+		n.patterns = nil
+	})
+	return n.patternRE
 }
 
 // enumValue is j.Value(), with a shortcut for the common case of a plain

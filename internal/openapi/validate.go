@@ -389,9 +389,9 @@ func validateString(n *node, s string, p *vpath, res *result) {
 	}
 	if n.pattern != "" {
 		pattern := n.pattern
-		if n.patternRE == nil {
+		if re := n.regexp(); re == nil {
 			pattern = n.patternBad
-		} else if n.patternRE.MatchString(s) {
+		} else if re.MatchString(s) {
 			return
 		}
 		name := p.String()

@@ -17,22 +17,51 @@ func NewStructural(s *crd.JSONSchemaProps) (*Structural, error) {
 	if s == nil {
 		return nil, nil
 	}
-	if err := checkUnsupportedFields(s); err != nil {
+	out := &Structural{}
+	var c converter
+	if err := c.into(out, s, 0); err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// converter holds, per depth, the copy of the property being converted
+// and the node it is converted into before it is stored in its parent's
+// map: map values are not addressable, and the address of a variable
+// passed down a recursion makes Go allocate that variable on every call.
+// Nothing converted keeps a pointer to either (only to what they point
+// to), so they are reused for the next property at that depth.
+type converter struct {
+	props []*crd.JSONSchemaProps
+	nodes []*Structural
+}
+
+func (c *converter) at(depth int) (*crd.JSONSchemaProps, *Structural) {
+	for len(c.props) <= depth {
+		c.props = append(c.props, new(crd.JSONSchemaProps))
+		c.nodes = append(c.nodes, new(Structural))
+	}
+	return c.props[depth], c.nodes[depth]
+}
+
+// into converts s (not nil) into out (zero).
+func (c *converter) into(out *Structural, s *crd.JSONSchemaProps, depth int) error {
+	if err := checkUnsupportedFields(s); err != nil {
+		return err
 	}
 	vv, err := newValueValidation(s)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	g, err := newGeneric(s)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	x, err := newExtensions(s)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := &Structural{
+	*out = Structural{
 		Generic:              g,
 		Extensions:           x,
 		ValueValidation:      vv,
@@ -41,37 +70,54 @@ func NewStructural(s *crd.JSONSchemaProps) (*Structural, error) {
 
 	if s.Items != nil {
 		if len(s.Items.JSONSchemas) > 0 {
-			return nil, errItemsArray
+			return errItemsArray
 		}
-		items, err := NewStructural(s.Items.Schema)
-		if err != nil {
-			return nil, err
+		if s.Items.Schema != nil {
+			items := &Structural{}
+			if err := c.into(items, s.Items.Schema, depth+1); err != nil {
+				return err
+			}
+			out.Items = items
 		}
-		out.Items = items
 	}
 	if len(s.Properties) > 0 {
 		out.Properties = make(map[string]Structural, len(s.Properties))
-		for _, k := range keys.Sorted(s.Properties) {
-			p := s.Properties[k]
-			ps, err := NewStructural(&p)
-			if err != nil {
-				return nil, err
+		p, ps := c.at(depth)
+		for k, v := range s.Properties {
+			*p, *ps = v, Structural{}
+			if err := c.into(ps, p, depth+1); err != nil {
+				return firstPropertyError(s)
 			}
 			out.Properties[k] = *ps
 		}
+		*p, *ps = crd.JSONSchemaProps{}, Structural{} // keep nothing alive
 	}
 	if s.AdditionalProperties != nil {
 		if s.AdditionalProperties.Schema != nil {
-			ap, err := NewStructural(s.AdditionalProperties.Schema)
-			if err != nil {
-				return nil, err
+			ap := &Structural{}
+			if err := c.into(ap, s.AdditionalProperties.Schema, depth+1); err != nil {
+				return err
 			}
 			out.AdditionalProperties = &StructuralOrBool{Structural: ap, Bool: true}
 		} else {
 			out.AdditionalProperties = &StructuralOrBool{Bool: s.AdditionalProperties.Allows}
 		}
 	}
-	return out, nil
+	return nil
+}
+
+// firstPropertyError is the error of the first property, in key order,
+// that NewStructural rejects: the one a walk in key order returns (the
+// properties are converted in map order, and again in key order only when
+// one fails).
+func firstPropertyError(s *crd.JSONSchemaProps) error {
+	for _, k := range keys.Sorted(s.Properties) {
+		p := s.Properties[k]
+		if _, err := NewStructural(&p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 var errItemsArray = errors.New("OpenAPIV3Schema 'items' must be a schema, but is an array")

@@ -566,6 +566,8 @@ export interface TestOptions {
   run?: string;
   /** the Kubernetes release every suite runs at, overriding the suites' own kubeVersion (as CompileOptions.kubeVersion) */
   kubeVersion?: string;
+  /** the release of the suites that name no kubeVersion (crdlab test's .crdlab.yaml); kubeVersion overrides it */
+  defaultKubeVersion?: string;
 }
 
 /** One request of apply(): a step of `crdlab apply`'s steps file. */

@@ -303,10 +303,11 @@ export class Crdlab {
    * suite's `crd:` is relative to it). `paths` select suite files or
    * directories (default all), `crds` are given as --crd, `run` is a
    * regular expression on case names (Go syntax), `kubeVersion` the release
-   * every suite runs at (overriding the suites' own). Returns the document
+   * every suite runs at (overriding the suites' own), `defaultKubeVersion`
+   * the release of the suites that name none. Returns the document
    * `crdlab test -o json` prints.
    */
-  test(files, { paths, crds, run, kubeVersion } = {}) {
+  test(files, { paths, crds, run, kubeVersion, defaultKubeVersion } = {}) {
     const map = {};
     const entries = files instanceof Map ? files.entries() : Object.entries(files ?? {});
     for (const [name, data] of entries) map[name] = text(data);
@@ -314,6 +315,7 @@ export class Crdlab {
     if (paths && paths.length) req.paths = paths;
     if (crds && crds.length) req.crds = crds;
     if (run) req.run = run;
+    if (defaultKubeVersion) req.defaultKubeVersion = defaultKubeVersion;
     return this.call(req);
   }
 

@@ -164,6 +164,16 @@ func TestOpsAtARelease(t *testing.T) {
 			if passed := kube == "1.35"; (tr.Wire().Failed == 0) != passed {
 				t.Errorf("test at %s: %d failed; the suite no longer tells 1.35 from 1.36", kube, tr.Wire().Failed)
 			}
+			// defaultKubeVersion (a .crdlab.yaml's release): the suite names
+			// none, so it runs at that release too.
+			env = call(t, s, request(t, map[string]interface{}{"op": "test", "files": files, "defaultKubeVersion": kube}))
+			if got := seconds.ReplaceAllString(string(env.Result), `"seconds":0`); got != seconds.ReplaceAllString(string(w), `"seconds":0`) {
+				t.Errorf("test with defaultKubeVersion %s:\n got %s %+v\nwant %s", kube, got, env.Error, w)
+			}
+			env = call(t, s, request(t, map[string]interface{}{"op": "test", "files": files, "defaultKubeVersion": "1.30"}))
+			if env.Error == nil || env.Error.Code != wire.CodeBadRequest || !strings.HasPrefix(env.Error.Message, `"defaultKubeVersion": `) {
+				t.Errorf("test with defaultKubeVersion 1.30: %+v, want a BadRequest", env.Error)
+			}
 
 			convCRD := readTestFile(t, "examples/conversion/crd.yaml")
 			review := readTestFile(t, "examples/conversion/request.json")

@@ -5,6 +5,7 @@ import (
 	"regexp"
 
 	"github.com/crdlab/crdlab/crdtest"
+	"github.com/crdlab/crdlab/internal/kubeversion"
 	"github.com/crdlab/crdlab/wire"
 )
 
@@ -23,7 +24,12 @@ func testReport(r *wire.Request) (interface{}, *wire.Error) {
 	if e := kubeVersionOf(r); e != nil {
 		return nil, e
 	}
-	opts := crdtest.Options{CRDs: r.CRDs, Parallel: 1, KubeVersion: r.KubeVersion}
+	if r.DefaultKubeVersion != "" {
+		if _, err := kubeversion.Parse(r.DefaultKubeVersion); err != nil {
+			return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf(`"defaultKubeVersion": %v`, err)}
+		}
+	}
+	opts := crdtest.Options{CRDs: r.CRDs, Parallel: 1, KubeVersion: r.KubeVersion, DefaultKubeVersion: r.DefaultKubeVersion}
 	if r.Run != "" {
 		re, err := regexp.Compile(r.Run)
 		if err != nil {

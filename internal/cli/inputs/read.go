@@ -152,9 +152,14 @@ type Reader struct {
 // files are read whatever their name).
 var Extensions = []string{".yaml", ".yml", ".json"}
 
+// ConfigFile is crdlab's project configuration file (cmd/crdlab's
+// config.go): a directory's is not one of its inputs.
+const ConfigFile = ".crdlab.yaml"
+
 // Files expands one input into file names: "-", a file, or the sorted
 // *.yaml, *.yml and *.json files of a directory (recursively with
-// Recursive; hidden subdirectories such as .git are not entered).
+// Recursive; hidden subdirectories such as .git are not entered, and
+// ConfigFile is left out).
 func (r *Reader) Files(arg string) ([]string, error) {
 	if arg == "-" {
 		return []string{"-"}, nil
@@ -175,6 +180,9 @@ func (r *Reader) Files(arg string) ([]string, error) {
 			if p != arg && (!r.Recursive || strings.HasPrefix(d.Name(), ".")) {
 				return filepath.SkipDir
 			}
+			return nil
+		}
+		if d.Name() == ConfigFile {
 			return nil
 		}
 		ext := strings.ToLower(filepath.Ext(d.Name()))

@@ -325,3 +325,36 @@ func TestScanMarksFilesHoldingTheMark(t *testing.T) {
 		})
 	}
 }
+
+// TestDirectoriesLeaveOutTheConfigFile: a directory's .crdlab.yaml is
+// crdlab's configuration, not an input; named on the command line, it is
+// read as any file.
+func TestDirectoriesLeaveOutTheConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		ConfigFile:          "kubeVersion: \"1.36\"\n",
+		".golangci.yaml":    "run: {}\n",
+		"crd.yaml":          "kind: CustomResourceDefinition\n",
+		"sub/" + ConfigFile: "kubeVersion: \"1.35\"\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := (&Reader{Recursive: true}).Files(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, ".golangci.yaml"), filepath.Join(dir, "crd.yaml")}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Files(dir) = %q, want %q", got, want)
+	}
+	named := filepath.Join(dir, ConfigFile)
+	if got, err := (&Reader{}).Files(named); err != nil || !reflect.DeepEqual(got, []string{named}) {
+		t.Errorf("Files(%s) = %q, %v", named, got, err)
+	}
+}

@@ -100,6 +100,12 @@ func (j *junitWriter) End(s wire.RunSummary) error {
 	start("testsuites", attr("name", "crdlab"), attr("tests", itoa(s.Total)), attr("failures", itoa(failures)), attr("errors", itoa(s.Errors)), attr("skipped", itoa(skipped)))
 	for _, su := range suites {
 		start("testsuite", attr("name", su.name), attr("tests", itoa(su.tests)), attr("failures", itoa(su.failures)), attr("errors", itoa(su.errors)), attr("skipped", itoa(su.skipped)))
+		if j.opts.KubeVersion != "" {
+			start("properties")
+			start("property", attr("name", "kubeVersion"), attr("value", j.opts.KubeVersion))
+			end("property")
+			end("properties")
+		}
 		for _, e := range su.cases {
 			start("testcase", attr("name", what(&e.RunEntry)), attr("classname", where(&e.RunEntry)))
 			switch e.Status {
@@ -204,6 +210,9 @@ type tapWriter struct {
 
 func (t *tapWriter) Begin(total int) error {
 	_, err := fmt.Fprintf(t.w, "TAP version 13\n1..%d\n", total)
+	if err == nil && t.opts.KubeVersion != "" {
+		_, err = fmt.Fprintf(t.w, "# Kubernetes %s\n", t.opts.KubeVersion)
+	}
 	return err
 }
 
@@ -242,7 +251,7 @@ func (t *tapWriter) Entry(e *inputs.Result) error {
 
 func (t *tapWriter) End(s wire.RunSummary) error {
 	if t.opts.Summary {
-		fmt.Fprintf(t.w, "# %s\n", SummaryLine(s))
+		fmt.Fprintf(t.w, "# %s\n", SummaryLine(s, t.opts.KubeVersion))
 	}
 	return t.w.Flush()
 }
@@ -317,7 +326,7 @@ func (g *githubWriter) Entry(e *inputs.Result) error {
 
 func (g *githubWriter) End(s wire.RunSummary) error {
 	if g.opts.Summary {
-		fmt.Fprintf(g.w, "::notice title=crdlab::%s\n", ghData(SummaryLine(s)))
+		fmt.Fprintf(g.w, "::notice title=crdlab::%s\n", ghData(SummaryLine(s, g.opts.KubeVersion)))
 	}
 	return g.w.Flush()
 }

@@ -53,11 +53,19 @@ type Options struct {
 	// native validation is not modelled) as failures (junit, tap, github):
 	// `crdlab validate --unmodelled fail`.
 	FailPartial bool
+	// KubeVersion is the release the run judged by ("1.37"): every
+	// format names it (json and yaml as the report's kubeVersion, junit
+	// as a property of each suite, tap as a comment after the plan;
+	// text, jsonl and github in the summary).
+	KubeVersion string
 }
 
 // Write writes rep in format. Text writes failures and warnings to stderr
 // (as kubectl does); every other format writes everything to stdout.
 func Write(format string, rep *wire.RunReport, stdout, stderr io.Writer, opts Options) error {
+	if opts.KubeVersion == "" {
+		opts.KubeVersion = rep.KubeVersion
+	}
 	w, err := NewWriter(format, stdout, stderr, opts)
 	if err != nil {
 		return err
@@ -253,19 +261,23 @@ func WebhooksLine(e *wire.RunEntry) string {
 
 func (t *textWriter) End(s wire.RunSummary) error {
 	if t.opts.Summary {
-		_, err := fmt.Fprintln(t.stdout, SummaryLine(s))
+		_, err := fmt.Fprintln(t.stdout, SummaryLine(s, t.opts.KubeVersion))
 		return err
 	}
 	return nil
 }
 
 // SummaryLine is kubeconform's summary wording, with the partly checked
-// built-in objects when there are some.
-func SummaryLine(s wire.RunSummary) string {
+// built-in objects when there are some, then the release judged by
+// (kube, when given).
+func SummaryLine(s wire.RunSummary, kube string) string {
 	line := fmt.Sprintf("Summary: %d resource%s found in %d file%s - Valid: %d, Invalid: %d, Errors: %d, Skipped: %d",
 		s.Total, plural(s.Total), s.Files, plural(s.Files), s.Valid, s.Invalid, s.Errors, s.Skipped)
 	if s.Partial > 0 {
 		line += fmt.Sprintf(", Partial: %d", s.Partial)
+	}
+	if kube != "" {
+		line += " - Kubernetes " + kube
 	}
 	return line
 }

@@ -18,6 +18,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
+// testKubeVersion is the release the reports name (not the default: the
+// writers print what they are given).
+const testKubeVersion = "1.36"
+
 // run validates testdata/repo: a valid CRD and an invalid one, valid,
 // invalid (field errors, CEL, a strict decoding error) and skipped objects,
 // an object of the invalid CRD, a deprecation warning, a List item.
@@ -30,7 +34,7 @@ func run(t *testing.T) *wire.RunReport {
 func runInputs(t *testing.T, crdArgs, args []string) *wire.RunReport {
 	t.Helper()
 	cat, in := scan(t, crdArgs, args)
-	rep := &wire.RunReport{}
+	rep := &wire.RunReport{KubeVersion: testKubeVersion}
 	s, err := cat.StreamInputs(nil, in, inputs.Options{}, func(_ int, _ *inputs.Document, r *inputs.Result) error {
 		rep.Results = append(rep.Results, r.Rendered())
 		return nil
@@ -187,7 +191,7 @@ func TestStreamGoldens(t *testing.T) {
 				name += "-summary"
 			}
 			t.Run(name, func(t *testing.T) {
-				out, errOut := stream(t, nil, []string{"testdata/repo"}, format, Options{Summary: summary})
+				out, errOut := stream(t, nil, []string{"testdata/repo"}, format, Options{Summary: summary, KubeVersion: testKubeVersion})
 				if format == "text" {
 					out = append(append(out, "--- stderr\n"...), errOut...)
 				}
@@ -272,12 +276,12 @@ spec:
 				for i := range rep.Results {
 					enc.Encode(&rep.Results[i])
 				}
-				enc.Encode(map[string]interface{}{"summary": rep.Summary})
+				enc.Encode(map[string]interface{}{"kubeVersion": rep.KubeVersion, "summary": rep.Summary})
 				if !bytes.Equal(wantOut.Bytes(), b.Bytes()) {
 					t.Errorf("Write differs from json.Encoder:\n%s\n----\n%s", wantOut.Bytes(), b.Bytes())
 				}
 			}
-			out, errOut := stream(t, crdArgs, args, format, Options{Summary: true})
+			out, errOut := stream(t, crdArgs, args, format, Options{Summary: true, KubeVersion: testKubeVersion})
 			if !bytes.Equal(out, wantOut.Bytes()) || !bytes.Equal(errOut, wantErr.Bytes()) {
 				t.Errorf("stream differs:\n%s%s\n----\n%s%s", out, errOut, wantOut.Bytes(), wantErr.Bytes())
 			}
@@ -319,5 +323,45 @@ func TestBuiltinOutcomes(t *testing.T) {
 				golden(t, name, out)
 			})
 		}
+	}
+}
+
+// TestEveryFormatNamesTheRelease: the release a run judged by is in every
+// format's output (with --summary for text, jsonl and github, whose
+// release is on the summary line), and nowhere when none is given.
+func TestEveryFormatNamesTheRelease(t *testing.T) {
+	rep := run(t)
+	want := map[string]string{
+		"text":   "Skipped: 1 - Kubernetes 1.36\n",
+		"json":   "{\n  \"kubeVersion\": \"1.36\",\n  \"results\": [",
+		"jsonl":  `{"kubeVersion":"1.36","summary":{`,
+		"junit":  `<properties>` + "\n" + `      <property name="kubeVersion" value="1.36"></property>` + "\n" + `    </properties>`,
+		"tap":    "TAP version 13\n1..8\n# Kubernetes 1.36\n",
+		"github": "::notice title=crdlab::Summary: 8 resources found in 3 files - Valid: 3, Invalid: 3, Errors: 1, Skipped: 1 - Kubernetes 1.36\n",
+		"yaml":   "kubeVersion: \"1.36\"\nresults:\n",
+	}
+	for _, format := range Formats {
+		t.Run(format, func(t *testing.T) {
+			w, ok := want[format]
+			if !ok {
+				t.Fatalf("no expectation for format %s", format)
+			}
+			var stdout, stderr bytes.Buffer
+			if err := Write(format, rep, &stdout, &stderr, Options{Summary: true}); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(stdout.String(), w) {
+				t.Errorf("%s output does not name the release (want %q):\n%s", format, w, stdout.String())
+			}
+			without := *rep
+			without.KubeVersion = ""
+			stdout.Reset()
+			if err := Write(format, &without, &stdout, &stderr, Options{Summary: true}); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(stdout.String(), "1.36") {
+				t.Errorf("%s output names a release it was not given:\n%s", format, stdout.String())
+			}
+		})
 	}
 }

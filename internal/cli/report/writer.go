@@ -43,7 +43,7 @@ func NewWriter(format string, stdout, stderr io.Writer, opts Options) (Writer, e
 		// Unbuffered: kubectl's lines interleave on stdout and stderr.
 		return &textWriter{stdout: stdout, stderr: stderr, opts: opts}, nil
 	case "json":
-		return &jsonWriter{w: buffered()}, nil
+		return &jsonWriter{w: buffered(), kube: opts.KubeVersion}, nil
 	case "jsonl":
 		return &jsonlWriter{w: buffered(), opts: opts}, nil
 	case "junit":
@@ -53,7 +53,7 @@ func NewWriter(format string, stdout, stderr io.Writer, opts Options) (Writer, e
 	case "github":
 		return &githubWriter{w: buffered(), opts: opts}, nil
 	case "yaml":
-		return &yamlWriter{w: buffered()}, nil
+		return &yamlWriter{w: buffered(), kube: opts.KubeVersion}, nil
 	}
 	return nil, fmt.Errorf("unknown output format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }
@@ -126,12 +126,21 @@ func writeEntryJSON(w io.Writer, r *inputs.Result, prefix string, indent bool) e
 
 // jsonWriter writes json.MarshalIndent(report, "", "  ") and a newline.
 type jsonWriter struct {
-	w *bufio.Writer
-	n int
+	w    *bufio.Writer
+	n    int
+	kube string // the report's kubeVersion
 }
 
 func (j *jsonWriter) Begin(int) error {
-	_, err := io.WriteString(j.w, "{\n  \"results\": [")
+	io.WriteString(j.w, "{\n")
+	if j.kube != "" {
+		b, err := json.Marshal(j.kube)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(j.w, "  \"kubeVersion\": %s,\n", b)
+	}
+	_, err := io.WriteString(j.w, "  \"results\": [")
 	return err
 }
 
@@ -185,8 +194,9 @@ func (t *textWriter) Stop(wire.RunSummary) error { return nil }
 func (j *jsonlWriter) End(s wire.RunSummary) error {
 	if j.opts.Summary {
 		if err := json.NewEncoder(j.w).Encode(struct {
-			Summary wire.RunSummary `json:"summary"`
-		}{s}); err != nil {
+			KubeVersion string          `json:"kubeVersion,omitempty"`
+			Summary     wire.RunSummary `json:"summary"`
+		}{j.opts.KubeVersion, s}); err != nil {
 			return err
 		}
 	}
@@ -198,11 +208,24 @@ func (j *jsonlWriter) End(s wire.RunSummary) error {
 // whole document (the emitter folds long strings by column), its errors one
 // at a time in the same way.
 type yamlWriter struct {
-	w *bufio.Writer
-	n int
+	w    *bufio.Writer
+	n    int
+	kube string // the report's kubeVersion
 }
 
-func (y *yamlWriter) Begin(int) error { return nil }
+func (y *yamlWriter) Begin(int) error {
+	if y.kube == "" {
+		return nil
+	}
+	b, err := yaml.Marshal(struct {
+		KubeVersion string `json:"kubeVersion"`
+	}{y.kube})
+	if err != nil {
+		return err
+	}
+	_, err = y.w.Write(b)
+	return err
+}
 
 type yamlResults[T any] struct {
 	Results []T `json:"results"`

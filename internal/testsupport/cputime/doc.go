@@ -15,8 +15,8 @@
 // without the bound.
 //
 // Hang detectors (waiting for an answer that must come) are not this
-// package's: they rely on go test -timeout (RATIONALE.md, "Tests and the
-// machine's load").
+// package's: they rely on go test -timeout (RATIONALE.md, "Tests on a
+// new machine").
 //
 // # Files
 //
