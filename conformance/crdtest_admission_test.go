@@ -14,6 +14,7 @@ import (
 	"github.com/crdlab/crdlab/admission"
 	"github.com/crdlab/crdlab/conformance/upstream"
 	"github.com/crdlab/crdlab/crdtest"
+	"github.com/crdlab/crdlab/internal/builtin"
 )
 
 // TestCrdtestAdmissionDifferential: every admission step the admission
@@ -30,6 +31,9 @@ func TestCrdtestAdmissionDifferential(t *testing.T) {
 	var reqs []crdtest.Request
 	dirs := []string{"../crdtest/testdata/admission", "../crdtest/testdata/k8s-docs", "../crdtest/testdata/kaptest", "../crdtest/testdata/failing"}
 	rep, err := crdtest.RunPaths(crdtest.Options{Parallel: 1,
+		// Built-in objects through their kinds' request path, as `crdlab
+		// test` runs them.
+		Builtins: builtinKindsAdapter{builtin.Kinds{}},
 		Observe: func(r crdtest.Request) {
 			mu.Lock()
 			reqs = append(reqs, r)

@@ -11,7 +11,8 @@ import (
 // TestAdmissionSuites runs the admission cases of testdata/admission (a
 // CRD's objects through mutating policies, the schema and validating
 // policies) and the Kubernetes documentation's examples of testdata/k8s-docs
-// (Deployments, a built-in kind, without a CRD; Pods of a stand-in CRD).
+// (Deployments, a built-in kind, without a CRD; Pods of a stand-in CRD),
+// and of testdata/k8s-docs-pods (the mutating examples on core Pods).
 func TestAdmissionSuites(t *testing.T) {
 	for _, tc := range []struct {
 		path   string
@@ -19,6 +20,7 @@ func TestAdmissionSuites(t *testing.T) {
 	}{
 		{"testdata/admission", 15},
 		{"testdata/k8s-docs", 22},
+		{"testdata/k8s-docs-pods", 6},
 		{"testdata/kaptest", 4},
 	} {
 		rep, err := RunPaths(Options{}, tc.path)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/crdlab/crdlab/admission"
 	"github.com/crdlab/crdlab/engine"
 	"github.com/crdlab/crdlab/engine/crd"
 	"github.com/crdlab/crdlab/internal/keys"
@@ -49,6 +50,8 @@ type loader struct {
 	compiled map[string]*compileEntry
 	sources  map[*engine.CRD][]byte // the JSON each CRD was compiled from
 	observe  func(Request)
+	// builtins is Options.Builtins.
+	builtins admission.BuiltinKinds
 	// observeAdmission is Options.ObserveAdmission.
 	observeAdmission func(AdmissionObserved)
 	fs               fileSystem

@@ -48,6 +48,13 @@ type Options struct {
 	DefaultKubeVersion string
 	// Share is engine.CompileOptions.Share (a --kube-version matrix).
 	Share *engine.CompileShare
+	// Builtins, when set, is the request path of Kubernetes' built-in
+	// kinds that an admission case on a built-in object (a Deployment, a
+	// ConfigMap, ...) goes through, in the API server's order: decoding and
+	// defaults, mutating admission, the kind's strategy, validating
+	// admission. crdlab's CLI sets it (the WebAssembly module does not
+	// link it); without it the object reaches the policies as written.
+	Builtins admission.BuiltinKinds
 }
 
 // Request is one API request sent by a case, as given to Options.Observe.
@@ -161,7 +168,7 @@ func load(fsys fileSystem, opts Options, paths []string) (*plan, error) {
 		return nil, err
 	}
 	l := newLoader(fsys)
-	l.observe, l.observeAdmission = opts.Observe, opts.ObserveAdmission
+	l.observe, l.observeAdmission, l.builtins = opts.Observe, opts.ObserveAdmission, opts.Builtins
 	l.backend = opts.Backend
 	l.kubeVersion, l.defaultKubeVersion, l.share = opts.KubeVersion, opts.DefaultKubeVersion, opts.Share
 	if err := l.addExtra(opts.CRDs); err != nil {

@@ -28,6 +28,7 @@ type admissionFlags struct {
 	operation        string
 	user             string
 	groups           []string
+	enablement       enablementFlags
 }
 
 func (a *admissionFlags) declare(fs *flag.FlagSet) {
@@ -37,6 +38,7 @@ func (a *admissionFlags) declare(fs *flag.FlagSet) {
 	fs.StringVar(&a.operation, "operation", "", "the admission operation: CREATE, UPDATE or DELETE (default: CREATE, UPDATE with --old)")
 	fs.StringVar(&a.user, "user", "", "the requesting user's name (default: kubernetes-admin)")
 	fs.StringArrayVar(&a.groups, "group", nil, "a group of the requesting user (repeatable; default: system:masters and system:authenticated)")
+	a.enablement.declare(fs)
 }
 
 // defaultUser is the requesting user when neither --request nor --user
@@ -81,12 +83,18 @@ type policyRun struct {
 	nameNS      bool // the request names the name and namespace
 	cat         *inputs.Catalog
 	keepResults bool
+	// builtin, when the run validates built-in objects, is what their
+	// admission needs (builtinadmission.go).
+	builtin *builtinAdmission
 	// webhookAnswers are the --webhook-response answers; hooked, when a
 	// mutating webhook has one, what the mutating step's webhooks did.
 	webhookAnswers *webhookAnswers
 	hooked         *webhookMutation
 	// releaseNote is admissionReleaseNote's remark, in every outcome's notes.
 	releaseNote string
+	// mutatingOff is apiEnablement.mutatingNote's remark when the
+	// mutating policies are not run.
+	mutatingOff string
 }
 
 // admissionReleaseNote is the remark that admission (policies, webhook
@@ -104,14 +112,14 @@ func admissionReleaseNote(kubeVersion string) string {
 
 // loadAdmission reads the policies (--policy and the inputs) and the
 // request; it returns nil when there is no policy.
-func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, mentioned bool, cat *inputs.Catalog, update bool) (*policyRun, error) {
+func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, mentioned bool, cat *inputs.Catalog, update bool, bk *builtinAdmission, en *apiEnablement) (*policyRun, error) {
 	in := &admission.Inputs{}
 	if len(f.policies) > 0 {
 		docs, err := reader.Read(f.policies, "policies (--policy)")
 		if err != nil {
 			return nil, err
 		}
-		if err := decodePolicyDocs(in, docs, true); err != nil {
+		if err := decodePolicyDocs(in, docs, true, en); err != nil {
 			return nil, err
 		}
 	}
@@ -133,13 +141,13 @@ func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, ment
 	if err != nil {
 		return nil, err
 	}
-	if err := decodePolicyDocs(in, docs, false); err != nil {
+	if err := decodePolicyDocs(in, docs, false, en); err != nil {
 		return nil, err
 	}
 	if !hasAdmission(in) {
 		return nil, nil
 	}
-	p := &policyRun{cat: cat, tmpl: admission.Request{Operation: "CREATE", UserInfo: defaultUser}}
+	p := &policyRun{cat: cat, tmpl: admission.Request{Operation: "CREATE", UserInfo: defaultUser}, builtin: bk}
 	if update {
 		p.tmpl.Operation = "UPDATE"
 	}
@@ -156,14 +164,21 @@ func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, ment
 		p.tmpl.Operation = op
 	}
 	p.setUser(f)
+	if bk != nil {
+		// Params and Namespaces as the cluster stores them.
+		in.Objects = admission.StoredObjects(in.Objects, bk.kinds)
+	}
 	if p.tmpl.Operation == "UPDATE" && !update {
 		return nil, fmt.Errorf("an UPDATE needs the stored object: give --old FILE")
 	}
-	p.adm, err = admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Webhooks: in.Webhooks, Objects: in.Objects, Resources: catalogResources(cat)})
+	p.adm, err = admission.New(admission.Config{Policies: in.Policies, Bindings: in.Bindings, Webhooks: in.Webhooks, Objects: in.Objects, Resources: p.resources()})
 	if err != nil {
 		return nil, err
 	}
-	if err := p.loadMutating(in); err != nil {
+	if n := en.mutatingNote(); n != "" && len(in.MutatingPolicies) > 0 {
+		// The plugin is off: the policies are stored, never run.
+		p.mutatingOff = n
+	} else if err := p.loadMutating(in); err != nil {
 		return nil, err
 	}
 	if p.webhookAnswers, err = loadWebhookAnswers(f.webhookResponses, reader, p.adm); err != nil {
@@ -175,7 +190,7 @@ func loadAdmission(f *admissionFlags, reader inputs.Reader, paths []string, ment
 	return p, nil
 }
 
-func decodePolicyDocs(in *admission.Inputs, docs []inputs.Document, all bool) error {
+func decodePolicyDocs(in *admission.Inputs, docs []inputs.Document, all bool, en *apiEnablement) error {
 	for _, d := range docs {
 		if d.IsCRD() {
 			continue
@@ -185,7 +200,13 @@ func decodePolicyDocs(in *admission.Inputs, docs []inputs.Document, all bool) er
 			if d.Item >= 0 || body == nil {
 				body, file, line = d.Data, d.Where(), 0
 			}
-			got, err := iadm.DecodeDocument(body, file, line)
+			var got *admission.Inputs
+			var err error
+			if en != nil {
+				got, err = iadm.DecodeDocumentServed(body, file, line, en.served)
+			} else {
+				got, err = iadm.DecodeDocument(body, file, line)
+			}
 			if err != nil {
 				return err
 			}
@@ -260,7 +281,8 @@ func (p *policyRun) subresource(flag string) (string, error) {
 	case flag != "" && flag != req:
 		return "", fmt.Errorf("--subresource %s and the --request's subResource %q differ", flag, req)
 	case req != "status":
-		return "", fmt.Errorf("--request: subResource %q: crdlab validates requests to an object and to its status subresource only (subResource: status)", req)
+		// Another subresource: matched for built-in resources that
+		// have it (a custom resource's entry says it is not modelled).
 	case p.tmpl.Operation != "UPDATE":
 		return "", fmt.Errorf("--request: subResource status needs the operation UPDATE and --old (a status update), not %s", p.tmpl.Operation)
 	}
@@ -277,6 +299,12 @@ func catalogResources(cat *inputs.Catalog) iadm.CRDResources {
 		}
 	}
 	return defs
+}
+
+// resources are the run's resources: its CRDs, and the built-in ones when
+// the run validates built-in objects.
+func (p *policyRun) resources() admission.Resources {
+	return runResources{catalogResources(p.cat), p.builtin}
 }
 
 // apply runs validating admission on a valid entry: a denial makes it
@@ -308,13 +336,27 @@ func (p *policyRun) apply(d *inputs.Document, r *inputs.Result) {
 			r.Webhooks = append(res.Calls, validatingNotReached(p.adm, "not reached: the object is invalid")...)
 		}
 	}
-	if r.Status != wire.StatusValid || admission.IsAdmissionKind(r.APIVersion, r.Kind) {
+	if admission.IsAdmissionKind(r.APIVersion, r.Kind) {
 		return
 	}
 	var obj, old map[string]interface{}
 	var err error
 	var req admission.Request
-	if d.IsCRD() {
+	var builtinNote string
+	if e, _ := p.cat.Lookup(r.APIVersion, r.Kind); !d.IsCRD() && (e == nil || e.Def == nil) {
+		// A built-in object: valid, or partial (its native validation
+		// not modelled).
+		var ok bool
+		if req, builtinNote, ok = p.builtinValidated(d, r); !ok {
+			return
+		}
+		obj = req.Object
+		if obj == nil {
+			obj = req.OldObject
+		}
+	} else if r.Status != wire.StatusValid {
+		return
+	} else if d.IsCRD() {
 		obj, err = admission.DecodeObject(d.Data)
 		if err == nil && obj != nil {
 			req = admission.ObjectRequest(p.tmpl, r.APIVersion, r.Kind, "customresourcedefinitions", false, obj, p.storedCRD(r.Name), p.nameNS)
@@ -361,6 +403,9 @@ func (p *policyRun) apply(d *inputs.Document, r *inputs.Result) {
 	}
 	out := &wire.AdmissionOutcome{Allowed: dec.Denied == nil, Warnings: dec.Warnings, AuditAnnotations: dec.AuditAnnotations,
 		Evaluated: dec.Evaluated, Notes: dec.Notes}
+	if builtinNote != "" {
+		out.Notes = append(out.Notes, builtinNote)
+	}
 	if p.releaseNote != "" {
 		out.Notes = append(out.Notes, p.releaseNote)
 	}
@@ -402,6 +447,7 @@ func (a *admissionFlags) declareForUpdate(fs *flag.FlagSet) {
 	fs.StringArrayVar(&a.webhookResponses, "webhook-response", nil, webhookResponseUsage)
 	fs.StringVar(&a.user, "user", "", "the requesting user's name (default: kubernetes-admin)")
 	fs.StringArrayVar(&a.groups, "group", nil, "a group of the requesting user (repeatable; default: system:masters and system:authenticated)")
+	a.enablement.declare(fs)
 }
 
 // noResources knows no CRD: the request is a CRD's own.
@@ -427,8 +473,16 @@ func crdUpdateAdmission(f *admissionFlags, reader inputs.Reader, newRaw, oldRaw 
 	if err != nil {
 		return nil, err
 	}
+	rel, err := kubeversion.Parse(kubeVersion)
+	if err != nil {
+		return nil, err
+	}
+	en, err := f.enablement.parse(rel)
+	if err != nil {
+		return nil, err
+	}
 	in := &admission.Inputs{}
-	if err := decodePolicyDocs(in, docs, true); err != nil {
+	if err := decodePolicyDocs(in, docs, true, en); err != nil {
 		return nil, err
 	}
 	if !hasAdmission(in) {

@@ -35,7 +35,7 @@ func (p *policyRun) loadMutating(in *admission.Inputs) error {
 		return nil
 	}
 	m, err := admission.NewMutator(admission.MutatingConfig{Policies: in.MutatingPolicies, Bindings: in.MutatingBindings,
-		Objects: in.Objects, Resources: catalogResources(p.cat)})
+		Objects: in.Objects, Resources: p.resources()})
 	if err != nil {
 		return err
 	}
@@ -58,12 +58,17 @@ func (mr *mutatingRun) target(e *inputs.Entry) (admission.MutationTarget, error)
 	return t, err
 }
 
-// mutate runs the mutating policies on an object of a known CRD (skipped
-// ones and CRDs are left alone).
+// mutate runs the mutating policies on an object of a known CRD or of a
+// built-in kind (skipped ones and CRDs are left alone).
 func (p *policyRun) mutate(d *inputs.Document) (*inputs.Document, *wire.MutationOutcome) {
 	e, _ := p.cat.Lookup(d.APIVersion, d.Kind)
 	if e == nil || e.Def == nil {
-		return d, nil
+		req, ok := p.builtinRequest(d)
+		if !ok {
+			return d, nil
+		}
+		target, err := p.builtinTarget(d.APIVersion, d.Kind)
+		return p.runMutation(d, req, target, err)
 	}
 	if rep := e.CRD.Report(); !rep.Valid() {
 		return d, nil
@@ -77,11 +82,8 @@ func (p *policyRun) mutate(d *inputs.Document) (*inputs.Document, *wire.Mutation
 		return d, nil // the validation reports it
 	}
 	target, err := p.mut.target(e)
-	if err != nil {
-		return d, &wire.MutationOutcome{Allowed: true, Notes: []string{err.Error()}}
-	}
 	req := p.request(e, obj, d.Name, d.Namespace)
-	if req.Operation == "UPDATE" && p.oldObject != nil {
+	if err == nil && req.Operation == "UPDATE" && p.oldObject != nil {
 		// The stored object as the API server reads it: with its
 		// schema's defaults.
 		old, _ := admission.DecodeObject(mustJSON(p.oldObject))
@@ -92,6 +94,15 @@ func (p *policyRun) mutate(d *inputs.Document) (*inputs.Document, *wire.Mutation
 	}
 	if req.Operation == "DELETE" {
 		req.Object, req.OldObject = nil, obj
+	}
+	return p.runMutation(d, req, target, err)
+}
+
+// runMutation runs the mutating policies on req, the request of d's object
+// (target: its kind's schema side, or the error building it).
+func (p *policyRun) runMutation(d *inputs.Document, req admission.Request, target admission.MutationTarget, err error) (*inputs.Document, *wire.MutationOutcome) {
+	if err != nil {
+		return d, &wire.MutationOutcome{Allowed: true, Notes: []string{err.Error()}}
 	}
 	res := p.mut.m.Mutate(&req, target)
 	if len(res.Mutations) == 0 && res.Denied == nil && len(res.Notes) == 0 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"regexp"
 	"strings"
 	"time"
 
@@ -80,8 +81,15 @@ with the API server's error, warnings are added.
 Mutating admission policies (MutatingAdmissionPolicy and its binding)
 given the same way run first, before the validation, and change the object
 validated; -o json entries carry the mutated object and the mutations run
-("mutation"). See docs/validating-policies.md, docs/mutating-policies.md
-and docs/webhooks.md.`,
+("mutation"). Policies run on objects of built-in kinds too, in the API
+server's order: the object decoded and defaulted, the mutating policies,
+the kind's native validation, the validating policies (for kinds checked
+against the API surface only, on the object as written). Versions
+v1alpha1 and v1beta1 of the policy kinds are read where the release serves
+them with --runtime-config (as kube-apiserver's); before 1.36 mutating
+policies run only with --feature-gates MutatingAdmissionPolicy=true. See
+docs/validating-policies.md, docs/mutating-policies.md and
+docs/webhooks.md.`,
 	example: `  # A GitOps repository: CRDs in one directory, manifests of every kind in another
   crdlab validate --crd crds/ -R manifests/
 
@@ -115,6 +123,9 @@ and docs/webhooks.md.`,
 	run:   runValidate,
 }
 
+// subresourceName is what --subresource takes: a subresource's name.
+var subresourceName = regexp.MustCompile(`^[a-z]+$`)
+
 type validateFlags struct {
 	outputFlags
 	crds            []string
@@ -139,7 +150,7 @@ func declareValidate(fs *flag.FlagSet, f *validateFlags) {
 	fs.StringVar(&f.oldCRD, "old-crd", "", "the CRD in the cluster `FILE`: the one --crd is an update of it (its verdict is the CRD's)")
 	fs.StringVar(&f.storedVersions, "stored-versions", "", "with --old-crd: its status.storedVersions, comma-separated")
 	fs.StringVar(&f.version, "version", "", "the served `VERSION` the requests go to (default: each object's apiVersion)")
-	fs.StringVar(&f.subresource, "subresource", "", "status: validate a status update (needs --old)")
+	fs.StringVar(&f.subresource, "subresource", "", "status: validate a status update (needs --old); the other subresources of built-in resources (scale, ephemeralcontainers, ...) are matched by admission rules naming them")
 	fs.StringVar(&f.fieldValidation, "field-validation", "Strict", "Strict, Warn or Ignore (unknown and duplicate fields; any case)")
 	fs.StringVar(&f.missing, "missing-crds", "skip", "skip or error: what objects whose kind has no CRD do to the run")
 	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "the time limit of each object's validation (0: none); an object past it is an error"+wasmTimeoutNote)
@@ -180,10 +191,10 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		return usageError(c, stderr, "%v", err)
 	}
 	if f.subresource != "" {
-		if f.subresource, err = enum("subresource", f.subresource, "status"); err != nil {
-			return usageError(c, stderr, "%v", err)
+		if !subresourceName.MatchString(f.subresource) {
+			return usageError(c, stderr, "--subresource %q: a subresource's name (status, scale, ephemeralcontainers, ...)", f.subresource)
 		}
-		if f.old == "" {
+		if f.subresource == "status" && f.old == "" {
 			return usageError(c, stderr, "--subresource status needs --old (a status update)")
 		}
 	}
@@ -230,7 +241,7 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		Results:  f.output == "json" || f.output == "jsonl" || f.output == "yaml",
 		Validate: engine.ValidateOptions{Version: f.version, Subresource: f.subresource, FieldValidation: engine.FieldValidation(fv)},
 		Kinds:    f.kinds, SkipKinds: f.skipKinds}
-	if f.builtins && f.subresource == "" {
+	if f.builtins {
 		rel, err := kubeversion.Parse(f.kube.version)
 		if err != nil {
 			return usageError(c, stderr, "%v", err)
@@ -316,7 +327,19 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 	}
 	// Validating admission policies (--policy, or among the inputs) run
 	// on every object that passes validation.
-	policies, err := loadAdmission(&f.admissionFlags, inputs.Reader{Recursive: f.recursive, Stdin: stdin}, fs.Args(), in.Marked(), cat, old != nil)
+	var bk *builtinAdmission
+	if opts.Builtins != nil {
+		bk = &builtinAdmission{kinds: newBuiltinKinds(opts.Builtins.Release), fieldValidation: fv}
+	}
+	rel, err := kubeversion.Parse(f.kube.version)
+	if err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	en, err := f.enablement.parse(rel)
+	if err != nil {
+		return usageError(c, stderr, "%v", err)
+	}
+	policies, err := loadAdmission(&f.admissionFlags, inputs.Reader{Recursive: f.recursive, Stdin: stdin}, fs.Args(), in.Marked(), cat, old != nil, bk, en)
 	if err != nil {
 		if _, ok := err.(*inputs.InputError); ok {
 			return reportInputError(stderr, err)
@@ -335,6 +358,9 @@ func runValidate(c *command, args []string, stdin io.Reader, stdout, stderr io.W
 		}
 		if n := admissionReleaseNote(f.kube.version); n != "" {
 			policies.releaseNote = n
+			fmt.Fprintf(stderr, "note: %s\n", n)
+		}
+		if n := policies.mutatingOff; n != "" {
 			fmt.Fprintf(stderr, "note: %s\n", n)
 		}
 		if policies.adm.Policies() > 0 || policies.mut == nil || policies.adm.WebhookCount() > 0 {

@@ -148,34 +148,9 @@ func (p *policyRun) mutateAll(d *inputs.Document) (*inputs.Document, *wire.Mutat
 // schema's defaults applied, as the API server decodes it): a patch
 // replaces the document, a failure refuses it.
 func (p *policyRun) mutateWebhooks(d *inputs.Document, mo *wire.MutationOutcome) (*inputs.Document, *wire.MutationOutcome) {
-	e, _ := p.cat.Lookup(d.APIVersion, d.Kind)
-	if e == nil || e.Def == nil {
+	req, ok := p.webhookRequest(d)
+	if !ok {
 		return d, mo
-	}
-	if rep := e.CRD.Report(); !rep.Valid() {
-		return d, mo
-	}
-	js, err := d.ObjectJSON()
-	if err != nil {
-		return d, mo
-	}
-	obj, err := admission.DecodeObject(js)
-	if err != nil || obj == nil {
-		return d, mo // the validation reports it
-	}
-	if t, err := p.hooked.target(e); err == nil && t.Default != nil {
-		t.Default(obj)
-	}
-	req := p.request(e, obj, d.Name, d.Namespace)
-	if req.Operation == "UPDATE" && p.oldObject != nil {
-		old, _ := admission.DecodeObject(mustJSON(p.oldObject))
-		if t, err := p.hooked.target(e); err == nil && old != nil && t.Default != nil {
-			t.Default(old)
-		}
-		req.OldObject = old
-	}
-	if req.Operation == "DELETE" {
-		req.Object, req.OldObject = nil, obj
 	}
 	res := p.adm.DispatchWebhooks(&req, true, p.webhookAnswers.answers())
 	if !res.Allowed {
@@ -197,6 +172,43 @@ func (p *policyRun) mutateWebhooks(d *inputs.Document, mo *wire.MutationOutcome)
 	}
 	p.hooked.put(nd, &res)
 	return nd, mo
+}
+
+// webhookRequest is the request the mutating webhooks get for d: an
+// object of a CRD of the run (its schema's defaults applied, as the API
+// server decodes it) or of a built-in kind (builtinRequest); ok is false
+// for the others.
+func (p *policyRun) webhookRequest(d *inputs.Document) (admission.Request, bool) {
+	e, _ := p.cat.Lookup(d.APIVersion, d.Kind)
+	if e == nil || e.Def == nil {
+		return p.builtinRequest(d)
+	}
+	if rep := e.CRD.Report(); !rep.Valid() {
+		return admission.Request{}, false
+	}
+	js, err := d.ObjectJSON()
+	if err != nil {
+		return admission.Request{}, false
+	}
+	obj, err := admission.DecodeObject(js)
+	if err != nil || obj == nil {
+		return admission.Request{}, false // the validation reports it
+	}
+	if t, err := p.hooked.target(e); err == nil && t.Default != nil {
+		t.Default(obj)
+	}
+	req := p.request(e, obj, d.Name, d.Namespace)
+	if req.Operation == "UPDATE" && p.oldObject != nil {
+		old, _ := admission.DecodeObject(mustJSON(p.oldObject))
+		if t, err := p.hooked.target(e); err == nil && old != nil && t.Default != nil {
+			t.Default(old)
+		}
+		req.OldObject = old
+	}
+	if req.Operation == "DELETE" {
+		req.Object, req.OldObject = nil, obj
+	}
+	return req, true
 }
 
 // mutatingCalls are the mutating webhooks of an entry's request as the

@@ -132,14 +132,20 @@ func Mutate(in *AdmissionInput, crd *apiextensionsv1.CustomResourceDefinition) (
 		}
 	}
 	var tcm typeConverterManager
-	defaulter := &structuralDefaulter{schemas: map[string]*structuralschema.Structural{}}
+	var defaulter runtime.ObjectDefaulter
+	sd := &structuralDefaulter{schemas: map[string]*structuralschema.Structural{}}
+	defaulter = sd
+	if _, ok := builtinKinds[in.Kind]; ok && crd == nil {
+		// A built-in kind: its published schema, the scheme's defaults.
+		tcm.tc, defaulter = builtinTypeConverter(), builtinDefaulter{in.Kind}
+	}
 	if crd != nil {
 		tc, err := TypeConverter(crd)
 		if err != nil {
 			return nil, err
 		}
 		tcm.tc = tc
-		defaulter.gk = schema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}
+		sd.gk = schema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}
 		for _, v := range crd.Spec.Versions {
 			if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
 				continue
@@ -152,7 +158,7 @@ func Mutate(in *AdmissionInput, crd *apiextensionsv1.CustomResourceDefinition) (
 			if err != nil {
 				return nil, err
 			}
-			defaulter.schemas[v.Name] = s
+			sd.schemas[v.Name] = s
 		}
 	}
 	matcher := matching.NewMatcher(corelisters.NewNamespaceLister(nsIndexer), nil)
@@ -220,7 +226,7 @@ func Mutate(in *AdmissionInput, crd *apiextensionsv1.CustomResourceDefinition) (
 // serializer's) and the CRD handler's defaulter.
 type mutatingObjectInterfaces struct {
 	objectInterfaces
-	defaulter *structuralDefaulter
+	defaulter runtime.ObjectDefaulter
 }
 
 func (o *mutatingObjectInterfaces) GetObjectTyper() runtime.ObjectTyper         { return unstructuredTyper{} }

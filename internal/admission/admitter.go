@@ -146,10 +146,11 @@ func New(cfg Config) (*Admitter, error) {
 	if a.webhooks, err = compileWebhooks(cfg.Webhooks); err != nil {
 		return nil, err
 	}
-	if a.rbac, err = newRBACAuthorizer(cfg.Objects); err != nil {
+	objects := inDefaultNamespace(cfg.Objects, cfg.Resources)
+	if a.rbac, err = newRBACAuthorizer(objects); err != nil {
 		return nil, err
 	}
-	for _, o := range cfg.Objects {
+	for _, o := range objects {
 		if o == nil {
 			continue
 		}
@@ -164,6 +165,47 @@ func New(cfg Config) (*Admitter, error) {
 		}
 	}
 	return a, nil
+}
+
+// inDefaultNamespace is objects with the namespace `kubectl apply` gives
+// an object of a namespaced kind written without metadata.namespace: the
+// context's, "default" (params, Roles and RoleBindings are then found
+// where a cluster has them); objects of cluster-scoped kinds and objects
+// with a namespace are left as they are. The objects changed are copies.
+func inDefaultNamespace(objects []map[string]interface{}, r Resources) []map[string]interface{} {
+	out := make([]map[string]interface{}, len(objects))
+	for i, o := range objects {
+		out[i] = o
+		if o == nil || metaString(o, "namespace") != "" {
+			continue
+		}
+		apiVersion, _ := o["apiVersion"].(string)
+		kind, _ := o["kind"].(string)
+		if apiVersion == "" || kind == "" {
+			continue
+		}
+		namespaced := !ClusterScopedBuiltin(kind)
+		if namespaced && r != nil {
+			namespaced = r.ParamScope(apiVersion, kind)
+		}
+		if !namespaced {
+			continue
+		}
+		c := make(map[string]interface{}, len(o))
+		for k, v := range o {
+			c[k] = v
+		}
+		md := map[string]interface{}{}
+		if m, ok := o["metadata"].(map[string]interface{}); ok {
+			for k, v := range m {
+				md[k] = v
+			}
+		}
+		md["namespace"] = "default"
+		c["metadata"] = md
+		out[i] = c
+	}
+	return out
 }
 
 func metaString(o map[string]interface{}, f string) string {

@@ -56,6 +56,10 @@ type Inputs struct {
 	MutatingBindings []*MutatingBinding
 	// Objects are the other objects (params, Namespaces, anything else).
 	Objects []map[string]interface{}
+
+	// served, while DecodeDocumentServed decodes, says which versions of
+	// the policy kinds the release serves.
+	served func(apiVersion, kind, name, file string) string
 }
 
 // Add appends the contents of other.
@@ -88,6 +92,40 @@ func DecodeFile(data []byte, file string) (*Inputs, error) {
 		}
 	}
 	return in, nil
+}
+
+// DecodeDocumentServed is DecodeDocument for a release that serves the
+// policy kinds' versions served says: served returns "" for a version the
+// API server serves, else the error a create of the object named name
+// gets (kubectl's "resource mapping not found" for the file kubectl reads
+// it from). Versions v1alpha1 and
+// v1beta1 of the policies and bindings are read as v1 with their
+// version's defaults (a v1alpha1 binding's paramRef.parameterNotFoundAction
+// is Deny), as the API server converts them.
+func DecodeDocumentServed(raw []byte, file string, firstLine int, served func(apiVersion, kind, name, file string) string) (*Inputs, error) {
+	in := &Inputs{served: served}
+	if err := decodeInto(in, raw, file, firstLine); err != nil {
+		return nil, err
+	}
+	in.served = nil
+	return in, nil
+}
+
+// metaName is an object's metadata.name, "" when it has none.
+func metaName(obj map[string]interface{}) string {
+	md, _ := obj["metadata"].(map[string]interface{})
+	name, _ := md["name"].(string)
+	return name
+}
+
+// defaultAlphaParamRef is v1alpha1's SetDefaults_ParamRef: a paramRef
+// without parameterNotFoundAction denies when no param is found (v1 and
+// v1beta1 require the field).
+func defaultAlphaParamRef(r *ParamRef) {
+	if r != nil && r.ParameterNotFoundAction == nil {
+		deny := "Deny"
+		r.ParameterNotFoundAction = &deny
+	}
 }
 
 // DecodeDocument reads one document (YAML or JSON) that starts at line
@@ -174,7 +212,14 @@ func decodeInto(in *Inputs, raw []byte, file string, firstLine int) error {
 		in.Objects = append(in.Objects, obj)
 		return nil
 	}
-	if apiVersion != APIGroup+"/v1" {
+	_, version, _ := strings.Cut(apiVersion, "/")
+	if in.served != nil && IsPolicyKind(apiVersion, kind) && (version == "v1" || version == "v1beta1" || version == "v1alpha1") {
+		// The release (and its runtime config) decides whether the API
+		// server serves the version: kubectl's error when it does not.
+		if msg := in.served(apiVersion, kind, metaName(obj), file); msg != "" {
+			return locate("apiVersion", msg)
+		}
+	} else if version != "v1" {
 		return locate("apiVersion", fmt.Sprintf("unsupported apiVersion %q: crdlab reads %s/v1 %s objects", apiVersion, APIGroup, kind))
 	}
 	if IsWebhookKind(apiVersion, kind) {
@@ -200,7 +245,7 @@ func decodeInto(in *Inputs, raw []byte, file string, firstLine int) error {
 		return nil
 	}
 	if kind == KindMutatingPolicy || kind == KindMutatingBinding {
-		return decodeMutating(in, obj, kind, where, locate)
+		return decodeMutating(in, obj, kind, version, where, locate)
 	}
 	if kind == KindPolicy {
 		p := &Policy{Source: where}
@@ -220,6 +265,9 @@ func decodeInto(in *Inputs, raw []byte, file string, firstLine int) error {
 	}
 	if b.Metadata.Name == "" {
 		return locate("metadata", "metadata.name: Required value: name is required")
+	}
+	if version == "v1alpha1" {
+		defaultAlphaParamRef(b.Spec.ParamRef)
 	}
 	defaultBinding(b)
 	in.Bindings = append(in.Bindings, b)

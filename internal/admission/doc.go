@@ -23,7 +23,10 @@
 //     configurations) with their JSON names.
 //   - decode.go: strict decoding with file:line:column (DecodeFile,
 //     DecodeDocument: Inputs, DecodeError) and the v1 defaults; the kinds
-//     it takes (IsPolicyKind, IsWebhookKind, IsAdmissionKind).
+//     it takes (IsPolicyKind, IsWebhookKind, IsAdmissionKind);
+//     DecodeDocumentServed reads the v1alpha1 and v1beta1 policies a
+//     release serves (the caller says which) with their versions'
+//     defaults, and refuses the others with kubectl's error.
 //   - resources.go: the REST mapper of a set of CRDs (CRDResources:
 //     equivalent resources, scopes) and the request of an object
 //     (ObjectRequest).
@@ -101,7 +104,11 @@
 // The CLI runs the chain around the schema validation of validate and lint
 // (cmd/crdlab: mutating.go, admission.go, webhookanswers.go, typecheck.go,
 // policycreate.go; `crdlab lint --policy` without --old type-checks),
-// crdtest around its admission cases, the WebAssembly module in its admit
+// crdtest around its admission cases, on custom resources and on built-in
+// objects (cmd/crdlab builtinadmission.go: admission.BuiltinKinds over
+// internal/builtin, which this package does not import; the Admitter puts
+// namespace-less objects of namespaced kinds in "default", as kubectl
+// apply does), the WebAssembly module in its admit
 // op, and the language server (internal/cli/lsp policy.go) for diagnostics.
 // The user's pages: docs/validating-policies.md, mutating-policies.md,
 // webhooks.md, authorizer.md, policy-create-validation.md and

@@ -95,7 +95,7 @@ func defaultMutatingBinding(b *MutatingBinding) {
 
 // decodeMutating decodes a MutatingAdmissionPolicy or its binding strictly
 // and applies the defaults.
-func decodeMutating(in *Inputs, obj map[string]interface{}, kind, where string, locate func(path, msg string) error) error {
+func decodeMutating(in *Inputs, obj map[string]interface{}, kind, version, where string, locate func(path, msg string) error) error {
 	if kind == KindMutatingPolicy {
 		p := &MutatingPolicy{Source: where}
 		if err := strictFill(obj, reflect.ValueOf(p).Elem(), "", locate); err != nil {
@@ -114,6 +114,9 @@ func decodeMutating(in *Inputs, obj map[string]interface{}, kind, where string, 
 	}
 	if b.Metadata.Name == "" {
 		return locate("metadata", "metadata.name: Required value: name is required")
+	}
+	if version == "v1alpha1" {
+		defaultAlphaParamRef(b.Spec.ParamRef)
 	}
 	defaultMutatingBinding(b)
 	in.MutatingBindings = append(in.MutatingBindings, b)

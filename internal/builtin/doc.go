@@ -39,6 +39,16 @@
 // cannot unmarshal number into Go struct field ConfigMap.data of type
 // string") and base64 errors come out with upstream's texts and order.
 //
+// # Around the admission chain
+//
+// Kinds (admitted.go) is the request path at one release as the admission
+// chain needs it (admission.BuiltinKinds, implemented in cmd/crdlab): the
+// object mutating admission sees (Admitted: decoded, defaulted, converted,
+// in the request's namespace), what the mutating dispatcher does after a
+// patch (Redefault: back into the Go type, defaulted), and the strategy's
+// answer between mutating and validating admission (Serve). The kinds
+// without a Strategy pass as written.
+//
 // # What is exact
 //
 // The kinds with a Strategy (StrategyFor) are validated natively: v1

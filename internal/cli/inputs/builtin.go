@@ -98,6 +98,26 @@ func (b *Builtins) entry(d *Document, apiVersion string, opts Options, res *Resu
 		r.Reason = fmt.Sprintf("%s %s is served by Kubernetes %s but cannot be created (verbs: %s): not validated", apiVersion, d.Kind, rel, strings.Join(rsc.Verbs, ", "))
 		return
 	}
+	if sub := opts.Validate.Subresource; sub != "" {
+		// A request to a subresource: matched by admission, its
+		// handling not modelled.
+		found := false
+		for _, s := range rsc.Subresources {
+			found = found || s == sub
+		}
+		if !found {
+			r.Status = wire.StatusError
+			subs := strings.Join(rsc.Subresources, ", ")
+			if subs == "" {
+				subs = "none"
+			}
+			r.Reason = fmt.Sprintf("%s %s has no subresource %q at Kubernetes %s (its subresources: %s)", apiVersion, d.Kind, sub, rel, subs)
+			return
+		}
+		r.Status = wire.StatusPartial
+		r.Reason = SubresourceNotModelledReason(sub, apiVersion, d.Kind)
+		return
+	}
 	body := d.Data
 	if d.Item < 0 && d.Raw != nil {
 		js, err := toJSON(d.Raw)
@@ -125,8 +145,7 @@ func (b *Builtins) entry(d *Document, apiVersion string, opts Options, res *Resu
 		if o.SchemaChecked {
 			checked = "decoded by Kubernetes " + rel.String() + "'s OpenAPI schema (fields and types); "
 		}
-		r.Reason = fmt.Sprintf("%snative validation and defaulting of %s %s are not modelled (the kinds validated natively: docs/builtin-kinds.md)",
-			checked, apiVersion, d.Kind)
+		r.Reason = checked + NotModelledReason(apiVersion, d.Kind)
 		if o.Checked != "" {
 			// Part of the object was validated: its errors are the API
 			// server's (it rejects the object), others may come on top.
@@ -179,4 +198,18 @@ func locateBuiltin(errs field.ErrorList, d *Document, at int) []wire.LocatedErro
 		}
 	}
 	return locate(reports, d.Line, at)
+}
+
+// NotModelledReason is the reason of the partial entry of an object whose
+// kind the release serves but crdlab does not validate natively.
+func NotModelledReason(apiVersion, kind string) string {
+	return fmt.Sprintf("native validation and defaulting of %s %s are not modelled (the kinds validated natively: docs/builtin-kinds.md)", apiVersion, kind)
+}
+
+// SubresourceNotModelledReason is the reason of the partial entry of a
+// request to a subresource of a built-in resource (a status update, a
+// scale): checked against the API surface, matched by admission, the
+// subresource's own handling not modelled.
+func SubresourceNotModelledReason(sub, apiVersion, kind string) string {
+	return fmt.Sprintf("requests to the %s subresource of %s %s are not modelled (admission policies and webhooks naming it are matched)", sub, apiVersion, kind)
 }

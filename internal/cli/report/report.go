@@ -179,6 +179,11 @@ func (t *textWriter) Entry(e *inputs.Result) error {
 		// Denied by a validating admission policy: kubectl prints the
 		// status message with its reason.
 		fmt.Fprintf(stderr, "%s: %s: error when %s %q: %s\n", where(&e.RunEntry), FromServer(e.Admission.Reason), errVerb, e.File, e.Admission.Message)
+		if e.Reason != "" {
+			// A built-in kind checked against the API surface only: the
+			// policies saw the object as written.
+			fmt.Fprintf(stderr, "%s: note: %s was checked against the API surface only: %s\n", where(&e.RunEntry), resourceName(&e.RunEntry), e.Reason)
+		}
 	case e.DecodeError != "":
 		file := e.File
 		if p := e.DecodeErrorPosition; p != nil {
