@@ -50,14 +50,13 @@ func TestValidatePolicyDeniesADeploymentWithoutAnyCRD(t *testing.T) {
 	if code != exitInvalid {
 		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
-	want := deploy + `:1: Error from server (Invalid): error when creating "` + deploy + `": deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'replicas-limit' with binding 'replicas-limit' denied request: failed expression: object.spec.replicas <= 5` + "\n" +
-		deploy + ":1: note: deployment.apps/web was checked against the API surface only: native validation and defaulting of apps/v1 Deployment are not modelled (the kinds validated natively: docs/builtin-kinds.md)\n"
+	want := deploy + `:1: Error from server (Invalid): error when creating "` + deploy + `": deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'replicas-limit' with binding 'replicas-limit' denied request: failed expression: object.spec.replicas <= 5` + "\n"
 	if stderr.String() != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
 	}
 
-	// Allowed: still partial (the Deployment's own validation is not
-	// modelled), with the policy's outcome and a note saying so.
+	// Allowed: valid (Deployments are validated natively), with the
+	// policy's outcome and no note.
 	stdout.Reset()
 	stderr.Reset()
 	code = run([]string{"validate", "--policy", filepath.Join(dir, "policy.yaml"), "-o", "json", filepath.Join(dir, "small.yaml")}, strings.NewReader(""), &stdout, &stderr)
@@ -69,8 +68,8 @@ func TestValidatePolicyDeniesADeploymentWithoutAnyCRD(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := rep.Results[0]
-	if e.Status != wire.StatusPartial || e.Admission == nil || !e.Admission.Allowed || len(e.Admission.Evaluated) != 1 ||
-		len(e.Admission.Notes) != 1 || !strings.Contains(e.Admission.Notes[0], "native validation and defaulting of apps/v1 Deployment are not modelled") {
+	if e.Status != wire.StatusValid || e.Admission == nil || !e.Admission.Allowed || len(e.Admission.Evaluated) != 1 ||
+		len(e.Admission.Notes) != 0 {
 		t.Errorf("entry: %+v, admission %+v", e, e.Admission)
 	}
 }
@@ -296,7 +295,7 @@ spec: {policyName: status-guard, validationActions: [Deny]}
 	}{
 		{"--subresource status", []string{"--subresource", "status"}, exitInvalid, `deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'status-guard' with binding 'status-guard' denied request: no status updates of deployments`},
 		{"--request subResource status", []string{"--request", p("review.yaml")}, exitInvalid, `denied request: no status updates of deployments`},
-		{"the object itself", nil, exitValid, `deployment.apps/web checked against the API surface only`},
+		{"the object itself", nil, exitValid, `deployment.apps/web configured (server dry run)`},
 		{"a subresource it does not have", []string{"--subresource", "binding"}, exitInvalid, `apps/v1 Deployment has no subresource "binding" at Kubernetes 1.37 (its subresources: scale, status)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -348,5 +347,59 @@ stringData: {password: x}
 	code := run([]string{"validate", "--policy", filepath.Join(dir, "policy.yaml"), filepath.Join(dir, "cm.yaml")}, strings.NewReader(""), &stdout, &stderr)
 	if code != exitValid || stdout.String() != "configmap/c created (server dry run)\n" {
 		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestValidatePolicyOnAKindNotValidatedNativelySaysSo: a CronJob (decoded
+// by the release's schema only) denied by a policy gets the API server's
+// denial and a note that its own validation was not run; allowed, it
+// stays partial with the note in its admission outcome.
+func TestValidatePolicyOnAKindNotValidatedNativelySaysSo(t *testing.T) {
+	policy := `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: no-minutely}
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [batch], apiVersions: [v1], operations: [CREATE], resources: [cronjobs]}
+  validations:
+  - expression: "object.spec.schedule != '* * * * *'"
+    message: no minutely jobs
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: no-minutely}
+spec: {policyName: no-minutely, validationActions: [Deny]}
+`
+	cron := func(schedule string) string {
+		return "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: tick}\nspec:\n  schedule: \"" + schedule + "\"\n  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}}\n"
+	}
+	dir := writeFiles(t, map[string]string{"policy.yaml": policy, "often.yaml": cron("* * * * *"), "daily.yaml": cron("@daily")})
+	often := filepath.Join(dir, "often.yaml")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"validate", "--policy", filepath.Join(dir, "policy.yaml"), often}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitInvalid {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	want := often + `:1: Error from server (Invalid): error when creating "` + often + `": cronjobs.batch "tick" is forbidden: ValidatingAdmissionPolicy 'no-minutely' with binding 'no-minutely' denied request: no minutely jobs` + "\n" +
+		often + ":1: note: cronjob.batch/tick was not validated natively: decoded by Kubernetes 1.37's OpenAPI schema (fields and types); native validation and defaulting of batch/v1 CronJob are not modelled (the kinds validated natively: docs/builtin-kinds.md)\n"
+	if stderr.String() != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code = run([]string{"validate", "--policy", filepath.Join(dir, "policy.yaml"), "-o", "json", filepath.Join(dir, "daily.yaml")}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitValid {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	var rep wire.RunReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	e := rep.Results[0]
+	if e.Status != wire.StatusPartial || e.Admission == nil || !e.Admission.Allowed || len(e.Admission.Evaluated) != 1 ||
+		len(e.Admission.Notes) != 1 || !strings.Contains(e.Admission.Notes[0], "native validation and defaulting of batch/v1 CronJob are not modelled") {
+		t.Errorf("entry: %+v, admission %+v", e, e.Admission)
 	}
 }

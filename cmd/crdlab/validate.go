@@ -34,9 +34,12 @@ schema and CEL validation, the same errors and warnings.
 Each object is validated against its own CustomResourceDefinition, found
 by apiVersion and kind among the --crd files and directories and the CRDs
 among the inputs (which are linted too). Objects of Kubernetes' built-in
-kinds need no CRD (docs/builtin-kinds.md): v1 ConfigMap, Secret, Namespace,
-ServiceAccount, scheduling.k8s.io/v1 PriorityClass and networking.k8s.io/v1
-IngressClass are validated exactly; other kinds the release serves
+kinds need no CRD (docs/builtin-kinds.md): ConfigMap, Secret, Namespace,
+ServiceAccount, RBAC, Lease, PodDisruptionBudget, StorageClass,
+NetworkPolicy, PriorityClass and IngressClass are validated exactly,
+Deployment, ReplicaSet, DaemonSet and Job with the part of pod-template
+validation crdlab models (status "partial" naming the fields it does not
+model, if the template sets any); other kinds the release serves
 are decoded by its OpenAPI schema only (the API server's decode errors;
 status "partial" when they decode, not validated natively; --unmodelled
 fail makes them fail the run); versions it does not serve get kubectl's

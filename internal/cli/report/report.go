@@ -180,9 +180,9 @@ func (t *textWriter) Entry(e *inputs.Result) error {
 		// status message with its reason.
 		fmt.Fprintf(stderr, "%s: %s: error when %s %q: %s\n", where(&e.RunEntry), FromServer(e.Admission.Reason), errVerb, e.File, e.Admission.Message)
 		if e.Reason != "" {
-			// A built-in kind checked against the API surface only: the
-			// policies saw the object as written.
-			fmt.Fprintf(stderr, "%s: note: %s was checked against the API surface only: %s\n", where(&e.RunEntry), resourceName(&e.RunEntry), e.Reason)
+			// A built-in kind not validated natively: the policies saw
+			// the object as written.
+			fmt.Fprintf(stderr, "%s: note: %s was not validated natively: %s\n", where(&e.RunEntry), resourceName(&e.RunEntry), e.Reason)
 		}
 	case e.DecodeError != "":
 		file := e.File
