@@ -55,35 +55,17 @@ type node struct {
 	// string keywords
 	maxLength, minLength *int64
 	pattern              string
-	// The pattern is compiled on first use (regexp), as kube-openapi
-	// compiles it when a value is validated: a CRD compile builds nodes
-	// for every schema (served versions, each default's schema) whose
-	// patterns most runs never reach.
-	patternOnce sync.Once
-	patterns    *Patterns // the compile's cache, until the pattern is compiled
-	patternRE   *regexp.Regexp
-	patternBad  string // "<pattern>, but pattern is invalid: <err>" when it does not compile
+	pat                  *nodePattern // set when pattern is
 
 	// array keywords
-	items           *node
-	itemsTuple      []*node
-	additionalItems *nodeOrBool
-	maxItems        *int64
-	minItems        *int64
-	uniqueItems     bool
+	items       *node
+	maxItems    *int64
+	minItems    *int64
+	uniqueItems bool
 
 	// enum
-	enum        []interface{}
-	enumText    string   // fmt "%v" of enum, as kube-openapi's message prints it
-	enumStrings []string // the values as field.NotSupported lists them
-	// enumSet holds the string values of enum: a string matches the enum
-	// exactly when it is in the set (enumMatches compares strings only with
-	// strings), so a value is checked in constant time.
-	enumSet map[string]struct{}
-	// enumDetail is field.NotSupported's detail for enumStrings, rendered
-	// once (a 100,000-value enum renders to megabytes).
-	enumDetailOnce sync.Once
-	enumDetail     string
+	enum []interface{}
+	en   *nodeEnum // set when enum is not empty
 
 	// object keywords
 	maxProps, minProps *int64
@@ -91,17 +73,73 @@ type node struct {
 	props              map[string]*node
 	propNames          []string // sorted
 	additionalProps    *nodeOrBool
-	patternProps       []patternProp // sorted by pattern
-	deps               []dependency  // sorted by key
 
-	// composition
-	allOf, anyOf, oneOf []*node
-	not                 *node
+	// rare holds the keywords few schemas have (nil: none of them); read
+	// it through r().
+	rare *nodeRare
 
 	// structural view, used to correlate old and new values when ratcheting
 	structType  string
 	listType    string
 	listMapKeys []string
+}
+
+// nodeRare holds the keywords few nodes have: a node is allocated for
+// every schema node of every served version, and keeping them out of it
+// makes it half the size (648 bytes before, see RATIONALE.md).
+type nodeRare struct {
+	itemsTuple      []*node
+	additionalItems *nodeOrBool
+	patternProps    []patternProp // sorted by pattern
+	deps            []dependency  // sorted by key
+
+	// composition
+	allOf, anyOf, oneOf []*node
+	not                 *node
+}
+
+// noRare is the r() of a node without rare keywords: read only.
+var noRare = &nodeRare{}
+
+// r returns the node's rare keywords (empty ones when it has none).
+func (n *node) r() *nodeRare {
+	if n.rare == nil {
+		return noRare
+	}
+	return n.rare
+}
+
+// w returns the node's rare keywords for writing, allocating them.
+func (n *node) w() *nodeRare {
+	if n.rare == nil {
+		n.rare = &nodeRare{}
+	}
+	return n.rare
+}
+
+// nodePattern is a pattern's compiled state. The pattern is compiled on
+// first use (regexp), as kube-openapi compiles it when a value is
+// validated: a CRD compile builds nodes for every schema (served
+// versions, each default's schema) whose patterns most runs never reach.
+type nodePattern struct {
+	once     sync.Once
+	patterns *Patterns // the compile's cache, until the pattern is compiled
+	re       *regexp.Regexp
+	bad      string // "<pattern>, but pattern is invalid: <err>" when it does not compile
+}
+
+// nodeEnum is what validation needs of a non-empty enum.
+type nodeEnum struct {
+	text    string   // fmt "%v" of enum, as kube-openapi's message prints it
+	strings []string // the values as field.NotSupported lists them
+	// set holds the string values of enum: a string matches the enum
+	// exactly when it is in the set (enumMatches compares strings only with
+	// strings), so a value is checked in constant time.
+	set map[string]struct{}
+	// detail is field.NotSupported's detail for strings, rendered once (a
+	// 100,000-value enum renders to megabytes).
+	detailOnce sync.Once
+	detail     string
 }
 
 type nodeOrBool struct {
@@ -238,10 +276,13 @@ func (cp *compiler) fromProps(in *crd.JSONSchemaProps) (*node, error) {
 		}
 	}
 	var err error
-	n.allOf = cp.children(in.AllOf, "allOf", &err)
-	n.oneOf = cp.children(in.OneOf, "oneOf", &err)
-	n.anyOf = cp.children(in.AnyOf, "anyOf", &err)
-	n.not = cp.child(in.Not, schemaSeg{sub: "not", index: -1}, &err)
+	if len(in.AllOf) > 0 || len(in.OneOf) > 0 || len(in.AnyOf) > 0 || in.Not != nil {
+		x := n.w()
+		x.allOf = cp.children(in.AllOf, "allOf", &err)
+		x.oneOf = cp.children(in.OneOf, "oneOf", &err)
+		x.anyOf = cp.children(in.AnyOf, "anyOf", &err)
+		x.not = cp.child(in.Not, schemaSeg{sub: "not", index: -1}, &err)
+	}
 	if in.Properties != nil {
 		n.props = make(map[string]*node, len(in.Properties))
 		var p crd.JSONSchemaProps // each property's copy in turn: nodes keep no pointer into it
@@ -252,25 +293,25 @@ func (cp *compiler) fromProps(in *crd.JSONSchemaProps) (*node, error) {
 	}
 	for _, k := range keys.Sorted(in.PatternProperties) {
 		p := in.PatternProperties[k]
-		n.patternProps = append(n.patternProps, patternProp{pattern: k, schema: cp.child(&p, schemaSeg{sub: "patternProperties", key: k, keyed: true}, &err)})
+		n.w().patternProps = append(n.w().patternProps, patternProp{pattern: k, schema: cp.child(&p, schemaSeg{sub: "patternProperties", key: k, keyed: true}, &err)})
 	}
 	if in.AdditionalProperties != nil {
 		n.additionalProps = &nodeOrBool{allows: in.AdditionalProperties.Allows, schema: cp.child(in.AdditionalProperties.Schema, schemaSeg{sub: "additionalProperties", index: -1}, &err)}
 	}
 	if in.AdditionalItems != nil {
-		n.additionalItems = &nodeOrBool{allows: in.AdditionalItems.Allows, schema: cp.child(in.AdditionalItems.Schema, schemaSeg{sub: "additionalItems", index: -1}, &err)}
+		n.w().additionalItems = &nodeOrBool{allows: in.AdditionalItems.Allows, schema: cp.child(in.AdditionalItems.Schema, schemaSeg{sub: "additionalItems", index: -1}, &err)}
 	}
 	if in.Items != nil {
 		n.items = cp.child(in.Items.Schema, schemaSeg{sub: "items", index: -1}, &err)
 		if in.Items.JSONSchemas != nil {
-			n.itemsTuple = cp.children(in.Items.JSONSchemas, "items", &err)
+			n.w().itemsTuple = cp.children(in.Items.JSONSchemas, "items", &err)
 		}
 	}
 	if in.Dependencies != nil {
 		keys := keys.Sorted(in.Dependencies)
 		for _, k := range keys {
 			d := in.Dependencies[k]
-			n.deps = append(n.deps, dependency{key: k, schema: cp.child(d.Schema, schemaSeg{sub: "dependencies", key: k, keyed: true}, &err), property: d.Property})
+			n.w().deps = append(n.w().deps, dependency{key: k, schema: cp.child(d.Schema, schemaSeg{sub: "dependencies", key: k, keyed: true}, &err), property: d.Property})
 		}
 	}
 	if err != nil {
@@ -354,16 +395,16 @@ func (cp *compiler) applyValueValidation(n *node, v *schema.ValueValidation) {
 	n.maxProps, n.minProps = v.MaxProperties, v.MinProperties
 	n.required = v.Required
 	for i := range v.AllOf {
-		n.allOf = append(n.allOf, cp.fromNested(&v.AllOf[i]))
+		n.w().allOf = append(n.w().allOf, cp.fromNested(&v.AllOf[i]))
 	}
 	for i := range v.AnyOf {
-		n.anyOf = append(n.anyOf, cp.fromNested(&v.AnyOf[i]))
+		n.w().anyOf = append(n.w().anyOf, cp.fromNested(&v.AnyOf[i]))
 	}
 	for i := range v.OneOf {
-		n.oneOf = append(n.oneOf, cp.fromNested(&v.OneOf[i]))
+		n.w().oneOf = append(n.w().oneOf, cp.fromNested(&v.OneOf[i]))
 	}
 	if v.Not != nil {
-		n.not = cp.fromNested(v.Not)
+		n.w().not = cp.fromNested(v.Not)
 	}
 }
 
@@ -408,26 +449,27 @@ func (n *node) finish(cp *compiler) {
 		}
 	}
 	if n.pattern != "" {
-		n.patterns = cp.patterns
+		n.pat = &nodePattern{patterns: cp.patterns}
 	}
-	for i := range n.patternProps {
-		if re, err := cp.patterns.compile(n.patternProps[i].pattern); err == nil {
-			n.patternProps[i].re = re
+	if n.rare != nil {
+		for i := range n.rare.patternProps {
+			if re, err := cp.patterns.compile(n.rare.patternProps[i].pattern); err == nil {
+				n.rare.patternProps[i].re = re
+			}
 		}
 	}
 	if len(n.enum) > 0 {
-		n.enumText = fmt.Sprintf("%v", n.enum)
-		n.enumStrings = make([]string, 0, len(n.enum))
-		n.enumSet = make(map[string]struct{})
+		en := &nodeEnum{text: fmt.Sprintf("%v", n.enum), strings: make([]string, 0, len(n.enum)), set: make(map[string]struct{})}
 		for _, v := range n.enum {
 			if s, ok := v.(string); ok {
-				n.enumSet[s] = struct{}{}
-				n.enumStrings = append(n.enumStrings, s)
+				en.set[s] = struct{}{}
+				en.strings = append(en.strings, s)
 			} else {
 				b, _ := json.Marshal(v)
-				n.enumStrings = append(n.enumStrings, string(b))
+				en.strings = append(en.strings, string(b))
 			}
 		}
+		n.en = en
 	}
 	if n.props != nil {
 		n.propNames = make([]string, 0, len(n.props))
@@ -495,18 +537,19 @@ func (p *Patterns) compile(pattern string) (*regexp.Regexp, error) {
 }
 
 // regexp returns the node's compiled pattern, nil when it does not compile
-// (patternBad then says why).
+// (pat.bad then says why).
 func (n *node) regexp() *regexp.Regexp {
-	n.patternOnce.Do(func() {
-		re, err := n.patterns.compile(n.pattern)
+	pt := n.pat
+	pt.once.Do(func() {
+		re, err := pt.patterns.compile(n.pattern)
 		if err != nil {
-			n.patternBad = fmt.Sprintf("%s, but pattern is invalid: %s", n.pattern, err.Error())
+			pt.bad = fmt.Sprintf("%s, but pattern is invalid: %s", n.pattern, err.Error())
 		} else {
-			n.patternRE = re
+			pt.re = re
 		}
-		n.patterns = nil
+		pt.patterns = nil
 	})
-	return n.patternRE
+	return pt.re
 }
 
 // enumValue is j.Value(), with a shortcut for the common case of a plain

@@ -68,7 +68,7 @@ const enumMiddle = " in " + in + " should be one of "
 // the whole enum, are rendered on demand only.
 func (e *vErr) message() string {
 	if e.code == codeEnum && e.msg == "" {
-		return e.name + enumMiddle + e.enum.enumText
+		return e.name + enumMiddle + e.enum.en.text
 	}
 	return e.msg
 }
@@ -80,18 +80,18 @@ func (e *vErr) sameMessage(o *vErr) bool {
 	case !eEnum && !oEnum:
 		return e.msg == o.msg
 	case eEnum && oEnum:
-		if len(e.name)+len(e.enum.enumText) != len(o.name)+len(o.enum.enumText) {
+		if len(e.name)+len(e.enum.en.text) != len(o.name)+len(o.enum.en.text) {
 			return false
 		}
 		if e.name == o.name {
-			return e.enum == o.enum || e.enum.enumText == o.enum.enumText
+			return e.enum == o.enum || e.enum.en.text == o.enum.en.text
 		}
-		return concatEqual([]string{e.name, enumMiddle, e.enum.enumText}, []string{o.name, enumMiddle, o.enum.enumText})
+		return concatEqual([]string{e.name, enumMiddle, e.enum.en.text}, []string{o.name, enumMiddle, o.enum.en.text})
 	case oEnum:
 		e, o = o, e
 	}
 	// e is an enum error, o.msg a rendered message
-	return concatEqual([]string{e.name, enumMiddle, e.enum.enumText}, []string{o.msg})
+	return concatEqual([]string{e.name, enumMiddle, e.enum.en.text}, []string{o.msg})
 }
 
 // concatEqual reports whether the concatenations of a and b are equal,
@@ -132,10 +132,11 @@ func concatEqual(a, b []string) bool {
 // notSupportedDetail is field.NotSupported's detail for the node's enum,
 // rendered once per node.
 func (n *node) notSupportedDetail() string {
-	n.enumDetailOnce.Do(func() {
-		n.enumDetail = field.NotSupported(nil, nil, n.enumStrings).Detail
+	en := n.en
+	en.detailOnce.Do(func() {
+		en.detail = field.NotSupported(nil, nil, en.strings).Detail
 	})
-	return n.enumDetail
+	return en.detail
 }
 
 func (r *result) merge(o *result) {
@@ -185,7 +186,7 @@ func toFieldErrors(fldPath *field.Path, errs []*vErr, rel kubeversion.Release) f
 		case codeRequired:
 			out = append(out, field.Required(p, ""))
 		case codeEnum:
-			// field.NotSupported(p, e.value, e.enum.enumStrings), with the
+			// field.NotSupported(p, e.value, e.enum.en.strings), with the
 			// detail rendered once per enum
 			out = append(out, &field.Error{Type: field.ErrorTypeNotSupported, Field: p.String(), BadValue: e.value, Detail: e.enum.notSupportedDetail()})
 		case codeTooLong:

@@ -248,16 +248,16 @@ func plainErr(msg string) *vErr { return &vErr{code: codePlain, msg: msg} }
 // validateSchemaProps is kube-openapi's schemaPropsValidator (allOf, anyOf,
 // oneOf, not, dependencies), including its own match count increment.
 func validateSchemaProps(n *node, data interface{}, p *vpath, res *result) {
-	if len(n.anyOf) == 0 && len(n.oneOf) == 0 && len(n.allOf) == 0 && n.not == nil && len(n.deps) == 0 {
+	if len(n.r().anyOf) == 0 && len(n.r().oneOf) == 0 && len(n.r().allOf) == 0 && n.r().not == nil && len(n.r().deps) == 0 {
 		res.match++
 		return
 	}
 	var keepAny, keepOne, keepAll result
 
-	if len(n.anyOf) > 0 {
+	if len(n.r().anyOf) > 0 {
 		var best, firstSuccess *result
 		succeeded := false
-		for _, s := range n.anyOf {
+		for _, s := range n.r().anyOf {
 			r := &result{}
 			validateNode(s, data, p, nil, r)
 			r.keepImportant(&keepAny)
@@ -284,10 +284,10 @@ func validateSchemaProps(n *node, data interface{}, p *vpath, res *result) {
 		}
 	}
 
-	if len(n.oneOf) > 0 {
+	if len(n.r().oneOf) > 0 {
 		var best, firstSuccess *result
 		validated := 0
-		for _, s := range n.oneOf {
+		for _, s := range n.r().oneOf {
 			r := &result{}
 			validateNode(s, data, p, nil, r)
 			r.keepImportant(&keepOne)
@@ -318,9 +318,9 @@ func validateSchemaProps(n *node, data interface{}, p *vpath, res *result) {
 		}
 	}
 
-	if len(n.allOf) > 0 {
+	if len(n.r().allOf) > 0 {
 		validated := 0
-		for _, s := range n.allOf {
+		for _, s := range n.r().allOf {
 			r := &result{}
 			validateNode(s, data, p, nil, r)
 			r.keepImportant(&keepAll)
@@ -329,7 +329,7 @@ func validateSchemaProps(n *node, data interface{}, p *vpath, res *result) {
 			}
 			res.merge(r)
 		}
-		if validated != len(n.allOf) {
+		if validated != len(n.r().allOf) {
 			additional := ""
 			if validated == 0 {
 				additional = ". None validated"
@@ -338,16 +338,16 @@ func validateSchemaProps(n *node, data interface{}, p *vpath, res *result) {
 		}
 	}
 
-	if n.not != nil {
+	if n.r().not != nil {
 		r := &result{}
-		validateNode(n.not, data, p, nil, r)
+		validateNode(n.r().not, data, p, nil, r)
 		if len(r.errs) == 0 {
 			res.add(plainErr(fmt.Sprintf("%q must not validate the schema (not)", p.String())))
 		}
 	}
 
-	if m, ok := data.(map[string]interface{}); ok && len(n.deps) > 0 {
-		for _, d := range n.deps {
+	if m, ok := data.(map[string]interface{}); ok && len(n.r().deps) > 0 {
+		for _, d := range n.r().deps {
 			if _, present := m[d.key]; !present {
 				continue
 			}
@@ -390,7 +390,7 @@ func validateString(n *node, s string, p *vpath, res *result) {
 	if n.pattern != "" {
 		pattern := n.pattern
 		if re := n.regexp(); re == nil {
-			pattern = n.patternBad
+			pattern = n.pat.bad
 		} else if re.MatchString(s) {
 			return
 		}
@@ -407,7 +407,7 @@ func validateEnum(n *node, data interface{}, p *vpath, res *result) {
 	}
 	if s, ok := data.(string); ok {
 		// a string matches string values only: the set decides
-		if _, found := n.enumSet[s]; found {
+		if _, found := n.en.set[s]; found {
 			return
 		}
 	} else {
@@ -495,21 +495,21 @@ func validateSlice(n *node, arr []interface{}, p *vpath, c *corr, res *result) {
 		}
 	}
 	itemsSize := 0
-	if len(n.itemsTuple) > 0 {
-		itemsSize = len(n.itemsTuple)
+	if len(n.r().itemsTuple) > 0 {
+		itemsSize = len(n.r().itemsTuple)
 		for i := 0; i < itemsSize && i < size; i++ {
-			validateChild(n.itemsTuple[i], arr[i], p, pathIndex, "", i, c.Index(i), res)
+			validateChild(n.r().itemsTuple[i], arr[i], p, pathIndex, "", i, c.Index(i), res)
 		}
 	}
-	if n.additionalItems != nil && itemsSize < size {
-		if len(n.itemsTuple) > 0 && !n.additionalItems.allows {
+	if n.r().additionalItems != nil && itemsSize < size {
+		if len(n.r().itemsTuple) > 0 && !n.r().additionalItems.allows {
 			res.add(plainErr("array doesn't allow for additional items"))
 		}
-		if n.additionalItems.schema != nil {
+		if n.r().additionalItems.schema != nil {
 			// upstream's loop bound (size-itemsSize+1) is kept; indexes past
 			// the end, where upstream would panic, are skipped.
 			for i := itemsSize; i < size-itemsSize+1 && i < size; i++ {
-				validateChild(n.additionalItems.schema, arr[i], p, pathIndex, "", i, c.Index(i), res)
+				validateChild(n.r().additionalItems.schema, arr[i], p, pathIndex, "", i, c.Index(i), res)
 			}
 		}
 	}
@@ -570,7 +570,7 @@ func validateObject(n *node, m map[string]interface{}, p *vpath, c *corr, res *r
 			res.add(&vErr{code: codeUnallowedProperty, name: name, value: k, hasVal: true,
 				msg: fmt.Sprintf("%s.%s in %s is a forbidden property", name, k, in)})
 		})
-	} else if len(n.patternProps) > 0 || (n.additionalProps != nil && n.additionalProps.schema != nil) {
+	} else if len(n.r().patternProps) > 0 || (n.additionalProps != nil && n.additionalProps.schema != nil) {
 		forEachKey(m, res, &keys, func(k string, v interface{}) {
 			_, regular := n.props[k]
 			matched := validatePatternProps(n, k, v, p, c, res)
@@ -593,13 +593,13 @@ func validateObject(n *node, m map[string]interface{}, p *vpath, c *corr, res *r
 		}
 	}
 
-	if len(n.patternProps) > 0 {
+	if len(n.r().patternProps) > 0 {
 		forEachKey(m, res, &keys, func(k string, v interface{}) {
 			_, regular := n.props[k]
 			matched := validatePatternProps(n, k, v, p, c, res)
 			if !regular && matched {
-				for i := range n.patternProps {
-					pp := &n.patternProps[i]
+				for i := range n.r().patternProps {
+					pp := &n.r().patternProps[i]
 					if pp.re != nil && pp.re.MatchString(k) {
 						validateChild(pp.schema, v, p, pathDot, k, 0, childCorr(c, p, k), res)
 					}
@@ -635,8 +635,8 @@ func forEachKey(m map[string]interface{}, res *result, sorted *[]string, f func(
 }
 
 func (n *node) matchesPattern(k string) bool {
-	for i := range n.patternProps {
-		if re := n.patternProps[i].re; re != nil && re.MatchString(k) {
+	for i := range n.r().patternProps {
+		if re := n.r().patternProps[i].re; re != nil && re.MatchString(k) {
 			return true
 		}
 	}
@@ -647,8 +647,8 @@ func (n *node) matchesPattern(k string) bool {
 // is validated against every matching patternProperties schema.
 func validatePatternProps(n *node, k string, v interface{}, p *vpath, c *corr, res *result) bool {
 	matched := false
-	for i := range n.patternProps {
-		pp := &n.patternProps[i]
+	for i := range n.r().patternProps {
+		pp := &n.r().patternProps[i]
 		if pp.re != nil && pp.re.MatchString(k) {
 			matched = true
 			validateChild(pp.schema, v, p, pathDot, k, 0, childCorr(c, p, k), res)

@@ -48,10 +48,13 @@ type scannedFile struct {
 // slot is one non-empty document of a file: parsed by the scan (docs: a
 // CRD, or a kind: List's items), or pending (parsed by StreamInputs).
 type slot struct {
-	chunk   int // index among the file's chunks, empty ones included
-	parsed  bool
-	docs    []Document
-	pending Document // File, Index, Item, Line, RawLine of a pending one
+	chunk  int // index among the file's chunks, empty ones included
+	parsed bool
+	docs   []Document
+	// A pending document's Index, Line and RawLine (its File is the
+	// file's, its Item -1): not a whole Document, whose fields a
+	// 50,000-object run would hold for the whole run (~200 bytes each).
+	index, line, rawLine int
 }
 
 // Len is the number of documents, kind: List items counted one by one.
@@ -121,7 +124,7 @@ func (in *Inputs) scan(r *Reader) error {
 					}
 				}
 				if !s.parsed {
-					s.pending = Document{File: f, Index: index, Item: -1, Line: c.Line + leadingBlankLines(c.Data), RawLine: c.Line}
+					s.index, s.line, s.rawLine = index, c.Line+leadingBlankLines(c.Data), c.Line
 					sf.pending++
 					in.n++
 				} else {
@@ -289,6 +292,7 @@ func (g *inputsGen) next() (*Document, error) {
 	for g.file < len(g.in.files) {
 		f := &g.in.files[g.file]
 		if g.slot >= len(f.slots) {
+			f.slots = nil // given: the run holds no file's slots after it
 			g.file, g.slot, g.item, g.chunks = g.file+1, 0, 0, nil
 			continue
 		}
@@ -319,11 +323,10 @@ func (g *inputsGen) next() (*Document, error) {
 			}
 			g.chunks = chunks
 		}
-		if s.chunk >= len(g.chunks) || yamldoc.Empty(g.chunks[s.chunk].Data) || g.chunks[s.chunk].Line != s.pending.RawLine {
+		if s.chunk >= len(g.chunks) || yamldoc.Empty(g.chunks[s.chunk].Data) || g.chunks[s.chunk].Line != s.rawLine {
 			return nil, &InputError{File: f.name, Err: errors.New("the file changed while it was read")}
 		}
-		d := s.pending
-		d.Raw, d.pending = g.chunks[s.chunk].Data, true
+		d := Document{File: f.name, Index: s.index, Item: -1, Line: s.line, RawLine: s.rawLine, Raw: g.chunks[s.chunk].Data, pending: true}
 		g.slot++
 		return &d, nil
 	}
