@@ -24,7 +24,7 @@
 // what they hold") name files of the package, and a doc comment with a
 // "# Files" heading lists every file of its package; every nested module
 // has a `module` row; every package of the public API has an example; the
-// page stays under 15 KB.
+// page stays under 16 KiB.
 // TestMapCheckFlagsWhatIsStale shows each check failing on a small
 // repository held in memory.
 package archtest
