@@ -261,7 +261,7 @@ func decode(s Strategy, r *Resource, body []byte, fv string, out *Outcome) (Obje
 		strictErrs, err = kjson.UnmarshalStrict(body, obj)
 	}
 	if err != nil {
-		return nil, fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", r.Kind, r.Version, r.Kind, err)
+		return nil, fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", r.Kind, r.Version, r.Kind, upstreamTypeNames.Replace(err.Error()))
 	}
 	if len(strictErrs) > 0 {
 		if fv == Strict {
@@ -391,3 +391,12 @@ func toUnstructured(obj Object) map[string]interface{} {
 	m, _ = unstructured.ConvertNumbers(m).(map[string]interface{})
 	return m
 }
+
+// upstreamTypeNames renames, in a json type error, the metadata types
+// crdlab declares in internal/objectmeta to the names of upstream's
+// (apimachinery's types.UID, meta/v1's ManagedFieldsOperationType): the
+// decoder prints a field's Go type as package.Name.
+var upstreamTypeNames = strings.NewReplacer(
+	" of type objectmeta.UID", " of type types.UID",
+	" of type objectmeta.ManagedFieldsOperationType", " of type v1.ManagedFieldsOperationType",
+)

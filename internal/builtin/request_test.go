@@ -29,6 +29,14 @@ func TestServeAnswersLikeKubeAPIServer(t *testing.T) {
 		body:   `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"data":{"k":1}}`,
 		decode: `ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string`,
 	}, {
+		name:   "metadata type errors name upstream's types",
+		body:   `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","uid":1}}`,
+		decode: `ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.uid of type types.UID`,
+	}, {
+		name:   "managedFields operation type error names meta/v1's type",
+		body:   `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","managedFields":[{"operation":1}]}}`,
+		decode: `ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ManagedFieldsEntry.metadata.managedFields.operation of type v1.ManagedFieldsOperationType`,
+	}, {
 		name:   "unknown and duplicate fields in document order",
 		body:   `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","foo":1},"data":{"k":"v","k":"w"},"bar":2}`,
 		decode: `strict decoding error: unknown field "metadata.foo", duplicate field "data.k", unknown field "bar"`,
