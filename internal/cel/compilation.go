@@ -294,7 +294,7 @@ func compileRule(s *schema.Structural, rule crd.ValidationRule, env, messageEnv 
 	}
 	ast, issues := env.Compile(rule.Rule)
 	if issues != nil {
-		r.Error = &Error{Type: ErrorTypeInvalid, Detail: "compilation failed: " + issuesText(issues, env, rel)}
+		r.Error = &Error{Type: ErrorTypeInvalid, Detail: "compilation failed: " + issuesText(rule.Rule, issues, env, rel)}
 		return
 	}
 	if ast.OutputType() != cel.BoolType {
@@ -324,7 +324,7 @@ func compileRule(s *schema.Structural, rule crd.ValidationRule, env, messageEnv 
 	if rule.MessageExpression != "" {
 		mast, issues := messageEnv.Compile(rule.MessageExpression)
 		if issues != nil {
-			r.MessageExpressionError = &Error{Type: ErrorTypeInvalid, Detail: "messageExpression compilation failed: " + issuesText(issues, messageEnv, rel)}
+			r.MessageExpressionError = &Error{Type: ErrorTypeInvalid, Detail: "messageExpression compilation failed: " + issuesText(rule.MessageExpression, issues, messageEnv, rel)}
 			return
 		}
 		if mast.OutputType() != cel.StringType {

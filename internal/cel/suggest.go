@@ -1,10 +1,14 @@
 package cel
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common"
+	"github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/containers"
 	"github.com/google/cel-go/common/stdlib"
 
 	"github.com/crdlab/crdlab/internal/kubeversion"
@@ -174,43 +178,207 @@ const (
 	undeclaredContainer = "' (in container '"
 )
 
-// withSuggestions is text (issues' text as crdlab's cel-go writes it) with
-// each undeclared reference's message extended by the suggestion env's
-// catalog gives for it.
-func withSuggestions(text string, issues *cel.Issues, env *cel.Env) string {
-	var cat symbolCatalog
-	done := map[string]bool{}
-	for _, e := range issues.Errors() {
-		msg := e.Message
-		if !strings.HasPrefix(msg, undeclaredPrefix) || done[msg] {
-			continue
-		}
-		done[msg] = true
-		rest := msg[len(undeclaredPrefix):]
-		end := strings.Index(rest, undeclaredContainer)
-		if end < 0 {
-			continue
-		}
-		name := rest[:end]
-		if cat == nil {
-			cat = catalogOf(env)
-		}
-		if suffix := suggestionSuffix(name, cat.suggest(name)); suffix != "" {
-			text = strings.ReplaceAll(text, msg, msg+suffix)
-		}
-	}
-	return text
+// dottedMiss is a qualified name cel.dev/cel-go's checker looks up in the
+// catalog before checking its parts (checker/errors.go
+// checkUndeclaredIdent, checkUndeclaredFunction): a select chain a.b.c
+// none of whose prefixes is declared, or a call a.b.f(…) whose target is
+// such a chain and a.b.f no function. When the catalog has something near
+// the whole name, one error at node names it, and the parts (the select's
+// operand, the call's target) are not checked.
+type dottedMiss struct {
+	node  ast.Expr
+	name  string
+	found []string
+	// call: node is a call, whose arguments were checked.
+	call bool
 }
 
-// issuesText is the text of a compile's issues in env as release rel's
-// cel-go writes it: from Kubernetes 1.38 (cel.dev/cel-go v0.33), an
+// dottedMisses walks the parsed expression as the checker does and lists
+// its dotted misses the catalog has something near.
+func dottedMisses(root ast.Expr, env *cel.Env, cat symbolCatalog) []dottedMiss {
+	vars := map[string]bool{}
+	for _, v := range env.Variables() {
+		vars[v.Name()] = true
+	}
+	provider := env.CELTypeProvider()
+	funcs := env.Functions()
+	var out []dottedMiss
+	var walk func(e ast.Expr, scope map[string]bool)
+	declared := func(name string, scope map[string]bool) bool {
+		if scope[name] || vars[name] {
+			return true
+		}
+		_, ok := provider.FindIdent(name)
+		return ok
+	}
+	// undeclaredPrefixes: no prefix of parts (1 to all of them) is declared.
+	undeclaredPrefixes := func(parts []string, scope map[string]bool) bool {
+		for i := 1; i <= len(parts); i++ {
+			if declared(strings.Join(parts[:i], "."), scope) {
+				return false
+			}
+		}
+		return true
+	}
+	walk = func(e ast.Expr, scope map[string]bool) {
+		switch e.Kind() {
+		case ast.SelectKind:
+			sel := e.AsSelect()
+			if q, ok := containers.ToQualifiedName(e); ok && !sel.IsTestOnly() {
+				if declared(q, scope) {
+					return
+				}
+				parts := strings.Split(q, ".")
+				if undeclaredPrefixes(parts[:len(parts)-1], scope) {
+					if found := cat.suggest(q); len(found) > 0 {
+						out = append(out, dottedMiss{node: e, name: q, found: found})
+						return
+					}
+				}
+			}
+			walk(sel.Operand(), scope)
+		case ast.CallKind:
+			call := e.AsCall()
+			for _, a := range call.Args() {
+				walk(a, scope)
+			}
+			if !call.IsMemberFunction() {
+				return
+			}
+			if prefix, ok := containers.ToQualifiedName(call.Target()); ok {
+				name := prefix + "." + call.FunctionName()
+				if _, fn := funcs[name]; fn {
+					return
+				}
+				if undeclaredPrefixes(strings.Split(prefix, "."), scope) {
+					if found := cat.suggest(name); len(found) > 0 {
+						out = append(out, dottedMiss{node: e, name: name, found: found, call: true})
+						return
+					}
+				}
+			}
+			walk(call.Target(), scope)
+		case ast.ListKind:
+			for _, el := range e.AsList().Elements() {
+				walk(el, scope)
+			}
+		case ast.MapKind:
+			for _, en := range e.AsMap().Entries() {
+				me := en.AsMapEntry()
+				walk(me.Key(), scope)
+				walk(me.Value(), scope)
+			}
+		case ast.StructKind:
+			for _, f := range e.AsStruct().Fields() {
+				walk(f.AsStructField().Value(), scope)
+			}
+		case ast.ComprehensionKind:
+			c := e.AsComprehension()
+			walk(c.IterRange(), scope)
+			walk(c.AccuInit(), scope)
+			accu := maps.Clone(scope)
+			accu[c.AccuVar()] = true
+			loop := maps.Clone(accu)
+			loop[c.IterVar()] = true
+			if c.HasIterVar2() {
+				loop[c.IterVar2()] = true
+			}
+			walk(c.LoopCondition(), loop)
+			walk(c.LoopStep(), loop)
+			walk(c.Result(), accu)
+		}
+	}
+	walk(root, map[string]bool{})
+	return out
+}
+
+// subtreeIDs is the set of the ids of e and every expression under it.
+func subtreeIDs(e ast.Expr) map[int64]bool {
+	ids := map[int64]bool{}
+	visit := ast.NewExprVisitor(func(e ast.Expr) { ids[e.ID()] = true })
+	ast.PostOrderVisit(e, visit)
+	return ids
+}
+
+// withSuggestions is issues (of compiling expr in env) with cel.dev/cel-go
+// v0.33's catalog at work: each undeclared reference's message extended by
+// the suggestion env's catalog gives for it, and each dotted miss
+// (dottedMisses) reported in place of the errors crdlab's checker gave for
+// its parts. The messages keep crdlab's empty-container suffix.
+func withSuggestions(expr string, issues *cel.Issues, env *cel.Env) string {
+	errs := issues.Errors()
+	if !slices.ContainsFunc(errs, func(e *cel.Error) bool { return strings.HasPrefix(e.Message, undeclaredPrefix) }) {
+		return issues.String()
+	}
+	cat := catalogOf(env)
+	parsed, parseIssues := env.Parse(expr)
+	var misses []dottedMiss
+	if parseIssues.Err() == nil {
+		misses = dottedMisses(parsed.NativeRep().Expr(), env, cat)
+	}
+	type entry struct {
+		id  int64
+		loc common.Location
+		msg string
+	}
+	var out []entry
+	placed := make([]bool, len(misses))
+	replaced := make([]map[int64]bool, len(misses))
+	for i, m := range misses {
+		if m.call {
+			replaced[i] = subtreeIDs(m.node.AsCall().Target())
+			replaced[i][m.node.ID()] = true
+		} else {
+			replaced[i] = subtreeIDs(m.node)
+		}
+	}
+	info := parsed.NativeRep().SourceInfo()
+next:
+	for _, e := range errs {
+		for i, m := range misses {
+			if !replaced[i][e.ExprID] {
+				continue
+			}
+			if !placed[i] {
+				placed[i] = true
+				out = append(out, entry{m.node.ID(), info.GetStartLocation(m.node.ID()),
+					undeclaredPrefix + m.name + emptyContainerTail + suggestionSuffix(m.name, m.found)})
+			}
+			continue next
+		}
+		msg := e.Message
+		if rest, ok := strings.CutPrefix(msg, undeclaredPrefix); ok {
+			if end := strings.Index(rest, undeclaredContainer); end >= 0 {
+				name := rest[:end]
+				msg += suggestionSuffix(name, cat.suggest(name))
+			}
+		}
+		out = append(out, entry{e.ExprID, e.Location, msg})
+	}
+	for i, m := range misses {
+		if !placed[i] {
+			out = append(out, entry{m.node.ID(), info.GetStartLocation(m.node.ID()),
+				undeclaredPrefix + m.name + emptyContainerTail + suggestionSuffix(m.name, m.found)})
+		}
+	}
+	rebuilt := common.NewErrors(common.NewTextSource(expr))
+	for _, e := range out {
+		rebuilt.ReportErrorAtID(e.id, e.loc, "%s", e.msg)
+	}
+	return cel.NewIssues(rebuilt).String()
+}
+
+// issuesText is the text of the issues of compiling expr in env as release
+// rel's cel-go writes it: from Kubernetes 1.38 (cel.dev/cel-go v0.33), an
 // undeclared reference names its container only when there is one
 // (kubeversion.UndeclaredWithoutContainer) and ends with the catalog's
 // suggestion (kubeversion.UndeclaredSuggestions).
-func issuesText(issues *cel.Issues, env *cel.Env, rel kubeversion.Release) string {
-	s := issues.String()
+func issuesText(expr string, issues *cel.Issues, env *cel.Env, rel kubeversion.Release) string {
+	var s string
 	if rel.Has(kubeversion.UndeclaredSuggestions) {
-		s = withSuggestions(s, issues, env)
+		s = withSuggestions(expr, issues, env)
+	} else {
+		s = issues.String()
 	}
 	if rel.Has(kubeversion.UndeclaredWithoutContainer) {
 		s = strings.ReplaceAll(s, emptyContainerTail, "'")
