@@ -269,7 +269,12 @@ func dottedMisses(root ast.Expr, env *cel.Env, cat symbolCatalog) []dottedMiss {
 				walk(me.Value(), scope)
 			}
 		case ast.StructKind:
-			for _, f := range e.AsStruct().Fields() {
+			// the fields of a struct of an unknown type are not checked
+			st := e.AsStruct()
+			if _, ok := provider.FindStructType(st.TypeName()); !ok && !declared(st.TypeName(), scope) {
+				return
+			}
+			for _, f := range st.Fields() {
 				walk(f.AsStructField().Value(), scope)
 			}
 		case ast.ComprehensionKind:
