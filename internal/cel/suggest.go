@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common"
@@ -79,6 +80,11 @@ func (c symbolCatalog) suggest(name string) []string {
 		if strings.HasPrefix(sym, name) {
 			prefixed = append(prefixed, sym)
 		}
+		// the distance is at least the difference of the lengths: a
+		// symbol too long or too short is never within the bound
+		if abs(utf8.RuneCountInString(sym)-utf8.RuneCountInString(name)) > bound {
+			continue
+		}
 		d := editDistance(name, sym)
 		switch {
 		case d > bound:
@@ -101,6 +107,13 @@ func (c symbolCatalog) suggest(name string) []string {
 		return strings.Compare(a, b)
 	})
 	return near[:min(len(near), 2)]
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // tooFar stands for a distance beyond any bound.

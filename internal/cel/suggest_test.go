@@ -3,6 +3,8 @@ package cel
 import (
 	"strings"
 	"testing"
+
+	"github.com/crdlab/crdlab/internal/kubeversion"
 )
 
 // An undeclared reference's compile error at 1.38 names what the
@@ -99,5 +101,26 @@ func TestEditDistance(t *testing.T) {
 		if got := editDistance(tc.a, tc.b); got != tc.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
+	}
+}
+
+// The price of the suggestion on a failed compile: the catalog is built
+// from the environment each time (compile errors are not the fast path).
+func BenchmarkIssuesTextUndeclared(b *testing.B) {
+	env, err := BaseEnvAt(NewExpressions, kubeversion.Of(38))
+	if err != nil {
+		b.Fatal(err)
+	}
+	const expr = "selff == 1 && strings.quot(sefl) == 'a'"
+	_, issues := env.Compile(expr)
+	if issues == nil {
+		b.Fatal("compiles")
+	}
+	for _, minor := range []int{37, 38} {
+		b.Run(kubeversion.Of(minor).String(), func(b *testing.B) {
+			for b.Loop() {
+				issuesText(expr, issues, env, kubeversion.Of(minor))
+			}
+		})
 	}
 }
