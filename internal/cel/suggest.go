@@ -330,9 +330,14 @@ func withSuggestions(expr string, issues *cel.Issues, env *cel.Env) string {
 	}
 	cat := catalogOf(env)
 	parsed, parseIssues := env.Parse(expr)
-	var misses []dottedMiss
-	if parseIssues.Err() == nil {
-		misses = dottedMisses(parsed.NativeRep().Expr(), env, cat)
+	if parseIssues.Err() != nil {
+		return suffixed(issues.String(), errs, cat)
+	}
+	misses := dottedMisses(parsed.NativeRep().Expr(), env, cat)
+	if len(misses) == 0 {
+		// the text as cel-go wrote it (a truncation note included), each
+		// undeclared reference suffixed
+		return suffixed(issues.String(), errs, cat)
 	}
 	type entry struct {
 		id  int64
@@ -364,14 +369,7 @@ next:
 			}
 			continue next
 		}
-		msg := e.Message
-		if rest, ok := strings.CutPrefix(msg, undeclaredPrefix); ok {
-			if end := strings.Index(rest, undeclaredContainer); end >= 0 {
-				name := rest[:end]
-				msg += suggestionSuffix(name, cat.suggest(name))
-			}
-		}
-		out = append(out, entry{e.ExprID, e.Location, msg})
+		out = append(out, entry{e.ExprID, e.Location, e.Message + cat.suffixFor(e.Message)})
 	}
 	for i, m := range misses {
 		if !placed[i] {
@@ -384,6 +382,38 @@ next:
 		rebuilt.ReportErrorAtID(e.id, e.loc, "%s", e.msg)
 	}
 	return cel.NewIssues(rebuilt).String()
+}
+
+// suffixFor is the suggestion that follows msg when it is an undeclared
+// reference's message, else "".
+func (c symbolCatalog) suffixFor(msg string) string {
+	rest, ok := strings.CutPrefix(msg, undeclaredPrefix)
+	if !ok {
+		return ""
+	}
+	end := strings.Index(rest, undeclaredContainer)
+	if end < 0 {
+		return ""
+	}
+	name := rest[:end]
+	return suggestionSuffix(name, c.suggest(name))
+}
+
+// suffixed is text with the messages of errs that are undeclared
+// references followed by their suggestions.
+func suffixed(text string, errs []*cel.Error, cat symbolCatalog) string {
+	done := map[string]bool{}
+	for _, e := range errs {
+		if done[e.Message] {
+			continue
+		}
+		done[e.Message] = true
+		if suffix := cat.suffixFor(e.Message); suffix != "" {
+			// after the location, so that the quoted source is left alone
+			text = strings.ReplaceAll(text, ": "+e.Message, ": "+e.Message+suffix)
+		}
+	}
+	return text
 }
 
 // issuesText is the text of the issues of compiling expr in env as release
