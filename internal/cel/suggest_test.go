@@ -124,3 +124,33 @@ func BenchmarkIssuesTextUndeclared(b *testing.B) {
 		})
 	}
 }
+
+// Odd inputs at 1.38: more errors than cel-go reports (its truncation note
+// stays), a dotted miss among them, long names and chains, a dotted miss
+// inside a comprehension and a struct of an unknown type: errors, never a
+// panic.
+func TestUndeclaredSuggestionsOddInputs(t *testing.T) {
+	many := make([]string, 120)
+	for i := range many {
+		many[i] = "selff"
+	}
+	for _, tc := range []struct {
+		rule, want string
+	}{
+		{strings.Join(many, " + ") + " == 1", "more errors were truncated"},
+		{"strings.quot(self.u) == 'a' && " + strings.Join(many, " + ") + " == 1", "undeclared reference to 'strings.quot' (did you mean 'strings.quote'?)"},
+		{"[1].all(x, strings.quot(x) == 'a')", "undeclared reference to 'strings.quot' (did you mean 'strings.quote'?)"},
+		{"Foo{a: strings.quot(1)} == 1", "undeclared reference to 'Foo'\n"},
+		{strings.Repeat("q", 70) + " == 1", "undeclared reference to '" + strings.Repeat("q", 70) + "'\n"},
+		// the longest chain within the length shortcut's bound is named
+		{strings.Repeat("a.", 200) + "b == 1", "undeclared reference to 'a.a.a.a.a.a.a.a.a.a.a' (did you mean 'cel.@mapInsert' or 'ip.isCanonical'?)\n"},
+	} {
+		r := compileAt(t, 38, NewExpressions, tc.rule)
+		if r.Error == nil {
+			t.Fatalf("%.40s… compiles", tc.rule)
+		}
+		if !strings.Contains(r.Error.Detail, tc.want) {
+			t.Errorf("%.60s…:\n%.600s\nwant it to contain %q", tc.rule, r.Error.Detail, tc.want)
+		}
+	}
+}
