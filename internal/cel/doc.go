@@ -82,7 +82,8 @@
 // run long comprehensions are dominated by cel-go's runtime cost tracker,
 // whose bookkeeping stack is scanned linearly on every attribute access; that
 // cost is the same upstream and cannot be avoided without changing cel-go.
-// Fuzz targets: FuzzCompileRule and FuzzEvaluate (fuzz_test.go).
+// Fuzz targets: FuzzCompileRule and FuzzEvaluate (fuzz_test.go),
+// FuzzUndeclaredSuggestions (suggest_test.go).
 //
 // Known differences from upstream: the root object type is named "selfType0"
 // instead of "selfType<nanoseconds>" (visible only in compile errors), and

@@ -154,3 +154,26 @@ func TestUndeclaredSuggestionsOddInputs(t *testing.T) {
 		}
 	}
 }
+
+// Any rule at 1.38 compiles or fails with a non-empty error; the
+// suggestions (catalog, dotted misses, rebuilt issues) never panic or hang.
+func FuzzUndeclaredSuggestions(f *testing.F) {
+	for _, s := range []string{
+		"math.greatest([1]) == 1", "strings.quot(self.u) == 'a'", "strings.quot.x == 1",
+		"[1].all(x, strings.quot(x) == 'a')", "Foo{a: strings.quot(1)} == 1",
+		"selff == 1 && strings.quot(sefl.u) == 'a'", strings.Repeat("a.", 100) + "b == 1",
+		"has(strings.quot.x)", "self.u.lstIndxOf('a') == 1", "[1].exists(strings, strings.quot)",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, rule string) {
+		if strings.TrimSpace(rule) == "" {
+			return
+		}
+		var r CompilationResult
+		withDeadline(t, "Compile", func() { r = compileAt(t, 38, NewExpressions, rule) })
+		if (r.Program == nil) == (r.Error == nil) || r.Error != nil && r.Error.Detail == "" {
+			t.Fatalf("rule %q: program=%v error=%v", rule, r.Program != nil, r.Error)
+		}
+	})
+}
