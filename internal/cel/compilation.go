@@ -294,7 +294,7 @@ func compileRule(s *schema.Structural, rule crd.ValidationRule, env, messageEnv 
 	}
 	ast, issues := env.Compile(rule.Rule)
 	if issues != nil {
-		r.Error = &Error{Type: ErrorTypeInvalid, Detail: "compilation failed: " + issuesText(issues, rel)}
+		r.Error = &Error{Type: ErrorTypeInvalid, Detail: "compilation failed: " + issuesText(rule.Rule, issues, env, rel)}
 		return
 	}
 	if ast.OutputType() != cel.BoolType {
@@ -324,7 +324,7 @@ func compileRule(s *schema.Structural, rule crd.ValidationRule, env, messageEnv 
 	if rule.MessageExpression != "" {
 		mast, issues := messageEnv.Compile(rule.MessageExpression)
 		if issues != nil {
-			r.MessageExpressionError = &Error{Type: ErrorTypeInvalid, Detail: "messageExpression compilation failed: " + issuesText(issues, rel)}
+			r.MessageExpressionError = &Error{Type: ErrorTypeInvalid, Detail: "messageExpression compilation failed: " + issuesText(rule.MessageExpression, issues, messageEnv, rel)}
 			return
 		}
 		if mast.OutputType() != cel.StringType {
@@ -394,17 +394,4 @@ func maxCardinality(minSize int64) uint64 {
 // EstimateCallCost has no schema-specific call costs.
 func (c *sizeEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
 	return nil
-}
-
-// issuesText is the text of a compile's issues as release rel's cel-go
-// writes it: from Kubernetes 1.38 (cel.dev/cel-go v0.33), an undeclared
-// reference names its container only when there is one, so the suffix
-// naming the empty container, which crdlab's cel-go appends, is left out
-// (kubeversion.UndeclaredWithoutContainer).
-func issuesText(issues *cel.Issues, rel kubeversion.Release) string {
-	s := issues.String()
-	if rel.Has(kubeversion.UndeclaredWithoutContainer) {
-		s = strings.ReplaceAll(s, " (in container '')", "")
-	}
-	return s
 }

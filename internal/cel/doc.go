@@ -54,6 +54,12 @@
 // (evaluate.go): on an update, a rule without oldSelf whose value equals
 // the old one reports its failure as a warning.
 //
+// Compile errors: a rule's compile issues are written as the release's
+// cel-go writes them (issuesText, suggest.go): from 1.38, without the empty
+// container and with cel.dev/cel-go v0.33's "did you mean" suggestion,
+// which suggest.go computes from the compiling environment's names
+// (kubeversion.UndeclaredSuggestions; RATIONALE.md).
+//
 // State: the one package-level mutable value of the internal/ packages is
 // here, olderBaseEnvs (compilation.go), the base environments of releases
 // before the newest, built once each on first use (RATIONALE.md); compile
@@ -76,7 +82,8 @@
 // run long comprehensions are dominated by cel-go's runtime cost tracker,
 // whose bookkeeping stack is scanned linearly on every attribute access; that
 // cost is the same upstream and cannot be avoided without changing cel-go.
-// Fuzz targets: FuzzCompileRule and FuzzEvaluate (fuzz_test.go).
+// Fuzz targets: FuzzCompileRule and FuzzEvaluate (fuzz_test.go),
+// FuzzUndeclaredSuggestions (suggest_test.go).
 //
 // Known differences from upstream: the root object type is named "selfType0"
 // instead of "selfType<nanoseconds>" (visible only in compile errors), and

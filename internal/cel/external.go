@@ -37,9 +37,11 @@ func EstimateCostAt(env *cel.Env, a *cel.Ast, est *library.CostEstimator) (check
 	return estimateCost(env, a, est)
 }
 
-// IssuesText is the text of a compile's issues as release rel's cel-go
-// writes it.
-func IssuesText(issues *cel.Issues, rel kubeversion.Release) string { return issuesText(issues, rel) }
+// IssuesText is the text of the issues of compiling expr in env as release
+// rel's cel-go writes it (from 1.38 with the catalog's suggestions).
+func IssuesText(expr string, issues *cel.Issues, env *cel.Env, rel kubeversion.Release) string {
+	return issuesText(expr, issues, env, rel)
+}
 
 // ProgramOptionsAt is the base environment's program options with est as
 // the runtime cost tracker and perCallLimit as the cost limit.

@@ -49,7 +49,7 @@ type Selector struct {
 func (e *Env) Compile(expr string) (*Selector, *CompileError) {
 	ast, issues := e.env.Compile(expr)
 	if issues != nil && issues.Err() != nil {
-		return nil, &CompileError{Type: kcel.ErrorTypeInvalid, Detail: "compilation failed: " + kcel.IssuesText(issues, e.rel)}
+		return nil, &CompileError{Type: kcel.ErrorTypeInvalid, Detail: "compilation failed: " + kcel.IssuesText(expr, issues, e.env, e.rel)}
 	}
 	out := ast.OutputType()
 	if !e.acceptsOutput(out) {

@@ -70,8 +70,15 @@ const (
 	// checker/errors.go undeclaredReferenceWithSymbols (Kubernetes 1.38;
 	// 1.37 resolves github.com/google/cel-go v0.29.2). The same function
 	// also appends "did you mean" suggestions from the environment's
-	// symbol catalog, which crdlab does not reproduce (docs/kube-versions.md).
+	// symbol catalog (UndeclaredSuggestions).
 	UndeclaredWithoutContainer
+	// UndeclaredSuggestions: a CEL compile error for an undeclared
+	// reference ends with a suggestion from the environment's symbol
+	// catalog when one is near (`undeclared reference to 'math' (did you
+	// mean 'path'?)`); before, none. cel.dev/cel-go v0.33 checker/errors.go
+	// undeclaredReferenceWithSymbols, common/env/catalog.go Find
+	// (Kubernetes 1.38).
+	UndeclaredSuggestions
 	// DeclarativeValidationBeta: the ObjectMeta validations marked beta
 	// (an owner reference's required apiVersion, kind, name and uid; uid,
 	// creationTimestamp and the deletion fields immutable) are enforced
@@ -335,6 +342,7 @@ const (
 var since = [numChanges]int{
 	TooShortTooFew:                  38,
 	UndeclaredWithoutContainer:      38,
+	UndeclaredSuggestions:           38,
 	DeclarativeValidationBeta:       38,
 	URLAccessorSize:                 38,
 	RBACRoleRefImmutableDeclarative: 38,
