@@ -300,17 +300,32 @@ func validateKeyToPath(kp *v1.KeyToPath, p *field.Path) field.ErrorList {
 	if kp.Key == "" {
 		errs = append(errs, field.Required(p.Child("key"), ""))
 	}
-	if kp.Path == "" {
-		errs = append(errs, field.Required(p.Child("path"), ""))
+	errs = append(errs, validateItemPath(kp.Path, p.Child("path"))...)
+	return append(errs, validateFileMode(kp.Mode, p.Child("mode"))...)
+}
+
+// validateItemPath is the check of a projected item's path that
+// validateKeyToPath and validateDownwardAPIVolumeFile share upstream:
+// required, relative without backsteps, not starting with "..".
+func validateItemPath(target string, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if target == "" {
+		errs = append(errs, field.Required(p, ""))
 	}
-	errs = append(errs, validateLocalDescendingPath(kp.Path, p.Child("path"))...)
-	if strings.HasPrefix(kp.Path, "..") && !strings.HasPrefix(kp.Path, "../") {
-		errs = append(errs, field.Invalid(p.Child("path"), kp.Path, "must not start with '..'"))
-	}
-	if kp.Mode != nil && (*kp.Mode > 0777 || *kp.Mode < 0) {
-		errs = append(errs, field.Invalid(p.Child("mode"), *kp.Mode, fileModeErrorMsg))
+	errs = append(errs, validateLocalDescendingPath(target, p)...)
+	if strings.HasPrefix(target, "..") && !strings.HasPrefix(target, "../") {
+		errs = append(errs, field.Invalid(p, target, "must not start with '..'"))
 	}
 	return errs
+}
+
+// validateFileMode is the check of a volume's defaultMode and an item's
+// mode: nil, or 0 to 0777.
+func validateFileMode(m *int32, p *field.Path) field.ErrorList {
+	if m != nil && (*m > 0777 || *m < 0) {
+		return field.ErrorList{field.Invalid(p, *m, fileModeErrorMsg)}
+	}
+	return nil
 }
 
 func validateSecretVolume(s *v1.SecretVolumeSource, p *field.Path) field.ErrorList {
@@ -318,9 +333,7 @@ func validateSecretVolume(s *v1.SecretVolumeSource, p *field.Path) field.ErrorLi
 	if s.SecretName == "" {
 		errs = append(errs, field.Required(p.Child("secretName"), ""))
 	}
-	if m := s.DefaultMode; m != nil && (*m > 0777 || *m < 0) {
-		errs = append(errs, field.Invalid(p.Child("defaultMode"), *m, fileModeErrorMsg))
-	}
+	errs = append(errs, validateFileMode(s.DefaultMode, p.Child("defaultMode"))...)
 	for i := range s.Items {
 		errs = append(errs, validateKeyToPath(&s.Items[i], p.Child("items").Index(i))...)
 	}
@@ -332,9 +345,7 @@ func validateConfigMapVolume(s *v1.ConfigMapVolumeSource, p *field.Path) field.E
 	if s.Name == "" {
 		errs = append(errs, field.Required(p.Child("name"), ""))
 	}
-	if m := s.DefaultMode; m != nil && (*m > 0777 || *m < 0) {
-		errs = append(errs, field.Invalid(p.Child("defaultMode"), *m, fileModeErrorMsg))
-	}
+	errs = append(errs, validateFileMode(s.DefaultMode, p.Child("defaultMode"))...)
 	for i := range s.Items {
 		errs = append(errs, validateKeyToPath(&s.Items[i], p.Child("items").Index(i))...)
 	}
@@ -1097,18 +1108,9 @@ func validateResources(rel kubeversion.Release, r *v1.ResourceRequirements, p *f
 // podUnmodelled reports it). Upstream names the items' errors under the
 // source's path, without their index.
 func validateDownwardAPIVolume(d *v1.DownwardAPIVolumeSource, p *field.Path) field.ErrorList {
-	var errs field.ErrorList
-	if m := d.DefaultMode; m != nil && (*m > 0777 || *m < 0) {
-		errs = append(errs, field.Invalid(p.Child("defaultMode"), *m, fileModeErrorMsg))
-	}
+	errs := validateFileMode(d.DefaultMode, p.Child("defaultMode"))
 	for _, f := range d.Items {
-		if f.Path == "" {
-			errs = append(errs, field.Required(p.Child("path"), ""))
-		}
-		errs = append(errs, validateLocalDescendingPath(f.Path, p.Child("path"))...)
-		if strings.HasPrefix(f.Path, "..") && !strings.HasPrefix(f.Path, "../") {
-			errs = append(errs, field.Invalid(p.Child("path"), f.Path, "must not start with '..'"))
-		}
+		errs = append(errs, validateItemPath(f.Path, p.Child("path"))...)
 		switch {
 		case f.FieldRef != nil:
 			errs = append(errs, validateObjectFieldSelector(f.FieldRef, validVolumeFieldPaths, p.Child("fieldRef"))...)
@@ -1118,9 +1120,7 @@ func validateDownwardAPIVolume(d *v1.DownwardAPIVolumeSource, p *field.Path) fie
 		case f.ResourceFieldRef == nil:
 			errs = append(errs, field.Required(p, "one of fieldRef and resourceFieldRef is required"))
 		}
-		if f.Mode != nil && (*f.Mode > 0777 || *f.Mode < 0) {
-			errs = append(errs, field.Invalid(p.Child("mode"), *f.Mode, fileModeErrorMsg))
-		}
+		errs = append(errs, validateFileMode(f.Mode, p.Child("mode"))...)
 	}
 	return errs
 }
