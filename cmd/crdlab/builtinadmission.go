@@ -117,8 +117,7 @@ func (p *policyRun) builtinValidated(d *inputs.Document, r *inputs.Result) (req 
 			return req, "", false
 		}
 		return p.builtinObjectRequest(d.APIVersion, d.Kind, plural, namespaced, obj), "", true
-	case r.Status == wire.StatusPartial && (strings.HasSuffix(r.Reason, inputs.NotModelledReason(d.APIVersion, d.Kind)) ||
-		r.Reason == inputs.SubresourceNotModelledReason(p.tmpl.SubResource, d.APIVersion, d.Kind)):
+	case r.Status == wire.StatusPartial && r.AsWritten:
 		req, ok := p.builtinRequest(d)
 		if !ok {
 			return req, "", false

@@ -115,7 +115,8 @@ func (b *Builtins) entry(d *Document, apiVersion string, opts Options, res *Resu
 			return
 		}
 		r.Status = wire.StatusPartial
-		r.Reason = SubresourceNotModelledReason(sub, apiVersion, d.Kind)
+		r.Reason = subresourceNotModelledReason(sub, apiVersion, d.Kind)
+		res.AsWritten = true
 		return
 	}
 	body := d.Data
@@ -145,7 +146,8 @@ func (b *Builtins) entry(d *Document, apiVersion string, opts Options, res *Resu
 		if o.SchemaChecked {
 			checked = "decoded by Kubernetes " + rel.String() + "'s OpenAPI schema (fields and types); "
 		}
-		r.Reason = checked + NotModelledReason(apiVersion, d.Kind)
+		r.Reason = checked + notModelledReason(apiVersion, d.Kind)
+		res.AsWritten = o.Checked == ""
 		if o.Checked != "" {
 			// Part of the object was validated: its errors are the API
 			// server's (it rejects the object), others may come on top.
@@ -200,16 +202,16 @@ func locateBuiltin(errs field.ErrorList, d *Document, at int) []wire.LocatedErro
 	return locate(reports, d.Line, at)
 }
 
-// NotModelledReason is the reason of the partial entry of an object whose
+// notModelledReason is the reason of the partial entry of an object whose
 // kind the release serves but crdlab does not validate natively.
-func NotModelledReason(apiVersion, kind string) string {
+func notModelledReason(apiVersion, kind string) string {
 	return fmt.Sprintf("native validation and defaulting of %s %s are not modelled (the kinds validated natively: docs/builtin-kinds.md)", apiVersion, kind)
 }
 
-// SubresourceNotModelledReason is the reason of the partial entry of a
+// subresourceNotModelledReason is the reason of the partial entry of a
 // request to a subresource of a built-in resource (a status update, a
 // scale): checked against the API surface, matched by admission, the
 // subresource's own handling not modelled.
-func SubresourceNotModelledReason(sub, apiVersion, kind string) string {
+func subresourceNotModelledReason(sub, apiVersion, kind string) string {
 	return fmt.Sprintf("requests to the %s subresource of %s %s are not modelled (admission policies and webhooks naming it are matched)", sub, apiVersion, kind)
 }

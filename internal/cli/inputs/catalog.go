@@ -376,6 +376,10 @@ type Options struct {
 // message would be a copy of it.
 type Result struct {
 	wire.RunEntry
+	// AsWritten is set on a partial built-in object that was not validated
+	// natively at all (a kind decoded by its schema only, a request to a
+	// subresource crdlab does not handle): admission sees it as written.
+	AsWritten bool
 	// fieldErrors are the engine's errors of Errors, index for index, when
 	// their messages are not rendered.
 	fieldErrors field.ErrorList
